@@ -1,0 +1,9 @@
+"""pbem: a play-by-email engine for the board game Rattus.
+
+The rules live in :mod:`pbem.rules` (pure: state + action -> state + events);
+the fair-play protocol (seed, draws, commitments, log chain) in
+:mod:`pbem.protocol`; everything else wraps those two.
+"""
+
+__version__ = "0.1.0"
+ENGINE_NAME = "pbem"

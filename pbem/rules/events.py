@@ -1,0 +1,162 @@
+"""Events: what an accepted action caused, as plain typed data.
+
+``to_dict()`` is the public form recorded in the log.  The one private fact an
+event can carry (the face seen by the Witch's holder, R5.6) is kept out of it
+and available only through :attr:`TokenLooked.token_id`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    kind: ClassVar[str] = ""
+    private: ClassVar[frozenset[str]] = frozenset()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind}
+        for f in fields(self):
+            if f.name in self.private:
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CubesPlaced(Event):
+    kind: ClassVar[str] = "cubes_placed"
+    player: str
+    region: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardTaken(Event):
+    kind: ClassVar[str] = "card_taken"
+    player: str
+    card: str
+    previous: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CubesMoved(Event):
+    kind: ClassVar[str] = "cubes_moved"
+    player: str
+    source: str
+    target: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CubeToPalace(Event):
+    kind: ClassVar[str] = "cube_to_palace"
+    player: str
+    region: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatMoved(Event):
+    kind: ClassVar[str] = "rat_moved"
+    token: str
+    source: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class TokenLooked(Event):
+    """R5.6: the Witch's holder looked at ``token``; only they learn ``token_id``."""
+
+    kind: ClassVar[str] = "token_looked"
+    private: ClassVar[frozenset[str]] = frozenset({"token_id"})
+    player: str
+    token: str
+    token_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TokensSwapped(Event):
+    kind: ClassVar[str] = "tokens_swapped"
+    first: str
+    second: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlagueMoved(Event):
+    """R3.3/R5.4/R6.3: the plague piece's path; ``spread`` rats are to be drawn (R4.1)."""
+
+    kind: ClassVar[str] = "plague_moved"
+    path: tuple[str, ...]
+    spread: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatDrawn(Event):
+    kind: ClassVar[str] = "rat_drawn"
+    token: str
+    region: str
+
+
+@dataclass(frozen=True, slots=True)
+class KnightCubesDeclared(Event):
+    kind: ClassVar[str] = "knight_cubes"
+    player: str
+    region: str
+
+
+@dataclass(frozen=True, slots=True)
+class TokenFlipped(Event):
+    """R4.2/R6.4: a rat flipped face up; ``token_id`` is its face, now public."""
+
+    kind: ClassVar[str] = "token_flipped"
+    token: str
+    token_id: str
+    region: str
+    cubes: int
+    threshold: int
+    outbreak: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CubeRemoved(Event):
+    """R4.3: one cube back to its owner's supply because of ``symbol``."""
+
+    kind: ClassVar[str] = "cube_removed"
+    player: str
+    region: str
+    symbol: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    kind: ClassVar[str] = "turn_started"
+    player: str
+    phase: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnding(Event):
+    """R6.1: the end condition was met; the final round (R6.2) follows."""
+
+    kind: ClassVar[str] = "game_ending"
+    reason: str
+    final_round: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """R6.5: final scores (cubes on the board and in the palace) and the winner."""
+
+    kind: ClassVar[str] = "game_over"
+    scores: tuple[tuple[str, int], ...]
+    winner: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event": self.kind,
+            "scores": {player: score for player, score in self.scores},
+            "winner": self.winner,
+        }

@@ -1,0 +1,149 @@
+"""The game state: everything that changes, and nothing secret.
+
+Token identities here are public names (``t07``, PROTOCOL.md P6); faces are
+never stored, only asked of the face seam when a token is flipped or looked at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from pbem.gamedata import CLASSES
+
+CUBES_PER_PLAYER = 20  # R1.3
+MAX_RATS = 3  # R1.7
+
+
+class Phase(str, Enum):
+    SETUP = "setup"  # R2.5: initial cubes, snake order
+    TURN = "turn"  # R3: a normal turn
+    FINAL = "final"  # R6.2-R6.3: the final round
+    OVER = "over"  # R6.5: scored
+
+
+class Stage(str, Enum):
+    """Where a normal turn stands (R3)."""
+
+    MAIN = "main"  # phases A and B and abilities, before phase C
+    SPREAD = "spread"  # R4.1: drawn rats still to place
+    OUTBREAK = "outbreak"  # R4.2: rats still to flip
+
+
+@dataclass(slots=True)
+class TurnState:
+    """What the player on turn has done so far this turn."""
+
+    card_taken: bool = False
+    placed: bool = False
+    used: set[str] = field(default_factory=set)  # class abilities used (R5)
+    witch_looked: list[str] = field(default_factory=list)  # R5.6 current use
+    witch_open: bool = False  # another look or the swap may still follow
+    stage: Stage = Stage.MAIN
+    spread_left: int = 0
+    knight_cubes: bool = False
+    flips: int = 0
+
+    def copy(self) -> TurnState:
+        return TurnState(
+            self.card_taken, self.placed, set(self.used), list(self.witch_looked),
+            self.witch_open, self.stage, self.spread_left, self.knight_cubes, self.flips,
+        )
+
+
+@dataclass(slots=True)
+class State:
+    players: tuple[str, ...]
+    regions: tuple[str, ...]  # in use, map order (R1.2)
+    neighbours: Mapping[str, tuple[str, ...]]  # among regions in use only
+    rats: dict[str, list[str]]  # region -> face-down tokens, arrival order (R4.2)
+    cubes: dict[str, dict[str, int]]  # region -> player -> count (> 0 only)
+    palace: dict[str, int]
+    supply: dict[str, int]  # cubes in each player's supply (R1.3)
+    rat_supply: list[str]  # face-down supply, drawn from the front (R2.3)
+    removed: tuple[str, ...]  # out of the game unseen (R2.3)
+    flipped: list[str]  # revealed and out of the game (R4.2)
+    cards: dict[str, str | None]  # class -> holder (R1.5)
+    plague: str  # R1.6
+    phase: Phase
+    current: int  # index into players of the one to act
+    queue: list[int]  # SETUP: seats still to place; FINAL: seats still to act
+    turn: TurnState
+    turn_number: int = 0
+    last_player: int | None = None  # the one who played the last normal turn (R6.2)
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.phase is Phase.OVER else self.players[self.current]
+
+    def holder(self, card: str) -> str | None:
+        return self.cards[card]
+
+    def holds(self, player: str, card: str) -> bool:
+        return self.cards[card] == player
+
+    def cubes_of(self, region: str, player: str) -> int:
+        return self.cubes[region].get(player, 0)
+
+    def scores(self) -> dict[str, int]:
+        """R6.5: cubes on the board, the palace included."""
+        totals = dict(self.palace)
+        for per_player in self.cubes.values():
+            for player, n in per_player.items():
+                totals[player] += n
+        return totals
+
+    def copy(self) -> State:
+        return State(
+            self.players, self.regions, self.neighbours,
+            {r: list(ts) for r, ts in self.rats.items()},
+            {r: dict(c) for r, c in self.cubes.items()},
+            dict(self.palace), dict(self.supply), list(self.rat_supply), self.removed,
+            list(self.flipped), dict(self.cards), self.plague, self.phase, self.current,
+            list(self.queue), self.turn.copy(), self.turn_number, self.last_player,
+        )
+
+
+def new_state(
+    players: Sequence[str],
+    first: str,
+    regions: Sequence[str],
+    neighbours: Mapping[str, tuple[str, ...]],
+    board: Mapping[str, Sequence[str]],
+    rat_supply: Sequence[str],
+    removed: Sequence[str],
+    plague: str,
+) -> State:
+    """The state after R2.1-R2.4; the first action is R2.5's first placement.
+
+    ``board`` maps each region in use to its starting rats' public names.
+    """
+    players = tuple(players)
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+        raise ValueError("R2: Rattus is for 2 to 4 players with distinct names")
+    if first not in players:
+        raise ValueError(f"R2.1: first player {first!r} is not one of the players")
+    if plague not in regions:
+        raise ValueError(f"R1.6: the plague piece must start in a region in use, not {plague!r}")
+    n = len(players)
+    start = players.index(first)
+    order = [(start + i) % n for i in range(n)]
+    return State(
+        players=players,
+        regions=tuple(regions),
+        neighbours=neighbours,
+        rats={r: list(board.get(r, ())) for r in regions},
+        cubes={r: {} for r in regions},
+        palace=dict.fromkeys(players, 0),
+        supply=dict.fromkeys(players, CUBES_PER_PLAYER),
+        rat_supply=list(rat_supply),
+        removed=tuple(removed),
+        flipped=[],
+        cards=dict.fromkeys(CLASSES),
+        plague=plague,
+        phase=Phase.SETUP,
+        current=order[0],
+        queue=order[1:] + order[::-1],  # R2.5 snake: A B C C B A
+        turn=TurnState(),
+    )
