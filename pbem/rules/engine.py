@@ -215,13 +215,13 @@ def _witch_look(state: State, player: str, action: Action, faces: Faces, out: li
     else:
         _ability(state, player, "witch", "R5.6")
         _board_token(state, action.token, "R5.6")
-    face = faces.face(action.token)
+    seen = faces.look(action.token)
     if not turn.witch_open:
         turn.used.add("witch")
         turn.witch_open = True
         turn.witch_looked = []
     turn.witch_looked.append(action.token)
-    out.append(TokenLooked(player, action.token, face.id))
+    out.append(TokenLooked(player, action.token, seen))
 
 
 def _witch_swap(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
@@ -420,7 +420,7 @@ def apply_in_place(state: State, player: str, action: Action, faces: Faces) -> l
         )
     handler = HANDLERS.get(type(action))
     if handler is None or type(action) not in ALLOWED[state.phase]:
-        raise RuleError(action.rule or "R3", _not_now(state, action))
+        raise RuleError(*_not_now(state, action))
     out: list[Event] = []
     setup = state.phase is Phase.SETUP
     handler(state, player, action, faces, out)
@@ -431,15 +431,20 @@ def apply_in_place(state: State, player: str, action: Action, faces: Faces) -> l
     return out
 
 
-def _not_now(state: State, action: Action) -> str:
+def _not_now(state: State, action: Action) -> tuple[str, str]:
+    """The rule and sentence for an action of a kind the phase does not allow (R7.3)."""
     if state.phase is Phase.SETUP:
-        return "during setup each player only places their 2 initial cubes (R2.5)"
+        return "R2.5", "during setup each player only places their 2 initial cubes"
     if state.phase is Phase.FINAL:
-        return (
+        return "R6.2", (
             f"'{action.kind}' is not allowed in the final round: only class abilities "
             "(R6.2-R6.3) and 'end'"
         )
-    return f"'{action.kind}' is not allowed now"
+    if isinstance(action, EndTurn):
+        return "R3.4", "a turn ends by moving the plague (phase C), not with 'end'"
+    if isinstance(action, KnightMove):
+        return "R6.3", "knight_move is the final round's; in a turn use move_plague"
+    return action.rule or "R3", f"'{action.kind}' is not allowed now"
 
 
 def step(state: State, player: str, action: Action, faces: Faces) -> tuple[State, list[Event]]:

@@ -68,13 +68,14 @@ class RatMoved(Event):
 
 @dataclass(frozen=True, slots=True)
 class TokenLooked(Event):
-    """R5.6: the Witch's holder looked at ``token``; only they learn ``token_id``."""
+    """R5.6: the Witch's holder looked at ``token``; only they learn ``token_id``
+    (None when replayed by someone who may not know it)."""
 
     kind: ClassVar[str] = "token_looked"
     private: ClassVar[frozenset[str]] = frozenset({"token_id"})
     player: str
     token: str
-    token_id: str
+    token_id: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,12 @@ class FaceUnknown(LookupError):
 
 class Faces(Protocol):
     def face(self, token: str) -> Token:
-        """The face of the token with public name ``token`` (``"t07"``)."""
+        """The face of the token ``token`` (``"t07"``), which is being flipped face up."""
+        ...
+
+    def look(self, token: str) -> str | None:
+        """R5.6: the id the Witch's holder sees on ``token``; None where this source
+        may not tell (a public replay: a look is private)."""
         ...
 
 
@@ -35,3 +40,6 @@ class MappingFaces:
             return self._faces[token]
         except KeyError:
             raise FaceUnknown(f"no face known for token {token}") from None
+
+    def look(self, token: str) -> str | None:
+        return self.face(token).id

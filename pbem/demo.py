@@ -1,0 +1,111 @@
+"""`pbem demo`: random bots play a whole game the way mailed moves are played.
+
+Every bot move is written as a move file from the public state only (the bot
+sees no face), then read, checked and applied exactly like a mailed one; at
+the end the host reveals the secret and the log is audited.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import StateError
+from pbem.host import NewGame, apply_move, audit, create, game_dir, load_game, reveal, start
+from pbem.moves import after_of, read_move
+from pbem.replay import Game
+from pbem.rules import Action, FaceUnknown, Phase, State, apply_in_place, winner
+from pbem.bot import random_action
+from pbem.checking import HiddenFaces
+from pbem.simulate import PLAYER_NAMES
+from pbem.yamlio import dump_yaml
+
+Echo = Callable[[str], Any]
+
+
+def bot_actions(state: State, rng: random.Random) -> list[Action]:
+    """A bot's move: random legal actions up to the end of its turn, or up to the first
+    action that needs a hidden face (a flip or a Witch look), which ends the move file."""
+    player = state.to_move
+    assert player is not None
+    trial = state.copy()
+    actions: list[Action] = []
+    while trial.to_move == player:
+        phase, turn_number = trial.phase, trial.turn_number
+        action = random_action(trial, rng)
+        actions.append(action)
+        try:
+            apply_in_place(trial, player, action, HiddenFaces())
+        except FaceUnknown:
+            break
+        if trial.phase is not phase or trial.turn_number != turn_number or phase is Phase.SETUP:
+            break
+    return actions
+
+
+def write_move(game: Game, player: str, actions: list[Action], path: Path, n: int) -> Path:
+    data: dict[str, Any] = {
+        "game": game.game_id,
+        "player": player,
+        "kind": "move",
+        "after": after_of(game),
+        "actions": [a.to_dict() for a in actions],
+    }
+    target = path / f"{n:04d}-{player}.yaml"
+    target.write_text(dump_yaml(data), encoding="utf-8")
+    return target
+
+
+def play_demo(
+    games: Path,
+    n_players: int,
+    seed: int | None = None,
+    echo: Echo | None = print,
+    summary: Echo = print,
+    game_id: str | None = None,
+) -> Game:
+    """Create, play, reveal and audit one game; returns the final public game."""
+    rng = random.Random(seed if seed is not None else secrets.randbits(64))
+    game_id = game_id or f"demo-{rng.getrandbits(32):08x}"
+    players = PLAYER_NAMES[:n_players]
+    path = create(games, NewGame(game_id, players))
+    moves_dir = path / "moves"
+    moves_dir.mkdir()
+    say = echo or (lambda _line: None)
+    say(f"game {game_id}: {', '.join(players)}; secret made by the OS, committed in entry 0")
+    n = 0
+    for player in players:  # P4: each player mails a nonce
+        n += 1
+        game = load_game(path)
+        nonce = {"game": game_id, "player": player, "kind": "nonce", "after": after_of(game, True),
+                 "nonce": secrets.token_hex(16)}
+        target = moves_dir / f"{n:04d}-{player}-nonce.yaml"
+        target.write_text(dump_yaml(nonce), encoding="utf-8")
+        apply_move(games, read_move(target))
+    game = load_game(path)
+    if not game.started:  # pragma: no cover - every player sent a nonce
+        start(games, game_id)
+        game = load_game(path)
+    say(f"all nonces in; the game starts (entry {game.last_seq})")
+    while game.state is not None and game.state.to_move is not None:
+        player = game.state.to_move
+        n += 1
+        target = write_move(game, player, bot_actions(game.state, rng), moves_dir, n)
+        applied = apply_move(games, read_move(target))
+        game = applied.game
+        say(f"entry {game.last_seq}: {player} - {', '.join(a['action'] for a in read_move(target).data['actions'])}")
+    reveal(games, game_id)
+    game = load_game(game_dir(games, game_id))
+    findings = audit(game)
+    if game.state is None:  # pragma: no cover
+        raise StateError("the demo game never started")
+    scores = game.state.scores()
+    summary(f"game {game_id} finished after {game.state.turn_number} turns; {game.last_seq + 1} log entries")
+    summary(f"it is in {path} (log.yaml, moves/, private/)")
+    summary("audit: " + "; ".join(findings))
+    summary("final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players))
+    summary(f"winner: {winner(game.state)}")
+    return game

@@ -1,0 +1,355 @@
+"""The host's side: creating a game, starting it, applying moves, revealing the secret.
+
+Every operation takes the game's lock, reads and replays the whole public log
+(so a tampered log is refused before anything is added to it), checks the
+input, and only then writes: private files first, the log last, each
+atomically.  A refused input changes no file.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import ENGINE_NAME, __version__, protocol
+from pbem.errors import (
+    FormatError, PbemError, RulesError, StaleError, StateError, TamperError, UnknownError,
+)
+from pbem.gamedata import Board, Catalogue, Token, default_board, default_catalogue
+from pbem.logfile import LOG_NAME, append, link, locked, read_log
+from pbem.moves import Move, check_fresh
+from pbem.replay import Game, apply_entry, outcome_dicts, parse_actions, replay
+from pbem.rules import ActionFormatError, FaceUnknown, RuleError, apply_all
+from pbem.rules.events import Event, TokenLooked
+from pbem.yamlio import decode, dump_yaml, load_one, read_limited, write_atomic
+
+SECRET_NAME = "secret.yaml"
+PRIVATE_DIR = "private"
+
+
+class HostFaces:
+    """Faces from the secret (the host while playing, anyone after the reveal)."""
+
+    def __init__(self, seed: bytes, deal: protocol.Deal, catalogue: Catalogue) -> None:
+        self.seed = seed
+        self.deal = deal
+        self._catalogue = catalogue
+
+    def face(self, token: str) -> Token:
+        return self._catalogue.by_id(self.deal.id_of(token))
+
+    def look(self, token: str) -> str | None:
+        return self.deal.id_of(token)
+
+    def salt(self, token: str) -> str:
+        return protocol.token_salt(self.seed, protocol.position_of(token)).hex()
+
+
+def game_dir(games: Path, game_id: str) -> Path:
+    if not protocol.GAME_ID_RE.match(game_id):
+        raise UnknownError(f"{game_id!r} is not a game id (1-64 characters of a-z 0-9 . _ -)", "P4")
+    path = games / game_id
+    if not (path / LOG_NAME).is_file():
+        raise UnknownError(f"no game {game_id!r} in {str(games)!r} (no {LOG_NAME} there)")
+    return path
+
+
+def load_game(path: Path) -> Game:
+    """Read and replay a game directory's public log."""
+    entries, hashes = read_log(path / LOG_NAME)
+    return replay(entries, hashes)
+
+
+# --- the secret -----------------------------------------------------------------
+
+def read_secret(path: Path) -> tuple[bytes, str]:
+    data = load_one(decode(read_limited(path / SECRET_NAME, 4096, "secret file"), "the secret file"), "the secret file")
+    try:
+        secret = bytes.fromhex(data["secret"])
+        made = str(data["made"])
+        if len(secret) != 32:
+            raise ValueError
+    except (KeyError, TypeError, ValueError):
+        raise TamperError("the secret file must hold 'secret' (64 hex digits) and 'made'", "P1") from None
+    return secret, made
+
+
+def _secret_for(game: Game, path: Path) -> bytes:
+    secret, _made = read_secret(path)
+    if protocol.secret_commitment(secret) != game.secret_commitment:
+        raise TamperError("the secret file does not match the commitment in entry 0", "P3")
+    return secret
+
+
+def host_faces(game: Game, secret: bytes) -> HostFaces:
+    nonces = [bytes.fromhex(game.nonces.get(p, "")) for p in game.players]
+    seed = protocol.derive_seed(secret, game.game_id, nonces)
+    deal = protocol.deal(seed, game.players, game.first_named, game.board, game.catalogue)
+    return HostFaces(seed, deal, game.catalogue)
+
+
+# --- new game ---------------------------------------------------------------------
+
+@dataclass
+class NewGame:
+    game_id: str
+    players: tuple[str, ...]
+    first: str | None = None
+    secret: bytes | None = None  # None: 32 bytes from the OS CSPRNG (P1)
+    board: Board = field(default_factory=default_board)
+    catalogue: Catalogue = field(default_factory=default_catalogue)
+    keys: dict[str, str] = field(default_factory=dict)
+    host_key: str | None = None
+
+
+def create(games: Path, spec: NewGame) -> Path:
+    """P3: the game directory, its secret file (0600) and the first log entry."""
+    if not protocol.GAME_ID_RE.match(spec.game_id):
+        raise FormatError(f"{spec.game_id!r} is not a game id (1-64 characters of a-z 0-9 . _ -)", "P4")
+    players = spec.players
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+        raise FormatError("Rattus is for 2 to 4 players with distinct names", "R2")
+    for p in players:
+        if not p or not p[0].isalpha() or not all(c.isalnum() and c.isascii() and c.islower() or c in "_-" for c in p) or len(p) > 32:
+            raise FormatError(f"player name {p!r}: use 1-32 lowercase letters, digits, _ or -", "P2")
+    if spec.first is not None and spec.first not in players:
+        raise FormatError(f"--first {spec.first!r} is not one of the players", "R2.1")
+    spec.board.regions_in_use(len(players))
+    path = games / spec.game_id
+    if path.exists():
+        raise StateError(f"game {spec.game_id!r} already exists in {str(games)!r}")
+    made = "supplied" if spec.secret is not None else "os-csprng"
+    secret = spec.secret if spec.secret is not None else secrets.token_bytes(32)
+    if len(secret) != 32:
+        raise FormatError("the secret must be 32 bytes (64 hex digits)", "P1")
+    entry: dict[str, Any] = {
+        "kind": "create",
+        "protocol": protocol.TAG,
+        "engine": {"name": ENGINE_NAME, "version": __version__},
+        "game": spec.game_id,
+        "players": list(players),
+        "options": {"first": spec.first},
+        "secret": {"commitment": protocol.secret_commitment(secret), "made": made},
+        "data": {"map": spec.board.to_data(), "tokens": spec.catalogue.to_data()},
+    }
+    if spec.keys:
+        entry["keys"] = dict(sorted(spec.keys.items()))
+    if spec.host_key:
+        entry["host_key"] = spec.host_key
+    games.mkdir(parents=True, exist_ok=True)
+    tmp = games / f".{spec.game_id}.{os.getpid()}.new"
+    tmp.mkdir(mode=0o755)
+    try:
+        write_atomic(tmp / SECRET_NAME, dump_yaml({"secret": secret.hex(), "made": made}).encode(), 0o600)
+        (tmp / ".lock").touch()
+        append(tmp / LOG_NAME, [link(entry, 0, protocol.ZERO_HASH)])
+        os.rename(tmp, path)
+    except BaseException:
+        for child in tmp.iterdir():
+            child.unlink()
+        tmp.rmdir()
+        raise
+    return path
+
+
+# --- applying moves -------------------------------------------------------------
+
+@dataclass
+class Applied:
+    """What an accepted move added: entries, events, and private files written."""
+
+    entries: list[dict[str, Any]]
+    events: list[Event]
+    private: list[Path]
+    game: Game
+
+
+def apply_move(games: Path, move: Move) -> Applied:
+    """Check ``move`` against the game and, if it holds, record it (P4, P7, R1-R6)."""
+    path = game_dir(games, move.game)
+    with locked(path):
+        game = load_game(path)
+        if move.player not in game.players:
+            raise UnknownError(
+                f"{move.player!r} is not a player in game {game.game_id!r} "
+                f"(players: {', '.join(game.players)})", "R2.1"
+            )
+        check_fresh(game, move)
+        if move.kind == "nonce":
+            return _apply_nonce(path, game, move)
+        return _apply_turn(path, game, move)
+
+
+def _apply_nonce(path: Path, game: Game, move: Move) -> Applied:
+    if game.started:
+        raise StateError("the game has started: nonces are taken only before the start", "P4")
+    if move.player in game.nonces:
+        raise StaleError(f"{move.player} has already sent a nonce", "P4")
+    entries = [{"kind": "nonce", "player": move.player, "move": move.data}]
+    if len(game.nonces) + 1 == len(game.players):
+        entries.append({"kind": "start"})  # filled in by _write, once the nonce is in
+    return _write(path, game, entries)
+
+
+def start(games: Path, game_id: str) -> Applied:
+    """The host starts the game (P4-P6); players who sent no nonce count as empty."""
+    path = game_dir(games, game_id)
+    with locked(path):
+        game = load_game(path)
+        if game.started:
+            raise StateError(f"game {game_id!r} has already started", "P6")
+        return _write(path, game, [{"kind": "start"}])
+
+
+def _start_entry(game: Game, secret: bytes) -> dict[str, Any]:
+    faces = host_faces(game, secret)
+    deal = faces.deal
+    return {
+        "kind": "start",
+        "nonces": {p: game.nonces.get(p, "") for p in game.players},
+        "setup": {
+            "first_player": deal.first_player,
+            "board": dict(deal.board),
+            "supply": list(deal.supply),
+            "removed": list(deal.removed),
+            "plague": deal.plague_start,
+        },
+        "commitments": protocol.commitments(faces.seed, deal),
+    }
+
+
+def _apply_turn(path: Path, game: Game, move: Move) -> Applied:
+    state = game.state
+    if state is None:
+        raise StateError(
+            "the game has not started yet: send a nonce move, or the host runs 'pbem start'", "P4"
+        )
+    if state.to_move is None:
+        raise StateError("the game is over: no more moves are taken", "R6.5")
+    if state.to_move != move.player:
+        raise RulesError(f"it is {state.to_move}'s turn, not {move.player}'s", "R3")
+    secret = _secret_for(game, path)
+    faces = host_faces(game, secret)
+    try:
+        actions = parse_actions(move.data.get("actions"))
+        _new_state, events = apply_all(state, move.player, actions, faces)
+    except ActionFormatError as err:
+        raise FormatError(str(err)) from None
+    except RuleError as err:
+        raise RulesError(err.message, err.rule) from None
+    except FaceUnknown as err:  # cannot happen with the host's faces
+        raise TamperError(f"no face for {err}", "P6") from None
+    entry = {
+        "kind": "move",
+        "player": move.player,
+        "move": move.data,
+        "outcome": outcome_dicts(events, faces.salt),
+    }
+    return _write(path, game, [entry], events=events, faces=faces)
+
+
+def _write(
+    path: Path,
+    game: Game,
+    entries: list[dict[str, Any]],
+    events: list[Event] | None = None,
+    faces: HostFaces | None = None,
+) -> Applied:
+    """Chain the new entries, replay them as any reader would, then write."""
+    chained = []
+    seq, prev = game.last_seq, game.last_hash
+    for entry in entries:
+        if entry["kind"] == "start" and "setup" not in entry:
+            entry = _start_entry(game, _secret_for(game, path))
+        seq += 1
+        entry = link(entry, seq, prev)
+        try:
+            apply_entry(game, entry, seq)  # the same check every reader will make
+        except TamperError as err:  # pragma: no cover - would be a bug in pbem itself
+            raise PbemError(f"internal error: the new entry does not replay: {err}") from err
+        prev = protocol.entry_hash(entry)
+        game.entries.append(entry)
+        game.hashes.append(prev)
+        chained.append(entry)
+    private = _write_private(path, game, events or [], faces, seq)
+    append(path / LOG_NAME, chained)
+    return Applied(chained, events or [], private, game)
+
+
+def _write_private(
+    path: Path, game: Game, events: list[Event], faces: HostFaces | None, seq: int
+) -> list[Path]:
+    """R5.6, P6: a Witch's look goes to that player's private file only."""
+    looks = [e for e in events if isinstance(e, TokenLooked)]
+    if not looks or faces is None:
+        return []
+    written = []
+    folder = path / PRIVATE_DIR
+    folder.mkdir(mode=0o700, exist_ok=True)
+    for player in sorted({e.player for e in looks}):
+        target = folder / f"{player}.yaml"
+        old = target.read_bytes() if target.exists() else b""
+        docs = []
+        for look in (e for e in looks if e.player == player):
+            position = protocol.position_of(look.token)
+            docs.append(dump_yaml({
+                "seq": seq,
+                "token": look.token,
+                "token_id": faces.look(look.token),
+                "salt": faces.salt(look.token),
+                "position": position,
+                "commitment": game.commitments[position - 1],
+            }))
+        write_atomic(target, old + "".join("---\n" + d for d in docs).encode(), 0o600)
+        written.append(target)
+    return written
+
+
+# --- the end ------------------------------------------------------------------------
+
+def reveal(games: Path, game_id: str) -> Applied:
+    """P6: when the game is over, publish the secret in a final entry."""
+    path = game_dir(games, game_id)
+    with locked(path):
+        game = load_game(path)
+        if not game.over:
+            raise StateError("the secret is revealed only when the game is over", "P6")
+        if game.secret is not None:
+            raise StateError("the secret has already been revealed", "P6")
+        secret = _secret_for(game, path)
+        return _write(path, game, [{"kind": "reveal", "secret": secret.hex()}])
+
+
+def audit(game: Game) -> list[str]:
+    """P6's audit of a revealed game; returns the findings, or raises TamperError."""
+    if game.secret is None:
+        raise StateError("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over", "P6")
+    faces = host_faces(game, game.secret)
+    start_seq = next(i for i, e in enumerate(game.entries) if e.get("kind") == "start")
+    expected = _start_entry(game, game.secret)
+    recorded = game.entries[start_seq]
+    for key in ("nonces", "setup", "commitments"):
+        if recorded.get(key) != expected[key]:
+            raise TamperError(
+                f"entry {start_seq}: the published {key} are not what the revealed secret gives", "P5"
+            )
+    ids = sorted(faces.deal.token_ids)
+    if ids != sorted(t.id for t in game.catalogue.tokens):
+        raise TamperError("the 49 committed tokens are not the game's catalogue", "P6")
+    flips = 0
+    for seq, entry in enumerate(game.entries):
+        for item in entry.get("outcome", []) if entry.get("kind") == "move" else []:
+            if item.get("event") == "token_flipped":
+                flips += 1
+                if item["token_id"] != faces.look(item["token"]) or item["salt"] != faces.salt(item["token"]):
+                    raise TamperError(f"entry {seq}: the reveal of {item['token']} is not the dealt token", "P6")
+    return [
+        "the secret matches its commitment (P3)",
+        "the seed, every draw and the public setup are what the secret and nonces give (P4-P5)",
+        "all 49 commitments recomputed; they commit to exactly the game's catalogue (P6)",
+        f"all {flips} flipped tokens are the dealt tokens, with their salts (P6)",
+        f"every move replays under the rules with its recorded outcome ({game.last_seq + 1} entries, P7)",
+    ]

@@ -1,0 +1,104 @@
+"""The public log on disk (PROTOCOL.md P1, P7): a YAML stream, one entry a document.
+
+Reading checks the chain (``seq``, ``prev``) and returns each entry's hash.
+Appending is serialized by an exclusive lock on the game's ``.lock`` file and
+atomic (the new log is written whole to a temporary file, synced, then renamed
+over the old one), so a crash or a second process never leaves a torn or
+interleaved entry.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import BusyError, TamperError
+from pbem.protocol import ZERO_HASH, entry_hash
+from pbem.yamlio import LOG_LIMIT, decode, dump_entry, load_stream, read_limited, write_atomic
+
+LOG_NAME = "log.yaml"
+LOCK_NAME = ".lock"
+LOCK_TIMEOUT = 30.0
+
+
+def read_log(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """Entries and their hashes; :class:`TamperError` where the chain breaks (P7)."""
+    text = decode(read_limited(path, LOG_LIMIT, "log"), "the log")
+    try:
+        entries = load_stream(text, "log")
+    except Exception as err:  # a broken log is a tampered log for every reader
+        raise TamperError(f"the log cannot be read: {err}", "P7") from None
+    return entries, check_chain(entries)
+
+
+def check_chain(entries: list[Any]) -> list[str]:
+    """P7: seq 0, 1, 2, ... and each ``prev`` the hash of the entry before."""
+    if not entries:
+        raise TamperError("the log is empty: it must start with the game's first entry", "P3")
+    hashes: list[str] = []
+    prev = ZERO_HASH
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise TamperError(f"entry {index}: not a mapping", "P7")
+        if entry.get("seq") != index:
+            raise TamperError(
+                f"entry {index}: its seq is {entry.get('seq')!r}, expected {index} "
+                "(an entry was dropped, inserted or moved)",
+                "P7",
+            )
+        if entry.get("prev") != prev:
+            raise TamperError(
+                f"entry {index}: its prev does not match the hash of entry {index - 1} "
+                "(an earlier entry was changed, dropped or swapped)"
+                if index
+                else "entry 0: prev must be 64 zeros",
+                "P7",
+            )
+        try:
+            prev = entry_hash(entry)
+        except ValueError as err:
+            raise TamperError(f"entry {index}: {err}", "P2") from None
+        hashes.append(prev)
+    return hashes
+
+
+def link(entry: dict[str, Any], seq: int, prev: str) -> dict[str, Any]:
+    """The entry with its chain fields first, as it will be written."""
+    return {"seq": seq, "prev": prev, **{k: v for k, v in entry.items() if k not in ("seq", "prev")}}
+
+
+def append(path: Path, new_entries: list[dict[str, Any]]) -> None:
+    """Append chained entries atomically; the caller holds the lock and chained them."""
+    old = path.read_bytes() if path.exists() else b""
+    if old and not old.endswith(b"\n"):
+        old += b"\n"
+    addition = "".join(dump_entry(e) for e in new_entries).encode("utf-8")
+    write_atomic(path, old + addition)
+
+
+@contextmanager
+def locked(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the game's exclusive lock (P7: appends are serialized)."""
+    lock_path = game_dir / LOCK_NAME
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise BusyError(
+                        f"another pbem process has held game {game_dir.name!r} for over "
+                        f"{timeout:.0f} s; try again", "P7"
+                    ) from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)

@@ -1,0 +1,126 @@
+"""Move files: reading one safely, checking it is fresh, and writing a template.
+
+A move file is YAML (``schemas/move.json``)::
+
+    game: spring-1347
+    player: red
+    kind: move
+    after: {seq: 12, hash: "3fa4c1d2"}   # the entry this move answers (P7)
+    actions:
+      - {action: take_card, card: monk}
+      - {action: place, region: gallia, count: 2}
+      - {action: move_plague, path: [hispania]}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+
+from pbem import protocol
+from pbem.errors import FormatError, StaleError
+from pbem.yamlio import MOVE_LIMIT, decode, load_one, read_limited
+
+if TYPE_CHECKING:
+    from pbem.replay import Game
+
+
+@dataclass(frozen=True)
+class Move:
+    game: str
+    player: str
+    kind: str
+    data: dict[str, Any]  # the move as sent
+
+    @property
+    def after_seq(self) -> int:
+        return int(self.data["after"]["seq"])
+
+    @property
+    def after_hash(self) -> str:
+        return str(self.data["after"]["hash"])
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    text = resources.files("pbem.schemas").joinpath(name).read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(schema(name))
+    validator: jsonschema.protocols.Validator = cls(schema(name))
+    return validator
+
+
+def validate(data: Any, name: str, what: str) -> None:
+    """JSON Schema check; the error names the field and what was expected."""
+    errors = sorted(_validator(name).iter_errors(data), key=lambda e: (len(e.path), list(e.path)))
+    if not errors:
+        return
+    err = errors[0]
+    where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
+    detail = err.message
+    if len(detail) > 300:
+        detail = detail[:300] + "..."
+    if err.validator == "additionalProperties":
+        detail = f"unexpected field: {detail}"
+    raise FormatError(f"{what}: at {where}: {detail} (schemas/{name})", "P7")
+
+
+def parse_move(data: bytes, what: str = "move file") -> Move:
+    """Bytes -> checked :class:`Move`: size, UTF-8, strict YAML, JSON Schema."""
+    if len(data) > MOVE_LIMIT:
+        raise FormatError(f"the {what} is larger than the {MOVE_LIMIT // 1024} KiB allowed")
+    doc = load_one(decode(data, f"the {what}"), f"the {what}")
+    if not isinstance(doc, dict):
+        raise FormatError(f"the {what} must be a mapping with game, player, kind, after", "P7")
+    validate(doc, "move.json", f"the {what}")
+    return Move(doc["game"], doc["player"], doc["kind"], doc)
+
+
+def read_move(path: Path) -> Move:
+    return parse_move(read_limited(path, MOVE_LIMIT, "move file"), f"move file {path.name}")
+
+
+def check_fresh(game: Game, move: Move) -> None:
+    """P7: refuse a move sent twice, or written against any entry but the last."""
+    signed = {k: v for k, v in move.data.items() if k != "signature"}
+    for seq, entry in enumerate(game.entries):
+        sent = entry.get("move")
+        if isinstance(sent, dict) and {k: v for k, v in sent.items() if k != "signature"} == signed:
+            raise StaleError(f"this move was already applied, as entry {seq}; nothing was changed", "P7")
+    if move.kind == "nonce":
+        target_seq, target_hash = 0, game.hashes[0]  # P4: nonces answer the first entry
+    else:
+        target_seq, target_hash = game.last_seq, game.last_hash
+    if move.after_seq != target_seq or not target_hash.startswith(move.after_hash):
+        known = move.after_seq < len(game.hashes) and game.hashes[move.after_seq].startswith(move.after_hash)
+        why = (
+            f"the log has moved on to entry {game.last_seq} since"
+            if known
+            else "the log has no such entry"
+        )
+        raise StaleError(
+            f"the move was written against entry {move.after_seq} ({move.after_hash}), but {why}; "
+            f"it must answer entry {target_seq} ({target_hash[:8]}): ask for a new template "
+            "('pbem template')",
+            "P7",
+        )
+
+
+def after_of(game: Game, nonce: bool = False) -> dict[str, Any]:
+    seq = 0 if nonce else game.last_seq
+    return {"seq": seq, "hash": game.hashes[seq][:16]}
+
+
+def canonical(move: Move) -> bytes:
+    return protocol.canonical_json({k: v for k, v in move.data.items() if k != "signature"})

@@ -1,0 +1,215 @@
+"""Reading untrusted YAML safely, and writing pbem's own YAML.
+
+Input is capped in size before it is parsed, must be UTF-8, may not use
+anchors, aliases or tags, and may hold only what JSON holds (PROTOCOL.md P2):
+strings, whole numbers within +-2^53, booleans, null, lists and mappings with
+string keys.  Anything else is a :class:`FormatError` naming where it is.
+
+Log entries are written as JSON documents in a YAML stream: still YAML (each
+``---`` document is a JSON object, which YAML reads as a flow mapping), but
+readable back with :func:`json.loads`, which keeps replaying a long log fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pbem.errors import FormatError, UnknownError
+
+MOVE_LIMIT = 256 * 1024  # a move file or mail body
+LOG_LIMIT = 64 * 1024 * 1024  # a public log
+MAX_DEPTH = 32
+MAX_INT = 2**53
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors, aliases and explicit tags."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise FormatError(
+                f"line {event.start_mark.line + 1}: YAML aliases (*name) are not allowed",
+                "P2",
+            )
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise FormatError(
+                f"line {event.start_mark.line + 1}: YAML anchors (&name) are not allowed",
+                "P2",
+            )
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!") and not getattr(event, "implicit", (True,))[0]:
+            raise FormatError(
+                f"line {event.start_mark.line + 1}: YAML tags ({tag}) are not allowed", "P2"
+            )
+        return super().compose_node(parent, index)
+
+
+def read_limited(path: Path, limit: int, what: str) -> bytes:
+    """The file's bytes, refusing (before reading it all) anything over ``limit``."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(limit + 1)
+    except FileNotFoundError:
+        raise UnknownError(f"{what} {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise UnknownError(f"{what} {str(path)!r} is a directory, not a file") from None
+    except OSError as err:
+        raise UnknownError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
+    if len(data) > limit:
+        raise FormatError(f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed")
+    return data
+
+
+def decode(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise FormatError(f"{what} is not UTF-8 text (bad byte at offset {err.start})", "P2") from None
+
+
+def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
+    """Refuse anything JSON cannot hold exactly (P2)."""
+    if depth > MAX_DEPTH:
+        raise FormatError(f"{where or 'document'}: nested more than {MAX_DEPTH} levels deep", "P2")
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise FormatError(f"{where or 'document'}: the number {value} is too large", "P2")
+        return
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            check_plain(item, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise FormatError(f"{where or 'document'}: key {key!r} must be text (quote it)", "P2")
+            check_plain(item, f"{where}.{key}" if where else key, depth + 1)
+        return
+    kind = type(value).__name__
+    hint = "; quote it if it is meant as text" if kind in ("float", "date", "datetime") else ""
+    raise FormatError(f"{where or 'document'}: a {kind} value is not allowed{hint}", "P2")
+
+
+def load_one(text: str, what: str) -> Any:
+    """Exactly one YAML document, strictly loaded and checked."""
+    try:
+        docs = list(yaml.load_all(text, Loader=_StrictLoader))  # noqa: S506 - strict safe loader
+    except FormatError:
+        raise
+    except RecursionError:
+        raise FormatError(f"{what} is nested too deeply", "P2") from None
+    except yaml.YAMLError as err:
+        raise FormatError(f"{what} is not valid YAML: {_yaml_problem(err)}", "P2") from None
+    docs = [d for d in docs if d is not None]
+    if len(docs) != 1:
+        raise FormatError(f"{what} must hold exactly one YAML document, not {len(docs)}", "P2")
+    check_plain(docs[0])
+    return docs[0]
+
+
+def _yaml_problem(err: yaml.YAMLError) -> str:
+    mark = getattr(err, "problem_mark", None)
+    problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+    return f"{problem} at line {mark.line + 1}, column {mark.column + 1}" if mark else str(problem)
+
+
+def iter_documents(text: str) -> Iterator[tuple[int, str]]:
+    """Split a YAML stream at ``---`` lines: (line number, document text)."""
+    start, lines = 1, []
+    for number, line in enumerate(text.splitlines(keepends=True), start=1):
+        if line.rstrip("\r\n") == "---" or line.startswith("--- "):
+            if any(s.strip() for s in lines):
+                yield start, "".join(lines)
+            start, lines = number, [line[4:]] if line.startswith("--- ") else []
+        else:
+            lines.append(line)
+    if any(s.strip() and not s.startswith("#") for s in lines):
+        yield start, "".join(lines)
+
+
+def load_stream(text: str, what: str) -> list[Any]:
+    """All documents of a YAML stream: JSON documents fast, anything else strictly."""
+    out: list[Any] = []
+    for line, doc in iter_documents(text):
+        stripped = doc.strip()
+        value: Any
+        if stripped.startswith("{"):
+            try:
+                value = json.loads(stripped, parse_float=_no_float, parse_constant=_no_float)
+            except (ValueError, RecursionError):
+                value = load_one(doc, f"{what}, document at line {line}")
+        else:
+            value = load_one(doc, f"{what}, document at line {line}")
+        check_plain(value, f"document at line {line}")
+        out.append(value)
+    return out
+
+
+def _no_float(text: str) -> Any:
+    raise ValueError(f"not a whole number: {text}")
+
+
+def dump_entry(entry: dict[str, Any]) -> str:
+    """One log entry as a YAML document: a JSON object, one field a line and one list
+    item a line (stable, diffable, and fast to read back)."""
+
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    fields = []
+    for key, value in entry.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            items = ",\n  ".join(one(v) for v in value)
+            fields.append(f"{one(key)}: [\n  {items}]")
+        else:
+            fields.append(f"{one(key)}: {one(value)}")
+    return "---\n{" + ",\n ".join(fields) + "}\n"
+
+
+def dump_yaml(data: Any) -> str:
+    """Human-facing YAML (move files, private reveals), strings quoted where YAML 1.1 bites."""
+    return yaml.dump(data, Dumper=_QuotingDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+class _QuotingDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _str_representer(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    plain = data.isidentifier() and data.lower() not in ("yes", "no", "on", "off", "true", "false", "null", "y", "n")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=None if plain else '"')
+
+
+_QuotingDumper.add_representer(str, _str_representer)
+
+
+def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` whole or not at all (temp file, fsync, rename)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)

@@ -1,0 +1,234 @@
+"""RULES.md R3 (the turn), and the engine's entry points (R7.3: refused whole, named rule)."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from boards import NO_FACES, board, faces, kinds, of_kind, play, refused, tok
+
+from pbem.rules import (
+    EndTurn, Flip, KnightMove, MappingFaces, Merchant, MovePlague, Place, RuleError, Spread,
+    Stage, State, TakeCard, apply_all, apply_in_place, legal_actions, step,
+)
+from pbem.rules.events import CubeRemoved, CubesPlaced, PlagueMoved, TokenFlipped, TurnStarted
+
+# --- R3.1 Phase A ----------------------------------------------------------------------
+
+
+def test_r3_1_take_an_unowned_card_or_another_players() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]}, cards={"king": "blue"})
+    play(state, "red", [TakeCard("king")])
+    assert state.holder("king") == "red"
+    state = board(plague="anglia", rats={"gallia": ["g1"]})
+    play(state, "red", [TakeCard("witch")])
+    assert state.holder("witch") == "red"
+
+
+def test_r3_1_at_most_one_card_per_turn() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]})
+    play(state, "red", [TakeCard("witch")])
+    err = refused(state, "red", TakeCard("king"))
+    assert err.rule == "R3.1" and "already taken" in err.message
+
+
+def test_r3_1_a_card_you_hold_cannot_be_taken_again() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]}, cards={"king": "red"})
+    assert refused(state, "red", TakeCard("king")).rule == "R3.1"
+
+
+def test_r3_1_cards_are_kept_across_turns_and_a_player_may_hold_several() -> None:
+    state = board(
+        plague="anglia", rats={"gallia": ["g1"]}, cards={"monk": "red"}, supply={"red": 0},
+    )
+    play(state, "red", [TakeCard("king"), MovePlague(("scandia",))])
+    assert state.to_move == "green"
+    assert state.holds("red", "monk") and state.holds("red", "king")
+    assert TakeCard("monk") in legal_actions(state)  # green may take it from red
+
+
+# --- R3.2 Phase B ----------------------------------------------------------------------
+
+
+def test_r3_2_place_as_many_cubes_as_the_region_has_rats() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1", "g2", "g3"], "germania": ["e1"]})
+    err = refused(state, "red", Place("gallia", 2))
+    assert err.rule == "R3.2" and "place 3" in err.message
+    play(state, "red", [Place("germania", 1)])  # the rulebook's phase B example
+    assert state.cubes["germania"] == {"red": 1} and state.supply["red"] == 19
+
+
+def test_r3_2_a_region_without_rats_cannot_be_chosen() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]})
+    err = refused(state, "red", Place("italia", 1))
+    assert err.rule == "R3.2" and "no rats" in err.message
+    assert refused(state, "red", Place("italia", 0)).rule == "R3.2"
+
+
+def test_r3_2_only_one_placement_per_turn() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"], "italia": ["i1"]})
+    play(state, "red", [Place("gallia", 1)])
+    assert refused(state, "red", Place("italia", 1)).rule == "R3.2"
+
+
+def test_r3_2_phase_b_is_compulsory_when_a_cube_can_be_placed() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]})
+    err = refused(state, "red", MovePlague(("scandia",)))
+    assert err.rule == "R3.2" and "compulsory" in err.message
+    assert not any(isinstance(a, MovePlague) for a in legal_actions(state))
+
+
+def test_r3_2_phase_b_is_skipped_when_no_region_has_rats() -> None:
+    state = board(plague="anglia")
+    play(state, "red", [MovePlague(("scandia",))])
+    assert state.to_move == "green"
+
+
+def test_r3_2_phase_b_is_skipped_when_the_supply_is_empty() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]}, supply={"red": 0})
+    assert refused(state, "red", Place("gallia", 1)).rule == "R3.2"
+    play(state, "red", [MovePlague(("scandia",))])
+    assert state.to_move == "green"
+
+
+def test_r3_2_a_short_supply_places_all_it_has_left() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1", "g2", "g3"]}, supply={"red": 2})
+    assert refused(state, "red", Place("gallia", 3)).rule == "R3.2"
+    play(state, "red", [Place("gallia", 2)])
+    assert state.cubes["gallia"] == {"red": 2} and state.supply["red"] == 0
+
+
+# --- R3.3 Phase C ----------------------------------------------------------------------
+
+
+def test_r3_3_the_plague_moves_to_a_neighbouring_region() -> None:
+    state = board(plague="anglia", supply={"red": 0})
+    assert refused(state, "red", MovePlague(("italia",))).rule == "R3.3"  # not a neighbour
+    assert refused(state, "red", MovePlague(())).rule == "R3.3"
+    [moved, _] = play(state, "red", [MovePlague(("gallia",))])
+    assert moved == PlagueMoved(("gallia",), 0) and state.plague == "gallia"
+
+
+def test_r3_3_the_plague_may_not_stay_where_it_is() -> None:
+    state = board(plague="anglia", supply={"red": 0})
+    assert refused(state, "red", MovePlague(("anglia",))).rule == "R3.3"
+
+
+def test_r3_3_without_the_knight_the_plague_moves_one_step() -> None:
+    state = board(plague="italia", supply={"red": 0})
+    err = refused(state, "red", MovePlague(("germania", "scandia")))
+    assert "one step" in err.message
+
+
+def test_r3_3_spread_comes_first_then_outbreak() -> None:
+    state = board(
+        plague="anglia", rats={"gallia": ["g1"]}, cubes={"gallia": {"blue": 1}},
+        supply={"red": 0},
+    )
+    seam = faces(g1=tok(1, "A"))
+    play(state, "red", [MovePlague(("gallia",))], seam)
+    assert state.turn.stage is Stage.SPREAD
+    assert refused(state, "red", Flip("g1"), seam).rule == "R4.2"  # not before spreading
+    play(state, "red", [Spread("italia")], seam)
+    assert state.turn.stage is Stage.OUTBREAK
+    events = play(state, "red", [Flip("g1")], seam)
+    assert kinds(events) == ["token_flipped", "cube_removed", "turn_started"]
+
+
+def test_r3_3_nothing_but_the_plague_after_phase_c_begins() -> None:
+    state = board(
+        plague="anglia", rats={"gallia": ["g1"]}, cards={"merchant": "red"},
+        cubes={"italia": {"red": 2}}, supply={"red": 0},
+    )
+    play(state, "red", [MovePlague(("gallia",))])
+    assert refused(state, "red", TakeCard("king")).rule == "R3.3"
+    assert refused(state, "red", Merchant("italia", "gallia", 1)).rule == "R5"
+    assert refused(state, "red", MovePlague(("italia",))).rule == "R3.3"
+
+
+# --- R3.4 End of the turn ----------------------------------------------------------------
+
+
+def test_r3_4_after_the_plague_the_next_player_in_order_takes_a_turn() -> None:
+    state = board(plague="anglia", current="yellow", supply={"yellow": 0})
+    events = play(state, "yellow", [MovePlague(("gallia",))])
+    assert events[-1] == TurnStarted("red", "turn")
+    assert state.to_move == "red" and state.turn_number == 2
+    assert not state.turn.placed and not state.turn.card_taken and not state.turn.used
+
+
+def test_r3_4_a_turn_ends_by_moving_the_plague_not_by_end() -> None:
+    state = board(plague="anglia", supply={"red": 0})
+    assert refused(state, "red", EndTurn()).rule == "R3.4"
+    assert refused(state, "red", KnightMove(("gallia",))).rule == "R6.3"
+
+
+def test_r3_4_only_the_player_on_turn_acts() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]})
+    err = refused(state, "green", Place("gallia", 1))
+    assert err.rule == "R3" and "red's turn" in err.message
+    assert refused(state, "mauve", Place("gallia", 1)).rule == "R2.1"
+
+
+# --- R7.3 The engine's entry points ------------------------------------------------------
+
+
+def outbreak_board() -> tuple[State, MappingFaces]:
+    state = board(
+        plague="anglia", rats={"gallia": ["g1", "g2"]},
+        cubes={"gallia": {"green": 2, "blue": 1}}, supply={"red": 0},
+    )
+    seam = faces(g1=tok(4, "A"), g2=tok(1, "M"))
+    return state, seam
+
+
+def test_r7_3_step_is_pure_and_apply_in_place_changes_the_state() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]})
+    before = copy.deepcopy(state)
+    new, events = step(state, "red", Place("gallia", 1), NO_FACES)
+    assert state == before
+    assert new.cubes["gallia"] == {"red": 1} and events == [CubesPlaced("red", "gallia", 1)]
+    assert apply_in_place(state, "red", Place("gallia", 1), NO_FACES) == events
+    assert state == new
+
+
+def test_r7_3_a_refused_action_leaves_the_state_unchanged_and_names_the_rule() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1", "g2", "g3"]}, cards={"monk": "blue"})
+    before = copy.deepcopy(state)
+    with pytest.raises(RuleError) as caught:
+        apply_in_place(state, "red", Place("gallia", 1), NO_FACES)
+    assert caught.value.rule == "R3.2" and str(caught.value).startswith("R3.2: ")
+    assert caught.value.message
+    assert state == before
+    with pytest.raises(RuleError):
+        step(state, "red", Merchant("gallia", "italia", 1), NO_FACES)
+    assert state == before
+
+
+def test_r7_3_apply_all_is_all_or_nothing() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]}, cards={"monk": "blue"})
+    before = copy.deepcopy(state)
+    with pytest.raises(RuleError) as caught:
+        apply_all(state, "red", [TakeCard("monk"), Place("gallia", 1), TakeCard("king")], NO_FACES)
+    assert caught.value.rule == "R3.1" and caught.value.message.startswith("action 3 (take_card)")
+    assert state == before  # not even the first two actions stuck
+
+
+def test_r7_3_apply_all_flips_the_unnamed_rats_oldest_first() -> None:
+    state, seam = outbreak_board()
+    new, events = apply_all(state, "red", [MovePlague(("gallia",)), Spread("italia"), Spread("italia")], seam)
+    flipped = of_kind(events, TokenFlipped)
+    assert [e.token for e in flipped] == ["g1", "g2"]
+    assert not flipped[0].outbreak and flipped[1].outbreak
+    assert [e.player for e in of_kind(events, CubeRemoved)] == ["green"]
+    assert new.to_move == "green" and new.flipped == ["g1", "g2"]
+
+
+def test_r7_3_apply_all_keeps_a_named_flip_order() -> None:
+    state, seam = outbreak_board()
+    new, events = apply_all(
+        state, "red", [MovePlague(("gallia",)), Spread("italia"), Spread("italia"), Flip("g2")],
+        seam,
+    )
+    assert [e.token for e in of_kind(events, TokenFlipped)] == ["g2", "g1"]
+    assert new.flipped == ["g2", "g1"]
