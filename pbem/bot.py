@@ -14,9 +14,9 @@ from pbem.rules import Action, State, legal_by_kind
 def random_action(state: State, rng: random.Random) -> Action:
     """A uniformly chosen legal kind, then a uniformly chosen action of that kind."""
     kinds = list(legal_by_kind(state))
-    rng.shuffle(kinds)
-    for _kind, options in kinds:
+    while kinds:
+        _kind, options = kinds.pop(rng.randrange(len(kinds)))
         actions = options()
         if actions:
-            return rng.choice(actions)
+            return actions[rng.randrange(len(actions))]
     raise RuntimeError("no legal action: the game is over or the state is inconsistent")

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.errors import FormatError, RulesError, StateError, UnknownError
+from pbem.gamedata import Token
 from pbem.logfile import read_log
 from pbem.moves import check_fresh, read_move
 from pbem.replay import parse_actions, replay
 from pbem.rules import ActionFormatError, FaceUnknown, RuleError, apply_in_place
-from pbem.gamedata import Token
 
 
 class HiddenFaces:

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from pbem import __version__
-from pbem.errors import Exit, FormatError, PbemError, StateError, UnknownError
+from pbem.errors import FormatError, PbemError, StateError, UnknownError
 from pbem.logfile import read_log
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -229,7 +229,8 @@ def show(game_id: str, as_player: str | None, as_json: bool, games: Path) -> Non
             raise UnknownError(f"{as_player!r} is not a player in game {game_id!r}", "R2.1")
         private = path / PRIVATE_DIR / f"{as_player}.yaml"
         if private.exists():
-            reveals = load_stream(decode(read_limited(private, 1 << 20, "private file"), "private file"), "private file")
+            text = decode(read_limited(private, 1 << 20, "private file"), "private file")
+            reveals = load_stream(text, "private file")
     if as_json:
         data = state_json(game)
         if as_player is not None:
@@ -305,7 +306,12 @@ def simulate(n_games: int, players: int, seed: int, check: bool) -> None:
 
 @main.command()
 @click.option("--players", default=3, show_default=True, type=click.IntRange(2, 4))
-@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), help="Where to put the game (default: a new folder ./demo-games).")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where to put the game (default: a new folder ./demo-games).",
+)
 @click.option("--seed", default=None, type=int, help="Bot choices (default: random).")
 @click.option("--quiet", is_flag=True, help="Only the summary.")
 @refusals

@@ -9,12 +9,12 @@ that record, never from the package.  Nothing here is a rule constant.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import yaml
+
+from pbem.record import Record
 
 CLASSES: tuple[str, ...] = ("peasant", "merchant", "monk", "knight", "witch", "king")
 """The six class cards (R1.5), in the rulebook's order."""
@@ -27,8 +27,7 @@ class GameDataError(ValueError):
     """The map or token catalogue is malformed."""
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(Record):
     """One rat token's face (R1.4)."""
 
     id: str
@@ -37,8 +36,7 @@ class Token:
     symbols: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Catalogue:
+class Catalogue(Record):
     """The 49 rat tokens, in catalogue order."""
 
     tokens: tuple[Token, ...]
@@ -100,15 +98,13 @@ class Catalogue:
         return catalogue
 
 
-@dataclass(frozen=True, slots=True)
-class Region:
+class Region(Record):
     id: str
     name: str
     shade: str
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
+class Board(Record):
     """The printed board: regions in map order, links, and shades per player count (R1.1-R1.2)."""
 
     regions: tuple[Region, ...]
@@ -193,6 +189,8 @@ class Board:
 
 
 def _read_package_yaml(name: str) -> Any:
+    from importlib import resources  # only new games read the package's copy
+
     text = resources.files("pbem.data").joinpath(name).read_text(encoding="utf-8")
     return yaml.safe_load(text)
 

@@ -9,6 +9,7 @@ atomically.  A refused input changes no file.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +17,13 @@ from typing import Any
 
 from pbem import ENGINE_NAME, __version__, protocol
 from pbem.errors import (
-    FormatError, PbemError, RulesError, StaleError, StateError, TamperError, UnknownError,
+    FormatError,
+    PbemError,
+    RulesError,
+    StaleError,
+    StateError,
+    TamperError,
+    UnknownError,
 )
 from pbem.gamedata import Board, Catalogue, Token, default_board, default_catalogue
 from pbem.logfile import LOG_NAME, append, link, locked, read_log
@@ -27,6 +34,7 @@ from pbem.rules.events import Event, TokenLooked
 from pbem.yamlio import decode, dump_yaml, load_one, read_limited, write_atomic
 
 SECRET_NAME = "secret.yaml"
+PLAYER_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}\Z")  # as schemas/move.json
 PRIVATE_DIR = "private"
 
 
@@ -113,7 +121,7 @@ def create(games: Path, spec: NewGame) -> Path:
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
         raise FormatError("Rattus is for 2 to 4 players with distinct names", "R2")
     for p in players:
-        if not p or not p[0].isalpha() or not all(c.isalnum() and c.isascii() and c.islower() or c in "_-" for c in p) or len(p) > 32:
+        if not PLAYER_RE.match(p):
             raise FormatError(f"player name {p!r}: use 1-32 lowercase letters, digits, _ or -", "P2")
     if spec.first is not None and spec.first not in players:
         raise FormatError(f"--first {spec.first!r} is not one of the players", "R2.1")

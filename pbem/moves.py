@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +28,9 @@ from pbem.yamlio import MOVE_LIMIT, decode, load_one, read_limited
 
 if TYPE_CHECKING:
     from pbem.replay import Game
+
+
+SCHEMAS = Path(__file__).parent / "schemas"
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Move:
 
 @cache
 def schema(name: str) -> dict[str, Any]:
-    text = resources.files("pbem.schemas").joinpath(name).read_text(encoding="utf-8")
+    text = (SCHEMAS / name).read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 

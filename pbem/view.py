@@ -28,7 +28,9 @@ def region_name(game: Game, region: str) -> str:
 
 def describe_event(game: Game, e: dict[str, Any]) -> str:
     """One event of a recorded outcome in a sentence."""
-    r = lambda key: region_name(game, e[key])  # noqa: E731
+    def r(key: str) -> str:
+        return region_name(game, e[key])
+
     kind = e["event"]
     if kind == "cubes_placed":
         return f"{e['player']} places {e['count']} cube(s) in {r('region')}"
@@ -147,7 +149,9 @@ def state_json(game: Game) -> dict[str, Any]:
 
 def describe_action(game: Game, action: Action) -> str:
     d = action.to_dict()
-    name = lambda key: region_name(game, d[key])  # noqa: E731
+    def name(key: str) -> str:
+        return region_name(game, d[key])
+
     kind = d["action"]
     if kind == "take_card":
         return f"take the {CARD_NAMES[d['card']]} card"

@@ -32,24 +32,29 @@ class _StrictLoader(yaml.SafeLoader):
     """SafeLoader that refuses anchors, aliases and explicit tags."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()
+        event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, yaml.AliasEvent):
             raise FormatError(
-                f"line {event.start_mark.line + 1}: YAML aliases (*name) are not allowed",
+                f"{_where(event)}YAML aliases (*name) are not allowed",
                 "P2",
             )
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             raise FormatError(
-                f"line {event.start_mark.line + 1}: YAML anchors (&name) are not allowed",
+                f"{_where(event)}YAML anchors (&name) are not allowed",
                 "P2",
             )
         tag = getattr(event, "tag", None)
         if tag not in (None, "!") and not getattr(event, "implicit", (True,))[0]:
             raise FormatError(
-                f"line {event.start_mark.line + 1}: YAML tags ({tag}) are not allowed", "P2"
+                f"{_where(event)}YAML tags ({tag}) are not allowed", "P2"
             )
         return super().compose_node(parent, index)
+
+
+def _where(event: Any) -> str:
+    mark = getattr(event, "start_mark", None)
+    return f"line {mark.line + 1}: " if mark is not None else ""
 
 
 def read_limited(path: Path, limit: int, what: str) -> bytes:
@@ -103,7 +108,7 @@ def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
 def load_one(text: str, what: str) -> Any:
     """Exactly one YAML document, strictly loaded and checked."""
     try:
-        docs = list(yaml.load_all(text, Loader=_StrictLoader))  # noqa: S506 - strict safe loader
+        docs = list(yaml.load_all(text, Loader=_StrictLoader))
     except FormatError:
         raise
     except RecursionError:
@@ -125,7 +130,7 @@ def _yaml_problem(err: yaml.YAMLError) -> str:
 
 def iter_documents(text: str) -> Iterator[tuple[int, str]]:
     """Split a YAML stream at ``---`` lines: (line number, document text)."""
-    start, lines = 1, []
+    start, lines = 1, list[str]()
     for number, line in enumerate(text.splitlines(keepends=True), start=1):
         if line.rstrip("\r\n") == "---" or line.startswith("--- "):
             if any(s.strip() for s in lines):

@@ -10,28 +10,27 @@ is for :func:`pbem.rules.apply` to say.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+from pbem.record import Record
 
 
 class ActionFormatError(ValueError):
     """The action is not of a known kind or its fields have the wrong shape."""
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(Record):
     kind: ClassVar[str] = ""
     rule: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.kind}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+        for name in self._fields:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
 
-@dataclass(frozen=True, slots=True)
 class TakeCard(Action):
     """R3.1 Phase A: take one class card, unowned or another player's."""
 
@@ -40,7 +39,6 @@ class TakeCard(Action):
     card: str
 
 
-@dataclass(frozen=True, slots=True)
 class Place(Action):
     """R2.5 initial cubes, R3.2 phase B, R5.5/R6.3 the Peasant's cube."""
 
@@ -50,7 +48,6 @@ class Place(Action):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
 class King(Action):
     """R5.1: one cube from a region with no rats to the palace."""
 
@@ -59,7 +56,6 @@ class King(Action):
     region: str
 
 
-@dataclass(frozen=True, slots=True)
 class Merchant(Action):
     """R5.2: up to 3 cubes from one region to a neighbouring one."""
 
@@ -70,7 +66,6 @@ class Merchant(Action):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
 class Monk(Action):
     """R5.3: one rat token to a neighbouring region holding fewer than 3."""
 
@@ -80,7 +75,6 @@ class Monk(Action):
     target: str
 
 
-@dataclass(frozen=True, slots=True)
 class WitchLook(Action):
     """R5.6: look at a token on the board (first, then maybe a second)."""
 
@@ -89,7 +83,6 @@ class WitchLook(Action):
     token: str
 
 
-@dataclass(frozen=True, slots=True)
 class WitchSwap(Action):
     """R5.6: swap the two tokens just looked at."""
 
@@ -97,7 +90,6 @@ class WitchSwap(Action):
     rule: ClassVar[str] = "R5.6"
 
 
-@dataclass(frozen=True, slots=True)
 class MovePlague(Action):
     """R3.3 Phase C: move the plague piece (two steps with the Knight, R5.4)."""
 
@@ -106,7 +98,6 @@ class MovePlague(Action):
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class Spread(Action):
     """R4.1: put the next drawn rat face down on a neighbour of the plague region."""
 
@@ -115,7 +106,6 @@ class Spread(Action):
     region: str
 
 
-@dataclass(frozen=True, slots=True)
 class KnightCubes(Action):
     """R5.4: the plague piece counts as 2 neutral cubes this turn."""
 
@@ -123,7 +113,6 @@ class KnightCubes(Action):
     rule: ClassVar[str] = "R5.4"
 
 
-@dataclass(frozen=True, slots=True)
 class Flip(Action):
     """R4.2: flip this rat of the plague region next."""
 
@@ -132,7 +121,6 @@ class Flip(Action):
     token: str
 
 
-@dataclass(frozen=True, slots=True)
 class KnightMove(Action):
     """R6.3: in the final round, move the plague piece up to two steps."""
 
@@ -141,7 +129,6 @@ class KnightMove(Action):
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class EndTurn(Action):
     """R6.2: finish your part of the final round."""
 
@@ -173,7 +160,7 @@ def action_from_dict(raw: Mapping[str, Any]) -> Action:
         raise ActionFormatError(
             f"unknown action {kind!r}; known actions: {', '.join(sorted(ACTION_TYPES))}"
         )
-    names = [f.name for f in fields(cls)]
+    names = cls._fields
     extra = sorted(set(raw) - {"action", *names})
     if extra:
         raise ActionFormatError(f"action {kind}: unexpected field(s) {', '.join(extra)}")

@@ -7,26 +7,25 @@ and available only through :attr:`TokenLooked.token_id`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from pbem.record import Record
 
-@dataclass(frozen=True, slots=True)
-class Event:
+
+class Event(Record):
     kind: ClassVar[str] = ""
     private: ClassVar[frozenset[str]] = frozenset()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.kind}
-        for f in fields(self):
-            if f.name in self.private:
+        for name in self._fields:
+            if name in self.private:
                 continue
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
 
-@dataclass(frozen=True, slots=True)
 class CubesPlaced(Event):
     kind: ClassVar[str] = "cubes_placed"
     player: str
@@ -34,7 +33,6 @@ class CubesPlaced(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
 class CardTaken(Event):
     kind: ClassVar[str] = "card_taken"
     player: str
@@ -42,7 +40,6 @@ class CardTaken(Event):
     previous: str | None
 
 
-@dataclass(frozen=True, slots=True)
 class CubesMoved(Event):
     kind: ClassVar[str] = "cubes_moved"
     player: str
@@ -51,14 +48,12 @@ class CubesMoved(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
 class CubeToPalace(Event):
     kind: ClassVar[str] = "cube_to_palace"
     player: str
     region: str
 
 
-@dataclass(frozen=True, slots=True)
 class RatMoved(Event):
     kind: ClassVar[str] = "rat_moved"
     token: str
@@ -66,7 +61,6 @@ class RatMoved(Event):
     target: str
 
 
-@dataclass(frozen=True, slots=True)
 class TokenLooked(Event):
     """R5.6: the Witch's holder looked at ``token``; only they learn ``token_id``
     (None when replayed by someone who may not know it)."""
@@ -78,14 +72,12 @@ class TokenLooked(Event):
     token_id: str | None
 
 
-@dataclass(frozen=True, slots=True)
 class TokensSwapped(Event):
     kind: ClassVar[str] = "tokens_swapped"
     first: str
     second: str
 
 
-@dataclass(frozen=True, slots=True)
 class PlagueMoved(Event):
     """R3.3/R5.4/R6.3: the plague piece's path; ``spread`` rats are to be drawn (R4.1)."""
 
@@ -94,21 +86,18 @@ class PlagueMoved(Event):
     spread: int
 
 
-@dataclass(frozen=True, slots=True)
 class RatDrawn(Event):
     kind: ClassVar[str] = "rat_drawn"
     token: str
     region: str
 
 
-@dataclass(frozen=True, slots=True)
 class KnightCubesDeclared(Event):
     kind: ClassVar[str] = "knight_cubes"
     player: str
     region: str
 
 
-@dataclass(frozen=True, slots=True)
 class TokenFlipped(Event):
     """R4.2/R6.4: a rat flipped face up; ``token_id`` is its face, now public."""
 
@@ -121,7 +110,6 @@ class TokenFlipped(Event):
     outbreak: bool
 
 
-@dataclass(frozen=True, slots=True)
 class CubeRemoved(Event):
     """R4.3: one cube back to its owner's supply because of ``symbol``."""
 
@@ -131,14 +119,12 @@ class CubeRemoved(Event):
     symbol: str
 
 
-@dataclass(frozen=True, slots=True)
 class TurnStarted(Event):
     kind: ClassVar[str] = "turn_started"
     player: str
     phase: str
 
 
-@dataclass(frozen=True, slots=True)
 class GameEnding(Event):
     """R6.1: the end condition was met; the final round (R6.2) follows."""
 
@@ -147,7 +133,6 @@ class GameEnding(Event):
     final_round: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """R6.5: final scores (cubes on the board and in the palace) and the winner."""
 

@@ -10,11 +10,24 @@ other action refused (``tests/test_legal.py`` checks this).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from pbem.gamedata import CLASSES
 from pbem.rules.actions import (
-    Action, EndTurn, Flip, King, KnightCubes, KnightMove, Merchant, Monk, MovePlague, Place,
-    Spread, TakeCard, WitchLook, WitchSwap,
+    Action,
+    EndTurn,
+    Flip,
+    King,
+    KnightCubes,
+    KnightMove,
+    Merchant,
+    Monk,
+    MovePlague,
+    Place,
+    Spread,
+    TakeCard,
+    WitchLook,
+    WitchSwap,
 )
 from pbem.rules.engine import can_place, place_counts
 from pbem.rules.state import MAX_RATS, Phase, Stage, State
@@ -155,7 +168,7 @@ def legal_by_kind(state: State) -> Iterator[tuple[str, Callable[[], list[Action]
     if player is None:
         return
     for kind, gen in generators(state).items():
-        yield kind, (lambda g=gen, p=player: g(state, p))
+        yield kind, partial(gen, state, player)
 
 
 def legal_actions(state: State) -> list[Action]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from pbem.gamedata import CLASSES
 
@@ -16,14 +16,14 @@ CUBES_PER_PLAYER = 20  # R1.3
 MAX_RATS = 3  # R1.7
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     SETUP = "setup"  # R2.5: initial cubes, snake order
     TURN = "turn"  # R3: a normal turn
     FINAL = "final"  # R6.2-R6.3: the final round
     OVER = "over"  # R6.5: scored
 
 
-class Stage(str, Enum):
+class Stage(StrEnum):
     """Where a normal turn stands (R3)."""
 
     MAIN = "main"  # phases A and B and abilities, before phase C
