@@ -1,0 +1,5 @@
+"""`python -m pbem` is the `pbem` command."""
+
+from pbem.cli import main
+
+main()
