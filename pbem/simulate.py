@@ -39,6 +39,10 @@ def new_random_game(
     return start_state(deal, board, players), dealt_faces(deal, catalogue)
 
 
+MAX_ACTIONS = 10_000
+"""A random game that has not ended after this many actions is reported as stuck."""
+
+
 def play_random_game(
     n_players: int, seed: int, check: bool = False, board: Board | None = None
 ) -> GameResult:
@@ -48,6 +52,8 @@ def play_random_game(
     n_events = n_actions = 0
     last: Event | None = None
     while state.to_move is not None:
+        if n_actions >= MAX_ACTIONS:
+            raise AssertionError(f"R6.1: game {seed} has not ended after {n_actions} actions")
         player = state.to_move
         events = apply_in_place(state, player, random_action(state, rng), faces)
         n_actions += 1
@@ -61,7 +67,8 @@ def play_random_game(
 
 
 def check_invariants(state: State) -> None:
-    """The conservation laws of R1: 20 cubes each, <= 3 rats a region, 49 tokens."""
+    """The conservation laws of R1: 20 cubes each, <= 3 rats a region, 49 tokens,
+    none flipped twice, the plague piece on a region in use."""
     for player in state.players:
         on_board = sum(c.get(player, 0) for c in state.cubes.values())
         total = state.supply[player] + on_board + state.palace[player]
@@ -74,6 +81,10 @@ def check_invariants(state: State) -> None:
     tokens += [*state.rat_supply, *state.flipped, *state.removed]
     if len(tokens) != 49 or len(set(tokens)) != 49:
         raise AssertionError(f"R1.4: {len(tokens)} tokens accounted for ({len(set(tokens))} distinct)")
+    if len(set(state.flipped)) != len(state.flipped):
+        raise AssertionError("R4.2: a token was flipped twice")
+    if state.plague not in state.regions:
+        raise AssertionError(f"R1.6: the plague piece is on {state.plague}, not a region in use")
 
 
 @dataclass(frozen=True, slots=True)

@@ -79,8 +79,10 @@ def board(
     rat_supply: Sequence[str] = ("s1", "s2", "s3", "s4", "s5", "s6"),
     palace: Mapping[str, int] | None = None,
     supply: Mapping[str, int] | None = None,
+    placed: bool = False,
 ) -> State:
-    """A state in phase A/B of ``current``'s turn (the first player's by default).
+    """A state in phase A/B of ``current``'s turn (the first player's by default);
+    with ``placed``, phase B is already done, so the plague may move at once.
 
     ``cubes`` are taken from their owners' supplies (so each player still has
     20, R1.3); ``supply`` then overrides a supply outright where a test needs
@@ -113,7 +115,7 @@ def board(
     state.phase = Phase.TURN
     state.queue = []
     state.current = state.players.index(current or players[0])
-    state.turn = TurnState()
+    state.turn = TurnState(placed=placed)
     state.turn_number = 1
     return state
 

@@ -11,8 +11,17 @@ from pbem import protocol
 from pbem.dealing import start_state
 from pbem.gamedata import Catalogue, GameDataError, default_board, default_catalogue
 from pbem.rules import (
-    King, Merchant, Monk, MovePlague, Phase, Place, Spread, State, TakeCard,
-    WitchLook, new_state,
+    King,
+    Merchant,
+    Monk,
+    MovePlague,
+    Phase,
+    Place,
+    Spread,
+    State,
+    TakeCard,
+    WitchLook,
+    new_state,
 )
 from pbem.rules.events import CardTaken, TokenLooked
 
@@ -114,7 +123,7 @@ def test_r1_4_the_catalogue_has_49_tokens_12_of_them_starting_rats() -> None:
     assert all(t.threshold >= 1 and t.symbols for t in cat.tokens)
     data = cat.to_data()
     data["tokens"] = data["tokens"][:-1]
-    with pytest.raises(GameDataError, match="R1.4"):
+    with pytest.raises(GameDataError, match=r"R1\.4"):
         Catalogue.from_data(data)
 
 
@@ -157,7 +166,7 @@ def test_r1_5_there_is_no_seventh_card() -> None:
 def test_r1_6_the_plague_piece_starts_in_a_region_in_use() -> None:
     m = default_board()
     in_use = m.regions_in_use(2)
-    with pytest.raises(ValueError, match="R1.6"):
+    with pytest.raises(ValueError, match=r"R1\.6"):
         new_state(TWO, "red", in_use, m.adjacency(in_use), {}, [], [], "russia")
 
 

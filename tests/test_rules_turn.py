@@ -8,8 +8,24 @@ import pytest
 from boards import NO_FACES, board, faces, kinds, of_kind, play, refused, tok
 
 from pbem.rules import (
-    EndTurn, Flip, KnightMove, MappingFaces, Merchant, MovePlague, Place, RuleError, Spread,
-    Stage, State, TakeCard, apply_all, apply_in_place, legal_actions, step,
+    EndTurn,
+    FaceUnknown,
+    Flip,
+    KnightMove,
+    MappingFaces,
+    Merchant,
+    MovePlague,
+    Place,
+    RuleError,
+    Spread,
+    Stage,
+    State,
+    TakeCard,
+    WitchLook,
+    apply_all,
+    apply_in_place,
+    legal_actions,
+    step,
 )
 from pbem.rules.events import CubeRemoved, CubesPlaced, PlagueMoved, TokenFlipped, TurnStarted
 
@@ -38,10 +54,8 @@ def test_r3_1_a_card_you_hold_cannot_be_taken_again() -> None:
 
 
 def test_r3_1_cards_are_kept_across_turns_and_a_player_may_hold_several() -> None:
-    state = board(
-        plague="anglia", rats={"gallia": ["g1"]}, cards={"monk": "red"}, supply={"red": 0},
-    )
-    play(state, "red", [TakeCard("king"), MovePlague(("scandia",))])
+    state = board(plague="anglia", rats={"gallia": ["g1"]}, cards={"monk": "red"})
+    play(state, "red", [Place("gallia", 1), TakeCard("king"), MovePlague(("scandia",))])
     assert state.to_move == "green"
     assert state.holds("red", "monk") and state.holds("red", "king")
     assert TakeCard("monk") in legal_actions(state)  # green may take it from red
@@ -88,7 +102,7 @@ def test_r3_2_phase_b_is_skipped_when_the_supply_is_empty() -> None:
     state = board(plague="anglia", rats={"gallia": ["g1"]}, supply={"red": 0})
     assert refused(state, "red", Place("gallia", 1)).rule == "R3.2"
     play(state, "red", [MovePlague(("scandia",))])
-    assert state.to_move == "green"
+    assert state.plague == "scandia"
 
 
 def test_r3_2_a_short_supply_places_all_it_has_left() -> None:
@@ -102,7 +116,7 @@ def test_r3_2_a_short_supply_places_all_it_has_left() -> None:
 
 
 def test_r3_3_the_plague_moves_to_a_neighbouring_region() -> None:
-    state = board(plague="anglia", supply={"red": 0})
+    state = board(plague="anglia")  # no rats: no phase B
     assert refused(state, "red", MovePlague(("italia",))).rule == "R3.3"  # not a neighbour
     assert refused(state, "red", MovePlague(())).rule == "R3.3"
     [moved, _] = play(state, "red", [MovePlague(("gallia",))])
@@ -110,7 +124,7 @@ def test_r3_3_the_plague_moves_to_a_neighbouring_region() -> None:
 
 
 def test_r3_3_the_plague_may_not_stay_where_it_is() -> None:
-    state = board(plague="anglia", supply={"red": 0})
+    state = board(plague="anglia")
     assert refused(state, "red", MovePlague(("anglia",))).rule == "R3.3"
 
 
@@ -123,16 +137,15 @@ def test_r3_3_without_the_knight_the_plague_moves_one_step() -> None:
 def test_r3_3_spread_comes_first_then_outbreak() -> None:
     state = board(
         plague="anglia", rats={"gallia": ["g1"]}, cubes={"gallia": {"blue": 1}},
-        supply={"red": 0},
     )
     seam = faces(g1=tok(1, "A"))
-    play(state, "red", [MovePlague(("gallia",))], seam)
+    play(state, "red", [Place("gallia", 1), MovePlague(("gallia",))], seam)
     assert state.turn.stage is Stage.SPREAD
     assert refused(state, "red", Flip("g1"), seam).rule == "R4.2"  # not before spreading
     play(state, "red", [Spread("italia")], seam)
     assert state.turn.stage is Stage.OUTBREAK
     events = play(state, "red", [Flip("g1")], seam)
-    assert kinds(events) == ["token_flipped", "cube_removed", "turn_started"]
+    assert kinds(events) == ["token_flipped", "cube_removed", "cube_removed", "turn_started"]
 
 
 def test_r3_3_nothing_but_the_plague_after_phase_c_begins() -> None:
@@ -150,7 +163,7 @@ def test_r3_3_nothing_but_the_plague_after_phase_c_begins() -> None:
 
 
 def test_r3_4_after_the_plague_the_next_player_in_order_takes_a_turn() -> None:
-    state = board(plague="anglia", current="yellow", supply={"yellow": 0})
+    state = board(plague="anglia", current="yellow")
     events = play(state, "yellow", [MovePlague(("gallia",))])
     assert events[-1] == TurnStarted("red", "turn")
     assert state.to_move == "red" and state.turn_number == 2
@@ -174,12 +187,18 @@ def test_r3_4_only_the_player_on_turn_acts() -> None:
 
 
 def outbreak_board() -> tuple[State, MappingFaces]:
+    """Gallia: two rats (g1 threshold 4, g2 majority), green 2 cubes and blue 1."""
     state = board(
-        plague="anglia", rats={"gallia": ["g1", "g2"]},
-        cubes={"gallia": {"green": 2, "blue": 1}}, supply={"red": 0},
+        plague="anglia",
+        rats={"gallia": ["g1", "g2"], "hispania": ["h1"]},
+        cubes={"gallia": {"green": 2, "blue": 1}},
     )
     seam = faces(g1=tok(4, "A"), g2=tok(1, "M"))
     return state, seam
+
+
+TO_OUTBREAK = [Place("hispania", 1), MovePlague(("gallia",)), Spread("italia"), Spread("italia")]
+"""Red's phase B and C up to Gallia's outbreak, no flip named."""
 
 
 def test_r7_3_step_is_pure_and_apply_in_place_changes_the_state() -> None:
@@ -216,7 +235,7 @@ def test_r7_3_apply_all_is_all_or_nothing() -> None:
 
 def test_r7_3_apply_all_flips_the_unnamed_rats_oldest_first() -> None:
     state, seam = outbreak_board()
-    new, events = apply_all(state, "red", [MovePlague(("gallia",)), Spread("italia"), Spread("italia")], seam)
+    new, events = apply_all(state, "red", TO_OUTBREAK, seam)
     flipped = of_kind(events, TokenFlipped)
     assert [e.token for e in flipped] == ["g1", "g2"]
     assert not flipped[0].outbreak and flipped[1].outbreak
@@ -226,9 +245,21 @@ def test_r7_3_apply_all_flips_the_unnamed_rats_oldest_first() -> None:
 
 def test_r7_3_apply_all_keeps_a_named_flip_order() -> None:
     state, seam = outbreak_board()
-    new, events = apply_all(
-        state, "red", [MovePlague(("gallia",)), Spread("italia"), Spread("italia"), Flip("g2")],
-        seam,
-    )
+    actions = [*TO_OUTBREAK, Flip("g2")]
+    new, events = apply_all(state, "red", actions, seam)
     assert [e.token for e in of_kind(events, TokenFlipped)] == ["g2", "g1"]
     assert new.flipped == ["g2", "g1"]
+
+
+def test_r7_3_an_unknown_face_refuses_a_flip_or_look_without_changing_the_state() -> None:
+    state, _ = outbreak_board()
+    play(state, "red", TO_OUTBREAK)
+    before = state.copy()
+    with pytest.raises(FaceUnknown):
+        apply_in_place(state, "red", Flip("g1"), NO_FACES)
+    assert state == before
+    state = board(plague="anglia", rats={"gallia": ["g1"]}, cards={"witch": "red"})
+    before = state.copy()
+    with pytest.raises(FaceUnknown):
+        apply_in_place(state, "red", WitchLook("g1"), NO_FACES)
+    assert state == before

@@ -5,13 +5,28 @@ Token faces come only through the :class:`Faces` seam (R7.2).
 """
 
 from pbem.rules.actions import (
-    ACTION_TYPES, Action, ActionFormatError, EndTurn, Flip, King, KnightCubes, KnightMove,
-    Merchant, Monk, MovePlague, Place, Spread, TakeCard, WitchLook, WitchSwap, action_from_dict,
+    ACTION_TYPES,
+    Action,
+    ActionFormatError,
+    EndTurn,
+    Flip,
+    King,
+    KnightCubes,
+    KnightMove,
+    Merchant,
+    Monk,
+    MovePlague,
+    Place,
+    Spread,
+    TakeCard,
+    WitchLook,
+    WitchSwap,
+    action_from_dict,
 )
 from pbem.rules.engine import apply_all, apply_in_place, can_place, default_flips, step, winner
 from pbem.rules.errors import RuleError
 from pbem.rules.events import Event
-from pbem.rules.faces import FaceUnknown, Faces, MappingFaces
+from pbem.rules.faces import Faces, FaceUnknown, MappingFaces
 from pbem.rules.legal import legal_actions, legal_by_kind
 from pbem.rules.state import Phase, Stage, State, new_state
 

@@ -12,13 +12,36 @@ from collections.abc import Callable, Iterable
 
 from pbem.gamedata import CLASSES
 from pbem.rules.actions import (
-    Action, EndTurn, Flip, King, KnightCubes, KnightMove, Merchant, Monk, MovePlague, Place,
-    Spread, TakeCard, WitchLook, WitchSwap,
+    Action,
+    EndTurn,
+    Flip,
+    King,
+    KnightCubes,
+    KnightMove,
+    Merchant,
+    Monk,
+    MovePlague,
+    Place,
+    Spread,
+    TakeCard,
+    WitchLook,
+    WitchSwap,
 )
 from pbem.rules.errors import RuleError
 from pbem.rules.events import (
-    CardTaken, CubesMoved, CubesPlaced, CubeToPalace, Event, GameEnding, GameOver,
-    KnightCubesDeclared, PlagueMoved, RatDrawn, RatMoved, TokenLooked, TokensSwapped,
+    CardTaken,
+    CubesMoved,
+    CubesPlaced,
+    CubeToPalace,
+    Event,
+    GameEnding,
+    GameOver,
+    KnightCubesDeclared,
+    PlagueMoved,
+    RatDrawn,
+    RatMoved,
+    TokenLooked,
+    TokensSwapped,
     TurnStarted,
 )
 from pbem.rules.faces import Faces
@@ -384,13 +407,14 @@ def _end_turn(state: State, out: list[Event]) -> None:
 
 def final_sweep(state: State, faces: Faces, out: list[Event]) -> None:
     """R6.4: every rat flipped, region by region in map order, in arrival order."""
+    # Every face first: if the seam cannot tell one, nothing has changed yet.
+    sweep = [(r, t, faces.face(t)) for r in state.regions for t in list(state.rats[r])]
     state.phase = Phase.OVER
     state.turn = TurnState()
     state.queue = []
-    for region in state.regions:
+    for region, token, face in sweep:
         neutral = NEUTRAL_CUBES if region == state.plague else 0
-        for token in list(state.rats[region]):
-            resolve_flip(state, region, token, faces.face(token), neutral, out)
+        resolve_flip(state, region, token, face, neutral, out)
     out.append(GameOver(tuple(state.scores().items()), winner(state)))
 
 

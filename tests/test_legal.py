@@ -1,0 +1,145 @@
+"""legal_actions agrees with the engine: every listed action is accepted, every other refused.
+
+Mid-game states come from seeded random play (pbem.simulate, pbem.bot).  At each
+sampled state every legal action is applied with ``step``, and a batch of
+plausible actions of every kind (regions in use and not, tokens on the board, in
+the supply and flipped, counts around the limits) is tried: each must be refused
+with a :class:`RuleError` exactly when it is not in the legal list.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from pbem.bot import random_action
+from pbem.gamedata import CLASSES, default_board
+from pbem.rules import (
+    Action,
+    EndTurn,
+    Flip,
+    King,
+    KnightCubes,
+    KnightMove,
+    Merchant,
+    Monk,
+    MovePlague,
+    Phase,
+    Place,
+    RuleError,
+    Spread,
+    State,
+    TakeCard,
+    WitchLook,
+    WitchSwap,
+    apply_in_place,
+    legal_actions,
+    legal_by_kind,
+    step,
+)
+from pbem.rules.faces import Faces
+from pbem.simulate import new_random_game
+
+REGIONS = [r.id for r in default_board().regions] + ["atlantis"]
+
+
+def sampled_states(n_players: int, seed: int, every: int) -> Iterator[tuple[State, Faces]]:
+    """Every ``every``-th state of one seeded random game (every state of its setup
+    and final round), and the game's faces."""
+    state, faces = new_random_game(n_players, seed)
+    rng = random.Random(seed)
+    k = 0
+    while state.to_move is not None:
+        if k % every == 0 or state.phase is not Phase.TURN:
+            yield state.copy(), faces
+        apply_in_place(state, state.to_move, random_action(state, rng), faces)
+        k += 1
+
+
+def tokens_of_interest(state: State) -> list[str]:
+    on_board = [t for r in state.regions for t in state.rats[r]]
+    return [
+        *on_board, *state.rats[state.plague], *state.rat_supply[:2], *state.flipped[-2:],
+        *state.removed[:1], "t99",
+    ]
+
+
+def probes(state: State, rng: random.Random, n: int) -> list[Action]:
+    """``n`` plausible actions of every kind, legal or not."""
+    tokens = tokens_of_interest(state)
+    in_use = list(state.regions)
+
+    def region() -> str:
+        return rng.choice(in_use) if rng.random() < 0.8 else rng.choice(REGIONS)
+
+    def near(r: str) -> str:
+        ns = state.neighbours.get(r, ())
+        return rng.choice(ns) if ns and rng.random() < 0.7 else region()
+
+    def path() -> tuple[str, ...]:
+        steps = rng.choice([0, 1, 1, 2, 2, 3])
+        out: list[str] = []
+        here = state.plague
+        for _ in range(steps):
+            here = near(here)
+            out.append(here)
+        return tuple(out)
+
+    makers = [
+        lambda: TakeCard(rng.choice([*CLASSES, "jester"])),
+        lambda: Place(region(), rng.randint(0, 5)),
+        lambda: King(region()),
+        lambda: Merchant((src := region()), near(src), rng.randint(0, 4)),
+        lambda: Monk(rng.choice(tokens), region()),
+        lambda: WitchLook(rng.choice(tokens)),
+        lambda: WitchSwap(),
+        lambda: MovePlague(path()),
+        lambda: Spread(near(state.plague)),
+        lambda: KnightCubes(),
+        lambda: Flip(rng.choice(tokens)),
+        lambda: KnightMove(path()),
+        lambda: EndTurn(),
+    ]
+    out: list[Action] = []
+    for make in makers:
+        out.extend(make() for _ in range(n))
+    return out
+
+
+def accepted(state: State, player: str, action: Action, faces: Faces) -> bool:
+    try:
+        step(state, player, action, faces)
+    except RuleError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_r7_3_legal_actions_are_exactly_the_accepted_actions(n_players: int) -> None:
+    rng = random.Random(n_players)
+    states = 0
+    seen_phases: set[tuple[Phase, str]] = set()
+    for seed in range(20):
+        for state, faces in sampled_states(n_players, 100 * n_players + seed, every=5):
+            player = state.to_move
+            assert player is not None
+            before = state.copy()
+            legal = legal_actions(state)
+            assert legal, "a game not over always has a legal action"
+            assert len(set(legal)) == len(legal), "legal_actions lists an action twice"
+            by_kind = [a for _kind, thunk in legal_by_kind(state) for a in thunk()]
+            assert set(by_kind) == set(legal)
+            for action in legal:
+                assert accepted(state, player, action, faces), (action, state.phase)
+            legal_set = set(legal)
+            for action in probes(state, rng, 6):
+                assert accepted(state, player, action, faces) == (action in legal_set), action
+            other = state.players[(state.current + 1) % len(state.players)]
+            assert not accepted(state, other, legal[0], faces)  # R3: not their turn
+            assert state == before, "step changed the state it was given"
+            states += 1
+            seen_phases.add((state.phase, state.turn.stage.value))
+    # setup, phases A/B, spread, outbreak and the final round were all met
+    assert states > 50 and len(seen_phases) >= 5, seen_phases
