@@ -28,7 +28,7 @@ def check_move(move_file: Path, log: Path) -> list[str]:
     entries, hashes = read_log(log)
     game = replay(entries, hashes)
     if move.game != game.game_id:
-        raise UnknownError(f"the move is for game {move.game!r}, the log is game {game.game_id!r}")
+        raise UnknownError(f"the move is for game {move.game!r}, the log is game {game.game_id!r}", "P1")
     if move.player not in game.players:
         raise UnknownError(f"{move.player!r} is not a player in game {game.game_id!r}", "R2.1")
     check_fresh(game, move)
@@ -42,7 +42,7 @@ def check_move(move_file: Path, log: Path) -> list[str]:
     try:
         actions = parse_actions(move.data["actions"])
     except ActionFormatError as err:
-        raise FormatError(str(err)) from None
+        raise FormatError(str(err), "P7") from None
     for index, action in enumerate(actions, start=1):
         try:
             apply_in_place(state, move.player, action, HiddenFaces())

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.bot import random_action
+from pbem.checking import HiddenFaces
 from pbem.errors import StateError
 from pbem.host import NewGame, apply_move, audit, create, game_dir, load_game, reveal, start
 from pbem.moves import after_of, read_move
 from pbem.replay import Game
 from pbem.rules import Action, FaceUnknown, Phase, State, apply_in_place, winner
-from pbem.bot import random_action
-from pbem.checking import HiddenFaces
 from pbem.simulate import PLAYER_NAMES
 from pbem.yamlio import dump_yaml
 
@@ -66,22 +66,28 @@ def play_demo(
     echo: Echo | None = print,
     summary: Echo = print,
     game_id: str | None = None,
+    secret: bytes | None = None,
+    nonces: Mapping[str, str] | None = None,
 ) -> Game:
-    """Create, play, reveal and audit one game; returns the final public game."""
+    """Create, play, reveal and audit one game; returns the final public game.
+
+    ``secret`` (32 bytes) and ``nonces`` (player -> hex) make the whole game
+    reproducible, for recorded examples; by default both are random."""
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
     game_id = game_id or f"demo-{rng.getrandbits(32):08x}"
     players = PLAYER_NAMES[:n_players]
-    path = create(games, NewGame(game_id, players))
+    path = create(games, NewGame(game_id, players, secret=secret))
     moves_dir = path / "moves"
     moves_dir.mkdir()
     say = echo or (lambda _line: None)
-    say(f"game {game_id}: {', '.join(players)}; secret made by the OS, committed in entry 0")
+    made = "supplied" if secret is not None else "made by the OS"
+    say(f"game {game_id}: {', '.join(players)}; secret {made}, committed in entry 0")
     n = 0
     for player in players:  # P4: each player mails a nonce
         n += 1
         game = load_game(path)
         nonce = {"game": game_id, "player": player, "kind": "nonce", "after": after_of(game, True),
-                 "nonce": secrets.token_hex(16)}
+                 "nonce": nonces[player] if nonces is not None else secrets.token_hex(16)}
         target = moves_dir / f"{n:04d}-{player}-nonce.yaml"
         target.write_text(dump_yaml(nonce), encoding="utf-8")
         apply_move(games, read_move(target))

@@ -28,9 +28,9 @@ LOCK_TIMEOUT = 30.0
 
 def read_log(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """Entries and their hashes; :class:`TamperError` where the chain breaks (P7)."""
-    text = decode(read_limited(path, LOG_LIMIT, "log"), "the log")
+    data = read_limited(path, LOG_LIMIT, "log")
     try:
-        entries = load_stream(text, "log")
+        entries = load_stream(decode(data, "the log"), "log")
     except Exception as err:  # a broken log is a tampered log for every reader
         raise TamperError(f"the log cannot be read: {err}", "P7") from None
     return entries, check_chain(entries)

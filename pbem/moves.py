@@ -73,6 +73,8 @@ def validate(data: Any, name: str, what: str) -> None:
     detail = err.message
     if len(detail) > 300:
         detail = detail[:300] + "..."
+    if err.instance is None:
+        detail = "is empty (in a template, uncomment the lines you choose)"
     if err.validator == "additionalProperties":
         detail = f"unexpected field: {detail}"
     raise FormatError(f"{what}: at {where}: {detail} (schemas/{name})", "P7")
@@ -81,7 +83,7 @@ def validate(data: Any, name: str, what: str) -> None:
 def parse_move(data: bytes, what: str = "move file") -> Move:
     """Bytes -> checked :class:`Move`: size, UTF-8, strict YAML, JSON Schema."""
     if len(data) > MOVE_LIMIT:
-        raise FormatError(f"the {what} is larger than the {MOVE_LIMIT // 1024} KiB allowed")
+        raise FormatError(f"the {what} is larger than the {MOVE_LIMIT // 1024} KiB allowed", "P2")
     doc = load_one(decode(data, f"the {what}"), f"the {what}")
     if not isinstance(doc, dict):
         raise FormatError(f"the {what} must be a mapping with game, player, kind, after", "P7")

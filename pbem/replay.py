@@ -18,8 +18,15 @@ from pbem import protocol
 from pbem.errors import TamperError
 from pbem.gamedata import Board, Catalogue, GameDataError, Token
 from pbem.rules import (
-    Action, ActionFormatError, Event, FaceUnknown, Faces, RuleError, State, action_from_dict,
-    apply_all, new_state,
+    Action,
+    ActionFormatError,
+    Event,
+    FaceUnknown,
+    RuleError,
+    State,
+    action_from_dict,
+    apply_all,
+    new_state,
 )
 from pbem.rules.events import TokenFlipped
 
@@ -184,8 +191,30 @@ def replay(entries: list[dict[str, Any]], hashes: list[str]) -> Game:
     return game
 
 
+def _check_answers(game: Game, entry: dict[str, Any], seq: int, target: int) -> None:
+    """P7: a recorded move names the entry it answered, which must be ``target``."""
+    move = entry.get("move")
+    after = move.get("after") if isinstance(move, dict) else None
+    if (
+        not isinstance(after, dict)
+        or after.get("seq") != target
+        or not isinstance(after.get("hash"), str)
+        or len(after["hash"]) < 8
+        or not game.hashes[target].startswith(after["hash"])
+        or move.get("player") != entry.get("player")  # type: ignore[union-attr]
+        or move.get("game") != game.game_id  # type: ignore[union-attr]
+    ):
+        raise TamperError(
+            f"entry {seq}: the recorded move does not answer entry {target} of this game "
+            "(its game, player or 'after' field was changed)",
+            "P7",
+        )
+
+
 def apply_entry(game: Game, entry: dict[str, Any], seq: int) -> None:
     kind = entry.get("kind")
+    if kind in ("nonce", "move"):
+        _check_answers(game, entry, seq, 0 if kind == "nonce" else seq - 1)
     if kind == "nonce":
         if game.started:
             raise TamperError(f"entry {seq}: a nonce after the game started", "P4")

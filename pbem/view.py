@@ -13,7 +13,6 @@ from pbem.gamedata import CLASSES
 from pbem.moves import after_of
 from pbem.replay import Game
 from pbem.rules import Action, Phase, Stage, State, legal_actions
-from pbem.rules.plague import spread_count
 from pbem.yamlio import dump_yaml
 
 CARD_NAMES = {
@@ -191,28 +190,30 @@ def template(game: Game, player: str) -> str:
         )
     head.update({"kind": "move", "after": after_of(game)})
     lines = [f"# {next_step(state)}"]
+    options: list[str] = []
     if state.to_move != player:
-        lines.append(f"# Note: it is {state.to_move}'s turn, not {player}'s.")
+        lines.append(f"# Note: it is {state.to_move}'s turn, not {player}'s: this move would be refused.")
     else:
-        lines.append("# Legal actions now (list yours under 'actions:', in order):")
-        for action in legal_actions(state):
-            flow = dump_yaml(action.to_dict()).strip().replace("\n", ", ")
-            lines.append(f"#   - {{{flow}}}   # {describe_action(game, action)}")
+        lines.append("# Uncomment the actions you choose under 'actions:', in the order you play them,")
+        lines.append("# then check the file ('pbem check') and mail it.")
         if state.phase is Phase.TURN and state.turn.stage is Stage.MAIN:
             lines.append(
-                "# After move_plague, add one 'spread' per drawn rat ({action: spread, region: ...},"
-                " a neighbour of the plague region with fewer than 3 rats),"
+                "# After move_plague add one 'spread' per drawn rat: {action: spread, region: ...},"
             )
             lines.append(
-                "# then optionally 'flip' actions to choose the flip order; unnamed flips go oldest"
-                " first (R4.2)."
+                "# a neighbour of the plague's new region holding fewer than 3 rats (R4.1). You may"
             )
-            if state.rats[state.plague]:
-                lines.append(f"# The plague region now spreads {spread_count(state)} rat(s) if entered.")
-    body = dump_yaml(head) + "actions:\n" + (
-        "  - {action: end}\n" if state.phase is Phase.FINAL else "  []\n"
-    )
-    return "\n".join(lines) + "\n" + body
+            lines.append(
+                "# then name the flip order with 'flip' actions; unnamed rats flip oldest first (R4.2)."
+            )
+        for action in legal_actions(state):
+            if action.kind == "end":
+                continue
+            flow = dump_yaml(action.to_dict()).strip().replace("\n", ", ")
+            options.append(f"#  - {{{flow}}}   # {describe_action(game, action)}")
+        if state.phase is Phase.FINAL:
+            options.append("  - {action: end}   # finish your part of the final round (R6.2)")
+    return "\n".join(lines) + "\n" + dump_yaml(head) + "actions:\n" + "".join(o + "\n" for o in options)
 
 
 def private_lines(reveals: list[dict[str, Any]]) -> list[str]:

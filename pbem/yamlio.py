@@ -45,11 +45,25 @@ class _StrictLoader(yaml.SafeLoader):
                 "P2",
             )
         tag = getattr(event, "tag", None)
-        if tag not in (None, "!") and not getattr(event, "implicit", (True,))[0]:
+        if tag not in (None, "!"):  # an explicit tag, on a scalar or on a collection
             raise FormatError(
                 f"{_where(event)}YAML tags ({tag}) are not allowed", "P2"
             )
         return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """Refuse a key given twice: PyYAML would keep the last, other readers the first."""
+        seen: set[tuple[str, str]] = set()
+        for key_node, _value in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                key = (key_node.tag, key_node.value)
+                if key in seen:
+                    raise FormatError(
+                        f"line {key_node.start_mark.line + 1}: the key {key_node.value!r} appears twice",
+                        "P2",
+                    )
+                seen.add(key)
+        return super().construct_mapping(node, deep)
 
 
 def _where(event: Any) -> str:
@@ -63,13 +77,13 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
         with path.open("rb") as handle:
             data = handle.read(limit + 1)
     except FileNotFoundError:
-        raise UnknownError(f"{what} {str(path)!r} does not exist") from None
+        raise UnknownError(f"{what} {str(path)!r} does not exist", "P1") from None
     except IsADirectoryError:
-        raise UnknownError(f"{what} {str(path)!r} is a directory, not a file") from None
+        raise UnknownError(f"{what} {str(path)!r} is a directory, not a file", "P1") from None
     except OSError as err:
-        raise UnknownError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
+        raise UnknownError(f"cannot read {what} {str(path)!r}: {err.strerror}", "P1") from None
     if len(data) > limit:
-        raise FormatError(f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed")
+        raise FormatError(f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed", "P2")
     return data
 
 
@@ -115,6 +129,8 @@ def load_one(text: str, what: str) -> Any:
         raise FormatError(f"{what} is nested too deeply", "P2") from None
     except yaml.YAMLError as err:
         raise FormatError(f"{what} is not valid YAML: {_yaml_problem(err)}", "P2") from None
+    except ValueError as err:  # a scalar YAML cannot convert: a 5000-digit number, 2024-13-45
+        raise FormatError(f"{what} holds a value that cannot be read: {str(err)[:200]}", "P2") from None
     docs = [d for d in docs if d is not None]
     if len(docs) != 1:
         raise FormatError(f"{what} must hold exactly one YAML document, not {len(docs)}", "P2")
@@ -150,13 +166,22 @@ def load_stream(text: str, what: str) -> list[Any]:
         value: Any
         if stripped.startswith("{"):
             try:
-                value = json.loads(stripped, parse_float=_no_float, parse_constant=_no_float)
+                value = json.loads(
+                    stripped, parse_float=_no_float, parse_constant=_no_float, object_pairs_hook=_unique_keys
+                )
             except (ValueError, RecursionError):
                 value = load_one(doc, f"{what}, document at line {line}")
         else:
             value = load_one(doc, f"{what}, document at line {line}")
         check_plain(value, f"document at line {line}")
         out.append(value)
+    return out
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise ValueError("a key appears twice")  # the strict YAML loader then names it
     return out
 
 
