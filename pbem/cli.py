@@ -79,11 +79,21 @@ def main() -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Use this file's 64 hex digits as the secret (tests and demos; recorded as 'supplied').",
 )
+@click.option("--key", "keys", multiple=True, metavar="PLAYER=FILE",
+              help="Register a player's public key file (.pub); their moves must then be signed (P8).")
+@click.option("--host-key", type=click.Path(dir_okay=False, path_type=Path),
+              help="The host's private key: it signs every entry (P8); its path goes to host.yaml.")
+@click.option("--email", "emails", multiple=True, metavar="PLAYER=ADDRESS",
+              help="A player's e-mail address for 'pbem mail' (kept in host.yaml, not in the log).")
 @games_option
 @refusals
-def new(game_id: str, players: str, first: str | None, secret_file: Path | None, games: Path) -> None:
+def new(
+    game_id: str, players: str, first: str | None, secret_file: Path | None,
+    keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], games: Path,
+) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.host import NewGame, create
+    from pbem.signing import read_public_key
     from pbem.yamlio import read_limited
 
     secret = None
@@ -94,7 +104,10 @@ def new(game_id: str, players: str, first: str | None, secret_file: Path | None,
         except ValueError:
             raise FormatError("the secret file must hold 64 hex digits", "P1") from None
     names = tuple(p.strip() for p in players.split(",") if p.strip())
-    path = create(games, NewGame(game_id, names, first, secret))
+    spec = NewGame(game_id, names, first, secret, host_key_file=host_key)
+    spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
+    spec.emails = _pairs(emails, "--email")
+    path = create(games, spec)
     click.echo(f"created game {game_id} in {path}")
     click.echo(f"players (seat order): {', '.join(names)}")
     click.echo("send each player the log and a nonce template ('pbem template'), or run 'pbem start'")
@@ -121,37 +134,50 @@ def apply(move_file: Path, games: Path) -> None:
     from pbem.host import apply_move
     from pbem.moves import read_move
 
+    if _is_mail(move_file):  # an RFC 5322 message (pbem/mailmsg.py, pbem/mail.py)
+        from pbem.mail import apply_mail_file
+        from pbem.mailmsg import MAIL_LIMIT
+        from pbem.yamlio import read_limited
+
+        _report(apply_mail_file(games, read_limited(move_file, MAIL_LIMIT, "message")))
+        return
     move = read_move(move_file)
     applied = apply_move(games, move)
     _report(applied)
 
 
-def _report(applied: Any) -> None:
-    from pbem.view import describe_event, next_step
+def _is_mail(path: Path) -> bool:
+    if path.suffix.lower() == ".eml":
+        return True
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False  # read_move says what is wrong
+    if not head[:1].isalpha() or b":" not in head.split(b"\n", 1)[0]:
+        return False
+    from pbem.mailmsg import looks_like_mail
 
-    game = applied.game
-    for entry in applied.entries:
-        kind = entry["kind"]
-        if kind == "move":
-            click.echo(f"entry {entry['seq']}: {entry['player']}'s move accepted")
-            for event in entry["outcome"]:
-                if event["event"] != "turn_started":
-                    click.echo(f"  {describe_event(game, event)}")
-        elif kind == "nonce":
-            click.echo(f"entry {entry['seq']}: nonce from {entry['player']} recorded")
-        elif kind == "start":
-            setup = entry["setup"]
-            click.echo(
-                f"entry {entry['seq']}: the game starts; first player {setup['first_player']}, "
-                f"plague in {game.board.name_of(setup['plague'])}"
-            )
-        elif kind == "reveal":
-            click.echo(f"entry {entry['seq']}: the secret is revealed; anyone can now run 'pbem audit'")
-    for path in applied.private:
-        click.echo(f"private reveal for {path.stem} written to {path} (send it to {path.stem} only)")
-    if game.state is not None:
-        click.echo(f"next: {next_step(game.state)}")
-    click.echo(f"log now ends at entry {game.last_seq} ({game.last_hash[:16]})")
+    return looks_like_mail(path.name, head)
+
+
+def _pairs(items: tuple[str, ...], option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        player, sep, value = item.partition("=")
+        if not sep or not player.strip() or not value.strip():
+            raise FormatError(f"{option} {item!r}: write {option} PLAYER=VALUE")
+        if player.strip() in out:
+            raise FormatError(f"{option}: {player.strip()} is given twice")
+        out[player.strip()] = value.strip()
+    return out
+
+
+def _report(applied: Any) -> None:
+    from pbem.report import report_lines  # shared with the mail host (pbem/mail.py)
+
+    for line in report_lines(applied):
+        click.echo(line)
 
 
 @main.command()
@@ -183,7 +209,8 @@ def template(game_id: str, player: str | None, out: Path | None, games: Path) ->
     if who is None:
         raise StateError(
             "name the player with --player (before the start every player sends a nonce)"
-            if not game.started else "the game is over: no more moves"
+            if not game.started else "the game is over: no more moves",
+            "P4" if not game.started else "R6.5",
         )
     if who not in game.players:
         raise UnknownError(f"{who!r} is not a player in game {game_id!r}", "R2.1")
@@ -192,7 +219,7 @@ def template(game_id: str, player: str | None, out: Path | None, games: Path) ->
         click.echo(text, nl=False)
     else:
         if out.exists():
-            raise StateError(f"{out} exists; pbem does not overwrite files")
+            raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
         out.write_text(text, encoding="utf-8")
         click.echo(f"template for {who} written to {out}")
 
@@ -261,6 +288,18 @@ def verify(log: Path) -> None:
     )
     click.echo(f"ok: {flips} reveals match their commitments (P6)")
     click.echo("ok: every move replays under the rules to its recorded outcome (R7.3)")
+    from pbem.signing import require_valid  # P8; cryptography only if the log has keys
+
+    checked = require_valid(entries)
+    if checked is not None:
+        if entries[0].get("host_key"):
+            click.echo(f"ok: all {checked.entries_signed} entries carry the host's signature (P8)")
+        click.echo(f"ok: {checked.moves_signed} signed moves verify with their players' keys (P8)")
+    if game.secret is not None:  # revealed: every commitment can be checked now, flipped or not
+        from pbem.host import audit as do_audit
+
+        for finding in do_audit(game):
+            click.echo(f"ok: {finding}")
     status = "over" if game.over else ("in play" if game.started else "not started")
     click.echo(f"game {game.game_id}: {status}; last entry {game.last_seq} ({game.last_hash[:16]})")
 
@@ -286,6 +325,57 @@ def audit(log: Path) -> None:
         "verdict: FAIR. The rat order was fixed at the start and never touched; "
         f"{winner(game.state)} wins (R6.5)."
     )
+
+
+# --- signatures and mail (P8; pbem/signing.py, pbem/mail.py) ---------------------------
+
+@main.command()
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The private key file (mode 0600); the public key goes to OUT.pub.")
+@refusals
+def keygen(out: Path) -> None:
+    """Make an Ed25519 key pair for signing moves or, for the host, log entries (P8)."""
+    from pbem.signing import keygen as make
+
+    private, public_path, public = make(out)
+    click.echo(f"private key: {private} (mode 0600; keep it, never send it)")
+    click.echo(f"public key:  {public_path}: {public}")
+
+
+@main.command()
+@click.argument("move_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Your private key file.")
+@click.option("--register", is_flag=True, help="Nonce moves: also add your public key ('key:').")
+@refusals
+def sign(move_file: Path, key: Path, register: bool) -> None:
+    """Sign a move file in place (a 'signature:' line over the parsed move, P8)."""
+    from pbem.signing import sign_move_file
+
+    move = sign_move_file(move_file, key, register)
+    click.echo(f"signed {move_file} ({move.player}'s {move.kind} for game {move.game})")
+
+
+@main.command()
+@click.option("--inbox", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The Maildir where players' moves arrive.")
+@click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
+              help="Put the replies into this Maildir.")
+@click.option("--smtp", metavar="HOST:PORT",
+              help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD).")
+@click.option("--from", "from_address", envvar="PBEM_FROM",
+              help="The replies' From address (default: the address the move was sent to).")
+@games_option
+@refusals
+def mail(inbox: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
+         games: Path) -> None:
+    """Apply every new message of a Maildir, file it as seen and mail the replies."""
+    from pbem.mail import process
+
+    done = process(inbox, games, outbox, smtp, from_address)
+    for item in done:
+        click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
+    click.echo(f"{len(done)} message(s) processed")
 
 
 # --- bots -----------------------------------------------------------------------------

@@ -31,6 +31,10 @@ from pbem.moves import Move, check_fresh
 from pbem.replay import Game, apply_entry, outcome_dicts, parse_actions, replay
 from pbem.rules import ActionFormatError, FaceUnknown, RuleError, apply_all
 from pbem.rules.events import Event, TokenLooked
+from pbem.settings import Settings, check_registrations, save_settings
+from pbem.signing import check_move as check_move_signature
+from pbem.signing import game_sealer
+from pbem.signing import require_valid as require_valid_signatures
 from pbem.yamlio import decode, dump_yaml, load_one, read_limited, write_atomic
 
 SECRET_NAME = "secret.yaml"
@@ -61,14 +65,16 @@ def game_dir(games: Path, game_id: str) -> Path:
         raise UnknownError(f"{game_id!r} is not a game id (1-64 characters of a-z 0-9 . _ -)", "P4")
     path = games / game_id
     if not (path / LOG_NAME).is_file():
-        raise UnknownError(f"no game {game_id!r} in {str(games)!r} (no {LOG_NAME} there)")
+        raise UnknownError(f"no game {game_id!r} in {str(games)!r} (no {LOG_NAME} there)", "P1")
     return path
 
 
 def load_game(path: Path) -> Game:
     """Read and replay a game directory's public log."""
     entries, hashes = read_log(path / LOG_NAME)
-    return replay(entries, hashes)
+    game = replay(entries, hashes)
+    require_valid_signatures(entries)  # P8: a log whose signatures fail is tampered with
+    return game
 
 
 # --- the secret -----------------------------------------------------------------
@@ -111,6 +117,10 @@ class NewGame:
     catalogue: Catalogue = field(default_factory=default_catalogue)
     keys: dict[str, str] = field(default_factory=dict)
     host_key: str | None = None
+    # P8 / mail (pbem.signing, pbem.settings): the host's private key file, whose public
+    # key goes into entry 0 and which signs every entry; players' addresses (host.yaml)
+    host_key_file: Path | None = None
+    emails: dict[str, str] = field(default_factory=dict)
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -128,7 +138,7 @@ def create(games: Path, spec: NewGame) -> Path:
     spec.board.regions_in_use(len(players))
     path = games / spec.game_id
     if path.exists():
-        raise StateError(f"game {spec.game_id!r} already exists in {str(games)!r}")
+        raise StateError(f"game {spec.game_id!r} already exists in {str(games)!r}", "P1")
     made = "supplied" if spec.secret is not None else "os-csprng"
     secret = spec.secret if spec.secret is not None else secrets.token_bytes(32)
     if len(secret) != 32:
@@ -145,6 +155,16 @@ def create(games: Path, spec: NewGame) -> Path:
     }
     if spec.keys:
         entry["keys"] = dict(sorted(spec.keys.items()))
+    # --- P8: the host key signs entry 0 too; host.yaml keeps its path (pbem.signing) ---
+    emails = check_registrations(players, spec.keys, spec.emails)
+    sealer = None
+    if spec.host_key_file is not None:
+        from pbem.signing import public_text, sealer_for
+
+        sealer = sealer_for(spec.host_key_file.resolve(), spec.host_key)
+        spec.host_key = public_text(sealer.key)
+    settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None)
+    # --- end P8 ---
     if spec.host_key:
         entry["host_key"] = spec.host_key
     games.mkdir(parents=True, exist_ok=True)
@@ -153,8 +173,14 @@ def create(games: Path, spec: NewGame) -> Path:
     try:
         write_atomic(tmp / SECRET_NAME, dump_yaml({"secret": secret.hex(), "made": made}).encode(), 0o600)
         (tmp / ".lock").touch()
-        append(tmp / LOG_NAME, [link(entry, 0, protocol.ZERO_HASH)])
-        os.rename(tmp, path)
+        first = link(entry, 0, protocol.ZERO_HASH)
+        if not settings.empty():
+            save_settings(tmp, settings)
+        append(tmp / LOG_NAME, [sealer.seal(first) if sealer else first])
+        try:
+            os.rename(tmp, path)
+        except OSError:  # another `pbem new` made it first
+            raise StateError(f"game {spec.game_id!r} already exists in {str(games)!r}", "P1") from None
     except BaseException:
         for child in tmp.iterdir():
             child.unlink()
@@ -185,6 +211,7 @@ def apply_move(games: Path, move: Move) -> Applied:
                 f"{move.player!r} is not a player in game {game.game_id!r} "
                 f"(players: {', '.join(game.players)})", "R2.1"
             )
+        check_move_signature(game, move)  # P8 (pbem.signing)
         check_fresh(game, move)
         if move.kind == "nonce":
             return _apply_nonce(path, game, move)
@@ -245,7 +272,7 @@ def _apply_turn(path: Path, game: Game, move: Move) -> Applied:
         actions = parse_actions(move.data.get("actions"))
         _new_state, events = apply_all(state, move.player, actions, faces)
     except ActionFormatError as err:
-        raise FormatError(str(err)) from None
+        raise FormatError(str(err), "P7") from None
     except RuleError as err:
         raise RulesError(err.message, err.rule) from None
     except FaceUnknown as err:  # cannot happen with the host's faces
@@ -269,11 +296,14 @@ def _write(
     """Chain the new entries, replay them as any reader would, then write."""
     chained = []
     seq, prev = game.last_seq, game.last_hash
+    sealer = game_sealer(path, game)  # P8: None unless entry 0 names a host key
     for entry in entries:
         if entry["kind"] == "start" and "setup" not in entry:
             entry = _start_entry(game, _secret_for(game, path))
         seq += 1
         entry = link(entry, seq, prev)
+        if sealer is not None:
+            entry = sealer.seal(entry)
         try:
             apply_entry(game, entry, seq)  # the same check every reader will make
         except TamperError as err:  # pragma: no cover - would be a bug in pbem itself
@@ -335,6 +365,7 @@ def audit(game: Game) -> list[str]:
     """P6's audit of a revealed game; returns the findings, or raises TamperError."""
     if game.secret is None:
         raise StateError("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over", "P6")
+    require_valid_signatures(game.entries)  # P8
     faces = host_faces(game, game.secret)
     start_seq = next(i for i, e in enumerate(game.entries) if e.get("kind") == "start")
     expected = _start_entry(game, game.secret)

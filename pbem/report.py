@@ -1,0 +1,49 @@
+"""The public report of what an accepted step added, as lines (the CLI prints them,
+the mail host sends them to every player)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pbem.view import describe_event, next_step
+
+if TYPE_CHECKING:
+    from pbem.host import Applied
+
+
+def report_lines(applied: Applied, private_hint: bool = True) -> list[str]:
+    """What ``pbem apply`` prints: the new entries, then what comes next.
+
+    With ``private_hint`` the host is told where a Witch's private reveal was
+    written (the CLI); a mail to every player leaves that out.
+    """
+    game = applied.game
+    lines: list[str] = []
+    for entry in applied.entries:
+        kind = entry["kind"]
+        if kind == "move":
+            lines.append(f"entry {entry['seq']}: {entry['player']}'s move accepted")
+            for event in entry["outcome"]:
+                if event["event"] != "turn_started":
+                    lines.append(f"  {describe_event(game, event)}")
+        elif kind == "nonce":
+            lines.append(f"entry {entry['seq']}: nonce from {entry['player']} recorded")
+        elif kind == "start":
+            setup = entry["setup"]
+            lines.append(
+                f"entry {entry['seq']}: the game starts; first player {setup['first_player']}, "
+                f"plague in {game.board.name_of(setup['plague'])}"
+            )
+        elif kind == "reveal":
+            lines.append(
+                f"entry {entry['seq']}: the secret is revealed; anyone can now run 'pbem audit'"
+            )
+    if private_hint:
+        for path in applied.private:
+            lines.append(
+                f"private reveal for {path.stem} written to {path} (send it to {path.stem} only)"
+            )
+    if game.state is not None:
+        lines.append(f"next: {next_step(game.state)}")
+    lines.append(f"log now ends at entry {game.last_seq} ({game.last_hash[:16]})")
+    return lines

@@ -1,0 +1,374 @@
+"""`pbem mail` and `pbem apply MESSAGE.eml`: moves arrive by mail, replies leave by
+SMTP (a real aiosmtpd server on 127.0.0.1) or into an outbox Maildir."""
+
+from __future__ import annotations
+
+import hashlib
+import mailbox
+import random
+import socket
+from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import make_msgid, parseaddr
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from pbem.cli import main
+from pbem.demo import bot_actions
+from pbem.logfile import LOG_NAME, check_chain
+from pbem.moves import after_of
+from pbem.replay import Game, replay
+from pbem.rules import Action
+from pbem.yamlio import dump_yaml, load_one, load_stream
+
+ADDRESSES = {"red": "red@example.org", "blue": "blue@example.net"}
+HOST = "rattus@host.example"
+
+
+def run(*args: str | Path) -> Result:
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def ok(*args: str | Path) -> str:
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def eml(sender: str, move: dict[str, Any] | str, attach: bool = False, msgid: str | None = None) -> bytes:
+    """A message as a player's client sends it: the move inline, or attached."""
+    text = move if isinstance(move, str) else dump_yaml(move)
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = HOST
+    msg["Subject"] = "my move"
+    msg["Message-ID"] = msgid or make_msgid(domain="example.org")
+    if attach:
+        msg.set_content("My move is attached.\n\n-- \nA player\n")
+        msg.add_attachment(text.encode(), maintype="application", subtype="x-yaml", filename="move.yaml")
+    else:
+        msg.set_content(f"Here it is:\n\n{text}\n-- \nA player\n")
+    return bytes(msg)
+
+
+def deliver(inbox: Path, data: bytes) -> None:
+    mailbox.Maildir(str(inbox), create=True).add(data)
+
+
+def read_game(log_bytes: bytes) -> Game:
+    entries = load_stream(log_bytes.decode(), "log")
+    return replay(entries, check_chain(entries))
+
+
+def setup_game(tmp: Path, key_for_red: bool = True) -> tuple[Path, Path]:
+    games, inbox = tmp / "games", tmp / "inbox"
+    mailbox.Maildir(str(inbox), create=True)
+    args: list[str | Path] = ["new", "g", "--players", "red,blue", "--first", "red", "--games", games]
+    for player, address in ADDRESSES.items():
+        args += ["--email", f"{player}={address}"]
+    for name in ("host", "red", "blue"):
+        ok("keygen", "--out", tmp / f"{name}.key")
+    if key_for_red:
+        args += ["--key", f"red={tmp / 'red.key.pub'}", "--host-key", tmp / "host.key"]
+    ok(*args)
+    return games, inbox
+
+
+def nonce(player: str, game: str = "g") -> dict[str, Any]:
+    log_hash = ""  # filled by the caller from the log
+    return {"game": game, "player": player, "kind": "nonce", "after": {"seq": 0, "hash": log_hash},
+            "nonce": "ab" if player == "red" else "cd"}
+
+
+def signed(data: dict[str, Any], key: Path, tmp: Path) -> str:
+    path = tmp / f"to-sign-{random.random()}.yaml"
+    path.write_text(dump_yaml(data))
+    ok("sign", path, "--key", key)
+    return path.read_text()
+
+
+def game_hash(games: Path) -> str:
+    return load_log(games).hashes[0][:16]
+
+
+def load_log(games: Path) -> Game:
+    return read_game((games / "g" / LOG_NAME).read_bytes())
+
+
+# --- the SMTP server ----------------------------------------------------------------------
+
+class Collect:
+    def __init__(self) -> None:
+        self.messages: list[tuple[list[str], EmailMessage]] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        parsed = BytesParser(policy=policy.default).parsebytes(envelope.content)
+        assert isinstance(parsed, EmailMessage)
+        self.messages.append((list(envelope.rcpt_tos), parsed))
+        return "250 OK"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture()
+def smtp() -> Iterator[tuple[str, Collect]]:
+    controller_mod = pytest.importorskip("aiosmtpd.controller")
+    handler = Collect()
+    port = free_port()
+    controller = controller_mod.Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield f"127.0.0.1:{port}", handler
+    finally:
+        controller.stop()
+
+
+def attachment(msg: EmailMessage, suffix: str) -> bytes | None:
+    for part in msg.iter_attachments():
+        if (part.get_filename() or "").endswith(suffix):
+            data = part.get_payload(decode=True)
+            assert isinstance(data, bytes)
+            return data
+    return None
+
+
+def to_of(msg: EmailMessage) -> str:
+    return parseaddr(str(msg["To"]))[1]
+
+
+@pytest.mark.parametrize(
+    "limit", [6, pytest.param(None, marks=pytest.mark.slow, id="whole-game")], ids=str
+)
+def test_a_short_game_by_mail_through_a_real_smtp_server(
+    tmp_path: Path, smtp: tuple[str, Collect], limit: int | None
+) -> None:
+    server, collected = smtp
+    games, inbox = setup_game(tmp_path)
+    first = game_hash(games)
+    red_nonce = {**nonce("red"), "after": {"seq": 0, "hash": first}}
+    blue_nonce = {**nonce("blue"), "after": {"seq": 0, "hash": first}}
+    deliver(inbox, eml("Red <red@example.org>", signed(red_nonce, tmp_path / "red.key", tmp_path), attach=True))
+    deliver(inbox, eml("blue@example.net", blue_nonce))
+    out = ok("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
+    assert out.count("applied: game g") == 2, out
+    assert not list((inbox / "new").iterdir())
+    assert sorted(p.name.split(":")[1] for p in (inbox / "cur").iterdir()) == ["2,S", "2,S"]
+    rng = random.Random(7)
+    moves = 0
+    while True:
+        # what arrived by SMTP for the last message: result, reports, a template
+        batch, collected.messages = collected.messages, []
+        results = [m for _r, m in batch if str(m["Subject"]).startswith("Re:")]
+        assert results and all("Your move was accepted." in m.get_content() for m in results)
+        reports = [m for _r, m in batch if "] entry " in str(m["Subject"])]
+        log_now = (games / "g" / LOG_NAME).read_bytes()
+        assert {to_of(m) for m in reports[-2:]} == set(ADDRESSES.values())
+        for report in reports:
+            assert attachment(report, "log.yaml") is not None
+        assert attachment(reports[-1], "log.yaml") == log_now
+        for _rcpt, msg in batch:  # a Witch's look goes to its holder only
+            if "private to" in str(msg["Subject"]):
+                holder = str(msg["Subject"]).split("private to ")[1].split(":")[0]
+                assert to_of(msg) == ADDRESSES[holder]
+        game = read_game(log_now)
+        assert game.state is not None
+        player = game.state.to_move
+        if player is None or moves == limit:
+            break
+        templates = [m for _r, m in batch if "your move" in str(m["Subject"])]
+        assert len(templates) == 1 and to_of(templates[0]) == ADDRESSES[player]
+        template_bytes = attachment(templates[0], ".yaml")
+        assert template_bytes is not None
+        data = load_one(template_bytes.decode(), "template")  # 'actions: []' to fill in
+        assert data["after"] == after_of(game) and data["player"] == player
+        actions: list[Action] = bot_actions(game.state, rng)
+        data["actions"] = [a.to_dict() for a in actions]
+        text = signed(data, tmp_path / "red.key", tmp_path) if player == "red" else dump_yaml(data)
+        deliver(inbox, eml(ADDRESSES[player], text, attach=moves % 2 == 0))
+        out = ok("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
+        assert "applied: game g" in out, out
+        moves += 1
+    if limit is not None:
+        assert moves == limit
+    else:
+        assert load_log(games).over
+        ok("reveal", "g", "--games", games)
+        assert "verdict: FAIR" in ok("audit", games / "g" / LOG_NAME)
+    verified = ok("verify", games / "g" / LOG_NAME)
+    assert "carry the host's signature" in verified and "signed moves verify" in verified
+
+
+@pytest.fixture()
+def started(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A started game (red signs, blue does not); replies go to an outbox Maildir."""
+    games, inbox = setup_game(tmp_path)
+    outbox = tmp_path / "outbox"
+    first = game_hash(games)
+    deliver(inbox, eml("red@example.org", signed({**nonce("red"), "after": {"seq": 0, "hash": first}},
+                                                  tmp_path / "red.key", tmp_path)))
+    deliver(inbox, eml("blue@example.net", {**nonce("blue"), "after": {"seq": 0, "hash": first}}))
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    mailbox.Maildir(str(outbox)).clear()
+    return games, inbox, outbox
+
+
+def red_move(games: Path) -> dict[str, Any]:
+    game = load_log(games)
+    assert game.state is not None and game.state.to_move == "red"
+    actions = bot_actions(game.state, random.Random(3))
+    return {"game": "g", "player": "red", "kind": "move", "after": after_of(game),
+            "actions": [a.to_dict() for a in actions]}
+
+
+def replies(outbox: Path) -> list[EmailMessage]:
+    out = []
+    for key in sorted(mailbox.Maildir(str(outbox)).keys()):
+        parsed = BytesParser(policy=policy.default).parsebytes(mailbox.Maildir(str(outbox)).get_bytes(key))
+        assert isinstance(parsed, EmailMessage)
+        out.append(parsed)
+    return out
+
+
+def refused(games: Path, inbox: Path, outbox: Path, data: bytes, sender: str, why: str) -> None:
+    before = snapshot(games)
+    deliver(inbox, data)
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert "refused:" in out and why in out, out
+    assert snapshot(games) == before
+    got = replies(outbox)
+    assert len(got) == 1 and to_of(got[0]) == sender
+    body = got[0].get_body(preferencelist=("plain",))
+    assert body is not None
+    text = body.get_content()
+    assert "nothing was changed" in text and "pbem: " in text and why in text
+    assert got[0]["In-Reply-To"]
+    mailbox.Maildir(str(outbox)).clear()
+    assert not list((inbox / "new").iterdir())
+
+
+def test_a_forged_signature_is_refused(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    games, inbox, outbox = started
+    ok("keygen", "--out", tmp_path / "mallory.key")
+    text = signed(red_move(games), tmp_path / "mallory.key", tmp_path)
+    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "signature refused (P8)")
+    sig = text.split('signature: "')[1][:10]
+    forged = text.replace(sig, "A" * 10)
+    refused(games, inbox, outbox, eml("red@example.org", forged), "red@example.org", "does not verify")
+
+
+def test_a_move_signed_with_another_players_key_is_refused(
+    started: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    games, inbox, outbox = started
+    text = signed(red_move(games), tmp_path / "blue.key", tmp_path)
+    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "does not verify")
+
+
+def test_a_replayed_message_is_refused(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    games, inbox, outbox = started
+    text = signed(red_move(games), tmp_path / "red.key", tmp_path)
+    message = eml("red@example.org", text, msgid="<once@example.org>")
+    deliver(inbox, message)
+    assert "applied" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert "<once@example.org>" in (games / "g" / "mail-seen.txt").read_text()
+    mailbox.Maildir(str(outbox)).clear()
+    refused(games, inbox, outbox, message, "red@example.org", "was already applied")
+    # the same move in a new message: the log itself refuses it (P7)
+    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "already applied, as entry")
+
+
+def test_mail_from_an_unknown_address_is_refused(started: tuple[Path, Path, Path]) -> None:
+    games, inbox, outbox = started
+    refused(games, inbox, outbox, eml("eve@evil.example", red_move(games)), "eve@evil.example",
+            "not registered for any game")
+
+
+def test_a_move_for_another_player_is_refused(started: tuple[Path, Path, Path]) -> None:
+    games, inbox, outbox = started
+    refused(games, inbox, outbox, eml("blue@example.net", red_move(games)), "blue@example.net",
+            "the move (the message text) is red's")
+
+
+def test_an_unreadable_move_gets_the_cli_error(started: tuple[Path, Path, Path]) -> None:
+    games, inbox, outbox = started
+    refused(games, inbox, outbox, eml("red@example.org", "Hello, what's up?\n"), "red@example.org",
+            "no move found")
+
+
+def test_automatic_messages_are_filed_unanswered(started: tuple[Path, Path, Path]) -> None:
+    games, inbox, outbox = started
+    before = snapshot(games)
+    deliver(inbox, b"From: MAILER-DAEMON@host.example\nTo: x@y\nSubject: Undelivered\n\nbounce\n")
+    assert "ignored" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert replies(outbox) == [] and snapshot(games) == before
+
+
+def test_messages_are_taken_in_arrival_order(tmp_path: Path) -> None:
+    from pbem.mail import new_messages
+
+    (tmp_path / "new").mkdir()
+    for name in ("1700000002.M5P1.h", "1700000001.M900000P1.h", "1700000001.M10P2.h"):
+        (tmp_path / "new" / name).write_bytes(b"x")
+    assert [k for k, _n in new_messages(tmp_path)] == [
+        "1700000001.M10P2.h", "1700000001.M900000P1.h", "1700000002.M5P1.h",
+    ]
+
+
+def test_pbem_apply_takes_a_message(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    games, _inbox, _outbox = started
+    text = signed(red_move(games), tmp_path / "red.key", tmp_path)
+    wrong = tmp_path / "wrong.eml"
+    wrong.write_bytes(eml("blue@example.net", text))
+    before = snapshot(games)
+    result = run("apply", wrong, "--games", games)
+    assert result.exit_code == 8 and "sender refused" in result.output
+    assert snapshot(games) == before
+    good = tmp_path / "message.txt"  # no .eml: found by its headers
+    good.write_bytes(eml("Red <red@example.org>", text, attach=True))
+    assert "red's move accepted" in ok("apply", good, "--games", games)
+    result = run("apply", good, "--games", games)
+    assert result.exit_code == 5 and "already applied" in result.output
+
+
+def test_mail_needs_somewhere_to_reply(tmp_path: Path) -> None:
+    mailbox.Maildir(str(tmp_path / "in"), create=True)
+    assert run("mail", "--inbox", tmp_path / "in").exit_code == 3
+
+
+def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    from pbem.host import Applied
+    from pbem.mail import MailHost
+    from pbem.mailmsg import parse_mail
+
+    games, _inbox, _outbox = started
+    private = games / "g" / "private" / "blue.yaml"
+    private.parent.mkdir()
+    private.write_text("---\nseq: 3\ntoken: t01\ntoken_id: face-only-blue-knows\n")
+    game = load_log(games)
+    applied = Applied([game.entries[-1]], [], [private], game)
+    sent: list[EmailMessage] = []
+    mail = parse_mail(eml("red@example.org", red_move(games)))
+    out = MailHost(games, sent.append, HOST)._applied(mail, applied)
+    secret = [m for m in out if attachment(m, "private-blue.yaml") is not None]
+    assert len(secret) == 1 and to_of(secret[0]) == ADDRESSES["blue"]
+    assert attachment(secret[0], "private-blue.yaml") == private.read_bytes()
+    for msg in out:
+        if msg is not secret[0]:
+            assert attachment(msg, "private-blue.yaml") is None and "face-only-blue-knows" not in str(msg)

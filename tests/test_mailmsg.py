@@ -1,0 +1,112 @@
+"""Moves out of mail as real clients write it (pbem/mailmsg.py); fixtures in tests/data/mail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.errors import FormatError
+from pbem.mailmsg import looks_like_mail, mail_move, parse_mail, unflow, yaml_block
+from pbem.moves import parse_move
+from pbem.signing import move_message, verify
+
+MAIL = Path(__file__).parent / "data" / "mail"
+CLIENTS = [
+    "thunderbird-attachment.eml",
+    "thunderbird-flowed.eml",
+    "gmail.eml",
+    "outlook.eml",
+    "inline-signature.eml",
+]
+
+
+def expected() -> dict[str, object]:
+    return parse_move((MAIL / "expected-move.yaml").read_bytes()).data
+
+
+@pytest.mark.parametrize("name", CLIENTS)
+def test_every_client_yields_the_same_signed_move(name: str) -> None:
+    data = (MAIL / name).read_bytes()
+    assert looks_like_mail("no-extension", data)
+    mail = parse_mail(data)
+    assert mail.sender == "red@example.org"
+    assert mail.message_id and mail.message_id.startswith("<")
+    assert not mail.automatic
+    move, where = mail_move(mail)
+    assert move.data == expected()
+    assert ("attachment" in where) == (name == "thunderbird-attachment.eml")
+    public = (MAIL / "red.key.pub").read_text().strip()
+    assert verify(public, move.data["signature"], move_message(move.data))
+
+
+def test_outlook_fixture_really_is_crlf_base64_with_html() -> None:
+    raw = (MAIL / "outlook.eml").read_bytes()
+    assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b"")
+    assert raw.count(b"Content-Transfer-Encoding: base64") == 2
+    assert b"text/html" in raw
+
+
+def test_gmail_fixture_is_quoted_printable_alternative() -> None:
+    raw = (MAIL / "gmail.eml").read_bytes()
+    assert b"multipart/alternative" in raw and b"quoted-printable" in raw and b"=C3=A0" in raw
+
+
+def test_a_move_file_is_not_mail() -> None:
+    assert not looks_like_mail("move.yaml", (MAIL / "expected-move.yaml").read_bytes())
+    assert not looks_like_mail("move.yaml", b"From: x\ngame: y\n")  # no other mail header
+    assert looks_like_mail("m.eml", b"anything")
+
+
+def test_unflow_joins_soft_breaks_and_unstuffs() -> None:
+    text = "a: long \nline\n   - item\n> quoted \n> more\n-- \nsig"
+    assert unflow(text) == "a: long line\n  - item\n> quoted more\n-- \nsig"
+    assert unflow("ab \ncd", delsp=True) == "abcd"
+
+
+def test_block_stops_at_quotes_attribution_signature_and_fences() -> None:
+    text = (
+        "Hi!\n\n```\ngame: g\nplayer: red\n# a comment\nkind: nonce\n```\nOn Monday, Host wrote:\n"
+        "> game: other\n"
+    )
+    assert yaml_block(text) == "game: g\nplayer: red\n# a comment\nkind: nonce\n"
+    assert yaml_block("game: g\nplayer: red\n\nOn Mon, X <x@y> wrote:\ngame: h\n") == (
+        "game: g\nplayer: red\n"
+    )
+    assert yaml_block("nothing here\n> game: g\n") is None
+
+
+def test_a_hard_wrapped_signature_is_joined_again() -> None:
+    sig = "A" * 86 + "=="
+    text = f'game: g\nsignature: "{sig[:60]}\n{sig[60:]}"\n'
+    assert yaml_block(text) == f'game: g\nsignature: "{sig}"\n'
+    text = f"game: g\nsignature: {sig[:70]}\n{sig[70:]}\n"
+    assert yaml_block(text) == f"game: g\nsignature: {sig}\n"
+
+
+def test_no_move_and_two_attachments_are_refused() -> None:
+    mail = parse_mail(b"From: a@b.c\nTo: h@b.c\nSubject: hi\n\nJust saying hello.\n")
+    with pytest.raises(FormatError, match="no move found"):
+        mail_move(mail)
+    html_only = (
+        b"From: a@b.c\nTo: h@b.c\nSubject: hi\nMIME-Version: 1.0\n"
+        b"Content-Type: text/html\n\n<p>game: g</p>\n"
+    )
+    with pytest.raises(FormatError, match="no YAML attachment"):
+        mail_move(parse_mail(html_only))
+    two = (
+        b"From: a@b.c\nTo: h@b.c\nSubject: x\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="b"\n\n'
+        b"--b\nContent-Type: text/plain\n\nhi\n"
+        b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="a.yaml"\n\ngame: g\n'
+        b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="b.yml"\n\ngame: g\n'
+        b"--b--\n"
+    )
+    with pytest.raises(FormatError, match="2 YAML attachments"):
+        mail_move(parse_mail(two))
+
+
+def test_automatic_messages_are_marked() -> None:
+    assert parse_mail(b"From: MAILER-DAEMON@x.org\nSubject: bounce\n\nx\n").automatic
+    assert parse_mail(b"From: a@x.org\nAuto-Submitted: auto-replied\n\nx\n").automatic
+    assert not parse_mail(b"From: a@x.org\nAuto-Submitted: no\n\nx\n").automatic
