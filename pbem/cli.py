@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -155,6 +156,8 @@ def _is_mail(path: Path) -> bool:
     except OSError:
         return False  # read_move says what is wrong
     if not head[:1].isalpha() or b":" not in head.split(b"\n", 1)[0]:
+        return False
+    if not re.search(rb"(?im)^from:", head):  # no From: header, no mail: spare importing email
         return False
     from pbem.mailmsg import looks_like_mail
 
