@@ -34,6 +34,10 @@ def refusals(func: F) -> F:
         except PbemError as err:
             click.echo(f"pbem: {err}", err=True)
             sys.exit(int(err.exit_code))
+        except BrokenPipeError:  # `pbem show | head`: the reader left; not an error of ours
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
         except KeyboardInterrupt:
             click.echo("pbem: interrupted; no file was changed by the unfinished step", err=True)
             sys.exit(130)
