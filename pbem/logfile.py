@@ -79,6 +79,8 @@ def append(path: Path, new_entries: list[dict[str, Any]]) -> None:
         old += b"\n"
     addition = "".join(dump_entry(e) for e in new_entries).encode("utf-8")
     write_atomic(path, old + addition)
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):  # left by a killed pbem; we hold the lock
+        stale.unlink(missing_ok=True)
 
 
 @contextmanager

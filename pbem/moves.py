@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 
 SCHEMAS = Path(__file__).parent / "schemas"
+MAX_ACTIONS = 64  # as schemas/move.json
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ def parse_move(data: bytes, what: str = "move file") -> Move:
     doc = load_one(decode(data, f"the {what}"), f"the {what}")
     if not isinstance(doc, dict):
         raise FormatError(f"the {what} must be a mapping with game, player, kind, after", "P7")
+    actions = doc.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:  # before the schema walks them all
+        raise FormatError(f"the {what} lists {len(actions)} actions; at most {MAX_ACTIONS} are allowed", "P7")
     validate(doc, "move.json", f"the {what}")
     return Move(doc["game"], doc["player"], doc["kind"], doc)
 

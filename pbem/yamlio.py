@@ -75,7 +75,11 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
     """The file's bytes, refusing (before reading it all) anything over ``limit``."""
     try:
         with path.open("rb") as handle:
-            data = handle.read(limit + 1)
+            if os.fstat(handle.fileno()).st_size > limit:  # refuse before reading anything
+                raise FormatError(
+                    f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed", "P2"
+                )
+            data = handle.read(limit + 1)  # a pipe or a growing file: still capped
     except FileNotFoundError:
         raise UnknownError(f"{what} {str(path)!r} does not exist", "P1") from None
     except IsADirectoryError:
