@@ -303,7 +303,7 @@ def verify(log: Path) -> None:
             click.echo(f"ok: all {checked.entries_signed} entries carry the host's signature (P8)")
         click.echo(f"ok: {checked.moves_signed} signed moves verify with their players' keys (P8)")
     if game.secret is not None:  # revealed: every commitment can be checked now, flipped or not
-        from pbem.host import audit as do_audit
+        from pbem.audit import audit as do_audit
 
         for finding in do_audit(game):
             click.echo(f"ok: {finding}")
@@ -316,7 +316,7 @@ def verify(log: Path) -> None:
 @refusals
 def audit(log: Path) -> None:
     """After the reveal: recompute every draw and commitment and replay the game (P6)."""
-    from pbem.host import audit as do_audit
+    from pbem.audit import audit as do_audit
     from pbem.replay import replay
 
     entries, hashes = read_log(log)

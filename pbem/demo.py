@@ -13,10 +13,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.audit import audit
 from pbem.bot import random_action
 from pbem.checking import HiddenFaces
 from pbem.errors import StateError
-from pbem.host import NewGame, apply_move, audit, create, game_dir, load_game, reveal, start
+from pbem.host import NewGame, apply_move, create, game_dir, load_game, reveal, start
 from pbem.moves import after_of, read_move
 from pbem.replay import Game
 from pbem.rules import Action, FaceUnknown, Phase, State, apply_in_place, winner

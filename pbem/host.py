@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import ENGINE_NAME, __version__, protocol
+from pbem.audit import HostFaces, host_faces, start_entry
 from pbem.errors import (
     FormatError,
     PbemError,
@@ -25,7 +26,7 @@ from pbem.errors import (
     TamperError,
     UnknownError,
 )
-from pbem.gamedata import Board, Catalogue, Token, default_board, default_catalogue
+from pbem.gamedata import Board, Catalogue, default_board, default_catalogue
 from pbem.logfile import LOG_NAME, append, link, locked, read_log
 from pbem.moves import Move, check_fresh
 from pbem.replay import Game, apply_entry, outcome_dicts, parse_actions, replay
@@ -40,24 +41,6 @@ from pbem.yamlio import decode, dump_yaml, load_one, read_limited, write_atomic
 SECRET_NAME = "secret.yaml"
 PLAYER_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}\Z")  # as schemas/move.json
 PRIVATE_DIR = "private"
-
-
-class HostFaces:
-    """Faces from the secret (the host while playing, anyone after the reveal)."""
-
-    def __init__(self, seed: bytes, deal: protocol.Deal, catalogue: Catalogue) -> None:
-        self.seed = seed
-        self.deal = deal
-        self._catalogue = catalogue
-
-    def face(self, token: str) -> Token:
-        return self._catalogue.by_id(self.deal.id_of(token))
-
-    def look(self, token: str) -> str | None:
-        return self.deal.id_of(token)
-
-    def salt(self, token: str) -> str:
-        return protocol.token_salt(self.seed, protocol.position_of(token)).hex()
 
 
 def game_dir(games: Path, game_id: str) -> Path:
@@ -96,13 +79,6 @@ def _secret_for(game: Game, path: Path) -> bytes:
     if protocol.secret_commitment(secret) != game.secret_commitment:
         raise TamperError("the secret file does not match the commitment in entry 0", "P3")
     return secret
-
-
-def host_faces(game: Game, secret: bytes) -> HostFaces:
-    nonces = [bytes.fromhex(game.nonces.get(p, "")) for p in game.players]
-    seed = protocol.derive_seed(secret, game.game_id, nonces)
-    deal = protocol.deal(seed, game.players, game.first_named, game.board, game.catalogue)
-    return HostFaces(seed, deal, game.catalogue)
 
 
 # --- new game ---------------------------------------------------------------------
@@ -239,23 +215,6 @@ def start(games: Path, game_id: str) -> Applied:
         return _write(path, game, [{"kind": "start"}])
 
 
-def _start_entry(game: Game, secret: bytes) -> dict[str, Any]:
-    faces = host_faces(game, secret)
-    deal = faces.deal
-    return {
-        "kind": "start",
-        "nonces": {p: game.nonces.get(p, "") for p in game.players},
-        "setup": {
-            "first_player": deal.first_player,
-            "board": dict(deal.board),
-            "supply": list(deal.supply),
-            "removed": list(deal.removed),
-            "plague": deal.plague_start,
-        },
-        "commitments": protocol.commitments(faces.seed, deal),
-    }
-
-
 def _apply_turn(path: Path, game: Game, move: Move) -> Applied:
     state = game.state
     if state is None:
@@ -299,7 +258,7 @@ def _write(
     sealer = game_sealer(path, game)  # P8: None unless entry 0 names a host key
     for entry in entries:
         if entry["kind"] == "start" and "setup" not in entry:
-            entry = _start_entry(game, _secret_for(game, path))
+            entry = start_entry(game, _secret_for(game, path))
         seq += 1
         entry = link(entry, seq, prev)
         if sealer is not None:
@@ -359,36 +318,3 @@ def reveal(games: Path, game_id: str) -> Applied:
             raise StateError("the secret has already been revealed", "P6")
         secret = _secret_for(game, path)
         return _write(path, game, [{"kind": "reveal", "secret": secret.hex()}])
-
-
-def audit(game: Game) -> list[str]:
-    """P6's audit of a revealed game; returns the findings, or raises TamperError."""
-    if game.secret is None:
-        raise StateError("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over", "P6")
-    require_valid_signatures(game.entries)  # P8
-    faces = host_faces(game, game.secret)
-    start_seq = next(i for i, e in enumerate(game.entries) if e.get("kind") == "start")
-    expected = _start_entry(game, game.secret)
-    recorded = game.entries[start_seq]
-    for key in ("nonces", "setup", "commitments"):
-        if recorded.get(key) != expected[key]:
-            raise TamperError(
-                f"entry {start_seq}: the published {key} are not what the revealed secret gives", "P5"
-            )
-    ids = sorted(faces.deal.token_ids)
-    if ids != sorted(t.id for t in game.catalogue.tokens):
-        raise TamperError("the 49 committed tokens are not the game's catalogue", "P6")
-    flips = 0
-    for seq, entry in enumerate(game.entries):
-        for item in entry.get("outcome", []) if entry.get("kind") == "move" else []:
-            if item.get("event") == "token_flipped":
-                flips += 1
-                if item["token_id"] != faces.look(item["token"]) or item["salt"] != faces.salt(item["token"]):
-                    raise TamperError(f"entry {seq}: the reveal of {item['token']} is not the dealt token", "P6")
-    return [
-        "the secret matches its commitment (P3)",
-        "the seed, every draw and the public setup are what the secret and nonces give (P4-P5)",
-        "all 49 commitments recomputed; they commit to exactly the game's catalogue (P6)",
-        f"all {flips} flipped tokens are the dealt tokens, with their salts (P6)",
-        f"every move replays under the rules with its recorded outcome ({game.last_seq + 1} entries, P7)",
-    ]

@@ -29,16 +29,15 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from pbem import protocol
+from pbem.audit import HostFaces, host_faces
 from pbem.cli import main
 from pbem.demo import bot_actions
 from pbem.errors import Exit
 from pbem.host import (
     SECRET_NAME,
-    HostFaces,
     NewGame,
     apply_move,
     create,
-    host_faces,
     load_game,
     read_secret,
 )

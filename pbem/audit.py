@@ -1,0 +1,94 @@
+"""Everything the secret makes computable: the deal, every face and salt, the audit.
+
+The host uses it while playing (``HostFaces`` answers the rules' face seam and
+salts each reveal); after ``pbem reveal`` anyone uses it to audit the game
+(PROTOCOL.md P6): recompute the seed, every draw and every commitment, and
+check every reveal in the log against the dealt tokens.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem import protocol
+from pbem.errors import StateError, TamperError
+from pbem.gamedata import Catalogue, Token
+from pbem.replay import Game
+from pbem.signing import require_valid as require_valid_signatures
+
+
+class HostFaces:
+    """Faces from the secret (the host while playing, anyone after the reveal)."""
+
+    def __init__(self, seed: bytes, deal: protocol.Deal, catalogue: Catalogue) -> None:
+        self.seed = seed
+        self.deal = deal
+        self._catalogue = catalogue
+
+    def face(self, token: str) -> Token:
+        return self._catalogue.by_id(self.deal.id_of(token))
+
+    def look(self, token: str) -> str | None:
+        return self.deal.id_of(token)
+
+    def salt(self, token: str) -> str:
+        return protocol.token_salt(self.seed, protocol.position_of(token)).hex()
+
+
+def host_faces(game: Game, secret: bytes) -> HostFaces:
+    """P4-P5: the seed and the deal, from the secret and the nonces in the log."""
+    nonces = [bytes.fromhex(game.nonces.get(p, "")) for p in game.players]
+    seed = protocol.derive_seed(secret, game.game_id, nonces)
+    deal = protocol.deal(seed, game.players, game.first_named, game.board, game.catalogue)
+    return HostFaces(seed, deal, game.catalogue)
+
+
+def start_entry(game: Game, secret: bytes) -> dict[str, Any]:
+    faces = host_faces(game, secret)
+    deal = faces.deal
+    """P5-P6: the start entry the secret and the nonces give: public setup, 49 commitments."""
+    return {
+        "kind": "start",
+        "nonces": {p: game.nonces.get(p, "") for p in game.players},
+        "setup": {
+            "first_player": deal.first_player,
+            "board": dict(deal.board),
+            "supply": list(deal.supply),
+            "removed": list(deal.removed),
+            "plague": deal.plague_start,
+        },
+        "commitments": protocol.commitments(faces.seed, deal),
+    }
+
+
+def audit(game: Game) -> list[str]:
+    """P6's audit of a revealed game; returns the findings, or raises TamperError."""
+    if game.secret is None:
+        raise StateError("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over", "P6")
+    require_valid_signatures(game.entries)  # P8
+    faces = host_faces(game, game.secret)
+    start_seq = next(i for i, e in enumerate(game.entries) if e.get("kind") == "start")
+    expected = start_entry(game, game.secret)
+    recorded = game.entries[start_seq]
+    for key in ("nonces", "setup", "commitments"):
+        if recorded.get(key) != expected[key]:
+            raise TamperError(
+                f"entry {start_seq}: the published {key} are not what the revealed secret gives", "P5"
+            )
+    ids = sorted(faces.deal.token_ids)
+    if ids != sorted(t.id for t in game.catalogue.tokens):
+        raise TamperError("the 49 committed tokens are not the game's catalogue", "P6")
+    flips = 0
+    for seq, entry in enumerate(game.entries):
+        for item in entry.get("outcome", []) if entry.get("kind") == "move" else []:
+            if item.get("event") == "token_flipped":
+                flips += 1
+                if item["token_id"] != faces.look(item["token"]) or item["salt"] != faces.salt(item["token"]):
+                    raise TamperError(f"entry {seq}: the reveal of {item['token']} is not the dealt token", "P6")
+    return [
+        "the secret matches its commitment (P3)",
+        "the seed, every draw and the public setup are what the secret and nonces give (P4-P5)",
+        "all 49 commitments recomputed; they commit to exactly the game's catalogue (P6)",
+        f"all {flips} flipped tokens are the dealt tokens, with their salts (P6)",
+        f"every move replays under the rules with its recorded outcome ({game.last_seq + 1} entries, P7)",
+    ]
