@@ -30,7 +30,7 @@ def read_log(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """Entries and their hashes; :class:`TamperError` where the chain breaks (P7)."""
     data = read_limited(path, LOG_LIMIT, "log")
     try:
-        entries = load_stream(decode(data, "the log"), "log")
+        entries = load_stream(decode(data, "the log"), "log", check_later=True)  # check_chain hashes them
     except Exception as err:  # a broken log is a tampered log for every reader
         raise TamperError(f"the log cannot be read: {err}", "P7") from None
     return entries, check_chain(entries)

@@ -15,7 +15,6 @@ A move file is YAML (``schemas/move.json``)::
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +23,7 @@ import jsonschema
 
 from pbem import protocol
 from pbem.errors import FormatError, StaleError
+from pbem.record import Record
 from pbem.yamlio import MOVE_LIMIT, decode, load_one, read_limited
 
 if TYPE_CHECKING:
@@ -34,8 +34,7 @@ SCHEMAS = Path(__file__).parent / "schemas"
 MAX_ACTIONS = 64  # as schemas/move.json
 
 
-@dataclass(frozen=True)
-class Move:
+class Move(Record):
     game: str
     player: str
     kind: str

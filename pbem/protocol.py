@@ -12,10 +12,10 @@ import hmac
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 from pbem.gamedata import Board, Catalogue
+from pbem.record import Record
 
 __all__ = [
     "GAME_ID_RE",
@@ -112,6 +112,25 @@ def _check_json_value(obj: object, path: str, seen: set[int]) -> None:
     raise ValueError(f"canonical JSON: {type(obj).__name__} at {path} is not allowed")
 
 
+def _is_json_value(obj: object, depth: int) -> bool:
+    """The fast check behind canonical_json (a log replays thousands of entries);
+    False sends the value to :func:`_check_json_value` for a precise error."""
+    if obj is None or type(obj) is str or type(obj) is bool:
+        return True
+    if type(obj) is int:
+        return -MAX_SAFE_INT <= obj <= MAX_SAFE_INT
+    if depth > 256:  # deep, or circular: let the slow walk decide
+        return False
+    if type(obj) is list:
+        return all(_is_json_value(item, depth + 1) for item in obj)
+    if type(obj) is dict:
+        return all(
+            type(k) is str and k.isascii() and _is_json_value(v, depth + 1)
+            for k, v in obj.items()
+        )
+    return False
+
+
 def canonical_json(obj: object) -> bytes:
     """P2: canonical JSON bytes (sorted keys, no spaces, UTF-8 unescaped).
 
@@ -119,7 +138,8 @@ def canonical_json(obj: object) -> bytes:
     non-ASCII keys, integers outside +-2^53, and any type other than str, int,
     bool, None, list and dict (tuples included).
     """
-    _check_json_value(obj, "$", set())
+    if not _is_json_value(obj, 0):
+        _check_json_value(obj, "$", set())  # the slow walk names what is wrong
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return text.encode("utf-8")
 
@@ -203,8 +223,7 @@ class Drbg:
             items[i], items[j] = items[j], items[i]
 
 
-@dataclass(frozen=True)
-class Deal:
+class Deal(Record):
     """P5/P6: the outcome of every setup draw, with P6 positions.
 
     ``token_ids[i]`` is the catalogue id of the token at position ``i + 1``

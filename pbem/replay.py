@@ -287,3 +287,15 @@ def _replay_reveal(game: Game, entry: dict[str, Any], seq: int) -> None:
             f"entry {seq}: the revealed secret does not match the commitment of entry 0", "P3"
         )
     game.secret = secret
+
+
+def log_has_signatures(entries: list[dict[str, Any]]) -> bool:
+    """P8: does any entry or move carry a key or a signature (so pbem.signing must check)?"""
+    first = entries[0]
+    if first.get("host_key") or first.get("keys"):
+        return True
+    for entry in entries:
+        move = entry.get("move")
+        if "signature" in entry or (isinstance(move, dict) and ("signature" in move or "key" in move)):
+            return True
+    return False

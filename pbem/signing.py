@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import protocol
 from pbem.errors import FormatError, SignatureError, StateError, UnknownError
 from pbem.moves import Move, parse_move
+from pbem.replay import log_has_signatures
 from pbem.yamlio import MOVE_LIMIT, read_limited, write_atomic
 
 if TYPE_CHECKING:
@@ -261,17 +262,6 @@ def game_sealer(game_dir: Path, game: Game) -> Sealer | None:
 
 
 # --- anyone: checking a whole log ---------------------------------------------------------
-
-def log_has_signatures(entries: list[dict[str, Any]]) -> bool:
-    first = entries[0]
-    if first.get("host_key") or first.get("keys"):
-        return True
-    for entry in entries:
-        move = entry.get("move")
-        if "signature" in entry or (isinstance(move, dict) and ("signature" in move or "key" in move)):
-            return True
-    return False
-
 
 @dataclass
 class LogSignatures:

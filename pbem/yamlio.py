@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -98,8 +99,25 @@ def decode(data: bytes, what: str) -> str:
         raise FormatError(f"{what} is not UTF-8 text (bad byte at offset {err.start})", "P2") from None
 
 
+def _plain(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return bool(-MAX_INT <= value <= MAX_INT)
+    if depth >= MAX_DEPTH:
+        return False
+    if kind is list:
+        return all(_plain(item, depth + 1) for item in value)
+    if kind is dict:
+        return all(type(k) is str and _plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
 def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
     """Refuse anything JSON cannot hold exactly (P2)."""
+    if depth == 0 and _plain(value, 0):  # the common case, without building paths
+        return
     if depth > MAX_DEPTH:
         raise FormatError(f"{where or 'document'}: nested more than {MAX_DEPTH} levels deep", "P2")
     if isinstance(value, bool) or value is None or isinstance(value, str):
@@ -148,21 +166,37 @@ def _yaml_problem(err: yaml.YAMLError) -> str:
     return f"{problem} at line {mark.line + 1}, column {mark.column + 1}" if mark else str(problem)
 
 
+_DOC_START = re.compile(r"^---(?:[ \t]+|(?=\r?$))", re.MULTILINE)
+
+
 def iter_documents(text: str) -> Iterator[tuple[int, str]]:
-    """Split a YAML stream at ``---`` lines: (line number, document text)."""
-    start, lines = 1, list[str]()
-    for number, line in enumerate(text.splitlines(keepends=True), start=1):
-        if line.rstrip("\r\n") == "---" or line.startswith("--- "):
-            if any(s.strip() for s in lines):
-                yield start, "".join(lines)
-            start, lines = number, [line[4:]] if line.startswith("--- ") else []
-        else:
-            lines.append(line)
-    if any(s.strip() and not s.startswith("#") for s in lines):
-        yield start, "".join(lines)
+    """Split a YAML stream at ``---`` lines: (line number of the marker, document text).
+
+    Blank documents and documents of comments only are skipped."""
+    line, counted = 1, 0  # line number at offset ``counted``
+    doc_line, doc_start = 1, 0
+    for mark in _DOC_START.finditer(text):
+        doc = text[doc_start : mark.start()]
+        if _has_content(doc):
+            yield doc_line, doc
+        line += text.count("\n", counted, mark.start())
+        counted = mark.start()
+        doc_line, doc_start = line, mark.end()
+    doc = text[doc_start:]
+    if _has_content(doc):
+        yield doc_line, doc
 
 
-def load_stream(text: str, what: str) -> list[Any]:
+def _has_content(doc: str) -> bool:
+    stripped = doc.strip()
+    if not stripped:
+        return False
+    if "#" not in stripped:
+        return True
+    return any(s.strip() and not s.lstrip().startswith("#") for s in stripped.splitlines())
+
+
+def load_stream(text: str, what: str, check_later: bool = False) -> list[Any]:
     """All documents of a YAML stream: JSON documents fast, anything else strictly."""
     out: list[Any] = []
     for line, doc in iter_documents(text):
@@ -170,14 +204,17 @@ def load_stream(text: str, what: str) -> list[Any]:
         value: Any
         if stripped.startswith("{"):
             try:
+                # JSON holds only P2's types but for big numbers and depth; a log's entries
+                # get those checks from hashing them (protocol.canonical_json), once.
                 value = json.loads(
                     stripped, parse_float=_no_float, parse_constant=_no_float, object_pairs_hook=_unique_keys
                 )
+                if not check_later:
+                    check_plain(value, f"document at line {line}")
             except (ValueError, RecursionError):
                 value = load_one(doc, f"{what}, document at line {line}")
         else:
-            value = load_one(doc, f"{what}, document at line {line}")
-        check_plain(value, f"document at line {line}")
+            value = load_one(doc, f"{what}, document at line {line}")  # checked by load_one
         out.append(value)
     return out
 

@@ -7,7 +7,6 @@ never stored, only asked of the face seam when a token is flipped or looked at.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pbem.gamedata import CLASSES
@@ -31,19 +30,60 @@ class Stage(StrEnum):
     OUTBREAK = "outbreak"  # R4.2: rats still to flip
 
 
-@dataclass(slots=True)
-class TurnState:
+class _Slots:
+    """Equality and repr over ``__slots__``: a dataclass's, without its import-time cost
+    (``pbem apply`` is a fresh process per mailed move; see pbem/record.py)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__name__}({inner})"
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+class TurnState(_Slots):
     """What the player on turn has done so far this turn."""
 
-    card_taken: bool = False
-    placed: bool = False
-    used: set[str] = field(default_factory=set)  # class abilities used (R5)
-    witch_looked: list[str] = field(default_factory=list)  # R5.6 current use
-    witch_open: bool = False  # another look or the swap may still follow
-    stage: Stage = Stage.MAIN
-    spread_left: int = 0
-    knight_cubes: bool = False
-    flips: int = 0
+    __slots__ = (
+        "card_taken",
+        "flips",
+        "knight_cubes",
+        "placed",
+        "spread_left",
+        "stage",
+        "used",
+        "witch_looked",
+        "witch_open",
+    )
+
+    def __init__(
+        self,
+        card_taken: bool = False,
+        placed: bool = False,
+        used: set[str] | None = None,  # class abilities used (R5)
+        witch_looked: list[str] | None = None,  # R5.6 current use
+        witch_open: bool = False,  # another look or the swap may still follow
+        stage: Stage = Stage.MAIN,
+        spread_left: int = 0,
+        knight_cubes: bool = False,
+        flips: int = 0,
+    ) -> None:
+        self.card_taken = card_taken
+        self.placed = placed
+        self.used: set[str] = set() if used is None else used
+        self.witch_looked: list[str] = [] if witch_looked is None else witch_looked
+        self.witch_open = witch_open
+        self.stage = stage
+        self.spread_left = spread_left
+        self.knight_cubes = knight_cubes
+        self.flips = flips
 
     def copy(self) -> TurnState:
         return TurnState(
@@ -52,26 +92,67 @@ class TurnState:
         )
 
 
-@dataclass(slots=True)
-class State:
-    players: tuple[str, ...]
-    regions: tuple[str, ...]  # in use, map order (R1.2)
-    neighbours: Mapping[str, tuple[str, ...]]  # among regions in use only
-    rats: dict[str, list[str]]  # region -> face-down tokens, arrival order (R4.2)
-    cubes: dict[str, dict[str, int]]  # region -> player -> count (> 0 only)
-    palace: dict[str, int]
-    supply: dict[str, int]  # cubes in each player's supply (R1.3)
-    rat_supply: list[str]  # face-down supply, drawn from the front (R2.3)
-    removed: tuple[str, ...]  # out of the game unseen (R2.3)
-    flipped: list[str]  # revealed and out of the game (R4.2)
-    cards: dict[str, str | None]  # class -> holder (R1.5)
-    plague: str  # R1.6
-    phase: Phase
-    current: int  # index into players of the one to act
-    queue: list[int]  # SETUP: seats still to place; FINAL: seats still to act
-    turn: TurnState
-    turn_number: int = 0
-    last_player: int | None = None  # the one who played the last normal turn (R6.2)
+class State(_Slots):
+    __slots__ = (
+        "cards",
+        "cubes",
+        "current",
+        "flipped",
+        "last_player",
+        "neighbours",
+        "palace",
+        "phase",
+        "plague",
+        "players",
+        "queue",
+        "rat_supply",
+        "rats",
+        "regions",
+        "removed",
+        "supply",
+        "turn",
+        "turn_number",
+    )
+
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        regions: tuple[str, ...],  # in use, map order (R1.2)
+        neighbours: Mapping[str, tuple[str, ...]],  # among regions in use only
+        rats: dict[str, list[str]],  # region -> face-down tokens, arrival order (R4.2)
+        cubes: dict[str, dict[str, int]],  # region -> player -> count (> 0 only)
+        palace: dict[str, int],
+        supply: dict[str, int],  # cubes in each player's supply (R1.3)
+        rat_supply: list[str],  # face-down supply, drawn from the front (R2.3)
+        removed: tuple[str, ...],  # out of the game unseen (R2.3)
+        flipped: list[str],  # revealed and out of the game (R4.2)
+        cards: dict[str, str | None],  # class -> holder (R1.5)
+        plague: str,  # R1.6
+        phase: Phase,
+        current: int,  # index into players of the one to act
+        queue: list[int],  # SETUP: seats still to place; FINAL: seats still to act
+        turn: TurnState,
+        turn_number: int = 0,
+        last_player: int | None = None,  # the one who played the last normal turn (R6.2)
+    ) -> None:
+        self.players = players
+        self.regions = regions
+        self.neighbours = neighbours
+        self.rats = rats
+        self.cubes = cubes
+        self.palace = palace
+        self.supply = supply
+        self.rat_supply = rat_supply
+        self.removed = removed
+        self.flipped = flipped
+        self.cards = cards
+        self.plague = plague
+        self.phase = phase
+        self.current = current
+        self.queue = queue
+        self.turn = turn
+        self.turn_number = turn_number
+        self.last_player = last_player
 
     @property
     def to_move(self) -> str | None:
