@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from pbem import protocol
 from pbem.errors import FormatError, StaleError
 from pbem.record import Record
 from pbem.yamlio import MOVE_LIMIT, decode, load_one, read_limited
@@ -127,7 +126,3 @@ def check_fresh(game: Game, move: Move) -> None:
 def after_of(game: Game, nonce: bool = False) -> dict[str, Any]:
     seq = 0 if nonce else game.last_seq
     return {"seq": seq, "hash": game.hashes[seq][:16]}
-
-
-def canonical(move: Move) -> bytes:
-    return protocol.canonical_json({k: v for k, v in move.data.items() if k != "signature"})
