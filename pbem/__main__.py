@@ -1,5 +1,5 @@
 """`python -m pbem` is the `pbem` command."""
 
-from pbem.cli import main
+from pbem.cli import run
 
-main()
+run()
