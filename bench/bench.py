@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from pbem.demo import bot_actions, write_move
@@ -89,7 +90,7 @@ def run_timed(cmd: list[str]) -> tuple[float, int]:
     return elapsed, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 
 
-def ratio(make_cmd: callable, reps: int) -> tuple[float, float, float]:  # type: ignore[valid-type]
+def ratio(make_cmd: Callable[[], list[str]], reps: int) -> tuple[float, float, float]:
     ours, floor = [], []
     run_timed(make_cmd())  # warm-up: bytecode caches, disk caches
     for _ in range(reps):
