@@ -285,11 +285,12 @@ def show(game_id: str, as_player: str | None, as_json: bool, games: Path) -> Non
 @refusals
 def verify(log: Path) -> None:
     """Check a log: the chain, every reveal against its commitment, a full replay (P6-P7)."""
-    from pbem.replay import replay
+    from pbem.replay import check_schema, replay
 
     entries, hashes = read_log(log)
+    check_schema(entries)
     game = replay(entries, hashes)
-    click.echo(f"ok: {len(entries)} entries; the chain holds (P7)")
+    click.echo(f"ok: {len(entries)} entries; the chain holds and each entry fits schemas/entry.json (P7)")
     flips = sum(
         1 for e in entries if e.get("kind") == "move"
         for ev in e["outcome"] if ev["event"] == "token_flipped"
@@ -318,9 +319,10 @@ def verify(log: Path) -> None:
 def audit(log: Path) -> None:
     """After the reveal: recompute every draw and commitment and replay the game (P6)."""
     from pbem.audit import audit as do_audit
-    from pbem.replay import replay
+    from pbem.replay import check_schema, replay
 
     entries, hashes = read_log(log)
+    check_schema(entries)
     game = replay(entries, hashes)
     for finding in do_audit(game):
         click.echo(f"ok: {finding}")

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 SCHEMAS = Path(__file__).parent / "schemas"
 MAX_ACTIONS = 64  # as schemas/move.json
+SCHEMA_NAMES = ("move.json", "entry.json")
 
 
 class Move(Record):
@@ -57,8 +58,15 @@ def schema(name: str) -> dict[str, Any]:
 
 @cache
 def _validator(name: str) -> jsonschema.protocols.Validator:
+    """A validator for ``schemas/NAME``; its ``$ref``s to sibling schemas resolve by ``$id``."""
+    from referencing import Registry, Resource
+
+    siblings = [schema(n) for n in SCHEMA_NAMES if n != name]
+    registry: Registry[Any] = Registry().with_resources(
+        (s["$id"], Resource.from_contents(s)) for s in siblings
+    )
     cls = jsonschema.validators.validator_for(schema(name))
-    validator: jsonschema.protocols.Validator = cls(schema(name))
+    validator: jsonschema.protocols.Validator = cls(schema(name), registry=registry)
     return validator
 
 

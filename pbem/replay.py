@@ -299,3 +299,15 @@ def log_has_signatures(entries: list[dict[str, Any]]) -> bool:
         if "signature" in entry or (isinstance(move, dict) and ("signature" in move or "key" in move)):
             return True
     return False
+
+
+def check_schema(entries: list[dict[str, Any]]) -> None:
+    """Every entry against ``schemas/entry.json`` (anyone's thorough check: verify, audit)."""
+    from pbem.errors import FormatError
+    from pbem.moves import validate
+
+    for seq, entry in enumerate(entries):
+        try:
+            validate(entry, "entry.json", f"entry {seq}")
+        except FormatError as err:
+            raise TamperError(err.message, "P7") from None
