@@ -7,7 +7,6 @@ traceback, and leaves every file in the games folder byte-identical.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import random
@@ -20,9 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from clitools import cli, ok, snapshot
 
-from pbem.cli import main
 from pbem.demo import bot_actions
 from pbem.errors import Exit
 from pbem.host import NewGame, apply_move, create, load_game
@@ -41,26 +39,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # --- helpers ----------------------------------------------------------------------
-
-def snapshot(root: Path) -> dict[str, str]:
-    """Every file under ``root`` (hidden ones too) -> the SHA-256 of its bytes."""
-    return {
-        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*")) if p.is_file()
-    }
-
-
-def cli(*args: str | Path) -> Result:
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert "Traceback" not in result.output + result.stderr
-    return result
-
-
-def ok(*args: str | Path) -> str:
-    result = cli(*args)
-    assert result.exit_code == 0, result.stderr
-    return result.output
-
 
 def refused(games: Path, code: Exit, *args: str | Path, says: tuple[str, ...] = ()) -> str:
     """Run a command that must be refused; returns its one-paragraph message."""

@@ -3,7 +3,6 @@ SMTP (a real aiosmtpd server on 127.0.0.1) or into an outbox Maildir."""
 
 from __future__ import annotations
 
-import hashlib
 import mailbox
 import random
 import socket
@@ -16,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
+from clitools import cli as run
+from clitools import ok, snapshot
 
-from pbem.cli import main
 from pbem.demo import bot_actions
 from pbem.logfile import LOG_NAME, check_chain
 from pbem.moves import after_of
@@ -28,23 +27,6 @@ from pbem.yamlio import dump_yaml, load_one, load_stream
 
 ADDRESSES = {"red": "red@example.org", "blue": "blue@example.net"}
 HOST = "rattus@host.example"
-
-
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def ok(*args: str | Path) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*")) if p.is_file()
-    }
 
 
 def eml(sender: str, move: dict[str, Any] | str, attach: bool = False, msgid: str | None = None) -> bytes:

@@ -3,7 +3,6 @@ moves, the host signing every entry, and `pbem verify` naming what fails."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import re
@@ -11,9 +10,9 @@ import stat
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from clitools import cli as run
+from clitools import ok, snapshot
 
-from pbem.cli import main
 from pbem.demo import bot_actions, write_move
 from pbem.host import load_game
 from pbem.logfile import LOG_NAME, check_chain, link
@@ -22,23 +21,6 @@ from pbem.protocol import ZERO_HASH, entry_hash
 from pbem.replay import Game, replay
 from pbem.signing import move_message, verify
 from pbem.yamlio import dump_entry, dump_yaml, load_stream
-
-
-def run(*args: str | Path) -> Result:
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def ok(*args: str | Path) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*")) if p.is_file()
-    }
 
 
 @pytest.fixture()
