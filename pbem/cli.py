@@ -252,9 +252,8 @@ def check(move_file: Path, log: Path) -> None:
 @refusals
 def show(game_id: str, as_player: str | None, as_json: bool, games: Path) -> None:
     """The board as a person reads it; with --as, that player's private reveals too."""
-    from pbem.host import PRIVATE_DIR, game_dir, load_game
+    from pbem.host import game_dir, load_game, read_private
     from pbem.view import board_lines, private_lines, state_json
-    from pbem.yamlio import decode, load_stream, read_limited
 
     path = game_dir(games, game_id)
     game = load_game(path)
@@ -262,10 +261,7 @@ def show(game_id: str, as_player: str | None, as_json: bool, games: Path) -> Non
     if as_player is not None:
         if as_player not in game.players:
             raise UnknownError(f"{as_player!r} is not a player in game {game_id!r}", "R2.1")
-        private = path / PRIVATE_DIR / f"{as_player}.yaml"
-        if private.exists():
-            text = decode(read_limited(private, 1 << 20, "private file"), "private file")
-            reveals = load_stream(text, "private file")
+        reveals = read_private(path, as_player, game.last_seq)
     if as_json:
         data = state_json(game)
         if as_player is not None:

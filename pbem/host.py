@@ -33,7 +33,7 @@ from pbem.record import Record
 from pbem.replay import Game, apply_entry, log_has_signatures, outcome_dicts, parse_actions, replay
 from pbem.rules import ActionFormatError, FaceUnknown, RuleError, apply_all
 from pbem.rules.events import Event, TokenLooked
-from pbem.yamlio import decode, dump_yaml, load_one, read_limited, write_atomic
+from pbem.yamlio import decode, dump_yaml, load_one, load_stream, read_limited, write_atomic
 
 SECRET_NAME = "secret.yaml"
 PLAYER_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}\Z")  # as schemas/move.json
@@ -279,15 +279,29 @@ def _write(
         game.entries.append(entry)
         game.hashes.append(prev)
         chained.append(entry)
-    private = _write_private(path, game, events or [], faces, seq)
+    private = _write_private(path, game, events or [], faces, seq, seq - len(chained))
     append(path / LOG_NAME, chained)
     return Applied(chained, events or [], private, game)
 
 
+def read_private(path: Path, player: str, up_to: int) -> list[dict[str, Any]]:
+    """A player's private reveals for entries up to ``up_to``.
+
+    A reveal of a later entry can only be left by an apply that was killed
+    between writing it and appending its entry (the log is written last): it
+    never happened, so it is not shown, and the next write drops it.
+    """
+    target = path / PRIVATE_DIR / f"{player}.yaml"
+    if not target.exists():
+        return []
+    docs = load_stream(decode(read_limited(target, 1 << 20, "private file"), "private file"), "private file")
+    return [d for d in docs if isinstance(d, dict) and isinstance(d.get("seq"), int) and d["seq"] <= up_to]
+
+
 def _write_private(
-    path: Path, game: Game, events: list[Event], faces: HostFaces | None, seq: int
+    path: Path, game: Game, events: list[Event], faces: HostFaces | None, seq: int, before: int
 ) -> list[Path]:
-    """R5.6, P6: a Witch's look goes to that player's private file only."""
+    """R5.6, P6: a Witch's look goes to that player's private file only (before the log)."""
     looks = [e for e in events if isinstance(e, TokenLooked)]
     if not looks or faces is None:
         return []
@@ -296,8 +310,7 @@ def _write_private(
     folder.mkdir(mode=0o700, exist_ok=True)
     for player in sorted({e.player for e in looks}):
         target = folder / f"{player}.yaml"
-        old = target.read_bytes() if target.exists() else b""
-        docs = []
+        docs = [dump_yaml(d) for d in read_private(path, player, before)]
         for look in (e for e in looks if e.player == player):
             position = protocol.position_of(look.token)
             docs.append(dump_yaml({
@@ -308,7 +321,7 @@ def _write_private(
                 "position": position,
                 "commitment": game.commitments[position - 1],
             }))
-        write_atomic(target, old + "".join("---\n" + d for d in docs).encode(), 0o600)
+        write_atomic(target, "".join("---\n" + d for d in docs).encode(), 0o600)
         written.append(target)
     return written
 
