@@ -32,6 +32,10 @@ def check_move(move_file: Path, log: Path) -> list[str]:
     if move.player not in game.players:
         raise UnknownError(f"{move.player!r} is not a player in game {game.game_id!r}", "R2.1")
     check_fresh(game, move)
+    if game.keys or "signature" in move.data or "key" in move.data:  # P8, as the host will check
+        from pbem.signing import check_move as check_signature
+
+        check_signature(game, move)
     if move.kind == "nonce":
         if game.started:
             raise StateError("the game has started: nonces are taken only before the start", "P4")

@@ -240,3 +240,17 @@ def test_a_signed_move_of_a_player_without_key_is_refused(tmp_path: Path) -> Non
     path.write_text(dump_yaml(data))
     ok("apply", path, "--games", games)
     assert after_of(load_game(games / "g"))["seq"] == 1
+
+
+def test_check_tells_a_player_before_mailing_that_the_signature_is_missing_or_wrong(keys: Path) -> None:
+    """`pbem check` runs the host's P8 check on the public log, so a player learns
+    of a missing or wrong signature before the move travels."""
+    games = new_signed_game(keys)
+    log = games / "g" / "log.yaml"
+    path = nonce_file(games, "g", "red", keys)
+    result = run("check", path, "--log", log)
+    assert result.exit_code == 8 and "not signed" in result.output
+    ok("sign", path, "--key", keys / "mallory.key")
+    assert run("check", path, "--log", log).exit_code == 8
+    ok("sign", path, "--key", keys / "red.key")
+    assert "ok:" in ok("check", path, "--log", log)
