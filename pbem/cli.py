@@ -14,13 +14,16 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from pbem import __version__
 from pbem.errors import FormatError, PbemError, StateError, UnknownError
 from pbem.logfile import read_log
+
+if TYPE_CHECKING:
+    from pbem.host import Applied
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -181,7 +184,7 @@ def _pairs(items: tuple[str, ...], option: str) -> dict[str, str]:
     return out
 
 
-def _report(applied: Any) -> None:
+def _report(applied: Applied) -> None:
     from pbem.report import report_lines  # shared with the mail host (pbem/mail.py)
 
     for line in report_lines(applied):
