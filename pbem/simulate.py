@@ -33,7 +33,7 @@ def new_random_game(
     board = board or default_board()
     catalogue = catalogue or default_catalogue()
     players = PLAYER_NAMES[:n_players]
-    secret = protocol.sha256_hex(f"simulate/{seed}".encode()).encode()[:32]
+    secret = bytes.fromhex(protocol.sha256_hex(f"simulate/{seed}".encode()))  # 32 bytes from the seed
     drbg_seed = protocol.derive_seed(secret, "simulate", [b""] * n_players)
     deal = protocol.deal(drbg_seed, players, None, board, catalogue)
     return start_state(deal, board, players), dealt_faces(deal, catalogue)
