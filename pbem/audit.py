@@ -1,7 +1,8 @@
 """Everything the secret makes computable: the deal, every face and salt, the audit.
 
-The host uses it while playing (``HostFaces`` answers the rules' face seam and
-salts each reveal); after ``pbem reveal`` anyone uses it to audit the game
+The host uses it while playing (:func:`host_faces` gives the
+:class:`pbem.dealing.HostFaces` that answer the rules' face seam and salt each
+reveal); after ``pbem reveal`` anyone uses it to audit the game
 (PROTOCOL.md P6): recompute the seed, every draw and every commitment, and
 check every reveal in the log against the dealt tokens.
 """
@@ -11,27 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem import protocol
+from pbem.dealing import HostFaces
 from pbem.errors import StateError, TamperError
-from pbem.gamedata import Catalogue, Token
 from pbem.replay import Game, log_has_signatures
-
-
-class HostFaces:
-    """Faces from the secret (the host while playing, anyone after the reveal)."""
-
-    def __init__(self, seed: bytes, deal: protocol.Deal, catalogue: Catalogue) -> None:
-        self.seed = seed
-        self.deal = deal
-        self._catalogue = catalogue
-
-    def face(self, token: str) -> Token:
-        return self._catalogue.by_id(self.deal.id_of(token))
-
-    def look(self, token: str) -> str | None:
-        return self.deal.id_of(token)
-
-    def salt(self, token: str) -> str:
-        return protocol.token_salt(self.seed, protocol.position_of(token)).hex()
 
 
 def host_faces(game: Game, secret: bytes) -> HostFaces:

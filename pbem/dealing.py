@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pbem import protocol
 from pbem.gamedata import Board, Catalogue
 from pbem.protocol import Deal
 from pbem.rules import MappingFaces, State, new_state
@@ -22,8 +23,17 @@ def start_state(deal: Deal, board: Board, players: tuple[str, ...]) -> State:
     )
 
 
-def dealt_faces(deal: Deal, catalogue: Catalogue) -> MappingFaces:
-    """Every token's face, for whoever holds the seed (the host, an audit, a simulation)."""
-    return MappingFaces(
-        {Deal.name(i): catalogue.by_id(tid) for i, tid in enumerate(deal.token_ids, start=1)}
-    )
+class HostFaces(MappingFaces):
+    """Every token's face and salt, for whoever holds the seed: the host while
+    playing, anyone after the reveal (the audit), a simulation."""
+
+    def __init__(self, seed: bytes, deal: Deal, catalogue: Catalogue) -> None:
+        super().__init__(
+            {Deal.name(i): catalogue.by_id(tid) for i, tid in enumerate(deal.token_ids, start=1)}
+        )
+        self.seed = seed
+        self.deal = deal
+
+    def salt(self, token: str) -> str:
+        """P6: the token's salt, published with its reveal."""
+        return protocol.token_salt(self.seed, protocol.position_of(token)).hex()

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem import ENGINE_NAME, __version__, protocol
-from pbem.audit import HostFaces, host_faces, start_entry
+from pbem.audit import host_faces, start_entry
+from pbem.dealing import HostFaces
 from pbem.errors import (
     FormatError,
     PbemError,

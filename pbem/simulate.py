@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from pbem import protocol
 from pbem.bot import random_action
-from pbem.dealing import dealt_faces, start_state
+from pbem.dealing import HostFaces, start_state
 from pbem.gamedata import Board, Catalogue, default_board, default_catalogue
 from pbem.rules import Event, State, apply_in_place
 from pbem.rules.events import GameOver
@@ -36,7 +36,7 @@ def new_random_game(
     secret = bytes.fromhex(protocol.sha256_hex(f"simulate/{seed}".encode()))  # 32 bytes from the seed
     drbg_seed = protocol.derive_seed(secret, "simulate", [b""] * n_players)
     deal = protocol.deal(drbg_seed, players, None, board, catalogue)
-    return start_state(deal, board, players), dealt_faces(deal, catalogue)
+    return start_state(deal, board, players), HostFaces(drbg_seed, deal, catalogue)
 
 
 MAX_ACTIONS = 10_000

@@ -29,8 +29,9 @@ from typing import Any
 from click.testing import CliRunner, Result
 
 from pbem import protocol
-from pbem.audit import HostFaces, host_faces
+from pbem.audit import host_faces
 from pbem.cli import main
+from pbem.dealing import HostFaces
 from pbem.demo import bot_actions
 from pbem.errors import Exit
 from pbem.host import (
