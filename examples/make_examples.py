@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import shutil
 import sys
 import tempfile
@@ -28,6 +29,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from pbem.demo import play_demo  # noqa: E402
+
+EXAMPLE_CLOCK = "2026-11-30T09:00:00Z"
 from pbem.rules import winner  # noqa: E402
 from pbem.simulate import PLAYER_NAMES  # noqa: E402
 
@@ -38,13 +41,14 @@ def example_secret(game_id: str) -> bytes:
     return hashlib.sha256(f"pbem example secret, public on purpose: {game_id}".encode()).digest()
 
 
-def example_nonce(game_id: str, player: str) -> str:
-    return hashlib.sha256(f"pbem example nonce: {game_id}/{player}".encode()).digest()[:16].hex()
+def example_nonce(game_id: str, player: str) -> bytes:
+    return hashlib.sha256(f"pbem example nonce: {game_id}/{player}".encode()).digest()[:16]
 
 
 def make(out: Path) -> list[str]:
     """Play the three games into ``out``; returns the README lines about them."""
     lines = []
+    os.environ["PBEM_NOW"] = EXAMPLE_CLOCK  # every entry's 'at' (P7), for byte-identical output
     with tempfile.TemporaryDirectory() as tmp:
         for n, seed in BOT_SEEDS.items():
             game_id = f"rattus-{n}p"
@@ -75,12 +79,13 @@ README_HEAD = """\
 Three complete games of Rattus played by the random bots of `pbem demo`, for
 2, 3 and 4 players, kept as a player or an auditor would receive them:
 
-- `log.yaml`: the public log, from the create entry (P3) through the nonces,
-  the start entry with its 49 commitments, every move with its outcome, to the
-  final reveal of the secret (P6). The log alone audits.
+- `log.yaml`: the public log, from the create entry (P3) through the players'
+  nonce commitments and then their nonces (P4), the start entry with its 49
+  commitments, every move with its outcome, to the final reveal of the secret
+  (P6). The log alone audits.
 - `moves/`: the move files as the players sent them, numbered in the order the
-  host applied them (`0001-red-nonce.yaml`, ...). Each is the `move` field of
-  one log entry.
+  host applied them (`0001-red-commit.yaml`, ..., `0004-red-nonce.yaml`, ...).
+  Each is the `move` field of one log entry.
 
 Try:
 
@@ -88,9 +93,11 @@ Try:
     pbem audit examples/rattus-3p/log.yaml    # recompute the seed, the deal and all commitments
 
 These games are reproducible: `python examples/make_examples.py` plays them
-again with a fixed bot seed, fixed nonces and a secret derived from a public
-string (so the entry 0 records it as `made: supplied`). That is fine for an
-example and never for a real game, whose secret comes from the OS (P1).
+again with a fixed bot seed, fixed nonces, a fixed clock (`PBEM_NOW`, so every
+entry's `at` is the same) and a secret derived from a public string (so the
+entry 0 records it as `made: supplied`, and every verdict calls it a test
+game). That is fine for an example and never for a real game, whose secret
+comes from the OS (P1).
 
 | folder | players (seat order) | turns | log entries | move files | final scores | winner |
 |---|---|---|---|---|---|---|

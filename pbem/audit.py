@@ -14,13 +14,13 @@ from typing import Any
 from pbem import protocol
 from pbem.dealing import HostFaces
 from pbem.errors import StateError, TamperError
-from pbem.replay import Game, log_has_signatures
+from pbem.game import Game
+from pbem.replay import log_has_signatures
 
 
 def host_faces(game: Game, secret: bytes) -> HostFaces:
     """P4-P5: the seed and the deal, from the secret and the nonces in the log."""
-    nonces = [bytes.fromhex(game.nonces.get(p, "")) for p in game.players]
-    seed = protocol.derive_seed(secret, game.game_id, nonces)
+    seed = protocol.derive_seed(secret, game.game_id, game.seed_nonces())
     deal = protocol.deal(seed, game.players, game.first_named, game.board, game.catalogue)
     return HostFaces(seed, deal, game.catalogue)
 

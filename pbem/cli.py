@@ -94,13 +94,17 @@ def main() -> None:
               help="The host's private key: it signs every entry (P8); its path goes to host.yaml.")
 @click.option("--email", "emails", multiple=True, metavar="PLAYER=ADDRESS",
               help="A player's e-mail address for 'pbem mail' (kept in host.yaml, not in the log).")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="A folder with map.yaml and tokens.yaml: a custom game (P3), said in every output.")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
-    keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], games: Path,
+    keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
+    games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
+    from pbem.gamedata import GameDataError, read_data_dir
     from pbem.host import NewGame, create
     from pbem.signing import read_public_key
     from pbem.yamlio import read_limited
@@ -114,24 +118,80 @@ def new(
             raise FormatError("the secret file must hold 64 hex digits", "P1") from None
     names = tuple(p.strip() for p in players.split(",") if p.strip())
     spec = NewGame(game_id, names, first, secret, host_key_file=host_key)
+    if data_dir is not None:
+        try:
+            spec.board, spec.catalogue = read_data_dir(data_dir)
+        except GameDataError as err:
+            raise FormatError(f"--data {data_dir}: {err}", "P3") from None
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
     path = create(games, spec)
+    from pbem.host import load_game
+    from pbem.view import notices
+
     click.echo(f"created game {game_id} in {path}")
     click.echo(f"players (seat order): {', '.join(names)}")
-    click.echo("send each player the log and a nonce template ('pbem template'), or run 'pbem start'")
+    for line in notices(load_game(path)):
+        click.echo(line)
+    click.echo("next (P4): each player commits to a nonce ('pbem nonce GAME --player P' writes the "
+               "move), then, when all have, reveals it; the last reveal starts the game")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--player", required=True, help="Your seat.")
+@click.option("--reveal", "reveal_it", is_flag=True, help="Round 2: write the move revealing the kept nonce.")
+@click.option("--keep", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where the nonce is kept (default: ./nonce-GAME-PLAYER.yaml, mode 0600).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
+@games_option
+@refusals
+def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Path | None, games: Path) -> None:
+    """A player's nonce (P4): make and keep one and write its commitment; with --reveal, reveal it."""
+    from pbem.host import game_dir, load_game
+    from pbem.nonces import commit_move, keep_path, kept, reveal_move
+    from pbem.nonces import keep as keep_new
+    from pbem.yamlio import dump_yaml
+
+    game = load_game(game_dir(games, game_id))
+    if player not in game.players:
+        raise UnknownError(f"{player!r} is not a player in game {game_id!r}", "R2.1")
+    where = keep or keep_path(game_id, player, Path("."))
+    if out is not None and out.exists():
+        raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+    if reveal_it:
+        text = dump_yaml(reveal_move(game, player, kept(where, game, player)))
+    else:
+        text = dump_yaml(commit_move(game, player, keep_new(where, game, player)))
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"{'nonce' if reveal_it else 'commitment'} move for {player} written to {out}; "
+                   f"the nonce is kept in {where} (mode 0600)")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--player", required=True, help="The seat whose nonce is waived.")
+@games_option
+@refusals
+def waive(game_id: str, player: str, games: Path) -> None:
+    """Host: record that a seat adds no nonce (P4; only before the first reveal)."""
+    from pbem.host import waive as do_waive
+
+    _report(do_waive(games, game_id, player))
 
 
 @main.command()
 @click.argument("game_id")
 @games_option
 @refusals
-def start(game_id: str, games: Path) -> None:
-    """Start the game now; players who sent no nonce count as empty (P4)."""
-    from pbem.host import start as do_start
+def abandon(game_id: str, games: Path) -> None:
+    """Host: abandon a game that cannot start (a nonce never revealed), on the record (P4)."""
+    from pbem.host import abandon as do_abandon
 
-    applied = do_start(games, game_id)
-    _report(applied)
+    _report(do_abandon(games, game_id))
 
 
 @main.command()
@@ -211,7 +271,7 @@ def reveal(game_id: str, games: Path) -> None:
 @games_option
 @refusals
 def template(game_id: str, player: str | None, out: Path | None, games: Path) -> None:
-    """A move file for the player to move, with the legal choices as comments (P7)."""
+    """A move file for the player to move (or, before the start, P4's commitment or nonce)."""
     from pbem.host import game_dir, load_game
     from pbem.view import template as make
 
@@ -219,7 +279,7 @@ def template(game_id: str, player: str | None, out: Path | None, games: Path) ->
     who = player or game.to_move()
     if who is None:
         raise StateError(
-            "name the player with --player (before the start every player sends a nonce)"
+            "name the player with --player (before the start every player commits to a nonce, then reveals it)"
             if not game.started else "the game is over: no more moves",
             "P4" if not game.started else "R6.5",
         )
@@ -308,8 +368,12 @@ def verify(log: Path) -> None:
 
         for finding in do_audit(game):
             click.echo(f"ok: {finding}")
-    status = "over" if game.over else ("in play" if game.started else "not started")
+    status = "over" if game.over else ("in play" if game.started else game.opening.value)
     click.echo(f"game {game.game_id}: {status}; last entry {game.last_seq} ({game.last_hash[:16]})")
+    from pbem.view import trust_lines
+
+    for line in trust_lines(game):
+        click.echo(line)
 
 
 @main.command()
@@ -333,6 +397,10 @@ def audit(log: Path) -> None:
         "verdict: FAIR. The rat order was fixed at the start and never touched; "
         f"{winner(game.state)} wins (R6.5)."
     )
+    from pbem.view import trust_lines
+
+    for line in trust_lines(game):
+        click.echo(line)
 
 
 # --- signatures and mail (P8; pbem/signing.py, pbem/mail.py) ---------------------------
@@ -354,7 +422,7 @@ def keygen(out: Path) -> None:
 @click.argument("move_file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Your private key file.")
-@click.option("--register", is_flag=True, help="Nonce moves: also add your public key ('key:').")
+@click.option("--register", is_flag=True, help="Commit moves: also add your public key ('key:').")
 @refusals
 def sign(move_file: Path, key: Path, register: bool) -> None:
     """Sign a move file in place (a 'signature:' line over the parsed move, P8)."""

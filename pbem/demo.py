@@ -15,12 +15,12 @@ from typing import Any
 
 from pbem.audit import audit
 from pbem.bot import random_action
-from pbem.checking import HiddenFaces
 from pbem.errors import StateError
-from pbem.host import NewGame, apply_move, create, game_dir, load_game, reveal, start
-from pbem.moves import after_of, read_move
-from pbem.replay import Game
-from pbem.rules import Action, FaceUnknown, Phase, State, apply_in_place, winner
+from pbem.game import Game
+from pbem.host import NewGame, apply_move, create, game_dir, load_game, reveal
+from pbem.moves import after_of, parse_move, read_move
+from pbem.nonces import commit_move, reveal_move
+from pbem.rules import Action, FaceUnknown, Flip, KnightCubes, NoFaces, Phase, Stage, State, WitchLook, apply_in_place, winner
 from pbem.simulate import PLAYER_NAMES
 from pbem.yamlio import dump_yaml
 
@@ -28,23 +28,54 @@ Echo = Callable[[str], Any]
 
 
 def bot_actions(state: State, rng: random.Random) -> list[Action]:
-    """A bot's move: random legal actions up to the end of its turn, or up to the first
-    action that needs a hidden face (a flip or a Witch look), which ends the move file."""
+    """A bot's move from the public state alone: random legal actions to the end of its
+    turn (with, now and then, a random flip order, R4.2), or up to a Witch's look, after
+    which it wants to see the face before it goes on."""
     player = state.to_move
     assert player is not None
     trial = state.copy()
     actions: list[Action] = []
     while trial.to_move == player:
+        if trial.phase is Phase.TURN and trial.turn.stage is Stage.OUTBREAK:
+            if trial.cards["knight"] == player and not trial.turn.knight_cubes and rng.random() < 0.5:
+                actions.append(KnightCubes())  # R5.4: the neutral cubes, before the flip order
+            here = list(trial.rats[trial.plague])
+            rng.shuffle(here)
+            actions.extend(Flip(t) for t in here[: rng.randrange(len(here) + 1)])
+            break  # the outbreak ends the turn (R7.4)
         phase, turn_number = trial.phase, trial.turn_number
         action = random_action(trial, rng)
         actions.append(action)
         try:
-            apply_in_place(trial, player, action, HiddenFaces())
+            apply_in_place(trial, player, action, NoFaces())
         except FaceUnknown:
+            break  # the final sweep
+        if isinstance(action, WitchLook) or trial.phase is not phase or trial.turn_number != turn_number:
             break
-        if trial.phase is not phase or trial.turn_number != turn_number or phase is Phase.SETUP:
+        if phase is Phase.SETUP:
             break
     return actions
+
+
+def open_game(games: Path, game_id: str, nonces: Mapping[str, bytes] | None = None,
+              moves_dir: Path | None = None) -> Game:
+    """P4: every player commits to a nonce, then reveals it; the last reveal starts the game.
+
+    ``nonces`` (player -> bytes) makes it reproducible; by default each is random.  With
+    ``moves_dir`` the move files are kept there, as the players would have mailed them."""
+    path = game_dir(games, game_id)
+    game = load_game(path)
+    chosen = {p: (nonces[p] if nonces is not None else secrets.token_bytes(32)) for p in game.players}
+    n = 0
+    for make in (commit_move, reveal_move):
+        for player in game.players:
+            text = dump_yaml(make(game, player, chosen[player]))
+            n += 1
+            if moves_dir is not None:
+                (moves_dir / f"{n:04d}-{player}-{'commit' if make is commit_move else 'nonce'}.yaml").write_text(
+                    text, encoding="utf-8")
+            apply_move(games, parse_move(text.encode()))
+    return load_game(path)
 
 
 def write_move(game: Game, player: str, actions: list[Action], path: Path, n: int) -> Path:
@@ -68,11 +99,11 @@ def play_demo(
     summary: Echo = print,
     game_id: str | None = None,
     secret: bytes | None = None,
-    nonces: Mapping[str, str] | None = None,
+    nonces: Mapping[str, bytes] | None = None,
 ) -> Game:
     """Create, play, reveal and audit one game; returns the final public game.
 
-    ``secret`` (32 bytes) and ``nonces`` (player -> hex) make the whole game
+    ``secret`` (32 bytes) and ``nonces`` (player -> bytes) make the whole game
     reproducible, for recorded examples; by default both are random."""
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
     game_id = game_id or f"demo-{rng.getrandbits(32):08x}"
@@ -83,20 +114,9 @@ def play_demo(
     say = echo or (lambda _line: None)
     made = "supplied" if secret is not None else "made by the OS"
     say(f"game {game_id}: {', '.join(players)}; secret {made}, committed in entry 0")
-    n = 0
-    for player in players:  # P4: each player mails a nonce
-        n += 1
-        game = load_game(path)
-        nonce = {"game": game_id, "player": player, "kind": "nonce", "after": after_of(game, True),
-                 "nonce": nonces[player] if nonces is not None else secrets.token_hex(16)}
-        target = moves_dir / f"{n:04d}-{player}-nonce.yaml"
-        target.write_text(dump_yaml(nonce), encoding="utf-8")
-        apply_move(games, read_move(target))
-    game = load_game(path)
-    if not game.started:  # pragma: no cover - every player sent a nonce
-        start(games, game_id)
-        game = load_game(path)
-    say(f"all nonces in; the game starts (entry {game.last_seq})")
+    game = open_game(games, game_id, nonces, moves_dir)
+    n = 2 * len(players)
+    say(f"every player committed to a nonce, then revealed it; the game starts (entry {game.last_seq})")
     while game.state is not None and game.state.to_move is not None:
         player = game.state.to_move
         n += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -21,6 +22,16 @@ CLASSES: tuple[str, ...] = ("peasant", "merchant", "monk", "knight", "witch", "k
 
 SYMBOLS: frozenset[str] = frozenset(CLASSES) | {"M", "A"}
 """Every symbol a token face may show (R1.4)."""
+
+STANDARD_DATA_HASHES: frozenset[str] = frozenset({
+    "e0f86fa0d1d799615f005d3242a854c84b646916a8fa9230c9d69b1bc23d2a42",  # pbem 0.1: pbem/data/
+})
+"""P3: ``data_hash`` of every map and catalogue pbem has shipped as its standard data.
+
+A game whose entry 0 says ``edition: standard`` must hold data with one of these
+hashes; a release that changes ``pbem/data/`` adds its hash here, so older
+standard games still verify (tests/test_editions.py checks the current one).
+"""
 
 
 class GameDataError(ValueError):
@@ -186,6 +197,17 @@ class Board(Record):
                 raise GameDataError(f"map: bad 'players' entry {n!r}")
             shades_for[key] = tuple(shades)
         return cls(tuple(regions), tuple(links), shades_for)
+
+
+def read_data_dir(folder: Path) -> tuple[Board, Catalogue]:
+    """``pbem new --data DIR``: a custom game's ``map.yaml`` and ``tokens.yaml`` (P3)."""
+    from pbem.yamlio import decode, load_one, read_limited  # only custom games read files here
+
+    loaded = []
+    for name in ("map.yaml", "tokens.yaml"):
+        path = folder / name
+        loaded.append(load_one(decode(read_limited(path, 1 << 20, "game data file"), str(path)), str(path)))
+    return Board.from_data(loaded[0]), Catalogue.from_data(loaded[1])
 
 
 def _read_package_yaml(name: str) -> Any:

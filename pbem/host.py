@@ -17,22 +17,17 @@ from typing import Any
 
 from pbem import ENGINE_NAME, __version__, protocol
 from pbem.audit import host_faces, start_entry
+from pbem.clock import stamp
 from pbem.dealing import HostFaces
-from pbem.errors import (
-    FormatError,
-    PbemError,
-    RulesError,
-    StaleError,
-    StateError,
-    TamperError,
-    UnknownError,
-)
-from pbem.gamedata import Board, Catalogue, default_board, default_catalogue
+from pbem.errors import FormatError, PbemError, StateError, TamperError, UnknownError
+from pbem.game import Game
+from pbem.gamedata import STANDARD_DATA_HASHES, Board, Catalogue, default_board, default_catalogue
 from pbem.logfile import LOG_NAME, append, link, locked, read_log
-from pbem.moves import Move, check_fresh
+from pbem.moves import Move
 from pbem.record import Record
-from pbem.replay import Game, apply_entry, log_has_signatures, outcome_dicts, parse_actions, replay
-from pbem.rules import ActionFormatError, FaceUnknown, RuleError, apply_all
+from pbem.referee import check_abandon, check_waive, judge
+from pbem.replay import apply_entry, log_has_signatures, outcome_dicts, replay
+from pbem.rules import play
 from pbem.rules.events import Event, TokenLooked
 from pbem.yamlio import decode, dump_yaml, load_one, load_stream, read_limited, write_atomic
 
@@ -120,15 +115,19 @@ def create(games: Path, spec: NewGame) -> Path:
     secret = spec.secret if spec.secret is not None else secrets.token_bytes(32)
     if len(secret) != 32:
         raise FormatError("the secret must be 32 bytes (64 hex digits)", "P1")
+    data = {"map": spec.board.to_data(), "tokens": spec.catalogue.to_data()}
+    data_hash = protocol.data_hash(data["map"], data["tokens"])
     entry: dict[str, Any] = {
         "kind": "create",
-        "protocol": protocol.TAG,
+        "protocol": protocol.PROTOCOL,
         "engine": {"name": ENGINE_NAME, "version": __version__},
         "game": spec.game_id,
         "players": list(players),
         "options": {"first": spec.first},
         "secret": {"commitment": protocol.secret_commitment(secret), "made": made},
-        "data": {"map": spec.board.to_data(), "tokens": spec.catalogue.to_data()},
+        "edition": "standard" if data_hash in STANDARD_DATA_HASHES else "custom",  # P3
+        "data_hash": data_hash,
+        "data": data,
     }
     if spec.keys:
         entry["keys"] = dict(sorted(spec.keys.items()))
@@ -152,7 +151,7 @@ def create(games: Path, spec: NewGame) -> Path:
     try:
         write_atomic(tmp / SECRET_NAME, dump_yaml({"secret": secret.hex(), "made": made}).encode(), 0o600)
         (tmp / ".lock").touch()
-        first = link(entry, 0, protocol.ZERO_HASH)
+        first = link(entry, 0, protocol.ZERO_HASH, stamp(None))
         if not settings.empty():
             save_settings(tmp, settings)
         append(tmp / LOG_NAME, [sealer.seal(first) if sealer else first])
@@ -180,74 +179,43 @@ class Applied(Record):
 
 
 def apply_move(games: Path, move: Move) -> Applied:
-    """Check ``move`` against the game and, if it holds, record it (P4, P7, R1-R6)."""
+    """The referee's verdict on ``move`` (P10: on public facts only), then, if admitted,
+    its resolution with the faces and its entries (P4, P7, R1-R7)."""
     path = game_dir(games, move.game)
     with locked(path):
         game = load_game(path)
-        if move.player not in game.players:
-            raise UnknownError(
-                f"{move.player!r} is not a player in game {game.game_id!r} "
-                f"(players: {', '.join(game.players)})", "R2.1"
-            )
-        if game.keys or move.data.get("signature") is not None or move.data.get("key") is not None:
-            from pbem import signing
-
-            signing.check_move(game, move)  # P8
-        check_fresh(game, move)
-        if move.kind == "nonce":
-            return _apply_nonce(path, game, move)
-        return _apply_turn(path, game, move)
-
-
-def _apply_nonce(path: Path, game: Game, move: Move) -> Applied:
-    if game.started:
-        raise StateError("the game has started: nonces are taken only before the start", "P4")
-    if move.player in game.nonces:
-        raise StaleError(f"{move.player} has already sent a nonce", "P4")
-    entries = [{"kind": "nonce", "player": move.player, "move": move.data}]
-    if len(game.nonces) + 1 == len(game.players):
-        entries.append({"kind": "start"})  # filled in by _write, once the nonce is in
-    return _write(path, game, entries)
+        verdict = judge(game, move)
+        if move.kind == "move":
+            secret = _secret_for(game, path)
+            faces = host_faces(game, secret)
+            assert game.state is not None  # the referee admits moves of a started game only
+            try:  # P10: the resolution cannot refuse an admitted move
+                _state, events = play(game.state, move.player, verdict.actions, faces)
+            except Exception as err:  # pragma: no cover - a bug in pbem, never a refusal
+                raise PbemError(f"internal error: an admitted move did not resolve: {err}") from err
+            entry = {"kind": "move", "player": move.player, "move": move.data,
+                     "outcome": outcome_dicts(events, faces.salt)}
+            return _write(path, game, [entry], events=events, faces=faces)
+        entries: list[dict[str, Any]] = [{"kind": move.kind, "player": move.player, "move": move.data}]
+        return _write(path, game, entries)
 
 
-def start(games: Path, game_id: str) -> Applied:
-    """The host starts the game (P4-P6); players who sent no nonce count as empty."""
+def waive(games: Path, game_id: str, player: str) -> Applied:
+    """P4: the host records that ``player`` adds no nonce (only before the first reveal)."""
     path = game_dir(games, game_id)
     with locked(path):
         game = load_game(path)
-        if game.started:
-            raise StateError(f"game {game_id!r} has already started", "P6")
-        return _write(path, game, [{"kind": "start"}])
+        check_waive(game, player)
+        return _write(path, game, [{"kind": "waive", "player": player}])
 
 
-def _apply_turn(path: Path, game: Game, move: Move) -> Applied:
-    state = game.state
-    if state is None:
-        raise StateError(
-            "the game has not started yet: send a nonce move, or the host runs 'pbem start'", "P4"
-        )
-    if state.to_move is None:
-        raise StateError("the game is over: no more moves are taken", "R6.5")
-    if state.to_move != move.player:
-        raise RulesError(f"it is {state.to_move}'s turn, not {move.player}'s", "R3")
-    secret = _secret_for(game, path)
-    faces = host_faces(game, secret)
-    try:
-        actions = parse_actions(move.data.get("actions"))
-        _new_state, events = apply_all(state, move.player, actions, faces)
-    except ActionFormatError as err:
-        raise FormatError(str(err), "P7") from None
-    except RuleError as err:
-        raise RulesError(err.message, err.rule) from None
-    except FaceUnknown as err:  # cannot happen with the host's faces
-        raise TamperError(f"no face for {err}", "P6") from None
-    entry = {
-        "kind": "move",
-        "player": move.player,
-        "move": move.data,
-        "outcome": outcome_dicts(events, faces.salt),
-    }
-    return _write(path, game, [entry], events=events, faces=faces)
+def abandon(games: Path, game_id: str) -> Applied:
+    """P4: a game whose opening cannot finish (a nonce never revealed) is abandoned, on the record."""
+    path = game_dir(games, game_id)
+    with locked(path):
+        game = load_game(path)
+        check_abandon(game)
+        return _write(path, game, [{"kind": "abandon"}])
 
 
 def _write(
@@ -265,21 +233,21 @@ def _write(
         from pbem import signing
 
         sealer = signing.game_sealer(path, game)
-    for entry in entries:
-        if entry["kind"] == "start" and "setup" not in entry:
-            entry = start_entry(game, _secret_for(game, path))
+    pending = list(entries)
+    while pending:
+        entry = pending.pop(0)
         seq += 1
-        entry = link(entry, seq, prev)
+        entry = link(entry, seq, prev, stamp(game.last_at))
         if sealer is not None:
             entry = sealer.seal(entry)
+        prev = protocol.entry_hash(entry)
         try:
-            apply_entry(game, entry, seq)  # the same check every reader will make
+            apply_entry(game, entry, prev)  # the same check every reader will make
         except TamperError as err:  # pragma: no cover - would be a bug in pbem itself
             raise PbemError(f"internal error: the new entry does not replay: {err}") from err
-        prev = protocol.entry_hash(entry)
-        game.entries.append(entry)
-        game.hashes.append(prev)
         chained.append(entry)
+        if game.ready_to_start and not pending:  # P4: the last reveal (or waiver) starts the game
+            pending.append(start_entry(game, _secret_for(game, path)))
     private = _write_private(path, game, events or [], faces, seq, seq - len(chained))
     append(path / LOG_NAME, chained)
     return Applied(chained, events or [], private, game)

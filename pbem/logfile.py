@@ -67,9 +67,10 @@ def check_chain(entries: list[Any]) -> list[str]:
     return hashes
 
 
-def link(entry: dict[str, Any], seq: int, prev: str) -> dict[str, Any]:
-    """The entry with its chain fields first, as it will be written."""
-    return {"seq": seq, "prev": prev, **{k: v for k, v in entry.items() if k not in ("seq", "prev")}}
+def link(entry: dict[str, Any], seq: int, prev: str, at: str) -> dict[str, Any]:
+    """The entry with its chain fields and the host's clock first, as it will be written (P7)."""
+    rest = {k: v for k, v in entry.items() if k not in ("seq", "prev", "at")}
+    return {"seq": seq, "prev": prev, "at": at, **rest}
 
 
 def append(path: Path, new_entries: list[dict[str, Any]]) -> None:

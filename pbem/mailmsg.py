@@ -35,7 +35,7 @@ from pbem.moves import Move, parse_move
 MAIL_LIMIT = 8 * 1024 * 1024
 YAML_TYPES = frozenset({"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"})
 YAML_SUFFIXES = (".yaml", ".yml")
-MOVE_KEYS = ("game", "player", "kind", "after", "actions", "nonce", "key", "comment", "signature")
+MOVE_KEYS = ("game", "player", "kind", "after", "actions", "nonce", "nonce_commitment", "key", "comment", "signature")
 _KEY_LINE = re.compile(r"^(?:" + "|".join(MOVE_KEYS) + r")[ \t]*:(?:[ \t]|$)")
 _HEADER_LINE = re.compile(r"^[!-9;-~]+[ \t]*:")
 _MAIL_HEADERS = frozenset({

@@ -5,7 +5,7 @@ A move file is YAML (``schemas/move.json``)::
     game: spring-1347
     player: red
     kind: move
-    after: {seq: 12, hash: "3fa4c1d2"}   # the entry this move answers (P7)
+    after: {seq: 12, hash: "3fa4c1d2e0b9a871"}   # the entry this move answers (P7)
     actions:
       - {action: take_card, card: monk}
       - {action: place, region: gallia, count: 2}
@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import jsonschema
 
-from pbem.errors import FormatError, StaleError
+from pbem.errors import FormatError
+from pbem.protocol import HASH_PREFIX_MIN
 from pbem.record import Record
 from pbem.yamlio import MOVE_LIMIT, decode, load_one, read_limited
 
 if TYPE_CHECKING:
-    from pbem.replay import Game
+    from pbem.game import Game
 
 
 SCHEMAS = Path(__file__).parent / "schemas"
@@ -34,10 +35,14 @@ MAX_ACTIONS = 64  # as schemas/move.json
 SCHEMA_NAMES = ("move.json", "entry.json")
 
 
+OPENING_KINDS = ("commit", "nonce")
+"""P4: the move kinds of the opening; they answer entry 0."""
+
+
 class Move(Record):
     game: str
     player: str
-    kind: str
+    kind: str  # "move", or P4's "commit" and "nonce"
     data: dict[str, Any]  # the move as sent
 
     @property
@@ -105,32 +110,7 @@ def read_move(path: Path) -> Move:
     return parse_move(read_limited(path, MOVE_LIMIT, "move file"), f"move file {path.name}")
 
 
-def check_fresh(game: Game, move: Move) -> None:
-    """P7: refuse a move sent twice, or written against any entry but the last."""
-    signed = {k: v for k, v in move.data.items() if k != "signature"}
-    for seq, entry in enumerate(game.entries):
-        sent = entry.get("move")
-        if isinstance(sent, dict) and {k: v for k, v in sent.items() if k != "signature"} == signed:
-            raise StaleError(f"this move was already applied, as entry {seq}; nothing was changed", "P7")
-    if move.kind == "nonce":
-        target_seq, target_hash = 0, game.hashes[0]  # P4: nonces answer the first entry
-    else:
-        target_seq, target_hash = game.last_seq, game.last_hash
-    if move.after_seq != target_seq or not target_hash.startswith(move.after_hash):
-        known = move.after_seq < len(game.hashes) and game.hashes[move.after_seq].startswith(move.after_hash)
-        why = (
-            f"the log has moved on to entry {game.last_seq} since"
-            if known
-            else "the log has no such entry"
-        )
-        raise StaleError(
-            f"the move was written against entry {move.after_seq} ({move.after_hash}), but {why}; "
-            f"it must answer entry {target_seq} ({target_hash[:8]}): ask for a new template "
-            "('pbem template')",
-            "P7",
-        )
-
-
-def after_of(game: Game, nonce: bool = False) -> dict[str, Any]:
-    seq = 0 if nonce else game.last_seq
-    return {"seq": seq, "hash": game.hashes[seq][:16]}
+def after_of(game: Game, opening: bool = False) -> dict[str, Any]:
+    """P7: the ``after`` of a move written now; P4's commitments and nonces answer entry 0."""
+    seq = 0 if opening else game.last_seq
+    return {"seq": seq, "hash": game.hashes[seq][:HASH_PREFIX_MIN]}

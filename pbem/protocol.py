@@ -19,8 +19,11 @@ from pbem.record import Record
 
 __all__ = [
     "GAME_ID_RE",
+    "HASH_PREFIX_MIN",
     "MAX_NONCE_BYTES",
+    "MIN_NONCE_BYTES",
     "N_TOKENS",
+    "PROTOCOL",
     "REMOVED_NORMALS",
     "SALT_BYTES",
     "TAG",
@@ -30,9 +33,11 @@ __all__ = [
     "canonical_json",
     "check_reveal",
     "commitments",
+    "data_hash",
     "deal",
     "derive_seed",
     "entry_hash",
+    "nonce_commitment",
     "position_of",
     "secret_commitment",
     "sha256_hex",
@@ -42,8 +47,11 @@ __all__ = [
 
 T = TypeVar("T")
 
+PROTOCOL = "pbem-rattus/v2"
+"""The protocol a log follows, recorded in its first entry (P3, P7)."""
+
 TAG = "pbem-rattus/v1"
-"""Version tag prefixed to every hashed domain string (PROTOCOL.md preamble)."""
+"""Version tag prefixed to every hashed domain string (v2 keeps the v1 tags)."""
 
 ZERO_HASH = "0" * 64
 """``prev`` of the first log entry (P7)."""
@@ -52,7 +60,13 @@ GAME_ID_RE = re.compile(r"^[a-z0-9._-]{1,64}\Z")
 """P4: game ids are 1-64 characters of ``a-z0-9._-`` (``\\Z``: no trailing newline)."""
 
 MAX_NONCE_BYTES = 64
-"""P4: a player's nonce is at most 64 bytes (0 bytes = no nonce sent)."""
+"""P4: a player's nonce is at most 64 bytes (0 bytes: a waived seat)."""
+
+MIN_NONCE_BYTES = 16
+"""P4: the policy minimum of a player's nonce (the seed formula itself takes 0-64)."""
+
+HASH_PREFIX_MIN = 16
+"""P7: a move names the entry it answers by at least the first 16 hex digits of its hash."""
 
 N_TOKENS = 49
 """P6: positions run 1..49."""
@@ -162,11 +176,21 @@ def secret_commitment(secret: bytes) -> str:
     return sha256_hex(f"{TAG}/secret".encode() + secret)
 
 
+def data_hash(map_data: object, tokens_data: object) -> str:
+    """P3: ``H(canonical JSON of {"map": map, "tokens": catalogue})`` as hex."""
+    return sha256_hex(canonical_json({"map": map_data, "tokens": tokens_data}))
+
+
+def nonce_commitment(nonce: bytes) -> str:
+    """P4: ``H("pbem-rattus/v1/nonce" || nonce)`` as hex: what a player commits to first."""
+    return sha256_hex(f"{TAG}/nonce".encode() + bytes(nonce))
+
+
 def derive_seed(secret: bytes, game_id: str, nonces: Sequence[bytes]) -> bytes:
     """P4: the game's seed from the secret, the game id and the players' nonces.
 
     ``nonces`` has one entry per player in seat order; ``b""`` stands for a
-    player who sent no nonce.
+    waived seat.
     """
     if not isinstance(game_id, str) or not GAME_ID_RE.match(game_id):
         raise ValueError(f"game id {game_id!r} must be 1-64 characters of a-z0-9._-")

@@ -11,64 +11,19 @@ difference is a :class:`TamperError` naming the entry.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from pbem import protocol
-from pbem.errors import TamperError
-from pbem.gamedata import Board, Catalogue, GameDataError, Token
-from pbem.rules import (
-    Action,
-    ActionFormatError,
-    Event,
-    FaceUnknown,
-    RuleError,
-    State,
-    action_from_dict,
-    apply_all,
-    new_state,
-)
+from pbem.clock import is_at
+from pbem.errors import PbemError, TamperError
+from pbem.game import Game, Opening
+from pbem.gamedata import STANDARD_DATA_HASHES, Board, Catalogue, GameDataError, Token
+from pbem.moves import Move
+from pbem.referee import check_abandon, check_waive, judge, sent_key
+from pbem.rules import Event, FaceUnknown, State, new_state
 from pbem.rules.events import TokenFlipped
 
 SaltOf = Callable[[str], str]
-
-
-@dataclass
-class Game:
-    """A game as its public log shows it."""
-
-    game_id: str
-    players: tuple[str, ...]
-    board: Board
-    catalogue: Catalogue
-    entries: list[dict[str, Any]]
-    hashes: list[str]
-    first_named: str | None
-    secret_commitment: str
-    nonces: dict[str, str] = field(default_factory=dict)
-    keys: dict[str, str] = field(default_factory=dict)
-    commitments: list[str] = field(default_factory=list)
-    state: State | None = None
-    secret: bytes | None = None  # once revealed (P6)
-
-    @property
-    def started(self) -> bool:
-        return self.state is not None
-
-    @property
-    def over(self) -> bool:
-        return self.state is not None and self.state.to_move is None
-
-    @property
-    def last_seq(self) -> int:
-        return len(self.entries) - 1
-
-    @property
-    def last_hash(self) -> str:
-        return self.hashes[-1]
-
-    def to_move(self) -> str | None:
-        return self.state.to_move if self.state is not None else None
 
 
 class RevealFaces:
@@ -125,13 +80,6 @@ def outcome_dicts(events: list[Event], salt_of: SaltOf) -> list[dict[str, Any]]:
     return out
 
 
-def parse_actions(raw: Any, seq: int | None = None) -> list[Action]:
-    where = f"entry {seq}: " if seq is not None else ""
-    if not isinstance(raw, list):
-        raise ActionFormatError(f"{where}'actions' must be a list")
-    return [action_from_dict(item) for item in raw]
-
-
 def _setup_state(game: Game, entry: dict[str, Any], seq: int) -> State:
     """Rebuild R2.1-R2.4 from the start entry's public setup, checking its shape."""
     try:
@@ -162,109 +110,168 @@ def _setup_state(game: Game, entry: dict[str, Any], seq: int) -> State:
         raise TamperError(f"entry {seq}: the start entry is malformed: {err}", "P6") from None
 
 
-def game_from_first(entries: list[dict[str, Any]], hashes: list[str]) -> Game:
-    first = entries[0]
+def game_from_first(first: dict[str, Any], first_hash: str) -> Game:
+    """Entry 0 (P3): the players, the secret's commitment and the game's own data."""
     try:
-        if first["kind"] != "create" or first["protocol"] != protocol.TAG:
-            raise ValueError(f"it must be a 'create' entry of protocol {protocol.TAG}")
-        players = tuple(first["players"])
-        return Game(
+        if first.get("kind") != "create" or first.get("protocol") != protocol.PROTOCOL:
+            raise ValueError(f"it must be a 'create' entry of protocol {protocol.PROTOCOL}")
+        if not is_at(first.get("at")):
+            raise ValueError("its 'at' is not a time like 2026-11-30T09:15:00Z (P7)")
+        data = first["data"]
+        recorded = first["data_hash"]
+        if protocol.data_hash(data["map"], data["tokens"]) != recorded:
+            raise ValueError("its data_hash is not the hash of its map and token catalogue")
+        edition = first["edition"]
+        if edition == "standard" and recorded not in STANDARD_DATA_HASHES:
+            raise ValueError(
+                "it claims the standard edition, but its map or token catalogue differ from "
+                "the data pbem ships (a custom game must say 'custom')"
+            )
+        if edition not in ("standard", "custom"):
+            raise ValueError(f"edition {edition!r} is neither 'standard' nor 'custom'")
+        made = first["secret"]["made"]
+        if made not in ("os-csprng", "supplied"):
+            raise ValueError(f"secret.made {made!r} is neither 'os-csprng' nor 'supplied'")
+        game = Game(
             game_id=first["game"],
-            players=players,
-            board=Board.from_data(first["data"]["map"]),
-            catalogue=Catalogue.from_data(first["data"]["tokens"]),
-            entries=entries,
-            hashes=hashes,
+            players=tuple(first["players"]),
+            board=Board.from_data(data["map"]),
+            catalogue=Catalogue.from_data(data["tokens"]),
+            entries=[first],
+            hashes=[first_hash],
             first_named=first["options"].get("first"),
             secret_commitment=first["secret"]["commitment"],
+            made=made,
+            edition=edition,
+            data_hash=recorded,
             keys=dict(first.get("keys", {})),
         )
+        game.board.regions_in_use(len(game.players))
+        return game
     except (KeyError, TypeError, ValueError, AttributeError, GameDataError) as err:
         raise TamperError(f"entry 0: the first entry is malformed: {err}", "P3") from None
 
 
 def replay(entries: list[dict[str, Any]], hashes: list[str]) -> Game:
     """The game as of the last entry; :class:`TamperError` naming the first bad entry."""
-    game = game_from_first(entries, hashes)
+    game = game_from_first(entries[0], hashes[0])
     for seq in range(1, len(entries)):
-        apply_entry(game, entries[seq], seq)
+        apply_entry(game, entries[seq], hashes[seq])
     return game
 
 
-def _check_answers(game: Game, entry: dict[str, Any], seq: int, target: int) -> None:
-    """P7: a recorded move names the entry it answered, which must be ``target``."""
-    move = entry.get("move")
+def _recorded_move(entry: dict[str, Any], seq: int) -> Move:
+    """The move an entry records, in the shape the referee reads (its schema was checked
+    when it was admitted; a tampered one must still not crash the replay)."""
+    move, player = entry.get("move"), entry.get("player")
     after = move.get("after") if isinstance(move, dict) else None
     if (
-        not isinstance(after, dict)
-        or after.get("seq") != target
+        not isinstance(move, dict)
+        or not isinstance(after, dict)
+        or type(after.get("seq")) is not int
         or not isinstance(after.get("hash"), str)
-        or len(after["hash"]) < 8
-        or not game.hashes[target].startswith(after["hash"])
-        or move.get("player") != entry.get("player")  # type: ignore[union-attr]
-        or move.get("game") != game.game_id  # type: ignore[union-attr]
+        or len(after["hash"]) < protocol.HASH_PREFIX_MIN
+        or move.get("player") != player
+        or move.get("kind") != entry.get("kind")
+        or not isinstance(move.get("game"), str)
     ):
         raise TamperError(
-            f"entry {seq}: the recorded move does not answer entry {target} of this game "
-            "(its game, player or 'after' field was changed)",
-            "P7",
+            f"entry {seq}: the recorded move is malformed, or its player, kind or 'after' "
+            "field was changed", "P7",
         )
+    if entry["kind"] == "commit" and not _hex(move.get("nonce_commitment"), 64, 64):
+        raise TamperError(f"entry {seq}: the recorded nonce commitment is not 64 hex digits", "P4")
+    if entry["kind"] == "nonce" and not _hex(move.get("nonce"), 32, 128):
+        raise TamperError(f"entry {seq}: the recorded nonce is not 16-64 bytes of hex", "P4")
+    return Move(move["game"], str(player), entry["kind"], move)
 
 
-def apply_entry(game: Game, entry: dict[str, Any], seq: int) -> None:
+def _hex(value: object, shortest: int, longest: int) -> bool:
+    return (
+        isinstance(value, str)
+        and shortest <= len(value) <= longest
+        and len(value) % 2 == 0
+        and all(c in "0123456789abcdef" for c in value)
+    )
+
+
+def apply_entry(game: Game, entry: dict[str, Any], entry_hash: str) -> None:
+    """Check one more entry against the game so far, the way the host admitted it, and add it."""
+    seq = len(game.entries)
+    at, last_at = entry.get("at"), game.last_at
+    if not is_at(at):
+        raise TamperError(f"entry {seq}: its 'at' is not a time like 2026-11-30T09:15:00Z", "P7")
+    assert isinstance(at, str)
+    if last_at is not None and at < last_at:
+        raise TamperError(f"entry {seq}: its 'at' ({at}) is earlier than the entry before ({last_at})", "P7")
     kind = entry.get("kind")
-    if kind in ("nonce", "move"):
-        _check_answers(game, entry, seq, 0 if kind == "nonce" else seq - 1)
-    if kind == "nonce":
-        if game.started:
-            raise TamperError(f"entry {seq}: a nonce after the game started", "P4")
-        player, move = entry.get("player"), entry.get("move")
-        if player not in game.players or player in game.nonces or not isinstance(move, dict):
-            raise TamperError(f"entry {seq}: a nonce from an unknown or repeated player", "P4")
-        game.nonces[player] = str(move.get("nonce", ""))
-        if isinstance(move.get("key"), str):
-            game.keys[player] = move["key"]
-    elif kind == "start":
-        if game.started:
-            raise TamperError(f"entry {seq}: a second start entry", "P6")
-        recorded = entry.get("nonces")
-        expected = {p: game.nonces.get(p, "") for p in game.players}
-        if recorded != expected:
-            raise TamperError(f"entry {seq}: the nonces differ from the nonce entries", "P4")
-        game.state = _setup_state(game, entry, seq)
-    elif kind == "move":
-        _replay_move(game, entry, seq)
-    elif kind == "reveal":
-        _replay_reveal(game, entry, seq)
-    else:
-        raise TamperError(f"entry {seq}: unknown entry kind {kind!r}", "P7")
+    if game.ready_to_start and kind != "start":
+        raise TamperError(f"entry {seq}: every nonce is in, so the game must start with this entry (P4)", "P4")
+    try:
+        if kind in ("commit", "nonce", "move"):
+            _replay_move(game, entry, seq)
+        elif kind == "waive":
+            player = entry.get("player")
+            check_waive(game, str(player))
+            game.waived.add(str(player))
+        elif kind == "abandon":
+            check_abandon(game)
+            game.abandoned = True
+        elif kind == "start":
+            _replay_start(game, entry, seq)
+        elif kind == "reveal":
+            _replay_reveal(game, entry, seq)
+        else:
+            raise TamperError(f"entry {seq}: unknown entry kind {kind!r}", "P7")
+    except TamperError:
+        raise
+    except PbemError as err:
+        raise TamperError(f"entry {seq}: the host could not have admitted it: {err.message}", err.rule) from None
+    game.entries.append(entry)
+    game.hashes.append(entry_hash)
 
 
 def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
-    if game.state is None:
-        raise TamperError(f"entry {seq}: a move before the game started", "P6")
-    player, move, outcome = entry.get("player"), entry.get("move"), entry.get("outcome")
-    if not isinstance(move, dict) or not isinstance(outcome, list):  # player: _check_answers
-        raise TamperError(f"entry {seq}: a move entry needs player, move and outcome", "P7")
-    faces = RevealFaces(game, outcome, seq)
-    try:
-        actions = parse_actions(move.get("actions"), seq)
-        state, events = apply_all(game.state, str(player), actions, faces)
-    except (RuleError, ActionFormatError) as err:
-        raise TamperError(f"entry {seq}: the recorded move is not legal: {err}", "R7.3") from None
-    except FaceUnknown as err:
-        raise TamperError(
-            f"entry {seq}: the replay flips {err.args[0]}, whose reveal the entry does not record",
-            "P6",
-        ) from None
-    recomputed = outcome_dicts(events, faces.salt)
-    if recomputed != outcome:
-        raise TamperError(
-            f"entry {seq}: the recorded outcome differs from the replay{_first_difference(recomputed, outcome)}",
-            "P7",
-        )
-    game.state = state
+    move = _recorded_move(entry, seq)
+    if entry["kind"] != "move":
+        judge(game, move, signatures=False)
+        if move.kind == "commit":
+            game.commits[move.player] = move.data["nonce_commitment"]
+            if isinstance(move.data.get("key"), str):
+                game.keys.setdefault(move.player, move.data["key"])  # P8: registered with the commitment
+        else:
+            game.nonces[move.player] = move.data["nonce"]
+    else:
+        outcome = entry.get("outcome")
+        if not isinstance(outcome, list):
+            raise TamperError(f"entry {seq}: a move entry needs its outcome", "P7")
+        faces = RevealFaces(game, outcome, seq)
+        try:
+            verdict = judge(game, move, faces=faces, signatures=False)
+        except FaceUnknown as err:
+            raise TamperError(
+                f"entry {seq}: the replay flips {err.args[0]}, whose reveal the entry does not record", "P6"
+            ) from None
+        recomputed = outcome_dicts(list(verdict.events), faces.salt)
+        if recomputed != outcome:
+            raise TamperError(
+                f"entry {seq}: the recorded outcome differs from the replay{_first_difference(recomputed, outcome)}",
+                "P7",
+            )
+        game.state = verdict.state
+    game.sent[sent_key(move.data)] = seq
 
+
+def _replay_start(game: Game, entry: dict[str, Any], seq: int) -> None:
+    if game.opening is not Opening.REVEAL or not game.ready_to_start:
+        raise TamperError(
+            f"entry {seq}: a start before every nonce was revealed (still awaited: "
+            f"{', '.join(game.awaited) or 'nothing'}); a partial start would let someone choose", "P4",
+        )
+    expected = {p: game.nonces.get(p, "") for p in game.players}
+    if entry.get("nonces") != expected:
+        raise TamperError(f"entry {seq}: the nonces differ from the revealed ones", "P4")
+    game.state = _setup_state(game, entry, seq)
 
 def _first_difference(ours: list[Any], theirs: list[Any]) -> str:
     for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):

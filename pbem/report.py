@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.view import describe_event, next_step
+from pbem.view import describe_event, next_step, opening_line, trust_lines
 
 if TYPE_CHECKING:
     from pbem.host import Applied
@@ -26,8 +26,14 @@ def report_lines(applied: Applied, private_hint: bool = True) -> list[str]:
             for event in entry["outcome"]:
                 if event["event"] != "turn_started":
                     lines.append(f"  {describe_event(game, event)}")
+        elif kind == "commit":
+            lines.append(f"entry {entry['seq']}: {entry['player']}'s nonce commitment recorded (P4)")
         elif kind == "nonce":
-            lines.append(f"entry {entry['seq']}: nonce from {entry['player']} recorded")
+            lines.append(f"entry {entry['seq']}: {entry['player']}'s nonce revealed; it matches the commitment (P4)")
+        elif kind == "waive":
+            lines.append(f"entry {entry['seq']}: the host waived {entry['player']}'s nonce (P4)")
+        elif kind == "abandon":
+            lines.append(f"entry {entry['seq']}: the host abandoned the game before its start (P4)")
         elif kind == "start":
             setup = entry["setup"]
             lines.append(
@@ -45,5 +51,8 @@ def report_lines(applied: Applied, private_hint: bool = True) -> list[str]:
             )
     if game.state is not None:
         lines.append(f"next: {next_step(game.state)}")
+    else:
+        lines.append(f"next: {opening_line(game)}")
     lines.append(f"log now ends at entry {game.last_seq} ({game.last_hash[:16]})")
+    lines.extend(trust_lines(game))
     return lines

@@ -4,7 +4,7 @@ Mode 0600, never part of the public log: the players' e-mail addresses and
 the path of the host's private key (P8).  The Message-IDs of applied mails
 are kept beside it in ``mail-seen.txt`` (one ``<message-id> <seq>`` a line),
 so that the same message is never applied twice.  Public keys are public and
-live in the log (entry 0 ``keys`` and ``host_key``, nonce moves' ``key``).
+live in the log (entry 0 ``keys`` and ``host_key``, commitment moves' ``key``).
 """
 
 from __future__ import annotations

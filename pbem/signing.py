@@ -43,7 +43,7 @@ if TYPE_CHECKING:
         Ed25519PublicKey,
     )
 
-    from pbem.replay import Game
+    from pbem.game import Game
 
 PUBLIC_PREFIX = "ed25519:"
 PUBLIC_RE = re.compile(r"^ed25519:[A-Za-z0-9+/]{43}=\Z")
@@ -178,20 +178,20 @@ def fingerprint(public: str) -> str:
 def key_for(keys: dict[str, str], data: dict[str, Any], player: str) -> tuple[str | None, str]:
     """The key a move of ``player`` must be signed with, and where that key comes from.
 
-    A key registered earlier (entry 0 or an earlier nonce) is in force; a nonce
-    that registers a key must itself be signed with it (proof of possession).
+    A key registered earlier (entry 0 or an earlier commitment) is in force; a
+    commitment that registers a key must itself be signed with it (proof of possession).
     """
     registered = keys.get(player)
-    offered = data.get("key") if data.get("kind") == "nonce" else None
+    offered = data.get("key") if data.get("kind") == "commit" else None
     if registered is not None:
         if isinstance(offered, str) and offered != registered:
             raise SignatureError(
                 f"{player} already has key {fingerprint(registered)}... registered; a nonce "
-                "cannot replace it", "P8",
+                "commitment cannot replace it", "P8",
             )
         return registered, "the key registered for " + player
     if isinstance(offered, str):
-        return offered, "the key this nonce registers"
+        return offered, "the key this commitment registers"
     return None, ""
 
 
@@ -203,7 +203,7 @@ def check_move(game: Game, move: Move) -> None:
         if signature is not None:
             raise SignatureError(
                 f"the move is signed, but {move.player} has no registered key to check it "
-                "against; register one ('pbem new --key', or 'key:' in the nonce) or send the "
+                "against; register one ('pbem new --key', or 'key:' in the commitment) or send the "
                 "move unsigned", "P8",
             )
         return
@@ -310,7 +310,7 @@ def check_log(entries: list[dict[str, Any]]) -> LogSignatures:
                 moves_signed += 1
         elif "signature" in move:
             failures.append(f"entry {seq}: {player}'s move is signed, but {player} has no key")
-        if entry.get("kind") == "nonce" and isinstance(public, str):
+        if entry.get("kind") == "commit" and isinstance(public, str):
             keys[player] = public
     return LogSignatures(entries_signed, moves_signed, failures)
 
@@ -320,8 +320,8 @@ def check_log(entries: list[dict[str, Any]]) -> LogSignatures:
 def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
     """Sign a move file in place; its text is kept, only the signature line changes.
 
-    With ``register`` (nonce moves only) a ``key:`` line with the signer's public
-    key is added first, so the nonce registers the key it is signed with.
+    With ``register`` (commit moves only) a ``key:`` line with the signer's public
+    key is added first, so the commitment registers the key it is signed with.
     """
     key = load_private_key(key_path)
     public = public_text(key)
@@ -332,17 +332,17 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
     lines = [ln for ln in text.splitlines() if not _SIGNATURE_LINE.match(ln)]
     data = {k: v for k, v in move.data.items() if k != "signature"}
     if register:
-        if move.kind != "nonce":
-            raise FormatError("only a nonce move registers a key (P8): drop --register", "P8")
+        if move.kind != "commit":
+            raise FormatError("only a nonce commitment registers a key (P8): drop --register", "P8")
         if data.get("key") not in (None, public):
-            raise FormatError("the nonce already registers another key; remove its 'key:' line", "P8")
+            raise FormatError("the commitment already registers another key; remove its 'key:' line", "P8")
         if "key" not in data:
             data["key"] = public
             lines.append(f'key: "{public}"')
     offered = data.get("key")
     if isinstance(offered, str) and offered != public:
         raise SignatureError(
-            f"this nonce registers key {fingerprint(offered)}..., but {key_path} is key "
+            f"this commitment registers key {fingerprint(offered)}..., but {key_path} is key "
             f"{fingerprint(public)}...: sign it with the key it registers", "P8",
         )
     signature = sign(key, move_message(data))

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.gamedata import CLASSES
+from pbem.game import Game, Opening
 from pbem.moves import after_of
-from pbem.replay import Game
 from pbem.rules import Action, Phase, Stage, State, legal_actions
 from pbem.yamlio import dump_yaml
 
@@ -19,6 +19,42 @@ CARD_NAMES = {
     "peasant": "Peasant", "merchant": "Merchant", "monk": "Monk",
     "knight": "Knight", "witch": "Witch", "king": "King",
 }
+
+
+TRUST = (
+    "trust (P1): the host sees every face and must hold no seat; what the protocol guarantees "
+    "is that nobody, the host included, chose or changed the rat order, rewrote this history "
+    "unnoticed (keep your last log: 'pbem verify NEW --extends OLD'), or learned a face through pbem"
+)
+
+
+def notices(game: Game) -> list[str]:
+    """What every public output of this game must say about it (P3, P7)."""
+    out = []
+    if game.test_game:
+        out.append("TEST GAME: its secret was supplied, not made by the OS (P7); whoever knows it "
+                   "knows every face, so it proves nothing about fair play")
+    if game.edition != "standard":
+        out.append(f"CUSTOM GAME: its map or rat tokens are not pbem's standard data "
+                   f"(P3, data_hash {game.data_hash[:16]})")
+    return out
+
+
+def trust_lines(game: Game) -> list[str]:
+    """The trust model in one line, then the game's notices: every verdict ends with these."""
+    return [TRUST, *notices(game)]
+
+
+def opening_line(game: Game) -> str:
+    """Where the opening stands (P4), in a sentence."""
+    opening = game.opening
+    if opening is Opening.ABANDONED:
+        return "abandoned by the host before the start (P4)"
+    waiting = ", ".join(game.awaited)
+    waived = f"; waived: {', '.join(sorted(game.waived))}" if game.waived else ""
+    if opening is Opening.COMMIT:
+        return f"not started: waiting for nonce commitments from {waiting}{waived} (P4, round 1 of 2)"
+    return f"not started: waiting for {waiting} to reveal their nonce{waived} (P4, round 2 of 2)"
 
 
 def region_name(game: Game, region: str) -> str:
@@ -92,9 +128,9 @@ def next_step(state: State) -> str:
 def board_lines(game: Game) -> list[str]:
     state = game.state
     lines = [f"game {game.game_id}  (players in seat order: {', '.join(game.players)})"]
+    lines.extend(f"  {n}" for n in notices(game))
     if state is None:
-        sent = ", ".join(sorted(game.nonces)) or "nobody yet"
-        lines.append(f"not started: nonces from {sent}; starts when all have sent one (P4)")
+        lines.append(opening_line(game))
         return lines
     width = max(len(region_name(game, r)) for r in state.regions)
     for region in state.regions:
@@ -122,7 +158,12 @@ def state_json(game: Game) -> dict[str, Any]:
         "players": list(game.players),
         "last_entry": {"seq": game.last_seq, "hash": game.last_hash},
         "started": state is not None,
+        "opening": game.opening.value,
+        "committed": sorted(game.commits),
+        "waived": sorted(game.waived),
         "nonces_from": sorted(game.nonces),
+        "edition": game.edition,
+        "test_game": game.test_game,
     }
     if state is None:
         return out
@@ -182,14 +223,9 @@ def template(game: Game, player: str) -> str:
     state = game.state
     head: dict[str, Any] = {"game": game.game_id, "player": player}
     if state is None:
-        head.update({"kind": "nonce", "after": after_of(game, nonce=True), "nonce": "00"})
-        return (
-            "# Your nonce (P4): 1-64 random bytes as hex, mixed into the game's seed so that\n"
-            "# nobody, the host included, can steer the shuffle. Replace 00 with your own.\n"
-            + dump_yaml(head)
-        )
+        return _opening_template(game, player)
     head.update({"kind": "move", "after": after_of(game)})
-    lines = [f"# {next_step(state)}"]
+    lines = [f"# {n}" for n in notices(game)] + [f"# {next_step(state)}"]
     options: list[str] = []
     if state.to_move != player:
         lines.append(f"# Note: it is {state.to_move}'s turn, not {player}'s: this move would be refused.")
@@ -221,3 +257,29 @@ def private_lines(reveals: list[dict[str, Any]]) -> list[str]:
         f"  you saw rat {r['token']} = {r['token_id']} (entry {r['seq']}; salt {r['salt']})"
         for r in reveals
     ]
+
+
+def _opening_template(game: Game, player: str) -> str:
+    """P4's two rounds: what ``player`` sends now, with how to make it."""
+    opening = game.opening
+    notes = "".join(f"# {n}\n" for n in notices(game))
+    where = f"--games DIR --player {player}"
+    if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
+        head = {"game": game.game_id, "player": player, "kind": "commit",
+                "after": after_of(game, opening=True), "nonce_commitment": ""}
+        return notes + (
+            "# Round 1 of 2 (P4): commit to a nonce of your own, so that nobody, the host\n"
+            "# included, can steer the shuffle. Easiest: let pbem write this file for you:\n"
+            f"#     pbem nonce {game.game_id} {where} --out commit.yaml\n"
+            "# It keeps the nonce in a private file and fills in nonce_commitment below\n"
+            "# (H('pbem-rattus/v1/nonce' || nonce) as 64 hex digits). Mail the result.\n"
+        ) + dump_yaml(head)
+    if opening is Opening.REVEAL and player in game.commits and player not in game.nonces:
+        head = {"game": game.game_id, "player": player, "kind": "nonce",
+                "after": after_of(game, opening=True), "nonce": ""}
+        return notes + (
+            "# Round 2 of 2 (P4): every seat has committed; now reveal the nonce you committed to.\n"
+            f"#     pbem nonce {game.game_id} {where} --reveal --out nonce.yaml\n"
+            "# writes this file from the nonce pbem kept for you. Mail the result.\n"
+        ) + dump_yaml(head)
+    return notes + f"# Nothing to send now for {player}: {opening_line(game)}.\n"

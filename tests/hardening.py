@@ -32,7 +32,7 @@ from pbem import protocol
 from pbem.audit import host_faces
 from pbem.cli import main
 from pbem.dealing import HostFaces
-from pbem.demo import bot_actions
+from pbem.demo import bot_actions, open_game
 from pbem.errors import Exit
 from pbem.host import (
     SECRET_NAME,
@@ -43,7 +43,7 @@ from pbem.host import (
     read_secret,
 )
 from pbem.moves import Move, after_of, parse_move
-from pbem.replay import Game
+from pbem.game import Game
 from pbem.simulate import PLAYER_NAMES
 from pbem.yamlio import dump_yaml
 
@@ -58,15 +58,12 @@ def make_game(
     games: Path, game_id: str, n_players: int = 3, seed: int = 0, moves: int = 0,
     secret: bytes | None = SECRET,
 ) -> Path:
-    """A started game (every player sent a nonce), then ``moves`` bot moves applied."""
+    """A started game (every player committed to a nonce and revealed it, P4), then
+    ``moves`` bot moves applied."""
     players = PLAYER_NAMES[:n_players]
     path = create(games, NewGame(game_id, players, secret=secret))
     rng = random.Random(seed)
-    for player in players:
-        game = load_game(path)
-        nonce = {"game": game_id, "player": player, "kind": "nonce",
-                 "after": after_of(game, True), "nonce": f"{rng.getrandbits(64):016x}"}
-        apply_move(games, parse_move(dump_yaml(nonce).encode()))
+    open_game(games, game_id, {p: rng.getrandbits(128).to_bytes(16, "big") for p in players})
     for _ in range(moves):
         game = load_game(path)
         if game.to_move() is None:

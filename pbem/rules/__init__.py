@@ -23,17 +23,18 @@ from pbem.rules.actions import (
     WitchSwap,
     action_from_dict,
 )
-from pbem.rules.engine import apply_all, apply_in_place, can_place, default_flips, step, winner
+from pbem.rules.engine import apply_in_place, can_place, step, winner
 from pbem.rules.errors import RuleError
 from pbem.rules.events import Event
 from pbem.rules.faces import Faces, FaceUnknown, MappingFaces
 from pbem.rules.legal import legal_actions, legal_by_kind
+from pbem.rules.play import NoFaces, apply_all, check, default_flips, play
 from pbem.rules.state import Phase, Stage, State, new_state
 
 __all__ = [
     "ACTION_TYPES", "Action", "ActionFormatError", "EndTurn", "Event", "FaceUnknown", "Faces",
     "Flip", "King", "KnightCubes", "KnightMove", "MappingFaces", "Merchant", "Monk",
-    "MovePlague", "Phase", "Place", "RuleError", "Spread", "Stage", "State", "TakeCard",
-    "WitchLook", "WitchSwap", "action_from_dict", "apply_all", "apply_in_place", "can_place",
-    "default_flips", "legal_actions", "legal_by_kind", "new_state", "step", "winner",
+    "MovePlague", "NoFaces", "Phase", "Place", "RuleError", "Spread", "Stage", "State", "TakeCard",
+    "WitchLook", "WitchSwap", "action_from_dict", "apply_all", "apply_in_place", "can_place", "check",
+    "default_flips", "legal_actions", "legal_by_kind", "new_state", "play", "step", "winner",
 ]

@@ -8,7 +8,7 @@ one used by replays and simulations.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from pbem.gamedata import CLASSES
 from pbem.rules.actions import (
@@ -389,13 +389,15 @@ def _end_setup_placement(state: State, out: list[Event]) -> None:
 
 
 def _end_turn(state: State, out: list[Event]) -> None:
-    """R3.4, R6.1: the turn ends; check the end conditions; next player or final round."""
+    """R3.4, R6.1 (and its ruling): the turn ends; check the end conditions; next player or final round."""
     n = len(state.players)
     reason = None
     if not state.rat_supply:
         reason = "the rat supply ran out"
     elif any(v == 0 for v in state.supply.values()):
         reason = "a player has no cube left in their supply"
+    elif not any(state.rats[r] for r in state.regions):  # R6.1 ruling: nothing can threaten a cube again
+        reason = "no rat is left on the board"
     if reason is None:
         _start(state, (state.current + 1) % n, Phase.TURN, out)
         return
@@ -476,34 +478,3 @@ def step(state: State, player: str, action: Action, faces: Faces) -> tuple[State
     new = state.copy()
     events = apply_in_place(new, player, action, faces)
     return new, events
-
-
-def apply_all(
-    state: State, player: str, actions: Iterable[Action], faces: Faces
-) -> tuple[State, list[Event]]:
-    """Apply a player's actions in order, all or nothing (R7.3), then the R4.2 default flips.
-
-    If the actions leave the player's own outbreak with rats still to flip and
-    no order named for them, the rest are flipped oldest first (R4.2 ruling).
-    """
-    new = state.copy()
-    events: list[Event] = []
-    for index, action in enumerate(actions, start=1):
-        try:
-            events.extend(apply_in_place(new, player, action, faces))
-        except RuleError as err:
-            raise RuleError(err.rule, f"action {index} ({action.kind}): {err.message}") from None
-    events.extend(default_flips(new, player, faces))
-    return new, events
-
-
-def default_flips(state: State, player: str, faces: Faces) -> list[Event]:
-    """R4.2 ruling: rats left unflipped by ``player``'s outbreak go oldest first."""
-    events: list[Event] = []
-    while (
-        state.phase is Phase.TURN
-        and state.turn.stage is Stage.OUTBREAK
-        and state.players[state.current] == player
-    ):
-        events.extend(apply_in_place(state, player, Flip(state.rats[state.plague][0]), faces))
-    return events

@@ -1,0 +1,47 @@
+"""The host's clock (PROTOCOL.md P7): every entry's ``at``, RFC 3339 UTC to the second.
+
+``PBEM_NOW`` (an ``at``-style time, e.g. ``2026-11-30T09:15:00Z``) sets the clock,
+so tests and recorded examples never depend on the real time and never sleep.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+AT_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
+"""P7: ``at`` is RFC 3339 UTC to the second, with a capital T and Z."""
+
+CLOCK_ENV = "PBEM_NOW"
+
+
+def is_at(text: object) -> bool:
+    """Is ``text`` a well-formed ``at`` naming a real moment?
+
+    The fixed-width form means that two ``at`` strings compare as their times do."""
+    if not isinstance(text, str) or not AT_RE.match(text):
+        return False
+    try:
+        time.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True
+
+
+def now() -> str:
+    """The current time as an ``at`` (``PBEM_NOW`` when set)."""
+    forced = os.environ.get(CLOCK_ENV)
+    if forced is not None:
+        if not is_at(forced):
+            from pbem.errors import FormatError
+
+            raise FormatError(f"{CLOCK_ENV}={forced!r} is not a time like 2026-11-30T09:15:00Z", "P7")
+        return forced
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def stamp(previous: str | None) -> str:
+    """The ``at`` of a new entry: now, but never earlier than the entry before (P7)."""
+    current = now()
+    return previous if previous is not None and previous > current else current

@@ -1,0 +1,169 @@
+"""A whole move: a player's actions applied all or nothing (R7.3), decided on public facts (R7.4).
+
+One function, :func:`play`, runs a move in two modes over the same code:
+
+* ``faces=None`` (the **check**): nothing hidden is consulted.  This is the
+  verdict on the move, given by the host before it looks at any face, by
+  ``pbem check`` offline, and by anyone replaying the log.  It raises
+  :class:`RuleError` or returns the public state up to the outbreak.
+* with a face seam (the **resolution**): the same actions are played again,
+  the outbreak is resolved with the faces.  After a check that passed it
+  cannot refuse (PROTOCOL.md P10).
+
+The outbreak ends the turn (R7.4), so a move's last segment is the plague's
+move, its spreads, the Knight's neutral cubes and the flip order; anything
+after the outbreak begins is refused before any rat is turned.  A named flip
+order is a preference (R4.2): named rats go first, in that order, then the
+rest oldest first, and a named rat the outbreak never reaches stays face down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pbem.gamedata import Token
+from pbem.rules.actions import Action, EndTurn, Flip, KnightCubes
+from pbem.rules.engine import apply_in_place
+from pbem.rules.errors import RuleError
+from pbem.rules.events import Event
+from pbem.rules.faces import Faces, FaceUnknown
+from pbem.rules.plague import outbreak_pending
+from pbem.rules.state import Phase, Stage, State
+
+__all__ = ["NoFaces", "apply_all", "check", "default_flips", "play"]
+
+
+class NoFaces:
+    """The check's face seam (and a bot's or a player's): a look shows nothing, a flip
+    cannot be told."""
+
+    def face(self, token: str) -> Token:
+        raise FaceUnknown(token)
+
+    def look(self, token: str) -> str | None:
+        return None
+
+
+_NO_FACES = NoFaces()
+
+
+def _in_outbreak(state: State, player: str) -> bool:
+    return (
+        state.phase is Phase.TURN
+        and state.turn.stage is Stage.OUTBREAK
+        and state.players[state.current] == player
+    )
+
+
+def _after_end(index: int, action: Action, state: State) -> RuleError:
+    after = "the game is over" if state.to_move is None else f"{state.to_move} is to move"
+    return RuleError(
+        "R7.4",
+        f"action {index} ({action.kind}): your turn ended with the action before it ({after}); "
+        "a move file holds the actions of one player's turn only",
+    )
+
+
+def _flip_order(state: State, tail: Sequence[Action], first: int) -> list[str]:
+    """R7.4, R4.2, R5.4: what may follow the start of the outbreak, checked with no face.
+
+    Returns the named flip order.  The Knight's neutral cubes may come first."""
+    named: list[str] = []
+    here = state.rats[state.plague]
+    for offset, action in enumerate(tail):
+        index = first + offset
+        if isinstance(action, KnightCubes) and offset == 0:
+            continue  # checked by the engine, on the public state
+        if isinstance(action, KnightCubes):
+            raise RuleError("R5.4", f"action {index} (knight_cubes): the Knight declares the neutral "
+                            "cubes before the flip order, right after the spreads")
+        if not isinstance(action, Flip):
+            raise RuleError(
+                "R7.4",
+                f"action {index} ({action.kind}): the outbreak in {state.plague} has begun, and the "
+                "outbreak ends the turn; after the plague's move and its spreads a move may only "
+                "name the Knight's neutral cubes and the order of the flips",
+            )
+        if action.token not in here:
+            raise RuleError("R4.2", f"action {index} (flip): {action.token} is not a face-down rat "
+                            f"in the plague region {state.plague} (there: {', '.join(here)})")
+        if action.token in named:
+            raise RuleError("R4.2", f"action {index} (flip): {action.token} is named twice in the flip order")
+        named.append(action.token)
+    return named
+
+
+def play(
+    state: State, player: str, actions: Sequence[Action], faces: Faces | None = None
+) -> tuple[State, list[Event]]:
+    """``player``'s move on a copy of ``state``: the new state and the events.
+
+    With ``faces=None`` it is the check (no face consulted, the outbreak left
+    unresolved); with faces it is the resolution.  Both raise the same
+    :class:`RuleError` for the same move, whatever the faces (P10).
+    """
+    new = state.copy()
+    seam: Faces = _NO_FACES if faces is None else faces
+    events: list[Event] = []
+    ended = False
+    for index, action in enumerate(actions, start=1):
+        if ended or new.to_move != player:
+            if index == 1:  # not this player's turn at all: the engine says whose it is
+                _step(new, player, action, seam, index)
+            raise _after_end(index, action, new)
+        if _in_outbreak(new, player):
+            tail = actions[index - 1 :]
+            if isinstance(tail[0], KnightCubes):
+                events.extend(_step(new, player, tail[0], seam, index))
+            order = _flip_order(new, tail, index)
+            if faces is not None:
+                events.extend(_preferred_flips(new, player, order, faces))
+            return new, events
+        try:
+            events.extend(_step(new, player, action, seam, index))
+        except FaceUnknown:
+            if faces is not None or not isinstance(action, EndTurn):
+                raise
+            ended = True  # the check stops at the final sweep (R6.4), which cannot refuse
+    if faces is not None:
+        events.extend(default_flips(new, player, faces))
+    return new, events
+
+
+def _step(state: State, player: str, action: Action, faces: Faces, index: int) -> list[Event]:
+    try:
+        return apply_in_place(state, player, action, faces)
+    except RuleError as err:
+        raise RuleError(err.rule, f"action {index} ({action.kind}): {err.message}") from None
+
+
+def _preferred_flips(state: State, player: str, order: list[str], faces: Faces) -> list[Event]:
+    """R4.2 ruling: the named rats first, while the outbreak lasts; then oldest first."""
+    events: list[Event] = []
+    for token in order:
+        if not _in_outbreak(state, player):
+            break
+        events.extend(apply_in_place(state, player, Flip(token), faces))
+    events.extend(default_flips(state, player, faces))
+    return events
+
+
+def default_flips(state: State, player: str, faces: Faces) -> list[Event]:
+    """R4.2 ruling: rats left unflipped by ``player``'s outbreak go oldest first."""
+    events: list[Event] = []
+    while _in_outbreak(state, player) and outbreak_pending(state, state.plague):
+        events.extend(apply_in_place(state, player, Flip(state.rats[state.plague][0]), faces))
+    return events
+
+
+def check(state: State, player: str, actions: Sequence[Action]) -> State:
+    """The verdict on a move from public facts alone (R7.3, R7.4, P10); the state it
+    leads to, up to the outbreak."""
+    return play(state, player, actions)[0]
+
+
+def apply_all(
+    state: State, player: str, actions: Iterable[Action], faces: Faces
+) -> tuple[State, list[Event]]:
+    """Check and resolve a move in one pass (replays, simulations): :func:`play` with faces."""
+    return play(state, player, list(actions), faces)
