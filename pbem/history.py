@@ -133,7 +133,7 @@ def compare(
     proof = _proof(new_entries, new_hashes, old_entries, old_hashes, parted)
     both = (
         f"NEW's entry {parted} has hash {new_hashes[parted][:SHORT]}..., "
-        f"OLD's has {old_hashes[parted][:SHORT]}..."
+        f"OLD's has {old_hashes[parted][:SHORT]}... (first {SHORT} hex digits)"
     )
     if parted == 0:
         new_id, old_id = new_entries[0].get("game"), old_entries[0].get("game")
