@@ -341,9 +341,12 @@ def show(game_id: str, as_player: str | None, as_json: bool, games: Path) -> Non
 
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path))
+@click.option("--extends", "old", type=click.Path(dir_okay=False, path_type=Path),
+              help="The last log you received: LOG must continue it, entry for entry (P9).")
 @refusals
-def verify(log: Path) -> None:
-    """Check a log: the chain, every reveal against its commitment, a full replay (P6-P7)."""
+def verify(log: Path, old: Path | None) -> None:
+    """Check a log: the chain, every reveal against its commitment, a full replay (P6-P7);
+    with --extends OLD, also that LOG continues the log you kept (P9)."""
     from pbem.replay import check_schema, replay
 
     entries, hashes = read_log(log)
@@ -370,10 +373,39 @@ def verify(log: Path) -> None:
             click.echo(f"ok: {finding}")
     status = "over" if game.over else ("in play" if game.started else game.opening.value)
     click.echo(f"game {game.game_id}: {status}; last entry {game.last_seq} ({game.last_hash[:16]})")
+    if old is not None:
+        _extends(log, entries, hashes, old)
     from pbem.view import trust_lines
 
     for line in trust_lines(game):
         click.echo(line)
+
+
+def _extends(log: Path, entries: list[dict[str, Any]], hashes: list[str], old: Path) -> None:
+    """P9: the log kept (OLD) is a prefix of LOG; a refusal prints a fork proof if there is one."""
+    from pbem.errors import TamperError
+    from pbem.history import compare
+
+    try:
+        old_entries, old_hashes = read_log(old)
+    except TamperError as err:
+        raise TamperError(f"OLD ({old}), the log you kept, does not verify: {err.message}",
+                          err.rule) from None
+    click.echo(f"ok: OLD ({old}), the log you kept, reads and its chain holds (P7)")
+    result = compare(entries, hashes, old_entries, old_hashes)
+    if result.ok:
+        click.echo(f"ok: {result.message}")
+        return
+    if result.proof is not None:  # stdout: the statement, then both signed entries as JSON lines
+        proof = result.proof
+        click.echo(f"proof (P9): {proof.statement()}")
+        for side, path in ((proof.new, log), (proof.old, old)):
+            click.echo(json.dumps(
+                {"log": side.side, "path": str(path), "seq": side.seq, "hash": side.hash,
+                 "signature": side.signature, "entry": side.entry},
+                ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+            ))
+    raise result.error()
 
 
 @main.command()

@@ -50,7 +50,7 @@ def rechain(entries: Entries, fix_after: bool = True) -> Entries:
         fixed = {"seq": seq, "prev": prev, **{k: v for k, v in entry.items() if k not in ("seq", "prev")}}
         move = fixed.get("move")
         if fix_after and isinstance(move, dict):
-            target = 0 if fixed["kind"] == "nonce" else seq - 1
+            target = 0 if fixed["kind"] in ("commit", "nonce") else seq - 1
             fixed["move"] = {**move, "after": {"seq": target, "hash": entry_hash(out[target])[:16]}}
         prev = entry_hash(fixed)
         out.append(fixed)
@@ -140,7 +140,7 @@ def move_action(es: Entries) -> int:
               and "turn" in [ev.get("phase") for ev in e["outcome"]])
     action = es[k]["move"]["actions"][0]
     region = action["region"]
-    action["region"] = next(r for r in es[4]["setup"]["board"] if r != region)
+    action["region"] = next(r for r in es[first(es, lambda e: e["kind"] == "start")]["setup"]["board"] if r != region)
     return k
 
 
