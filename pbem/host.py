@@ -25,7 +25,7 @@ from pbem.gamedata import STANDARD_DATA_HASHES, Board, Catalogue, default_board,
 from pbem.logfile import LOG_NAME, append, link, locked, read_log
 from pbem.moves import Move
 from pbem.record import Record
-from pbem.referee import check_abandon, check_waive, judge
+from pbem.referee import Verdict, check_abandon, check_waive, judge
 from pbem.replay import apply_entry, log_has_signatures, outcome_dicts, replay
 from pbem.rules import play
 from pbem.rules.events import Event, TokenLooked
@@ -185,19 +185,23 @@ def apply_move(games: Path, move: Move) -> Applied:
     with locked(path):
         game = load_game(path)
         verdict = judge(game, move)
-        if move.kind == "move":
-            secret = _secret_for(game, path)
-            faces = host_faces(game, secret)
-            assert game.state is not None  # the referee admits moves of a started game only
-            try:  # P10: the resolution cannot refuse an admitted move
-                _state, events = play(game.state, move.player, verdict.actions, faces)
-            except Exception as err:  # pragma: no cover - a bug in pbem, never a refusal
-                raise PbemError(f"internal error: an admitted move did not resolve: {err}") from err
-            entry = {"kind": "move", "player": move.player, "move": move.data,
-                     "outcome": outcome_dicts(events, faces.salt)}
-            return _write(path, game, [entry], events=events, faces=faces)
-        entries: list[dict[str, Any]] = [{"kind": move.kind, "player": move.player, "move": move.data}]
-        return _write(path, game, entries)
+        if move.kind != "move":
+            return _write(path, game, [{"kind": move.kind, "player": move.player, "move": move.data}])
+        faces = host_faces(game, _secret_for(game, path))
+        entry, events = resolve(game, verdict, faces)
+        return _write(path, game, [entry], events=events, faces=faces)
+
+
+def resolve(game: Game, verdict: Verdict, faces: HostFaces) -> tuple[dict[str, Any], list[Event]]:
+    """An admitted move resolved with the faces, as its log entry (P10: this cannot refuse)."""
+    move = verdict.move
+    assert game.state is not None  # the referee admits moves of a started game only
+    try:
+        _state, events = play(game.state, move.player, verdict.actions, faces)
+    except Exception as err:  # pragma: no cover - a bug in pbem, never a refusal
+        raise PbemError(f"internal error: an admitted move did not resolve: {err}") from err
+    entry = {"kind": "move", "player": move.player, "move": move.data, "outcome": outcome_dicts(events, faces.salt)}
+    return entry, events
 
 
 def waive(games: Path, game_id: str, player: str) -> Applied:
