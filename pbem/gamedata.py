@@ -201,12 +201,16 @@ class Board(Record):
 
 def read_data_dir(folder: Path) -> tuple[Board, Catalogue]:
     """``pbem new --data DIR``: a custom game's ``map.yaml`` and ``tokens.yaml`` (P3)."""
-    from pbem.yamlio import decode, load_one, read_limited  # only custom games read files here
+    from pbem.yamlio import decode, read_limited  # only custom games read files here
 
     loaded = []
     for name in ("map.yaml", "tokens.yaml"):
         path = folder / name
-        loaded.append(load_one(decode(read_limited(path, 1 << 20, "game data file"), str(path)), str(path)))
+        text = decode(read_limited(path, 1 << 20, "game data file"), str(path))
+        try:  # the host's own files, in the package data's format (int keys in map.yaml)
+            loaded.append(yaml.safe_load(text))
+        except yaml.YAMLError as err:
+            raise GameDataError(f"{path} is not valid YAML: {str(err).splitlines()[0]}") from None
     return Board.from_data(loaded[0]), Catalogue.from_data(loaded[1])
 
 

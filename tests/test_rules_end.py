@@ -17,6 +17,7 @@ from pbem.rules import (
     Phase,
     Place,
     Spread,
+    Stage,
     TakeCard,
     WitchLook,
     WitchSwap,
@@ -56,6 +57,27 @@ def test_r6_1_otherwise_the_game_goes_on() -> None:
     state = board(plague="anglia", rats={"gallia": ["g1"]}, rat_supply=["s1", "s2"],
                   placed=True)
     events = play(state, "red", [MovePlague(("gallia",)), Spread("italia")])
+    assert "game_ending" not in kinds(events) and state.phase is Phase.TURN
+
+
+def test_r6_1_ruling_a_turn_that_ends_with_no_rat_on_the_board_ends_the_game() -> None:
+    """A built position: red's outbreak in Gallia, whose rat g1 is the last on the board
+    (the supply still holds rats).  Once g1 is flipped no rat can ever come back, so the
+    game ends after this turn instead of going on for ever."""
+    state = board(plague="gallia", rats={"gallia": ["g1"]}, cubes={"gallia": {"red": 1}},
+                  rat_supply=["s1", "s2"], placed=True)
+    state.turn.stage = Stage.OUTBREAK  # the spread is done (built position)
+    events = play(state, "red", [Flip("g1")], faces(g1=tok(4, "M")))
+    assert not any(state.rats[r] for r in state.regions) and state.rat_supply
+    assert events[-2] == GameEnding("no rat is left on the board", ("yellow", "blue", "green"))
+    assert state.phase is Phase.FINAL
+
+
+def test_r6_1_ruling_a_rat_left_anywhere_lets_the_game_go_on() -> None:
+    state = board(plague="gallia", rats={"gallia": ["g1"], "italia": ["i1"]},
+                  cubes={"gallia": {"red": 1}}, rat_supply=["s1", "s2"], placed=True)
+    state.turn.stage = Stage.OUTBREAK
+    events = play(state, "red", [Flip("g1")], faces(g1=tok(4, "M")))
     assert "game_ending" not in kinds(events) and state.phase is Phase.TURN
 
 
