@@ -21,6 +21,7 @@ admitted move with the faces comes after, and cannot refuse
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pbem import protocol
@@ -51,6 +52,7 @@ class Verdict(Record):
     finished by this move; a move may stop early, e.g. after a Witch's look."""
 
     move: Move
+    key: str  # P7: what makes it the same move as another (sent_key)
     actions: tuple[Action, ...]
     state: State | None
     events: tuple[Event, ...]
@@ -79,26 +81,31 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
         from pbem import signing  # lazily: cryptography, only for games with keys (start-up speed)
 
         signing.check_move(game, move)
-    check_fresh(game, move)
+    key = check_fresh(game, move)
     if move.kind == "commit":
         _commit(game, move)
     elif move.kind == "nonce":
         _nonce(game, move)
     else:
-        return _turn(game, move, faces)
-    return Verdict(move, (), None, (), True)
+        return _turn(game, move, key, faces)
+    return Verdict(move, key, (), None, (), True)
 
 
 # --- P7: freshness -----------------------------------------------------------------
 
 def sent_key(data: dict[str, Any]) -> str:
-    """What makes two moves the same move: their data without the signature (P7, P8)."""
-    return protocol.sha256_hex(protocol.canonical_json({k: v for k, v in data.items() if k != "signature"}))
+    """What makes two moves the same move: their data without the signature (P7, P8).
+
+    Sorted-key JSON of data already checked to be JSON's (by the schema, or by the
+    log's hashing), as a string: the replay computes one per recorded move."""
+    return json.dumps({k: v for k, v in data.items() if k != "signature"}, sort_keys=True, ensure_ascii=False)
 
 
-def check_fresh(game: Game, move: Move) -> None:
-    """P7: refuse a move sent twice, or written against any entry but the one it must answer."""
-    earlier = game.sent.get(sent_key(move.data))
+def check_fresh(game: Game, move: Move) -> str:
+    """P7: refuse a move sent twice, or written against any entry but the one it must answer;
+    returns the move's :func:`sent_key`."""
+    key = sent_key(move.data)
+    earlier = game.sent.get(key)
     if earlier is not None:
         raise StaleError(f"this move was already applied, as entry {earlier}; nothing was changed", "P7")
     after = move.data["after"]
@@ -106,7 +113,7 @@ def check_fresh(game: Game, move: Move) -> None:
     target = 0 if move.kind != "move" else game.last_seq
     target_hash = game.hashes[target]
     if seq == target and target_hash.startswith(prefix):
-        return
+        return key
     fix = f"it must answer entry {target} ({target_hash[:16]}): ask for a new template ('pbem template')"
     if seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
         why = f"the log has moved on to entry {game.last_seq} since"
@@ -195,7 +202,7 @@ def parse_actions(raw: Any) -> list[Action]:
         raise FormatError(str(err), "P7") from None
 
 
-def _turn(game: Game, move: Move, faces: Faces | None) -> Verdict:
+def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
     state = game.state
     if state is None:
         opening = game.opening
@@ -219,4 +226,4 @@ def _turn(game: Game, move: Move, faces: Faces | None) -> Verdict:
         or (after.turn.stage is Stage.OUTBREAK and after.players[after.current] == move.player)
         or (bool(actions) and isinstance(actions[-1], EndTurn))  # the final sweep follows (R6.4)
     )
-    return Verdict(move, tuple(actions), after, tuple(events), complete)
+    return Verdict(move, key, tuple(actions), after, tuple(events), complete)

@@ -19,7 +19,7 @@ from pbem.errors import PbemError, TamperError
 from pbem.game import Game, Opening
 from pbem.gamedata import STANDARD_DATA_HASHES, Board, Catalogue, GameDataError, Token
 from pbem.moves import Move
-from pbem.referee import check_abandon, check_waive, judge, sent_key
+from pbem.referee import check_abandon, check_waive, judge
 from pbem.rules import Event, FaceUnknown, State, new_state
 from pbem.rules.events import TokenFlipped
 
@@ -234,7 +234,7 @@ def apply_entry(game: Game, entry: dict[str, Any], entry_hash: str) -> None:
 def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
     move = _recorded_move(entry, seq)
     if entry["kind"] != "move":
-        judge(game, move, signatures=False)
+        verdict = judge(game, move, signatures=False)
         if move.kind == "commit":
             game.commits[move.player] = move.data["nonce_commitment"]
             if isinstance(move.data.get("key"), str):
@@ -259,7 +259,7 @@ def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
                 "P7",
             )
         game.state = verdict.state
-    game.sent[sent_key(move.data)] = seq
+    game.sent[verdict.key] = seq
 
 
 def _replay_start(game: Game, entry: dict[str, Any], seq: int) -> None:
