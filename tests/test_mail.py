@@ -19,9 +19,12 @@ from clitools import cli as run
 from clitools import ok, snapshot
 
 from pbem.demo import bot_actions
+from pbem.errors import Exit
+from pbem.game import Game
 from pbem.logfile import LOG_NAME, check_chain
 from pbem.moves import after_of
-from pbem.replay import Game, replay
+from pbem.nonces import commit_move, reveal_move
+from pbem.replay import replay
 from pbem.rules import Action
 from pbem.yamlio import dump_yaml, load_one, load_stream
 
@@ -68,10 +71,17 @@ def setup_game(tmp: Path, key_for_red: bool = True) -> tuple[Path, Path]:
     return games, inbox
 
 
-def nonce(player: str, game: str = "g") -> dict[str, Any]:
-    log_hash = ""  # filled by the caller from the log
-    return {"game": game, "player": player, "kind": "nonce", "after": {"seq": 0, "hash": log_hash},
-            "nonce": "ab" if player == "red" else "cd"}
+NONCES = {"red": bytes(range(1, 33)), "blue": bytes(range(101, 133))}
+
+
+def commit(games: Path, player: str) -> dict[str, Any]:
+    """P4 round 1: the player's nonce commitment, answering entry 0."""
+    return commit_move(load_log(games), player, NONCES[player])
+
+
+def reveal(games: Path, player: str) -> dict[str, Any]:
+    """P4 round 2: the player's nonce, answering entry 0."""
+    return reveal_move(load_log(games), player, NONCES[player])
 
 
 def signed(data: dict[str, Any], key: Path, tmp: Path) -> str:
@@ -79,10 +89,6 @@ def signed(data: dict[str, Any], key: Path, tmp: Path) -> str:
     path.write_text(dump_yaml(data))
     ok("sign", path, "--key", key)
     return path.read_text()
-
-
-def game_hash(games: Path) -> str:
-    return load_log(games).hashes[0][:16]
 
 
 def load_log(games: Path) -> Game:
@@ -143,15 +149,23 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
 ) -> None:
     server, collected = smtp
     games, inbox = setup_game(tmp_path)
-    first = game_hash(games)
-    red_nonce = {**nonce("red"), "after": {"seq": 0, "hash": first}}
-    blue_nonce = {**nonce("blue"), "after": {"seq": 0, "hash": first}}
-    deliver(inbox, eml("Red <red@example.org>", signed(red_nonce, tmp_path / "red.key", tmp_path), attach=True))
-    deliver(inbox, eml("blue@example.net", blue_nonce))
+    # P4 round 1: both commit to a nonce (red signs, and attaches the move; blue writes it inline)
+    deliver(inbox, eml("Red <red@example.org>", signed(commit(games, "red"), tmp_path / "red.key", tmp_path),
+                       attach=True))
+    deliver(inbox, eml("blue@example.net", commit(games, "blue")))
     out = ok("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
     assert out.count("applied: game g") == 2, out
     assert not list((inbox / "new").iterdir())
     assert sorted(p.name.split(":")[1] for p in (inbox / "cur").iterdir()) == ["2,S", "2,S"]
+    assert not load_log(games).started
+    assert not [m for _r, m in collected.messages if "your move" in str(m["Subject"])]  # nobody moves yet
+    collected.messages = []
+    # P4 round 2: both reveal; the last reveal starts the game
+    deliver(inbox, eml("red@example.org", signed(reveal(games, "red"), tmp_path / "red.key", tmp_path)))
+    deliver(inbox, eml("blue@example.net", reveal(games, "blue"), attach=True))
+    out = ok("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
+    assert out.count("applied: game g") == 2, out
+    assert load_log(games).started
     rng = random.Random(7)
     moves = 0
     while True:
@@ -200,13 +214,30 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
 @pytest.fixture()
 def started(tmp_path: Path) -> tuple[Path, Path, Path]:
     """A started game (red signs, blue does not); replies go to an outbox Maildir."""
+    games, inbox, outbox = committed(tmp_path)
+    deliver(inbox, eml("red@example.org", signed(reveal(games, "red"), tmp_path / "red.key", tmp_path)))
+    deliver(inbox, eml("blue@example.net", reveal(games, "blue")))
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert load_log(games).started
+    mailbox.Maildir(str(outbox)).clear()
+    return games, inbox, outbox
+
+
+def committed(tmp_path: Path, blue_registers: bool = False) -> tuple[Path, Path, Path]:
+    """P4 round 1 done by mail: red's commitment signed with the key registered at 'pbem new';
+    blue's unsigned, or (``blue_registers``) registering blue's key and signed with it."""
     games, inbox = setup_game(tmp_path)
     outbox = tmp_path / "outbox"
-    first = game_hash(games)
-    deliver(inbox, eml("red@example.org", signed({**nonce("red"), "after": {"seq": 0, "hash": first}},
-                                                  tmp_path / "red.key", tmp_path)))
-    deliver(inbox, eml("blue@example.net", {**nonce("blue"), "after": {"seq": 0, "hash": first}}))
-    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    deliver(inbox, eml("red@example.org", signed(commit(games, "red"), tmp_path / "red.key", tmp_path)))
+    blue = commit(games, "blue")
+    if blue_registers:
+        blue_text = signed({**blue, "key": (tmp_path / "blue.key.pub").read_text().strip()},
+                           tmp_path / "blue.key", tmp_path)
+        deliver(inbox, eml("blue@example.net", blue_text))
+    else:
+        deliver(inbox, eml("blue@example.net", blue))
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert out.count("applied: game g") == 2, out
     mailbox.Maildir(str(outbox)).clear()
     return games, inbox, outbox
 
@@ -228,8 +259,14 @@ def replies(outbox: Path) -> list[EmailMessage]:
     return out
 
 
-def refused(games: Path, inbox: Path, outbox: Path, data: bytes, sender: str, why: str) -> None:
+def refused(games: Path, inbox: Path, outbox: Path, data: bytes, sender: str, why: str, code: Exit) -> None:
+    """The message changes no file: `pbem apply MESSAGE` exits with ``code``, and `pbem mail`
+    files it and answers its sender alone with the refusal, naming ``why``."""
     before = snapshot(games)
+    message = inbox.parent / "refused.eml"
+    message.write_bytes(data)
+    assert run("apply", message, "--games", games).exit_code == code
+    assert snapshot(games) == before
     deliver(inbox, data)
     out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
     assert "refused:" in out and why in out, out
@@ -249,10 +286,12 @@ def test_a_forged_signature_is_refused(started: tuple[Path, Path, Path], tmp_pat
     games, inbox, outbox = started
     ok("keygen", "--out", tmp_path / "mallory.key")
     text = signed(red_move(games), tmp_path / "mallory.key", tmp_path)
-    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "signature refused (P8)")
+    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "signature refused (P8)",
+            Exit.SIGNATURE)
     sig = text.split('signature: "')[1][:10]
     forged = text.replace(sig, "A" * 10)
-    refused(games, inbox, outbox, eml("red@example.org", forged), "red@example.org", "does not verify")
+    refused(games, inbox, outbox, eml("red@example.org", forged), "red@example.org", "does not verify",
+            Exit.SIGNATURE)
 
 
 def test_a_move_signed_with_another_players_key_is_refused(
@@ -260,7 +299,8 @@ def test_a_move_signed_with_another_players_key_is_refused(
 ) -> None:
     games, inbox, outbox = started
     text = signed(red_move(games), tmp_path / "blue.key", tmp_path)
-    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "does not verify")
+    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "does not verify",
+            Exit.SIGNATURE)
 
 
 def test_a_replayed_message_is_refused(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
@@ -271,27 +311,28 @@ def test_a_replayed_message_is_refused(started: tuple[Path, Path, Path], tmp_pat
     assert "applied" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
     assert "<once@example.org>" in (games / "g" / "mail-seen.txt").read_text()
     mailbox.Maildir(str(outbox)).clear()
-    refused(games, inbox, outbox, message, "red@example.org", "was already applied")
+    refused(games, inbox, outbox, message, "red@example.org", "was already applied", Exit.STALE)
     # the same move in a new message: the log itself refuses it (P7)
-    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "already applied, as entry")
+    refused(games, inbox, outbox, eml("red@example.org", text), "red@example.org", "already applied, as entry",
+            Exit.STALE)
 
 
 def test_mail_from_an_unknown_address_is_refused(started: tuple[Path, Path, Path]) -> None:
     games, inbox, outbox = started
     refused(games, inbox, outbox, eml("eve@evil.example", red_move(games)), "eve@evil.example",
-            "not registered for any game")
+            "not registered for any game", Exit.SIGNATURE)
 
 
 def test_a_move_for_another_player_is_refused(started: tuple[Path, Path, Path]) -> None:
     games, inbox, outbox = started
     refused(games, inbox, outbox, eml("blue@example.net", red_move(games)), "blue@example.net",
-            "the move (the message text) is red's")
+            "the move (the message text) is red's", Exit.SIGNATURE)
 
 
 def test_an_unreadable_move_gets_the_cli_error(started: tuple[Path, Path, Path]) -> None:
     games, inbox, outbox = started
     refused(games, inbox, outbox, eml("red@example.org", "Hello, what's up?\n"), "red@example.org",
-            "no move found")
+            "no move found", Exit.FORMAT)
 
 
 def test_automatic_messages_are_filed_unanswered(started: tuple[Path, Path, Path]) -> None:
@@ -354,3 +395,39 @@ def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Pa
     for msg in out:
         if msg is not secret[0]:
             assert attachment(msg, "private-blue.yaml") is None and "face-only-blue-knows" not in str(msg)
+
+
+def test_a_mailed_reveal_must_be_signed_with_the_key_of_its_player(tmp_path: Path) -> None:
+    """P8 + P4: red registered a key at 'pbem new', blue with the mailed commitment; each
+    nonce reveal must then be signed with that key, or it is refused and nothing changes."""
+    games, inbox, outbox = committed(tmp_path, blue_registers=True)
+    game = load_log(games)
+    assert set(game.commits) == {"red", "blue"}
+    assert game.keys["blue"] == (tmp_path / "blue.key.pub").read_text().strip()
+    ok("keygen", "--out", tmp_path / "mallory.key")
+    for player, address in ADDRESSES.items():
+        refused(games, inbox, outbox, eml(address, reveal(games, player)), address,
+                f"{player}'s moves must be signed", Exit.SIGNATURE)
+        text = signed(reveal(games, player), tmp_path / "mallory.key", tmp_path)
+        refused(games, inbox, outbox, eml(address, text), address,
+                f"does not verify with the key registered for {player}", Exit.SIGNATURE)
+    assert not load_log(games).nonces
+    for player, address in ADDRESSES.items():
+        deliver(inbox, eml(address, signed(reveal(games, player), tmp_path / f"{player}.key", tmp_path)))
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert out.count("applied: game g") == 2, out
+    assert load_log(games).started
+
+
+def test_a_mailed_commitment_signed_by_another_key_than_it_registers_is_refused(tmp_path: Path) -> None:
+    """P8: a commitment that registers a key proves it holds that key by signing with it."""
+    games, inbox = setup_game(tmp_path)
+    outbox = tmp_path / "outbox"
+    ok("keygen", "--out", tmp_path / "mallory.key")
+    blue_pub = (tmp_path / "blue.key.pub").read_text().strip()
+    mallory_pub = (tmp_path / "mallory.key.pub").read_text().strip()
+    text = signed({**commit(games, "blue"), "key": mallory_pub}, tmp_path / "mallory.key", tmp_path)
+    forged = text.replace(mallory_pub, blue_pub)  # claims blue's key, signed by mallory's
+    refused(games, inbox, outbox, eml("blue@example.net", forged), "blue@example.net",
+            "does not verify with the key this commitment registers", Exit.SIGNATURE)
+    assert not load_log(games).commits

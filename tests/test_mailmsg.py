@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.errors import FormatError
+from pbem.errors import Exit, FormatError
 from pbem.mailmsg import looks_like_mail, mail_move, parse_mail, unflow, yaml_block
 from pbem.moves import parse_move
-from pbem.signing import move_message, verify
+from pbem.signing import load_private_key, move_message, sign, verify
+from pbem.yamlio import dump_yaml
 
 MAIL = Path(__file__).parent / "data" / "mail"
 CLIENTS = [
@@ -110,3 +111,30 @@ def test_automatic_messages_are_marked() -> None:
     assert parse_mail(b"From: MAILER-DAEMON@x.org\nSubject: bounce\n\nx\n").automatic
     assert parse_mail(b"From: a@x.org\nAuto-Submitted: auto-replied\n\nx\n").automatic
     assert not parse_mail(b"From: a@x.org\nAuto-Submitted: no\n\nx\n").automatic
+
+
+def test_a_v1_move_with_a_short_hash_prefix_is_malformed() -> None:
+    """P7 (v2): a move names at least the first 16 hex digits of the entry it answers;
+    the 8 digits v1 allowed are refused as malformed, naming the schema."""
+    text = (MAIL / "expected-move.yaml").read_text().replace('"3fa4c1d2e5b60718"', '"3fa4c1d2"')
+    assert '"3fa4c1d2"' in text
+    mail = parse_mail(b"From: red@example.org\nTo: h@b.c\nSubject: move\n\n" + text.encode())
+    with pytest.raises(FormatError, match=r"after/hash.*schemas/move\.json") as refused:
+        mail_move(mail)
+    assert refused.value.exit_code == Exit.FORMAT and refused.value.rule == "P7"
+
+
+def test_a_mailed_commitment_registering_a_key_survives_hard_wraps() -> None:
+    """P4, P8: a nonce commitment that registers a key ('key:'), signed with it; a client
+    that hard-wraps both base64 values does not break the move or its signature."""
+    public = (MAIL / "red.key.pub").read_text().strip()
+    data = {"game": "spring-1347", "player": "red", "kind": "commit",
+            "after": {"seq": 0, "hash": "3fa4c1d2e5b60718"}, "nonce_commitment": "ab" * 32, "key": public}
+    signature = sign(load_private_key(MAIL / "red.key"), move_message(data))
+    text = dump_yaml({k: v for k, v in data.items() if k != "key"})
+    text += f'key: "{public[:30]}\n{public[30:]}"\nsignature: "{signature[:60]}\n{signature[60:]}"\n'
+    mail = parse_mail(b"From: red@example.org\nTo: h@b.c\nSubject: commit\n\nMy commitment:\n\n"
+                      + text.encode() + b"\n-- \nRed\n")
+    move, _where = mail_move(mail)
+    assert move.kind == "commit" and move.data == {**data, "signature": signature}
+    assert verify(public, move.data["signature"], move_message(move.data))

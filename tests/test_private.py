@@ -6,6 +6,7 @@ from pathlib import Path
 
 from clitools import ok
 
+from pbem.demo import open_game
 from pbem.host import PRIVATE_DIR, NewGame, create, read_private
 from pbem.yamlio import dump_yaml
 
@@ -19,10 +20,11 @@ def test_r5_6_a_look_left_by_a_killed_apply_is_not_shown(tmp_path: Path) -> None
     """The private file is written before the log; a kill in between leaves a look
     for an entry that never happened. It is ignored, not shown as knowledge."""
     path = create(tmp_path, NewGame("g", ("red", "blue"), secret=bytes(32)))
-    ok("start", "g", "--games", tmp_path)  # the log now ends at entry 1
+    game = open_game(tmp_path, "g")  # P4: two commitments, two reveals, the start
+    assert game.started and game.last_seq == 5
     folder = path / PRIVATE_DIR
     folder.mkdir()
-    (folder / "red.yaml").write_text(reveal_doc(1, "t03") + reveal_doc(2, "t05"))
-    assert [d["token"] for d in read_private(path, "red", up_to=1)] == ["t03"]
+    (folder / "red.yaml").write_text(reveal_doc(5, "t03") + reveal_doc(6, "t05"))
+    assert [d["token"] for d in read_private(path, "red", up_to=5)] == ["t03"]
     shown = ok("show", "g", "--games", tmp_path, "--as", "red")
     assert "rat t03 = S01" in shown and "t05" not in shown.split("private to red:")[1]
