@@ -51,7 +51,7 @@ def refusals(func: F) -> F:
             if os.environ.get("PBEM_DEBUG"):
                 raise
             click.echo(
-                f"pbem: internal error ({type(err).__name__}: {err}). No file was changed. "
+                f"pbem: internal error ({type(err).__name__}: {err}). "
                 "Please report this with the input that caused it (PBEM_DEBUG=1 shows details).",
                 err=True,
             )
@@ -157,6 +157,9 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
     if player not in game.players:
         raise UnknownError(f"{player!r} is not a player in game {game_id!r}", "R2.1")
     where = keep or keep_path(game_id, player, Path("."))
+    for target in (t for t in (out, where) if t is not None):
+        if not target.parent.is_dir():  # before the nonce is kept: nothing half done
+            raise UnknownError(f"cannot write {target}: the folder {target.parent} does not exist", "P4")
     if out is not None and out.exists():
         raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
     if reveal_it:
@@ -291,6 +294,8 @@ def template(game_id: str, player: str | None, out: Path | None, games: Path) ->
     else:
         if out.exists():
             raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+        if not out.parent.is_dir():
+            raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
         out.write_text(text, encoding="utf-8")
         click.echo(f"template for {who} written to {out}")
 
@@ -408,27 +413,47 @@ def _extends(log: Path, entries: list[dict[str, Any]], hashes: list[str], old: P
     raise result.error()
 
 
+PROTOCOL_DOC = "docs/protocol.md"
+"""The fair-play protocol as a document (in pbem's source); every verdict of `pbem audit` names it."""
+
+
+def audit_verdict(err: PbemError | None) -> str:
+    """The verdict line of `pbem audit` (tools/audit_min.py prints the same, word for word)."""
+    if err is None:
+        return f"verdict: FAIR. The rat order was fixed at the start and never touched (how to check: {PROTOCOL_DOC})."
+    if isinstance(err, StateError):
+        return f"verdict: NOT YET. The secret is revealed when the game is over (P6; how to check: {PROTOCOL_DOC})."
+    found = re.match(r"entry (\d+):", err.message)
+    where = f"at entry {found.group(1)}" if found else "as a whole"
+    return f"verdict: REFUSED. The log does not verify {where} ({err.rule}; how to check: {PROTOCOL_DOC})."
+
+
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path))
 @refusals
 def audit(log: Path) -> None:
-    """After the reveal: recompute every draw and commitment and replay the game (P6)."""
-    from pbem.audit import audit as do_audit
-    from pbem.replay import replay
+    """After the reveal: recompute every draw and commitment and replay the game (P6).
 
-    entries, hashes = read_log(log)  # (the entry schema is pbem verify's: slow, and not P6's)
-    game = replay(entries, hashes)
-    for finding in do_audit(game):
-        click.echo(f"ok: {finding}")
+    The protocol it checks, and how to check it yourself: docs/protocol.md."""
+    from pbem.audit import audit as do_audit
+    from pbem.errors import SignatureError, TamperError
+    from pbem.replay import replay
     from pbem.rules import winner
 
+    try:
+        entries, hashes = read_log(log)  # (the entry schema is pbem verify's: slow, and not P6's)
+        game = replay(entries, hashes)
+        findings = do_audit(game)
+    except (TamperError, SignatureError, StateError) as err:
+        click.echo(audit_verdict(err))  # stdout; the reason goes to stderr as for every refusal
+        raise
+    for finding in findings:
+        click.echo(f"ok: {finding}")
     assert game.state is not None  # audit() refuses a game that is not over
     scores = game.state.scores()
     click.echo("final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players))
-    click.echo(
-        "verdict: FAIR. The rat order was fixed at the start and never touched; "
-        f"{winner(game.state)} wins (R6.5)."
-    )
+    click.echo(f"winner: {winner(game.state)} (R6.5)")
+    click.echo(audit_verdict(None))
     from pbem.view import trust_lines
 
     for line in trust_lines(game):

@@ -757,8 +757,6 @@ def test_game_ids_are_those_of_p2(game_id: str, tmp_path: Path) -> None:
     refused(games, Exit.FORMAT, "new", game_id, "--players", "red,green", "--games", games)
 
 
-@pytest.mark.xfail(strict=True, reason="pbem bug: 'pbem nonce --out' into a missing folder keeps a nonce, "
-                   "then fails with an internal error")
 def test_pbem_nonce_that_cannot_write_its_move_keeps_nothing(at: Any, tmp_path: Path) -> None:
     """P4: if the commitment move cannot be written, no nonce is kept, so the player can run
     `pbem nonce` again (a kept nonce whose commitment was never sent blocks every retry)."""
