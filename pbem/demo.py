@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import shlex
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,19 @@ from pbem.game import Game
 from pbem.host import NewGame, apply_move, create, game_dir, load_game, reveal
 from pbem.moves import after_of, parse_move, read_move
 from pbem.nonces import commit_move, reveal_move
-from pbem.rules import Action, FaceUnknown, Flip, KnightCubes, NoFaces, Phase, Stage, State, WitchLook, apply_in_place, winner
+from pbem.rules import (
+    Action,
+    FaceUnknown,
+    Flip,
+    KnightCubes,
+    NoFaces,
+    Phase,
+    Stage,
+    State,
+    WitchLook,
+    apply_in_place,
+    winner,
+)
 from pbem.simulate import PLAYER_NAMES
 from pbem.yamlio import dump_yaml
 
@@ -135,4 +148,17 @@ def play_demo(
     summary("audit: " + "; ".join(findings))
     summary("final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players))
     summary(f"winner: {winner(game.state)}")
+    summary("try it yourself, from this folder:")
+    for command in next_commands(games, game_id):
+        summary(f"  {command}")
     return game
+
+
+def next_commands(games: Path, game_id: str) -> list[str]:
+    """The commands that look at the demo game, exactly as they run from where the demo ran."""
+    log = shlex.quote(str(games / game_id / "log.yaml"))
+    return [
+        f"pbem show {game_id} --games {shlex.quote(str(games))}",
+        f"pbem verify {log}",
+        f"pbem audit {log}",
+    ]

@@ -41,8 +41,26 @@ def game_dir(games: Path, game_id: str) -> Path:
         raise UnknownError(f"{game_id!r} is not a game id (1-64 characters of a-z 0-9 . _ -)", "P4")
     path = games / game_id
     if not (path / LOG_NAME).is_file():
-        raise UnknownError(f"no game {game_id!r} in {str(games)!r} (no {LOG_NAME} there)", "P1")
+        raise UnknownError(f"no game {game_id!r} in {str(games)!r} (no {LOG_NAME} there). {_games_seen(games)}", "P1")
     return path
+
+
+def _games_seen(games: Path) -> str:
+    """Where pbem looked and the games it found there, for a game id it could not find."""
+    where = f"pbem looked in {games.resolve()} (--games, else $PBEM_GAMES, else the current folder)"
+    try:
+        found = sorted(p.name for p in games.iterdir() if (p / LOG_NAME).is_file())
+    except OSError:
+        return f"{where}, which cannot be read."
+    if not found:
+        nearby = sorted(  # folders here that hold games, as the demo's demo-games/ does
+            p.name for p in games.iterdir()
+            if p.is_dir() and any((q / LOG_NAME).is_file() for q in p.iterdir() if q.is_dir())
+        )
+        hint = f"; try {' or '.join(f'--games {games / n}' for n in nearby[:5])}" if nearby else ""
+        return f"{where} and found no game there; name the folder that holds the games with --games{hint}"
+    shown = ", ".join(found[:20]) + (f" and {len(found) - 20} more" if len(found) > 20 else "")
+    return f"{where}; the games there: {shown}"
 
 
 def load_game(path: Path) -> Game:
