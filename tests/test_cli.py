@@ -221,8 +221,9 @@ BAD_FORMATS: dict[str, Any] = {
     "wrong_type_count": lambda v: v.replace(
         "actions:\n", "actions:\n- {action: place, region: gallia, count: two}\n", 1).encode(),
     "unknown_key": lambda v: (v + "colour: red\n").encode(),
-    "float": lambda v: (v + "comment: 2.5\n").encode(),
-    "date": lambda v: (v + "comment: 2024-05-01\n").encode(),
+    # P2: YAML 1.2 core schema, so 2.5 and 2024-05-01 are strings, not a number of the right type
+    "float": lambda v: re.sub(r"seq: \d+", "seq: 2.5", v).encode(),
+    "date": lambda v: re.sub(r"seq: \d+", "seq: 2024-05-01", v).encode(),
     "alias": lambda v: b"game: &g g1\nplayer: red\nkind: move\nafter: {seq: 1, hash: '00000000'}\nactions: [*g]\n",
     "alias_only": lambda v: b"game: g1\nplayer: red\nkind: move\nafter: {seq: 1, hash: '00000000'}\nactions: [*g]\n",
     "tag": lambda v: (v + "comment: !!python/name:os.system ''\n").encode(),
@@ -252,8 +253,8 @@ def test_format_messages_name_the_problem(at: Any, tmp_path: Path) -> None:
     valid = _valid(pos)
     expect = {
         "not_utf8": ("not UTF-8", "(P2)"),
-        "float": ("float", "(P2)"),
-        "date": ("date", "(P2)"),
+        "float": ("after/seq", "'2.5' is not of type 'integer'", "(P7)"),
+        "date": ("after/seq", "'2024-05-01' is not of type 'integer'", "(P7)"),
         "alias": ("anchors", "(P2)"),
         "alias_only": ("aliases", "(P2)"),
         "tag": ("tags", "(P2)"),
@@ -293,7 +294,7 @@ def test_unknown_game_and_player(at: Any, tmp_path: Path) -> None:
     refused(g, Exit.UNKNOWN, "show", "nope", "--games", g)
     refused(g, Exit.UNKNOWN, "show", GAME, "--as", "black", "--games", g, says=("(R2.1)",))
     refused(g, Exit.UNKNOWN, "template", GAME, "--player", "black", "--games", g, says=("(R2.1)",))
-    refused(g, Exit.UNKNOWN, "start", "Bad Id!", "--games", g, says=("(P4)",))
+    refused(g, Exit.UNKNOWN, "start", "Bad Id!", "--games", g, says=("(P2)",))
     refused(g, Exit.UNKNOWN, "verify", g / "nope.yaml")
 
 
@@ -416,7 +417,7 @@ def test_bad_new_game(tmp_path: Path) -> None:
     refused(games, Exit.FORMAT, "new", GAME, "--players", "Red,green", "--games", games, says=("(P2)",))
     refused(games, Exit.FORMAT, "new", GAME, "--players", "red,green", "--first", "blue",
             "--games", games, says=("(R2.1)",))
-    refused(games, Exit.FORMAT, "new", "Bad Id", "--players", "red,green", "--games", games, says=("(P4)",))
+    refused(games, Exit.FORMAT, "new", "Bad Id", "--players", "red,green", "--games", games, says=("(P2)",))
     assert snapshot(games) == {}
 
 
