@@ -30,11 +30,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.demo import bot_actions, write_move
+from pbem.demo import bot_actions, open_game, write_move
 from pbem.host import NewGame, apply_move, create, load_game, reveal
-from pbem.moves import after_of, read_move
+from pbem.moves import read_move
 from pbem.simulate import PLAYER_NAMES, simulate
-from pbem.yamlio import dump_yaml
 
 FLOOR = [sys.executable, "-c", "import yaml, jsonschema, click"]
 # Children run as an installed pbem does: with bytecode caching on.  (pip compiles
@@ -58,13 +57,9 @@ def build_long_game(games: Path, min_entries: int, finish: bool) -> tuple[Path, 
     path = create(games, NewGame("bench-4p", PLAYER_NAMES[:4], secret=bytes(range(32))))
     moves = path / "moves"
     moves.mkdir()
-    for k, player in enumerate(PLAYER_NAMES[:4]):
-        game = load_game(path)
-        target = moves / f"nonce-{player}.yaml"
-        target.write_text(dump_yaml({"game": "bench-4p", "player": player, "kind": "nonce",
-                                     "after": after_of(game, True), "nonce": f"{k + 1:02x}"}))
-        apply_move(games, read_move(target))
-    game = load_game(path)
+    # P4: every player commits to a nonce, then reveals it (the last reveal starts the game)
+    nonces = {player: bytes([k + 1]) * 16 for k, player in enumerate(PLAYER_NAMES[:4])}
+    game = open_game(games, "bench-4p", nonces, moves_dir=moves)
     n = 0
     while game.state is not None and game.state.to_move is not None:
         if not finish and len(game.entries) >= min_entries:

@@ -5,8 +5,8 @@
 
 Figures (the targets are all 0 except the last):
 - inputs tried, crashes (a traceback or exit 1 "internal error"), files
-  changed by a refused input: random and hostile move files and mail
-  messages (``pbem apply MESSAGE.eml``), tampered logs
+  changed by a refused input: random and hostile move files (turns, and the
+  opening's commitments and nonces, P4) and mail messages (``pbem apply MESSAGE.eml``), tampered logs
   (each run through verify, show, show --json, template, apply, check, audit),
   damaged secret files;
 - peak memory (max RSS) of refusing a 100 MB move file, a 100 MB message and a
@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import yaml
 from hardening import (
+    ACTIONS_ONLY,
     PBEM,
     Changed,
     Crash,
@@ -101,12 +102,18 @@ def fuzz(root: Path, n: int, seed: int, tally: Tally) -> None:
     for name, data in hostile_moves(host.valid).items():
         tally.run(f"hostile move {name!r}", host.apply, data, name, name not in ("crlf", "bom"))
         tally.run(f"hostile move {name!r} (check)", host.check, data, name)
+    for which, valid in (("commit", host.valid_commit), ("nonce", host.valid_nonce)):  # the opening (P4)
+        for name, data in hostile_moves(valid).items():
+            if name not in ACTIONS_ONLY:
+                tally.run(f"hostile {which} {name!r}", host.apply, data, name, name not in ("crlf", "bom"))
     families = [
         ("random bytes", lambda: bytes(rng.randrange(256) for _ in range(rng.randrange(2000)))),
         ("random text", lambda: "".join(rng.choice(string.printable) for _ in range(rng.randrange(400))).encode()),
         ("random YAML", lambda: yaml.safe_dump(random_doc(rng)).encode()),
         ("edited move", lambda: edited_move(host.valid, rng)),
         ("byte-edited move", lambda: mutate_n(host.valid, rng, mutate_bytes)),
+        ("edited commit", lambda: edited_move(host.valid_commit, rng)),
+        ("byte-edited nonce", lambda: mutate_n(host.valid_nonce, rng, mutate_bytes)),
     ]
     for family, make in families:
         for _ in range(n):
@@ -140,7 +147,8 @@ def mutate_n(data: bytes, rng: random.Random, how: Any) -> bytes:
 def edited_move(valid: bytes, rng: random.Random) -> bytes:
     move = yaml.safe_load(valid)
     for _ in range(rng.randrange(1, 3)):
-        key = rng.choice(["game", "player", "kind", "after", "actions", "nonce", "comment", "extra"])
+        key = rng.choice(["game", "player", "kind", "after", "actions", "nonce", "nonce_commitment", "key",
+                          "comment", "extra"])
         if key == "after" and rng.random() < 0.5 and isinstance(move.get("after"), dict):
             move["after"][rng.choice(["seq", "hash"])] = random_doc(rng)
         elif (key == "actions" and rng.random() < 0.5 and isinstance(move.get("actions"), list)
@@ -167,7 +175,7 @@ def big_inputs(root: Path) -> list[str]:
     big = root / "big.yaml"
     chunk = ("- {action: place, region: gallia, count: 1}\n" * 20_000).encode()
     with big.open("wb") as f:  # streamed, real YAML all the way
-        f.write(b"game: big\nplayer: red\nkind: move\nafter: {seq: 1, hash: '00000000'}\nactions:\n")
+        f.write(b"game: big\nplayer: red\nkind: move\nafter: {seq: 1, hash: '0000000000000000'}\nactions:\n")
         while f.tell() < 100 * 1024 * 1024:
             f.write(chunk)
     lines = []
@@ -188,7 +196,7 @@ def big_inputs(root: Path) -> list[str]:
     finally:
         eml.unlink()
     many = root / "many.yaml"
-    many.write_bytes(b"game: big\nplayer: red\nkind: move\nafter: {seq: 1, hash: '00000000'}\nactions:\n"
+    many.write_bytes(b"game: big\nplayer: red\nkind: move\nafter: {seq: 1, hash: '0000000000000000'}\nactions:\n"
                      + b"- {action: end}\n" * 16_000)
     rss, rc, secs = max_rss_kib([*PBEM, "apply", str(many), "--games", str(games)])
     lines.append(f"256 KiB move file of 16,000 actions (worst case under the cap): refused with exit {rc} "

@@ -34,6 +34,7 @@ from pbem.cli import main
 from pbem.dealing import HostFaces
 from pbem.demo import bot_actions, open_game
 from pbem.errors import Exit
+from pbem.game import Game
 from pbem.host import (
     SECRET_NAME,
     NewGame,
@@ -43,7 +44,6 @@ from pbem.host import (
     read_secret,
 )
 from pbem.moves import Move, after_of, parse_move
-from pbem.game import Game
 from pbem.simulate import PLAYER_NAMES
 from pbem.yamlio import dump_yaml
 
@@ -149,11 +149,18 @@ def run_process(args: list[str], timeout: float = 120) -> subprocess.CompletedPr
 # --- a host under fuzzing ---------------------------------------------------------------
 
 class FuzzHost:
-    """One games folder with a game in play, its pristine copy, and a fresh legal move."""
+    """One games folder with a game in play, its pristine copy, and a fresh legal move;
+    and two games still in their opening (P4), each with a fresh legal opening move:
+    ``valid_commit`` (blue is the last to commit in ``COMMITTING``) and
+    ``valid_nonce`` (green reveals, in ``REVEALING``, where red already did)."""
 
     GAME = "fuzz-1"
+    COMMITTING = "fuzz-commit"
+    REVEALING = "fuzz-reveal"
 
     def __init__(self, root: Path) -> None:
+        from pbem.nonces import commit_move, reveal_move
+
         self.games = root / "games"
         self.pristine = root / "pristine"
         self.inbox = root / "inbox"
@@ -161,6 +168,19 @@ class FuzzHost:
         self.path = make_game(self.games, self.GAME, n_players=3, seed=7, moves=8)
         (self.path / "moves").mkdir()  # somewhere a host keeps what it was sent
         self.valid = bot_move(load_game(self.path), random.Random(1))
+        players = PLAYER_NAMES[:3]
+        self.nonces = {p: bytes([k + 1]) * 16 for k, p in enumerate(players)}
+        for game_id in (self.COMMITTING, self.REVEALING):
+            opening = create(self.games, NewGame(game_id, players, secret=SECRET))
+            for p in players if game_id == self.REVEALING else players[:2]:
+                commit = commit_move(load_game(opening), p, self.nonces[p])
+                apply_move(self.games, parse_move(dump_yaml(commit).encode()))
+        game = load_game(self.games / self.COMMITTING)
+        self.valid_commit = dump_yaml(commit_move(game, "blue", self.nonces["blue"])).encode()
+        game = load_game(self.games / self.REVEALING)
+        apply_move(self.games, parse_move(dump_yaml(reveal_move(game, "red", self.nonces["red"])).encode()))
+        game = load_game(self.games / self.REVEALING)
+        self.valid_nonce = dump_yaml(reveal_move(game, "green", self.nonces["green"])).encode()
         shutil.copytree(self.games, self.pristine)
         self.log = self.path / "log.yaml"
         self.log_bytes = self.log.read_bytes()
@@ -176,7 +196,10 @@ class FuzzHost:
         if code == 0:
             if must_refuse:
                 raise Crash(f"{where}: accepted")
-            read_log_checked(self.path)  # what was accepted verifies
+            logs = [f for f in changed(before, snapshot(self.games)) if f.endswith("/log.yaml")]
+            if len(logs) != 1:
+                raise Crash(f"{where}: accepted, yet {len(logs)} logs changed")
+            read_log_checked(self.games / logs[0].removesuffix("/log.yaml"))  # what was accepted verifies
             self.accepted += 1
             restore(self.pristine, self.games)
         else:
@@ -242,8 +265,11 @@ def billion_laughs() -> bytes:
 
 
 def hostile_moves(valid: bytes) -> dict[str, bytes]:
-    """Named hand-made attacks on a move file (``valid`` is a fresh legal move)."""
+    """Named hand-made attacks on a move file (``valid`` is a fresh legal move of any kind:
+    a turn, or an opening commit or nonce; the attacks on ``actions`` need a turn)."""
     text = valid.decode()
+    kind = re.search(r"^kind: \w+$", text, re.M)
+    kind_line = kind.group(0) if kind else "kind: move"
     return {
         "empty": b"",
         "only a comment": b"# nothing\n",
@@ -253,27 +279,27 @@ def hostile_moves(valid: bytes) -> dict[str, bytes]:
         "billion laughs": billion_laughs(),
         "one alias": text.replace("game:", "x: &g 1\ny: *g\ngame:").encode(),
         "python tag": b"!!python/object/apply:os.system ['echo pwned']\n",
-        "custom tag": text.replace("kind: move", "kind: !move move").encode(),
+        "custom tag": text.replace(kind_line, kind_line.replace(": ", ": !tag ")).encode(),
         "deep flow nesting": b"[" * 200_000 + b"]" * 200_000,
         "deep block nesting": "".join(f"{' ' * i}k{i}:\n" for i in range(2000)).encode() + b" " * 2000 + b"v\n",
         "deep mapping in actions": text.replace("actions:", "actions: [" + "{a: " * 500 + "1" + "}" * 500 + "]\nx:")
         .encode(),
-        "huge int": text.replace("kind: move", "kind: move\nn: " + "9" * 5000).encode(),
+        "huge int": text.replace(kind_line, kind_line + "\nn: " + "9" * 5000).encode(),
         "huge seq": re.sub(r"seq: \d+", "seq: " + "9" * 400, text).encode(),
         "seq 2**53+1": re.sub(r"seq: \d+", f"seq: {2**53 + 1}", text).encode(),
         "negative seq": re.sub(r"seq: \d+", "seq: -1", text).encode(),
         "float seq": re.sub(r"seq: \d+", "seq: 1.5", text).encode(),
         "inf": re.sub(r"seq: \d+", "seq: .inf", text).encode(),
         "nan": re.sub(r"seq: \d+", "seq: .nan", text).encode(),
-        "date": text.replace("kind: move", "kind: move\nwhen: 2024-01-01").encode(),
-        "binary": text.replace("kind: move", "kind: move\nb: !!binary aGVsbG8=").encode(),
-        "set": text.replace("kind: move", "kind: move\ns: !!set {a, b}").encode(),
-        "unknown key": text.replace("kind: move", "kind: move\nbonus: 1").encode(),
-        "int key": text.replace("kind: move", "kind: move\n1: x").encode(),
-        "null key": text.replace("kind: move", "kind: move\n~: x").encode(),
-        "complex key": text.replace("kind: move", "kind: move\n? [a, b]\n: x").encode(),
-        "merge key": text.replace("kind: move", "kind: move\n<<: {x: 1}").encode(),
-        "duplicate key": text.replace("kind: move", "kind: move\nkind: nonce").encode(),
+        "date": text.replace(kind_line, kind_line + "\nwhen: 2024-01-01").encode(),
+        "binary": text.replace(kind_line, kind_line + "\nb: !!binary aGVsbG8=").encode(),
+        "set": text.replace(kind_line, kind_line + "\ns: !!set {a, b}").encode(),
+        "unknown key": text.replace(kind_line, kind_line + "\nbonus: 1").encode(),
+        "int key": text.replace(kind_line, kind_line + "\n1: x").encode(),
+        "null key": text.replace(kind_line, kind_line + "\n~: x").encode(),
+        "complex key": text.replace(kind_line, kind_line + "\n? [a, b]\n: x").encode(),
+        "merge key": text.replace(kind_line, kind_line + "\n<<: {x: 1}").encode(),
+        "duplicate key": text.replace(kind_line, kind_line + "\nkind: nonce").encode(),
         "latin-1": text.encode() + "# caf\xe9\n".encode("latin-1"),
         "utf-16": text.encode("utf-16"),
         "lone surrogate bytes": text.encode() + b"# \xed\xa0\x80\n",
@@ -291,12 +317,17 @@ def hostile_moves(valid: bytes) -> dict[str, bytes]:
         "action wrong types": re.sub(r"actions:[\s\S]*", "actions:\n- {action: place, region: 1, count: x}\n",
                                      text).encode(),
         "many actions": re.sub(r"actions:[\s\S]*", "actions:\n" + "- {action: end}\n" * 1000, text).encode(),
-        "long string": text.replace("kind: move", "kind: move\nnote: " + "x" * 200_000).encode(),
+        "long string": text.replace(kind_line, kind_line + "\nnote: " + "x" * 200_000).encode(),
         "just over the cap": valid + b"#" * (256 * 1024),
         "unterminated quote": b'game: "abc\n',
         "bad indentation": b"game: a\n  player: b\n player: c\n",
         "control chars": b"game: \x07\x1b[31m\n",
     }
+
+
+ACTIONS_ONLY = {"deep mapping in actions", "actions not a list", "action unknown", "action extra field",
+                "action wrong types", "many actions"}
+"""The attacks of :func:`hostile_moves` that change a turn's actions: no-ops on an opening move."""
 
 
 def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
@@ -523,10 +554,12 @@ def leak_game_memory(
     bad_per_turn: int = 2, secret: bytes | None = None,
 ) -> LeakCheck:
     """The same checks as :func:`leak_game`, thousands of times faster: the game is made
-    on disk, then every move goes through the host's own ``check_fresh`` and
-    ``_apply_turn`` (which chains the entry and replays it as any reader would), with
-    only the two disk writes (log append, private file) left out; reports are the
-    command line's own ``_report``, refusals its ``pbem: <error>`` paragraph."""
+    on disk, then every move goes through the host's own path: the referee's verdict
+    (``pbem.referee.judge``: freshness and the rules, on public facts), the
+    resolution with the host's faces (``host.resolve``) and ``host._write`` (which
+    chains the entry and replays it as any reader would), with only the two disk
+    writes (log append, private file) left out; reports are the command line's own
+    ``_report``, refusals its ``pbem: <error>`` paragraph."""
     import contextlib
     import io
     import json
@@ -535,7 +568,7 @@ def leak_game_memory(
     import pbem.host as host
     from pbem.cli import _report
     from pbem.errors import PbemError
-    from pbem.moves import check_fresh
+    from pbem.referee import judge
     from pbem.view import board_lines, state_json, template
 
     rng = random.Random(seed)
@@ -544,14 +577,16 @@ def leak_game_memory(
     leak.path, leak._secret, leak._faces = path, None, None
     leak.check_modes(path)
     game = load_game(path)
+    host_faces_ = host_faces(game, host._secret_for(game, path))  # the host's, once the game started
 
     def attempt(data: dict[str, Any]) -> tuple[bool, str]:
         out = io.StringIO()
         try:
             move = Move(data["game"], data["player"], data["kind"], data)  # parsing is fuzzed elsewhere
+            verdict = judge(game, move)  # every refusal comes from here, before any face
+            entry, events = host.resolve(game, verdict, host_faces_)
             with mock.patch.object(host, "append"), mock.patch.object(host, "_write_private", return_value=[]):
-                check_fresh(game, move)
-                applied = host._apply_turn(path, game, move)
+                applied = host._write(path, game, [entry], events=events, faces=host_faces_)
             with contextlib.redirect_stdout(out):
                 _report(applied)
         except PbemError as err:

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
+from pbem.logfile import read_log
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -24,6 +25,11 @@ def test_demo_plays_reveals_and_audits_a_whole_game(tmp_path: Path, players: int
     log = game / "log.yaml"
     moves = sorted((game / "moves").iterdir())
     assert moves, "every bot move is kept as the file that was applied"
+    kinds = [e["kind"] for e in read_log(log)[0]]
+    # P4: the opening is played through the real apply path: commitments, then nonces
+    assert kinds[: 2 * players + 2] == ["create", *["commit"] * players, *["nonce"] * players, "start"]
+    assert kinds[-1] == "reveal" and set(kinds[2 * players + 2 : -1]) == {"move"}
+    assert sum(p.name.endswith(("-commit.yaml", "-nonce.yaml")) for p in moves) == 2 * players
     for command in ("verify", "audit"):
         checked = CliRunner().invoke(main, [command, str(log)])
         assert checked.exit_code == 0, checked.output

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -71,3 +72,32 @@ def test_examples_are_reproducible() -> None:
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_example_opens_with_commit_then_reveal(name: str) -> None:
+    """P4: every seat commits, then every seat reveals; the last reveal starts the game; each
+    opening move answers entry 0 (P7) and its file is kept beside the turns."""
+    entries, hashes = read_log(EXAMPLES / name / "log.yaml")
+    players = entries[0]["players"]
+    n = len(players)
+    assert entries[0]["protocol"] == "pbem-rattus/v2" and entries[0]["edition"] == "standard"
+    assert [e["kind"] for e in entries[: 2 * n + 2]] == ["create", *["commit"] * n, *["nonce"] * n, "start"]
+    assert sorted(e["player"] for e in entries[1 : n + 1]) == sorted(players)
+    assert sorted(e["player"] for e in entries[n + 1 : 2 * n + 1]) == sorted(players)
+    for entry in entries[1 : 2 * n + 1]:
+        assert entry["move"]["after"]["seq"] == 0 and hashes[0].startswith(entry["move"]["after"]["hash"])
+    start = entries[2 * n + 1]
+    assert start["nonces"] == {e["player"]: e["move"]["nonce"] for e in entries[n + 1 : 2 * n + 1]}
+    kinds = sorted(p.name.removesuffix(".yaml").split("-", 2)[2] for p in (EXAMPLES / name / "moves").iterdir()
+                   if p.name.count("-") == 2)
+    assert kinds == ["commit"] * n + ["nonce"] * n
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_example_entry_has_its_time_in_order(name: str) -> None:
+    """P7: every entry has ``at``, RFC 3339 UTC to the second, never earlier than the one before."""
+    entries, _ = read_log(EXAMPLES / name / "log.yaml")
+    stamps = [e["at"] for e in entries]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", at) for at in stamps)
+    assert stamps == sorted(stamps)

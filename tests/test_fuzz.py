@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from hardening import (
+    ACTIONS_ONLY,
     SECRET_NAME,
     FuzzHost,
     billion_laughs,
@@ -131,7 +132,8 @@ def test_random_yaml_documents_as_a_move_file(host: FuzzHost, doc: Any) -> None:
     host.apply(yaml.safe_dump(doc).encode(), "random YAML", must_refuse=True)
 
 
-FIELDS = ["game", "player", "kind", "after", "actions", "nonce", "key", "comment", "signature", "extra"]
+FIELDS = ["game", "player", "kind", "after", "actions", "nonce", "nonce_commitment", "key", "comment", "signature",
+          "extra"]
 
 
 @FUZZ
@@ -156,6 +158,82 @@ def test_a_valid_move_with_random_byte_edits(host: FuzzHost, rng: random.Random,
     for _ in range(n):
         data = mutate_bytes(data, rng)
     host.apply(data, "byte-edited move")
+
+
+# --- the opening (P4): commitments and reveals ------------------------------------------------
+
+
+def test_the_valid_opening_moves_are_accepted(host: FuzzHost) -> None:
+    assert host.apply(host.valid_commit, "valid commit") == 0
+    assert host.apply(host.valid_nonce, "valid nonce") == 0
+
+
+def opening_move(host: FuzzHost, which: str) -> bytes:
+    return host.valid_commit if which == "commit" else host.valid_nonce
+
+
+@pytest.mark.parametrize("which", ["commit", "nonce"])
+@pytest.mark.parametrize(
+    "name", sorted(set(hostile_moves(b"game: g\nplayer: p\nkind: move\nafter: {seq: 1}\n")) - ACTIONS_ONLY)
+)
+def test_hostile_opening_move_is_refused_cleanly(host: FuzzHost, name: str, which: str) -> None:
+    data = hostile_moves(opening_move(host, which))[name]
+    assert data != opening_move(host, which), f"{name} did not change the {which}"
+    code = host.apply(data, f"{which}: {name}", must_refuse=name not in MAY_PASS)
+    if name in EXPECTED:
+        assert code == EXPECTED[name], name
+
+
+@pytest.mark.parametrize("which", ["commit", "nonce"])
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (lambda m: m.update(player="red"), None),  # red committed (and revealed) already
+        (lambda m: m.update(after={"seq": 0, "hash": "0" * 16}), Exit.STALE),  # another entry 0
+        (lambda m: m.update(after={**m["after"], "seq": 1}), Exit.STALE),  # opening moves answer entry 0
+        (lambda m: m.update(after={**m["after"], "hash": m["after"]["hash"][:8]}), Exit.FORMAT),  # v1 prefix
+        (lambda m: m.update(kind="move", actions=[{"action": "end"}]), Exit.FORMAT),
+        (lambda m: m.update(kind="nonce" if m["kind"] == "commit" else "commit"), Exit.FORMAT),
+        (lambda m: m.update(game=FuzzHost.GAME), None),  # the started game: too late
+    ],
+    ids=["other player", "wrong entry 0", "seq 1", "8-digit hash", "kind move", "kind swapped", "started game"],
+)
+def test_a_wrong_opening_move_is_refused_with_nothing_changed(
+    host: FuzzHost, which: str, edit: Any, expected: Exit | None
+) -> None:
+    move = yaml.safe_load(opening_move(host, which))
+    edit(move)
+    code = host.apply(yaml.safe_dump(move).encode(), f"{which}: edited", must_refuse=True)
+    if expected is not None:
+        assert code == expected
+
+
+def test_a_changed_nonce_or_a_second_commitment_is_refused(host: FuzzHost) -> None:
+    move = yaml.safe_load(host.valid_nonce)
+    move["nonce"] = "ee" * 16  # not what green committed to
+    assert host.apply(yaml.safe_dump(move).encode(), "changed nonce", must_refuse=True) == Exit.RULES
+    move = yaml.safe_load(host.valid_commit)
+    move["player"] = "red"  # red committed already: a commitment cannot be changed
+    assert host.apply(yaml.safe_dump(move).encode(), "second commitment", must_refuse=True) == Exit.RULES
+
+
+@FUZZ
+@given(st.sampled_from(["commit", "nonce"]), st.lists(st.tuples(st.sampled_from(FIELDS), JSONISH), min_size=1,
+                                                      max_size=3))
+def test_a_valid_opening_move_with_fields_replaced(host: FuzzHost, which: str, edits: list[tuple[str, Any]]) -> None:
+    move = yaml.safe_load(opening_move(host, which))
+    for key, value in edits:
+        move[key] = value
+    host.apply(yaml.safe_dump(move).encode(), f"edited {which} {edits!r}")
+
+
+@FUZZ
+@given(st.sampled_from(["commit", "nonce"]), st.randoms(use_true_random=False), st.integers(1, 4))
+def test_a_valid_opening_move_with_random_byte_edits(host: FuzzHost, which: str, rng: random.Random, n: int) -> None:
+    data = opening_move(host, which)
+    for _ in range(n):
+        data = mutate_bytes(data, rng)
+    host.apply(data, f"byte-edited {which}")
 
 
 # --- public logs ---------------------------------------------------------------------------
@@ -206,9 +284,59 @@ def test_a_wrong_secret_is_refused_as_tampering(host: FuzzHost) -> None:
 
 @pytest.mark.parametrize("game_id", ["../fuzz-1", "/etc", "FUZZ-1", "a" * 65, "", "x\n", "nope"])
 def test_hostile_game_ids(host: FuzzHost, game_id: str) -> None:
-    for args in (["show", game_id], ["template", game_id], ["start", game_id], ["reveal", game_id]):
+    keep = host.inbox / "kept-nonce.yaml"
+    before = snapshot(host.games)
+    for args in (["show", game_id], ["template", game_id], ["reveal", game_id],
+                 ["waive", game_id, "--player", "red"], ["abandon", game_id],
+                 ["nonce", game_id, "--player", "red", "--keep", str(keep)],
+                 ["nonce", game_id, "--player", "red", "--keep", str(keep), "--reveal"]):
         code, _out, err = run_cli([*args, "--games", str(host.games)], " ".join(args))
         assert code == Exit.UNKNOWN, err
+        assert not keep.exists(), f"{args}: kept a nonce for a game that does not exist"
+    assert not changed(before, snapshot(host.games))
+
+
+@pytest.mark.parametrize("player", ["mallory", "RED", "../red", "", "red\n", "r" * 40])
+def test_hostile_player_names_in_the_host_and_nonce_commands(host: FuzzHost, player: str) -> None:
+    keep = host.inbox / "kept-nonce.yaml"
+    before = snapshot(host.games)
+    for args in (["waive", FuzzHost.COMMITTING, "--player", player],
+                 ["nonce", FuzzHost.COMMITTING, "--player", player, "--keep", str(keep)],
+                 ["nonce", FuzzHost.REVEALING, "--player", player, "--keep", str(keep), "--reveal"]):
+        code, _out, err = run_cli([*args, "--games", str(host.games)], " ".join(args))
+        assert code == Exit.UNKNOWN, err
+        assert not keep.exists(), f"{args}: kept a nonce for a player who is not in the game"
+    assert not changed(before, snapshot(host.games))
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["waive", FuzzHost.GAME, "--player", "red"], Exit.STATE),  # the game has started
+        (["abandon", FuzzHost.GAME], Exit.STATE),
+        (["waive", FuzzHost.REVEALING, "--player", "blue"], Exit.STATE),  # after the first reveal
+    ],
+    ids=["waive after the start", "abandon after the start", "waive after a reveal"],
+)
+def test_the_host_commands_refuse_too_late_with_nothing_changed(
+    host: FuzzHost, args: list[str], expected: Exit
+) -> None:
+    before = snapshot(host.games)
+    code, _out, err = run_cli([*args, "--games", str(host.games)], " ".join(args))
+    assert code == expected and "(P4)" in err, err
+    assert not changed(before, snapshot(host.games))
+
+
+def test_the_host_commands_work_before_the_first_reveal(host: FuzzHost) -> None:
+    try:
+        for args in (["waive", FuzzHost.COMMITTING, "--player", "blue"], ["abandon", FuzzHost.REVEALING]):
+            code, _out, err = run_cli([*args, "--games", str(host.games)], " ".join(args))
+            assert code == 0, err
+        # blue was the last seat to commit: waiving it opens the reveal round
+        assert host.apply(host.valid_commit, "waived seat commits", must_refuse=True) == Exit.STATE
+        assert host.apply(host.valid_nonce, "abandoned game", must_refuse=True) == Exit.STATE
+    finally:
+        restore(host.pristine, host.games)
 
 
 # --- mail messages (pbem apply MESSAGE.eml) ---------------------------------------------------

@@ -17,6 +17,7 @@ from pbem.rules import (
     Stage,
     State,
     apply_all,
+    check,
 )
 from pbem.rules.events import CubeRemoved, PlagueMoved, RatDrawn, TokenFlipped
 
@@ -184,7 +185,7 @@ def test_r4_2_no_outbreak_without_a_player_cube() -> None:
 
 
 def test_r4_2_no_outbreak_without_rats() -> None:
-    state = board(plague="anglia", cubes={"gallia": {"blue": 3}})
+    state = board(plague="anglia", rats={"italia": ["i1"]}, cubes={"gallia": {"blue": 3}}, placed=True)
     events = play(state, "red", [MovePlague(("gallia",))])
     assert kinds(events) == ["plague_moved", "turn_started"]
 
@@ -247,6 +248,50 @@ def test_r4_2_by_default_rats_flip_in_arrival_order() -> None:
     ], seam)
     assert [e.token for e in of_kind(events, TokenFlipped)] == ["g1", "i1"]
     assert new.cubes["gallia"] == {"blue": 2}
+
+
+def outbreak_with_one_cube() -> tuple[State, MappingFaces]:
+    """Gallia: three rats and one blue cube; g1 takes the cube away (threshold 1, A),
+    g2 and g3 would not (threshold 4): the outbreak stops at the first flip of g1."""
+    state = board(
+        plague="anglia", rats={"gallia": ["g1", "g2", "g3"]},
+        cubes={"gallia": {"blue": 1}}, placed=True,
+    )
+    return state, faces(g1=tok(1, "A"), g2=tok(4, "A"), g3=tok(4, "A"))
+
+
+TO_GALLIA = [MovePlague(("gallia",)), Spread("italia"), Spread("italia")]
+
+
+def test_r4_2_a_named_rat_never_reached_stays_face_down_without_error() -> None:
+    state, seam = outbreak_with_one_cube()
+    named = [Flip("g1"), Flip("g3"), Flip("g2")]
+    check(state, "red", [*TO_GALLIA, *named])  # the order is a preference: admitted as it is
+    new, events = apply_all(state, "red", [*TO_GALLIA, *named], seam)
+    assert [e.token for e in of_kind(events, TokenFlipped)] == ["g1"]
+    assert removed(events) == [("blue", "A")]
+    assert new.flipped == ["g1"] and new.rats["gallia"] == ["g2", "g3"]  # named, never reached
+    assert new.to_move == "green"
+
+
+def test_r4_2_named_rats_go_first_then_the_rest_oldest_first() -> None:
+    state, _ = outbreak_with_one_cube()
+    state.cubes["gallia"]["blue"] = 3
+    state.supply["blue"] -= 2
+    seam = faces(g1=tok(4, "A"), g2=tok(4, "A"), g3=tok(2, "A"))  # g3 takes one cube of three
+    new, events = apply_all(state, "red", [*TO_GALLIA, Flip("g3")], seam)
+    assert [e.token for e in of_kind(events, TokenFlipped)] == ["g3", "g1", "g2"]
+    assert new.flipped == ["g3", "g1", "g2"] and new.cubes["gallia"] == {"blue": 2}
+
+
+def test_r4_2_the_same_named_order_is_admitted_whichever_rat_ends_the_outbreak() -> None:
+    state, _ = outbreak_with_one_cube()
+    actions = [*TO_GALLIA, Flip("g2"), Flip("g3"), Flip("g1")]
+    for ender, flipped in (("g2", ["g2"]), ("g3", ["g2", "g3"]), ("g1", ["g2", "g3", "g1"])):
+        seam = faces(**{t: tok(1 if t == ender else 4, "A") for t in ("g1", "g2", "g3")})
+        new, _events = apply_all(state, "red", actions, seam)
+        assert new.flipped == flipped, ender
+        assert new.rats["gallia"] == [t for t in ("g1", "g2", "g3") if t not in flipped]
 
 
 # --- R4.3 A flipped rat ----------------------------------------------------------------------

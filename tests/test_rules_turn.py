@@ -7,14 +7,20 @@ import copy
 import pytest
 from boards import NO_FACES, board, faces, kinds, of_kind, play, refused, tok
 
+from pbem.gamedata import Token
 from pbem.rules import (
+    Action,
     EndTurn,
     FaceUnknown,
     Flip,
+    KnightCubes,
     KnightMove,
     MappingFaces,
     Merchant,
+    Monk,
     MovePlague,
+    NoFaces,
+    Phase,
     Place,
     RuleError,
     Spread,
@@ -24,10 +30,19 @@ from pbem.rules import (
     WitchLook,
     apply_all,
     apply_in_place,
+    check,
     legal_actions,
     step,
 )
-from pbem.rules.events import CubeRemoved, CubesPlaced, PlagueMoved, TokenFlipped, TurnStarted
+from pbem.rules import play as play_move
+from pbem.rules.events import (
+    CubeRemoved,
+    CubesPlaced,
+    GameEnding,
+    PlagueMoved,
+    TokenFlipped,
+    TurnStarted,
+)
 
 # --- R3.1 Phase A ----------------------------------------------------------------------
 
@@ -94,8 +109,12 @@ def test_r3_2_phase_b_is_compulsory_when_a_cube_can_be_placed() -> None:
 
 def test_r3_2_phase_b_is_skipped_when_no_region_has_rats() -> None:
     state = board(plague="anglia")
-    play(state, "red", [MovePlague(("scandia",))])
-    assert state.to_move == "green"
+    assert not any(isinstance(a, Place) for a in legal_actions(state))
+    events = play(state, "red", [MovePlague(("scandia",))])  # no R3.2 refusal: nothing to place
+    assert state.plague == "scandia" and state.supply["red"] == 20
+    # R6.1 ruling: a turn that ends with no rat on the board ends the game
+    assert GameEnding("no rat is left on the board", ("yellow", "blue", "green")) in events
+    assert state.phase is Phase.FINAL and state.to_move == "yellow"
 
 
 def test_r3_2_phase_b_is_skipped_when_the_supply_is_empty() -> None:
@@ -116,7 +135,7 @@ def test_r3_2_a_short_supply_places_all_it_has_left() -> None:
 
 
 def test_r3_3_the_plague_moves_to_a_neighbouring_region() -> None:
-    state = board(plague="anglia")  # no rats: no phase B
+    state = board(plague="anglia", rats={"italia": ["i1"]}, placed=True)  # phase B done
     assert refused(state, "red", MovePlague(("italia",))).rule == "R3.3"  # not a neighbour
     assert refused(state, "red", MovePlague(())).rule == "R3.3"
     [moved, _] = play(state, "red", [MovePlague(("gallia",))])
@@ -163,7 +182,7 @@ def test_r3_3_nothing_but_the_plague_after_phase_c_begins() -> None:
 
 
 def test_r3_4_after_the_plague_the_next_player_in_order_takes_a_turn() -> None:
-    state = board(plague="anglia", current="yellow")
+    state = board(plague="anglia", current="yellow", rats={"italia": ["i1"]}, placed=True)
     events = play(state, "yellow", [MovePlague(("gallia",))])
     assert events[-1] == TurnStarted("red", "turn")
     assert state.to_move == "red" and state.turn_number == 2
@@ -263,3 +282,100 @@ def test_r7_3_an_unknown_face_refuses_a_flip_or_look_without_changing_the_state(
     with pytest.raises(FaceUnknown):
         apply_in_place(state, "red", WitchLook("g1"), NO_FACES)
     assert state == before
+
+
+# --- R7.4 A move is decided on public facts; the outbreak ends the turn ----------------------
+
+
+class CountingFaces:
+    """A face seam that counts every face it is asked for (P10: a refusal asks none)."""
+
+    def __init__(self, **by_name: Token) -> None:
+        self.inner = MappingFaces(by_name)
+        self.asked: list[str] = []
+
+    def face(self, token: str) -> Token:
+        self.asked.append(token)
+        return self.inner.face(token)
+
+    def look(self, token: str) -> str | None:
+        self.asked.append(token)
+        return self.inner.look(token)
+
+
+AFTER_OUTBREAK = [
+    Place("germania", 1),  # not allowed after the outbreak began, whatever the faces
+    Monk("h1", "gallia"),
+    MovePlague(("anglia",)),
+    TakeCard("king"),
+    Spread("italia"),
+]
+
+
+@pytest.mark.parametrize("late", AFTER_OUTBREAK, ids=lambda a: a.kind)
+@pytest.mark.parametrize("named", [0, 1, 2])
+def test_r7_4_an_action_after_the_outbreak_begins_is_refused_before_any_face(late: Action, named: int) -> None:
+    state, _ = outbreak_board()
+    state.rats["germania"] = ["e1"]
+    state.cards["monk"] = "red"
+    actions = [*TO_OUTBREAK, *[Flip(t) for t in ("g2", "g1")[:named]], late]
+    before = state.copy()
+    messages = set()
+    # two seams that would make the outbreak end at different flips, and none at all
+    for seam in (CountingFaces(g1=tok(4, "A"), g2=tok(1, "M")), CountingFaces(g1=tok(1, "A"), g2=tok(1, "A"))):
+        with pytest.raises(RuleError) as caught:
+            apply_all(state, "red", actions, seam)
+        assert seam.asked == []  # refused before a single rat was turned
+        messages.add((caught.value.rule, caught.value.message))
+    with pytest.raises(RuleError) as caught:
+        check(state, "red", actions)
+    messages.add((caught.value.rule, caught.value.message))
+    assert state == before
+    [(rule, message)] = messages  # the same verdict, word for word, whatever the faces (P10)
+    assert rule == "R7.4" and message.startswith(f"action {len(actions)} ({late.kind}): ")
+    assert "outbreak" in message
+
+
+def test_r7_4_the_knights_cubes_come_first_after_the_spreads_and_only_then() -> None:
+    state, seam = outbreak_board()
+    state.cards["knight"] = "red"
+    _new, events = apply_all(state, "red", [*TO_OUTBREAK, KnightCubes(), Flip("g2")], seam)
+    first = of_kind(events, TokenFlipped)[0]
+    assert first.token == "g2" and first.cubes == 5  # 3 cubes and the Knight's 2 neutral ones
+    counting = CountingFaces(g1=tok(4, "A"), g2=tok(1, "M"))
+    with pytest.raises(RuleError) as caught:
+        apply_all(state, "red", [*TO_OUTBREAK, Flip("g2"), KnightCubes()], counting)
+    assert caught.value.rule == "R5.4" and counting.asked == []
+
+
+def test_r7_4_a_flip_of_a_rat_outside_the_plague_region_is_refused_before_any_face() -> None:
+    state, _ = outbreak_board()
+    counting = CountingFaces(g1=tok(4, "A"), g2=tok(1, "M"), h1=tok(1, "A"))
+    with pytest.raises(RuleError) as caught:
+        apply_all(state, "red", [*TO_OUTBREAK, Flip("g1"), Flip("h1")], counting)
+    assert caught.value.rule == "R4.2" and "h1" in caught.value.message and counting.asked == []
+    with pytest.raises(RuleError) as caught:
+        apply_all(state, "red", [*TO_OUTBREAK, Flip("g1"), Flip("g1")], counting)
+    assert caught.value.rule == "R4.2" and "twice" in caught.value.message and counting.asked == []
+
+
+def test_r7_4_nothing_may_follow_the_end_of_the_turn() -> None:
+    state = board(plague="anglia", rats={"italia": ["i1"]}, placed=True)
+    with pytest.raises(RuleError) as caught:
+        apply_all(state, "red", [MovePlague(("gallia",)), TakeCard("king")], NO_FACES)
+    assert caught.value.rule == "R7.4"
+    assert caught.value.message.startswith("action 2 (take_card): your turn ended with the action before it")
+    assert "green is to move" in caught.value.message
+    assert state.to_move == "red" and state.plague == "anglia"  # refused whole (R7.3)
+
+
+def test_r7_4_the_check_stops_at_the_outbreak_and_asks_no_face() -> None:
+    state, seam = outbreak_board()
+    checked = check(state, "red", TO_OUTBREAK)
+    assert checked.turn.stage is Stage.OUTBREAK and checked.to_move == "red"
+    assert checked.rats["gallia"] == ["g1", "g2"] and checked.flipped == []
+    new, _events = play_move(state, "red", TO_OUTBREAK, seam)  # the resolution goes on
+    assert new.to_move == "green" and new.flipped == ["g1", "g2"]
+    with pytest.raises(FaceUnknown):
+        NoFaces().face("g1")
+    assert NoFaces().look("g1") is None

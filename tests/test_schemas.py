@@ -75,3 +75,109 @@ def test_p7_a_flip_without_its_salt_is_not_a_valid_entry() -> None:
     next(ev for ev in bad["outcome"] if ev["event"] == "token_flipped").pop("salt")
     with pytest.raises(FormatError, match="salt"):
         validate(bad, "entry.json", "entry")
+
+
+# --- v2: the opening's move kinds (P4) and the entry a move answers (P7) ----------------------
+
+COMMITMENT = "ab" * 32
+KEY = "ed25519:" + "A" * 43 + "="
+
+
+def move_of(kind: str, **fields: Any) -> dict[str, Any]:
+    """A move file of ``kind`` that answers entry 0 with a 16-digit hash prefix."""
+    return {"game": "g1", "player": "red", "kind": kind, "after": {"seq": 0, "hash": "0123456789abcdef"},
+            **fields}
+
+
+ACCEPTED_MOVES = {
+    "commit": move_of("commit", nonce_commitment=COMMITMENT),
+    "commit with a key": move_of("commit", nonce_commitment=COMMITMENT, key=KEY),
+    "nonce of 16 bytes": move_of("nonce", nonce="00" * 16),
+    "nonce of 64 bytes": move_of("nonce", nonce="ff" * 64),
+    "turn": move_of("move", actions=[{"action": "end"}]),
+    "full hash": {**move_of("move", actions=[{"action": "end"}]), "after": {"seq": 3, "hash": "a" * 64}},
+}
+
+REFUSED_MOVES = {
+    "commit without its commitment": (move_of("commit"), "nonce_commitment"),
+    "commit with a nonce too": (move_of("commit", nonce_commitment=COMMITMENT, nonce="00" * 16), None),
+    "commit with actions": (move_of("commit", nonce_commitment=COMMITMENT, actions=[{"action": "end"}]), None),
+    "short commitment": (move_of("commit", nonce_commitment="ab" * 31), "nonce_commitment"),
+    "upper-case commitment": (move_of("commit", nonce_commitment="AB" * 32), "nonce_commitment"),
+    "nonce without the nonce": (move_of("nonce"), "nonce"),
+    "nonce of 15 bytes": (move_of("nonce", nonce="00" * 15), "nonce"),
+    "nonce of 65 bytes": (move_of("nonce", nonce="00" * 65), "nonce"),
+    "nonce of odd length": (move_of("nonce", nonce="0" * 33), "nonce"),
+    "nonce with a commitment": (move_of("nonce", nonce="00" * 16, nonce_commitment=COMMITMENT), None),
+    "nonce with a key": (move_of("nonce", nonce="00" * 16, key=KEY), None),
+    "nonce with actions": (move_of("nonce", nonce="00" * 16, actions=[{"action": "end"}]), None),
+    "turn with a nonce": (move_of("move", actions=[{"action": "end"}], nonce="00" * 16), None),
+    "turn with a key": (move_of("move", actions=[{"action": "end"}], key=KEY), None),
+    "turn without actions": (move_of("move"), "actions"),
+    "kind start": (move_of("start"), "kind"),
+    "8-digit hash (v1)": ({**move_of("commit", nonce_commitment=COMMITMENT), "after": {"seq": 0, "hash": "01234567"}},
+                          "hash"),
+    "15-digit hash": ({**move_of("commit", nonce_commitment=COMMITMENT), "after": {"seq": 0, "hash": "0" * 15}},
+                      "hash"),
+    "65-digit hash": ({**move_of("commit", nonce_commitment=COMMITMENT), "after": {"seq": 0, "hash": "0" * 65}},
+                      "hash"),
+    "upper-case hash": ({**move_of("commit", nonce_commitment=COMMITMENT),
+                         "after": {"seq": 0, "hash": "0123456789ABCDEF"}}, "hash"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED_MOVES))
+def test_p4_p7_the_move_schema_takes_every_v2_move_kind(name: str) -> None:
+    validate(ACCEPTED_MOVES[name], "move.json", name)
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_MOVES))
+def test_p4_p7_the_move_schema_refuses_a_malformed_v2_move(name: str) -> None:
+    move, field = REFUSED_MOVES[name]
+    with pytest.raises(FormatError, match=r"move\.json") as caught:
+        validate(move, "move.json", name)
+    if field is not None:
+        assert field in str(caught.value)
+
+
+def test_p4_p7_every_recorded_opening_move_answers_entry_0_with_16_digits_or_more() -> None:
+    for log in LOGS:
+        entries = entries_of(log)
+        opening = [e for e in entries if e["kind"] in ("commit", "nonce")]
+        assert {e["kind"] for e in opening} == {"commit", "nonce"}, log
+        for entry in opening:
+            after = entry["move"]["after"]
+            assert after["seq"] == 0 and len(after["hash"]) >= 16
+            assert entry_hash(entries[0]).startswith(after["hash"])
+        for entry in (e for e in entries if e["kind"] == "move"):
+            after = entry["move"]["after"]
+            assert after["seq"] == entry["seq"] - 1 and len(after["hash"]) >= 16
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda e: e.pop("at"),
+        lambda e: e.update(at="2026-11-30 09:15:00"),
+        lambda e: e.update(at="2026-11-30T09:15:00+01:00"),
+        lambda e: e.update(kind="start"),
+    ],
+    ids=["no at", "at without T", "at not UTC", "commit called start"],
+)
+def test_p7_an_opening_entry_without_a_proper_at_or_kind_breaks_the_schema(edit: Any) -> None:
+    entries = entries_of(LOGS[0])
+    commit = copy.deepcopy(next(e for e in entries if e["kind"] == "commit"))
+    validate(commit, "entry.json", "commit entry")
+    edit(commit)
+    with pytest.raises(FormatError, match=r"entry\.json"):
+        validate(commit, "entry.json", "commit entry")
+
+
+def test_p3_entry_0_names_protocol_v2_and_its_edition() -> None:
+    for log in LOGS:
+        first = entries_of(log)[0]
+        assert first["protocol"] == "pbem-rattus/v2" and first["edition"] == "standard"
+        bad = copy.deepcopy(first)
+        bad["protocol"] = "pbem-rattus/v1"
+        with pytest.raises(FormatError, match=r"entry\.json"):
+            validate(bad, "entry.json", "entry 0")
