@@ -38,7 +38,7 @@ PRIVATE_DIR = "private"
 
 def game_dir(games: Path, game_id: str) -> Path:
     if not protocol.GAME_ID_RE.match(game_id):
-        raise UnknownError(f"{game_id!r} is not a game id (1-64 characters of a-z 0-9 . _ -)", "P4")
+        raise UnknownError(f"{game_id!r} is not a game id ({protocol.GAME_ID_RULE})", "P2")
     path = games / game_id
     if not (path / LOG_NAME).is_file():
         raise UnknownError(f"no game {game_id!r} in {str(games)!r} (no {LOG_NAME} there). {_games_seen(games)}", "P1")
@@ -116,7 +116,7 @@ class NewGame:
 def create(games: Path, spec: NewGame) -> Path:
     """P3: the game directory, its secret file (0600) and the first log entry."""
     if not protocol.GAME_ID_RE.match(spec.game_id):
-        raise FormatError(f"{spec.game_id!r} is not a game id (1-64 characters of a-z 0-9 . _ -)", "P4")
+        raise FormatError(f"{spec.game_id!r} is not a game id ({protocol.GAME_ID_RULE})", "P2")
     players = spec.players
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
         raise FormatError("Rattus is for 2 to 4 players with distinct names", "R2")

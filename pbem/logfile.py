@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import BusyError, TamperError
-from pbem.protocol import ZERO_HASH, entry_hash
-from pbem.yamlio import LOG_LIMIT, decode, dump_entry, load_stream, read_limited, write_atomic
+from pbem.protocol import ZERO_HASH, canonical_json, sha256_hex
+from pbem.yamlio import LOG_LIMIT, char_name, decode, dump_entry, load_stream, read_limited, write_atomic
 
 LOG_NAME = "log.yaml"
 LOCK_NAME = ".lock"
@@ -60,11 +61,48 @@ def check_chain(entries: list[Any]) -> list[str]:
                 "P7",
             )
         try:
-            prev = entry_hash(entry)
+            text = canonical_json({k: v for k, v in entry.items() if k != "signature"})
+        except UnicodeEncodeError as err:  # a lone surrogate, from a "\ud800" escape
+            raise TamperError(_bad_text(index, err.object[err.start]), "P2") from None
         except ValueError as err:
             raise TamperError(f"entry {index}: {err}", "P2") from None
+        bad = None  # P2: one scan of the bytes hashed anyway; most entries are ASCII without escapes
+        if not text.isascii() or b"\\" in text or b"\x7f" in text:
+            bad = _BAD_ENTRY_TEXT.search(text)
+        signature = entry.get("signature")
+        if bad is None and isinstance(signature, str):  # not hashed, but text all the same
+            bad = _BAD_ENTRY_TEXT.search(signature.encode("utf-8", "surrogatepass"))
+        if bad is not None:
+            raise TamperError(_bad_text(index, _matched_char(bad.group())), "P2")
+        prev = sha256_hex(text)  # = entry_hash(entry) (P7)
         hashes.append(prev)
     return hashes
+
+
+_BAD_ENTRY_TEXT = re.compile(
+    rb"\x7f|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]"  # DEL, C1 controls, U+2028/U+2029
+    rb"|\xed[\xa0-\xbf]"  # surrogates (in a signature read with surrogatepass)
+    rb"|\xef\xb7[\x90-\xaf]|\xef\xbf[\xbe\xbf]|[\xf0-\xf4][\x8f\x9f\xaf\xbf]\xbf[\xbe\xbf]"  # nonchars
+    rb"|(?<!\\)(?:\\\\)*\\(?:u00[01][0-9a-f]|[bfr])"  # an escaped control but \t and \n
+)
+"""P2 on canonical JSON (UTF-8, controls escaped as ``\\uXXXX``, ``\\b``, ``\\f``, ``\\r``):
+what no text of a log entry may hold.  Every alternative starts on a UTF-8 lead
+byte or ASCII, so a match never starts inside a character; an escape counts only
+after an even run of backslashes (``\\\\u0001`` is the text ``\\u0001``, not U+0001)."""
+
+
+def _matched_char(found: bytes) -> str:
+    escape = found.lstrip(b"\\")
+    if found[:1] != b"\\":
+        return found.decode("utf-8", "surrogatepass")
+    return {b"b": "\b", b"f": "\f", b"r": "\r"}.get(escape) or chr(int(escape[1:], 16))
+
+
+def _bad_text(index: int, char: str) -> str:
+    return (
+        f"entry {index} holds the character {char_name(char)}, which no text in a log may "
+        "hold (only printable Unicode, with tab and newline in comments)"
+    )
 
 
 def link(entry: dict[str, Any], seq: int, prev: str, at: str) -> dict[str, Any]:

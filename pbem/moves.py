@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 
 from pbem.errors import FormatError
-from pbem.protocol import HASH_PREFIX_MIN
+from pbem.protocol import HASH_PREFIX_MIN, canonical_base64
 from pbem.record import Record
-from pbem.yamlio import MOVE_LIMIT, decode, load_one, read_limited
+from pbem.yamlio import MOVE_LIMIT, check_text, decode, load_one, read_limited
 
 if TYPE_CHECKING:
     from pbem.game import Game
@@ -93,16 +93,23 @@ def validate(data: Any, name: str, what: str) -> None:
 
 
 def parse_move(data: bytes, what: str = "move file") -> Move:
-    """Bytes -> checked :class:`Move`: size, UTF-8, strict YAML, JSON Schema."""
+    """Bytes -> checked :class:`Move`: size, UTF-8, strict YAML, printable text, JSON Schema (P2)."""
     if len(data) > MOVE_LIMIT:
         raise FormatError(f"the {what} is larger than the {MOVE_LIMIT // 1024} KiB allowed", "P2")
     doc = load_one(decode(data, f"the {what}"), f"the {what}")
+    check_text(doc, f"the {what}")  # before the schema: its patterns' $ admits a final newline
     if not isinstance(doc, dict):
         raise FormatError(f"the {what} must be a mapping with game, player, kind, after", "P7")
     actions = doc.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:  # before the schema walks them all
         raise FormatError(f"the {what} lists {len(actions)} actions; at most {MAX_ACTIONS} are allowed", "P7")
     validate(doc, "move.json", f"the {what}")
+    key = doc.get("key")
+    if isinstance(key, str) and not canonical_base64(key[len("ed25519:"):], 32):
+        raise FormatError(
+            f"the {what}: at key: the public key is not in canonical base64 (the spare bits of "
+            "its last character must be zero; copy the key as 'pbem keygen' wrote it)", "P2",
+        )
     return Move(doc["game"], doc["player"], doc["kind"], doc)
 
 

@@ -7,6 +7,8 @@ and ``hmac`` from the standard library are used for cryptography.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import json
@@ -19,6 +21,7 @@ from pbem.record import Record
 
 __all__ = [
     "GAME_ID_RE",
+    "GAME_ID_RULE",
     "HASH_PREFIX_MIN",
     "MAX_NONCE_BYTES",
     "MIN_NONCE_BYTES",
@@ -30,6 +33,7 @@ __all__ = [
     "ZERO_HASH",
     "Deal",
     "Drbg",
+    "canonical_base64",
     "canonical_json",
     "check_reveal",
     "commitments",
@@ -56,8 +60,12 @@ TAG = "pbem-rattus/v1"
 ZERO_HASH = "0" * 64
 """``prev`` of the first log entry (P7)."""
 
-GAME_ID_RE = re.compile(r"^[a-z0-9._-]{1,64}\Z")
-"""P4: game ids are 1-64 characters of ``a-z0-9._-`` (``\\Z``: no trailing newline)."""
+GAME_ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}\Z")
+"""P2: game ids are 1-64 characters of ``a-z 0-9 _ -``, starting with a letter or digit
+(so never ``.`` or ``..``; ``\\Z``: no trailing newline)."""
+
+GAME_ID_RULE = "1-64 characters of a-z 0-9 _ -, starting with a letter or digit"
+"""P2: :data:`GAME_ID_RE` in words, for refusals."""
 
 MAX_NONCE_BYTES = 64
 """P4: a player's nonce is at most 64 bytes (0 bytes: a waived seat)."""
@@ -158,6 +166,19 @@ def canonical_json(obj: object) -> bytes:
     return text.encode("utf-8")
 
 
+def canonical_base64(text: str, size: int) -> bool:
+    """P2: ``text`` is the one canonical base64 spelling (standard alphabet, padded) of
+    ``size`` bytes.  The spare bits of the last character must be zero, so a decoder
+    that re-encodes gets ``text`` back; any other spelling is refused."""
+    if len(text) != 4 * ((size + 2) // 3) or not text.isascii():
+        return False
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return len(raw) == size and base64.b64encode(raw).decode("ascii") == text
+
+
 def sha256_hex(data: bytes) -> str:
     """P2: ``H(x)`` as lowercase hex."""
     return hashlib.sha256(data).hexdigest()
@@ -193,7 +214,7 @@ def derive_seed(secret: bytes, game_id: str, nonces: Sequence[bytes]) -> bytes:
     waived seat.
     """
     if not isinstance(game_id, str) or not GAME_ID_RE.match(game_id):
-        raise ValueError(f"game id {game_id!r} must be 1-64 characters of a-z0-9._-")
+        raise ValueError(f"game id {game_id!r} must be {GAME_ID_RULE}")
     if len(nonces) > 255:
         raise ValueError("too many players for u8(n)")
     gid = game_id.encode("ascii")

@@ -110,10 +110,23 @@ def public_text(key: Ed25519PrivateKey) -> str:
     return PUBLIC_PREFIX + base64.b64encode(raw).decode("ascii")
 
 
+def is_public_text(text: object) -> bool:
+    """``ed25519:`` and the canonical base64 of 32 bytes (P2: one spelling per key)."""
+    return (
+        isinstance(text, str) and PUBLIC_RE.match(text) is not None
+        and protocol.canonical_base64(text[len(PUBLIC_PREFIX):], 32)
+    )
+
+
 def check_public_text(text: str, what: str = "public key") -> str:
     if not PUBLIC_RE.match(text):
         raise FormatError(
             f"{what} must be one line 'ed25519:' followed by 44 base64 characters", "P8"
+        )
+    if not is_public_text(text):
+        raise FormatError(
+            f"{what} is not in canonical base64: the spare bits of its last character must be "
+            "zero (copy the key as 'pbem keygen' wrote it)", "P2",
         )
     return text
 
@@ -146,13 +159,15 @@ def sign(key: Ed25519PrivateKey, message: bytes) -> str:
 
 
 def verify(public: str, signature: object, message: bytes) -> bool:
-    """True when ``signature`` (base64) is ``public``'s signature of ``message``."""
+    """True when ``signature`` (canonical base64, P2) is ``public``'s signature of ``message``."""
     from cryptography.exceptions import InvalidSignature
 
     if not isinstance(signature, str) or not SIGNATURE_RE.match(signature):
         return False
     try:
         raw = base64.b64decode(signature, validate=True)
+        if base64.b64encode(raw).decode("ascii") != signature:  # P2: one spelling, not 16
+            return False
         _public_key(public).verify(raw, message)
     except (InvalidSignature, binascii.Error, ValueError, FormatError):
         return False
@@ -275,7 +290,7 @@ def check_log(entries: list[dict[str, Any]]) -> LogSignatures:
     failures: list[str] = []
     host_key = entries[0].get("host_key")
     keys = entries[0].get("keys") or {}
-    if host_key is not None and not (isinstance(host_key, str) and PUBLIC_RE.match(host_key)):
+    if host_key is not None and not is_public_text(host_key):
         failures.append("entry 0: 'host_key' is not an ed25519 public key")
         host_key = None
     if not isinstance(keys, dict):

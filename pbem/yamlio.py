@@ -1,9 +1,13 @@
 """Reading untrusted YAML safely, and writing pbem's own YAML.
 
 Input is capped in size before it is parsed, must be UTF-8, may not use
-anchors, aliases or tags, and may hold only what JSON holds (PROTOCOL.md P2):
-strings, whole numbers within +-2^53, booleans, null, lists and mappings with
-string keys.  Anything else is a :class:`FormatError` naming where it is.
+anchors, aliases, merge keys or tags, and may hold only what JSON holds
+(PROTOCOL.md P2): strings, whole numbers within +-2^53, booleans, null, lists
+and mappings with string keys.  Plain (unquoted) scalars are read with the YAML
+1.2 core schema: ``true``/``false``, ``null``/``~``/empty and decimal integers;
+everything else plain is a string (``no``, ``010``, ``1:00``, ``1e3``).  Text
+admits printable Unicode only (:func:`check_text`).  Anything else is a
+:class:`FormatError` naming where it is.
 
 Log entries are written as JSON documents in a YAML stream: still YAML (each
 ``---`` document is a JSON object, which YAML reads as a flow mapping), but
@@ -65,6 +69,35 @@ class _StrictLoader(yaml.SafeLoader):
                     )
                 seen.add(key)
         return super().construct_mapping(node, deep)
+
+
+class _CoreLoader(_StrictLoader):
+    """The strict loader with the YAML 1.2 core schema for plain scalars (P2).
+
+    PyYAML's SafeLoader follows YAML 1.1, where ``no`` is false, ``010`` is 8 and
+    ``1:00`` is 60; here only ``true``/``false`` (three spellings each), ``null``,
+    ``~`` and the empty scalar, and decimal integers are not strings."""
+
+    # PyYAML keeps resolvers in a class-level dict; a fresh one, so SafeLoader's is untouched.
+    yaml_implicit_resolvers: dict[Any, list[tuple[str, re.Pattern[str]]]] = {}  # noqa: RUF012
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        for key_node, _value in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<" and key_node.style is None:
+                raise FormatError(
+                    f"line {key_node.start_mark.line + 1}: YAML merge keys (<<) are not allowed", "P2"
+                )
+        return super().construct_mapping(node, deep)
+
+
+_CORE_SCALARS: tuple[tuple[str, str, str], ...] = (
+    ("tag:yaml.org,2002:bool", r"(?:true|True|TRUE|false|False|FALSE)\Z", "tTfF"),
+    ("tag:yaml.org,2002:null", r"(?:null|Null|NULL|~|)\Z", "nN~"),
+    ("tag:yaml.org,2002:int", r"-?(?:0|[1-9][0-9]*)\Z", "-0123456789"),
+)
+for _tag, _pattern, _first in _CORE_SCALARS:
+    _CoreLoader.add_implicit_resolver(_tag, re.compile(_pattern), list(_first))
+_CoreLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"\Z"), [""])  # the empty scalar
 
 
 def _where(event: Any) -> str:
@@ -141,10 +174,92 @@ def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
     raise FormatError(f"{where or 'document'}: a {kind} value is not allowed{hint}", "P2")
 
 
+COMMENT_FIELD = "comment"
+COMMENT_LIMIT = 1000  # characters (P2)
+
+# Regex class bodies (as regex escapes, not raw characters) of what P2 does not admit.
+_NONCHARACTERS = r"\ufdd0-\ufdef" + "".join(
+    rf"\U{plane:04x}fffe\U{plane:04x}ffff" for plane in range(17)
+)
+_OTHER_BAD = r"\x7f-\x9f\u2028\u2029\ud800-\udfff" + _NONCHARACTERS  # DEL, C1, separators, ...
+_BAD_IN_COMMENT = re.compile(rf"[\x00-\x08\x0b-\x1f{_OTHER_BAD}]")
+"""P2: what no text admits; a comment may hold tab and newline."""
+_BAD_IN_TEXT = re.compile(rf"[\x00-\x1f{_OTHER_BAD}]")
+"""P2: what no other text field admits (no line breaks: ``"00ff\\n"`` is not hex)."""
+_BAD_IN_SOURCE = re.compile(rf"[\x00-\x08\x0b\x0c\x0e-\x1f{_OTHER_BAD}]")
+"""P2: what YAML source may not hold raw (tab, line feed and carriage return are its own)."""
+
+
+_BAD_RAW_IN_JSON = re.compile(f"[{_OTHER_BAD}]")
+"""P2: what json.dumps(ensure_ascii=False) would write raw (it escapes C0 controls)."""
+
+
+def char_name(char: str) -> str:
+    """``U+0085 (a C1 control character)``: one character as a refusal names it."""
+    code = ord(char)
+    if code < 0x20:
+        kind = {0x09: "tab", 0x0A: "line break", 0x0D: "carriage return"}.get(code, "C0 control character")
+    elif code == 0x7F:
+        kind = "DEL"
+    elif code <= 0x9F:
+        kind = "C1 control character"
+    elif code in (0x2028, 0x2029):
+        kind = "line/paragraph separator"
+    elif 0xD800 <= code <= 0xDFFF:
+        kind = "lone surrogate"
+    else:
+        kind = "noncharacter"
+    return f"U+{code:04X} ({kind})"
+
+
+def check_text(value: Any, what: str, where: str = "") -> None:
+    """Refuse text that is not printable Unicode, in any string or key (P2).
+
+    Tab and line breaks are admitted only in a ``comment`` field, which is at most
+    :data:`COMMENT_LIMIT` characters.  ``value`` has passed :func:`check_plain`."""
+    if isinstance(value, str):
+        comment = where == COMMENT_FIELD or where.endswith("." + COMMENT_FIELD)
+        bad = (_BAD_IN_COMMENT if comment else _BAD_IN_TEXT).search(value)
+        if bad is not None:
+            allowed = "; tab and line breaks are allowed only in a comment" if bad.group() in "\t\n" else ""
+            raise FormatError(
+                f"{what}: at {where or '(top level)'}: the character {char_name(bad.group())} is not "
+                f"allowed: text admits printable Unicode only{allowed}", "P2",
+            )
+        if comment and len(value) > COMMENT_LIMIT:
+            raise FormatError(
+                f"{what}: at {where}: the comment is {len(value)} characters long; at most "
+                f"{COMMENT_LIMIT} are allowed", "P2",
+            )
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            check_text(item, what, f"{where}[{i}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_text(key, what, f"{where} (a key)" if where else "(a key)")  # keys: no comment
+            check_text(item, what, f"{where}.{key}" if where else key)
+
+
+def check_source(text: str, what: str) -> None:
+    """Refuse a non-printable character written raw in YAML source (P2), naming its line.
+
+    Tab, line feed and carriage return are YAML's own; escapes are checked after
+    loading, by :func:`check_text`."""
+    bad = _BAD_IN_SOURCE.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise FormatError(
+            f"{what}: line {line}, column {column}: the character {char_name(bad.group())} is not "
+            "allowed: text admits printable Unicode only", "P2",
+        )
+
+
 def load_one(text: str, what: str) -> Any:
     """Exactly one YAML document, strictly loaded and checked."""
+    check_source(text, what)
     try:
-        docs = list(yaml.load_all(text, Loader=_StrictLoader))
+        docs = list(yaml.load_all(text, Loader=_CoreLoader))
     except FormatError:
         raise
     except RecursionError:
@@ -244,7 +359,11 @@ def dump_entry(entry: dict[str, Any]) -> str:
             fields.append(f"{one(key)}: [\n  {items}]")
         else:
             fields.append(f"{one(key)}: {one(value)}")
-    return "---\n{" + ",\n ".join(fields) + "}\n"
+    text = "---\n{" + ",\n ".join(fields) + "}\n"
+    bad = _BAD_RAW_IN_JSON.search(text)
+    if bad is not None:  # admission refuses these (check_text), so this is a bug of ours
+        raise ValueError(f"a log entry may not hold the character {char_name(bad.group())} (P2)")
+    return text
 
 
 def dump_yaml(data: Any) -> str:
