@@ -217,7 +217,7 @@ def started(tmp_path: Path) -> tuple[Path, Path, Path]:
     games, inbox, outbox = committed(tmp_path)
     deliver(inbox, eml("red@example.org", signed(reveal(games, "red"), tmp_path / "red.key", tmp_path)))
     deliver(inbox, eml("blue@example.net", reveal(games, "blue")))
-    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert load_log(games).started
     mailbox.Maildir(str(outbox)).clear()
     return games, inbox, outbox
@@ -236,7 +236,7 @@ def committed(tmp_path: Path, blue_registers: bool = False) -> tuple[Path, Path,
         deliver(inbox, eml("blue@example.net", blue_text))
     else:
         deliver(inbox, eml("blue@example.net", blue))
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert out.count("applied: game g") == 2, out
     mailbox.Maildir(str(outbox)).clear()
     return games, inbox, outbox
@@ -259,18 +259,23 @@ def replies(outbox: Path) -> list[EmailMessage]:
     return out
 
 
+def game_files(games: Path) -> dict[str, Any]:
+    """The games' files, without the reply queue (pbem.mail.QUEUE_NAME)."""
+    return {k: v for k, v in snapshot(games).items() if not k.startswith("+mail-queue/")}
+
+
 def refused(games: Path, inbox: Path, outbox: Path, data: bytes, sender: str, why: str, code: Exit) -> None:
     """The message changes no file: `pbem apply MESSAGE` exits with ``code``, and `pbem mail`
     files it and answers its sender alone with the refusal, naming ``why``."""
-    before = snapshot(games)
+    before = game_files(games)
     message = inbox.parent / "refused.eml"
     message.write_bytes(data)
     assert run("apply", message, "--games", games).exit_code == code
-    assert snapshot(games) == before
+    assert game_files(games) == before
     deliver(inbox, data)
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert "refused:" in out and why in out, out
-    assert snapshot(games) == before
+    assert game_files(games) == before
     got = replies(outbox)
     assert len(got) == 1 and to_of(got[0]) == sender
     body = got[0].get_body(preferencelist=("plain",))
@@ -308,7 +313,7 @@ def test_a_replayed_message_is_refused(started: tuple[Path, Path, Path], tmp_pat
     text = signed(red_move(games), tmp_path / "red.key", tmp_path)
     message = eml("red@example.org", text, msgid="<once@example.org>")
     deliver(inbox, message)
-    assert "applied" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert "applied" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert "<once@example.org>" in (games / "g" / "mail-seen.txt").read_text()
     mailbox.Maildir(str(outbox)).clear()
     refused(games, inbox, outbox, message, "red@example.org", "was already applied", Exit.STALE)
@@ -317,10 +322,25 @@ def test_a_replayed_message_is_refused(started: tuple[Path, Path, Path], tmp_pat
             Exit.STALE)
 
 
-def test_mail_from_an_unknown_address_is_refused(started: tuple[Path, Path, Path]) -> None:
+def test_mail_from_an_unknown_address_is_quarantined_unanswered(started: tuple[Path, Path, Path]) -> None:
+    """`pbem apply` refuses it (exit 8); `pbem mail` answers no stranger: the message is
+    kept in the inbox's .Quarantine folder, before its body is even parsed, and the run
+    exits 3."""
     games, inbox, outbox = started
-    refused(games, inbox, outbox, eml("eve@evil.example", red_move(games)), "eve@evil.example",
-            "not registered for any game", Exit.SIGNATURE)
+    data = eml("eve@evil.example", red_move(games))
+    message = inbox.parent / "stranger.eml"
+    message.write_bytes(data)
+    before = game_files(games)
+    assert run("apply", message, "--games", games).exit_code == Exit.SIGNATURE
+    deliver(inbox, data)
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.FORMAT, result.output
+    assert "quarantined: not a player's message: eve@evil.example is not registered" in result.output
+    assert game_files(games) == before and replies(outbox) == []
+    assert not list((inbox / "new").iterdir())
+    kept = list((inbox / ".Quarantine" / "cur").iterdir())
+    assert len(kept) == 1 and kept[0].read_bytes() == data
+    assert "eve@evil.example" in (inbox / ".Quarantine" / "pbem-quarantine.log").read_text()
 
 
 def test_a_move_for_another_player_is_refused(started: tuple[Path, Path, Path]) -> None:
@@ -337,10 +357,10 @@ def test_an_unreadable_move_gets_the_cli_error(started: tuple[Path, Path, Path])
 
 def test_automatic_messages_are_filed_unanswered(started: tuple[Path, Path, Path]) -> None:
     games, inbox, outbox = started
-    before = snapshot(games)
+    before = game_files(games)
     deliver(inbox, b"From: MAILER-DAEMON@host.example\nTo: x@y\nSubject: Undelivered\n\nbounce\n")
-    assert "ignored" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
-    assert replies(outbox) == [] and snapshot(games) == before
+    assert "ignored" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert replies(outbox) == [] and game_files(games) == before
 
 
 def test_messages_are_taken_in_arrival_order(tmp_path: Path) -> None:
@@ -414,7 +434,7 @@ def test_a_mailed_reveal_must_be_signed_with_the_key_of_its_player(tmp_path: Pat
     assert not load_log(games).nonces
     for player, address in ADDRESSES.items():
         deliver(inbox, eml(address, signed(reveal(games, player), tmp_path / f"{player}.key", tmp_path)))
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert out.count("applied: game g") == 2, out
     assert load_log(games).started
 
