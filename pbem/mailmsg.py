@@ -22,6 +22,7 @@ checked over the parsed move (P8), never over the message's bytes.
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
 from collections.abc import Callable
@@ -168,12 +169,36 @@ def clean_text(value: str) -> bool:
     """No control characters (CR, LF, NUL...), no line or paragraph separators, and no
     undecodable bytes (the parser's surrogate escapes)."""
     return not any(
-        unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") and ch != "\t" for ch in value
+        (unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") and ch != "\t") or ch == "\ufffd"
+        for ch in value
     )
+
+
+_ENCODED_WORD = re.compile(r"=\?([^?\s]*)\?([^?\s]*)\?([^?\s]*)\?=")
+
+
+def encoded_words_ok(raw: str) -> bool:
+    """Every RFC 2047 encoded word names a known charset and a B or Q encoding, and a B
+    word is whole base64."""
+    for charset, encoding, text in _ENCODED_WORD.findall(raw):
+        try:
+            codecs.lookup(charset.split("*")[0])
+        except LookupError:
+            return False
+        if encoding.upper() == "B":
+            if len(text) % 4 or not re.fullmatch(r"[A-Za-z0-9+/]*={0,2}", text):
+                return False
+        elif encoding.upper() != "Q":
+            return False
+    return True
 
 
 def _read_headers(headers: EmailMessage) -> Mail:
     values: dict[str, str] = {}
+    wanted = {n.lower() for n in READ_HEADERS}
+    for raw_name, raw_value in headers.raw_items():
+        if raw_name.lower() in wanted and not encoded_words_ok(str(raw_value)):
+            raise HostileMail(f"the {raw_name} header has a broken encoded word")
     for name in READ_HEADERS:
         try:
             found = headers.get_all(name) or []
@@ -185,8 +210,11 @@ def _read_headers(headers: EmailMessage) -> Mail:
             continue
         value = str(found[0])
         defects = getattr(found[0], "defects", ())
-        if not clean_text(value) or any("Undecodable" in type(d).__name__ for d in defects):
+        if not clean_text(value):
             raise HostileMail(f"the {name} header carries control characters or undecodable bytes")
+        broken = [type(d).__name__ for d in defects if type(d).__name__ != "ObsoleteHeaderDefect"]
+        if broken and name in ("From", "To", "Subject", "Message-ID"):
+            raise HostileMail(f"the {name} header is malformed ({broken[0]})")
         if len(value) > 998:
             raise HostileMail(f"the {name} header is longer than 998 characters")
         values[name] = value
