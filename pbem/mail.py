@@ -31,15 +31,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
-from email.utils import formatdate
+from email.parser import BytesHeaderParser, BytesParser
+from email.utils import formatdate, getaddresses
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import Exit, FormatError, PbemError, StaleError
 from pbem.host import Applied, apply_move, game_dir
 from pbem.logfile import LOG_NAME, locked
-from pbem.mailmsg import MAIL_LIMIT, MSGID_RE, HostileMail, Mail, mail_move, parse_mail
+from pbem.mailmsg import (
+    MAIL_LIMIT,
+    MSGID_RE,
+    HostileMail,
+    Mail,
+    clean_text,
+    header_block,
+    mail_move,
+    parse_mail,
+)
 from pbem.report import report_lines
 from pbem.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.view import board_lines, template
@@ -183,6 +192,7 @@ class MailHost:
             if os.fstat(handle.fileno()).st_size > MAIL_LIMIT:
                 raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
             data = handle.read(MAIL_LIMIT + 1)
+        state["data"] = data
         mail = parse_mail(data, admit=self._admit)
         state["sender"] = mail.sender
         ident = message_key(data, mail.message_id)
@@ -265,7 +275,7 @@ class MailHost:
         finally:
             os.close(fd)
         _log.warning("quarantined %s (%s): %s", key, ident, why)
-        to = state.get("to")
+        to = state.get("to") or self._registered_sender(state.get("data"))
         if to is not None:  # a registered player: told, in words that are true
             applied = state.get("applied")
             if applied is not None:
@@ -285,7 +295,27 @@ class MailHost:
                 self.queue.put(batch, key, [msg])
             except Exception as notice_err:  # pragma: no cover - the notice is best effort
                 _log.warning("no notice for %s: %s", key, notice_err)
-        self.done.append(Processed(key, state.get("sender"), f"quarantined: {why}"))
+        self.done.append(Processed(key, state.get("sender") or to, f"quarantined: {why}"))
+
+    def _registered_sender(self, data: bytes | None) -> str | None:
+        """The registered address a quarantined message is from, if its one From header
+        can be read cleanly (the rest of the message may be hostile)."""
+        if not data:
+            return None
+        try:
+            head = BytesHeaderParser(policy=policy.default).parsebytes(header_block(data))
+            found = head.get_all("From") or []
+            if len(found) != 1 or not clean_text(str(found[0])):
+                return None
+            addresses = [a for _n, a in getaddresses([str(found[0])]) if a]
+            if len(addresses) != 1:
+                return None
+            address = normal_address(addresses[0])
+            if address not in self.players():
+                return None
+            return checked_address(address, "the sender")
+        except Exception:  # no notice then
+            return None
 
     # --- the replies --------------------------------------------------------------------
 

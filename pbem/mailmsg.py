@@ -133,6 +133,8 @@ def header_block(data: bytes) -> bytes:
     if not ends and len(data) > HEADER_LIMIT:
         raise HostileMail(f"the message's header block is larger than {HEADER_LIMIT // 1024} KiB")
     head = window[: min(ends)] if ends else data
+    if re.search(rb"\r(?!\n)|\x00", head):
+        raise HostileMail("the message's header block has a bare CR or a NUL byte")
     if head.count(b"\n") > HEADER_LINES:
         raise HostileMail(f"the message has more than {HEADER_LINES} header lines")
     return head + b"\n\n"

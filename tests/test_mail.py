@@ -451,3 +451,311 @@ def test_a_mailed_commitment_signed_by_another_key_than_it_registers_is_refused(
     refused(games, inbox, outbox, eml("blue@example.net", forged), "blue@example.net",
             "does not verify with the key this commitment registers", Exit.SIGNATURE)
     assert not load_log(games).commits
+
+
+# --- issue 10: a host that one hostile message cannot stop, and that never loses a reply ---
+
+INJECTED_SUBJECT = b"=?utf-8?q?hi=0D=0ABcc=3A_victim=40x.test?="
+
+
+def raw_mail(sender: bytes, body: bytes = b"hello\n", subject: bytes = b"hi", extra: bytes = b"",
+             msgid: bytes | None = None) -> bytes:
+    msgid = msgid or make_msgid(domain="example.org").encode()
+    return (b"From: " + sender + b"\nTo: " + HOST.encode() + b"\nSubject: " + subject
+            + b"\nMessage-ID: " + msgid + b"\n" + extra + b"\n" + body)
+
+
+def part_bomb(sender: bytes, parts: int = 226_000) -> bytes:
+    """About 8 MiB of tiny MIME parts (the issue's bomb)."""
+    body = b"".join(b"--b\n\nx\n" for _ in range(parts)) + b"--b--\n"
+    return raw_mail(sender, body, extra=b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b\n")
+
+
+def depth_bomb(sender: bytes, depth: int = 400) -> bytes:
+    body = b"".join(b"--b%d\nContent-Type: multipart/mixed; boundary=b%d\n\n" % (i, i + 1) for i in range(depth))
+    body += b"".join(b"--b%d--\n" % i for i in reversed(range(depth + 1)))
+    return raw_mail(sender, body, extra=b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=b0\n")
+
+
+def hostile_messages() -> list[tuple[str, bytes]]:
+    """Messages that must be quarantined: from registered players (red) unless said."""
+    red, eve = b"red@example.org", b"eve@evil.test"
+    return [
+        ("subject CRLF encoded word", raw_mail(red, subject=INJECTED_SUBJECT)),
+        ("subject bare CR", raw_mail(red, subject=b"hi\rBcc: victim@x.test")),
+        ("subject U+2028", raw_mail(red, subject=b"=?utf-8?q?hi=E2=80=A8Bcc=3A_v=40x.test?=")),
+        ("subject NUL", raw_mail(red, subject=b"hi\x00there")),
+        ("subject latin-1 bytes", raw_mail(red, subject=b"caf\xe9")),
+        ("subject broken base64", raw_mail(red, subject=b"=?utf-8?b?!!!notbase64?=")),
+        ("subject unknown charset", raw_mail(red, subject=b"=?x-nonsense?q?hi?=")),
+        ("from CRLF display name", raw_mail(b"=?utf-8?q?Red=0D=0ABcc=3A_v=40x.test?= <red@example.org>")),
+        ("from latin-1 bytes", raw_mail(b"R\xe9d <red@example.org>")),
+        ("from NUL", raw_mail(b"red@example.org\x00")),
+        ("two From headers", raw_mail(red, extra=b"From: blue@example.net\n")),
+        ("forged display name", raw_mail(b'"red@example.org" <eve@evil.test>')),
+        ("two From addresses", raw_mail(b"red@example.org, eve@evil.test")),
+        ("no From", b"To: x@y.test\nSubject: hi\n\nhello\n"),
+        ("to CRLF", raw_mail(red, extra=b"To: =?utf-8?q?a=0D=0AFrom=3A_evil=40x.test?= <h@x.test>\n")),
+        ("message-id with spaces", raw_mail(red, msgid=b"<a b@x.test>")),
+        ("message-id CRLF word", raw_mail(red, msgid=b"=?utf-8?q?=3Ca=0D=0ABcc=3A_v=40x=3E?=")),
+        ("auto-submitted control", raw_mail(red, extra=b"Auto-Submitted: =?utf-8?q?no=0A?=\n")),
+        ("precedence control", raw_mail(red, extra=b"Precedence: =?utf-8?q?bulk=0D=0AX=3A_y?=\n")),
+        ("content-type NUL", raw_mail(red, extra=b"Content-Type: text/plain\x00\n")),
+        ("header block bomb", raw_mail(red, extra=b"X-Junk: x\n" * 300)),
+        ("part-count bomb", part_bomb(red)),
+        ("depth bomb", depth_bomb(red)),
+        ("size bomb", raw_mail(red, b"a" * (8 * 1024 * 1024 + 10))),
+        ("stranger's non-UTF-8 junk", raw_mail(eve, body=bytes(range(256)) * 64)),
+        ("random bytes", bytes(random.Random(5).getrandbits(8) for _ in range(3000))),
+    ]
+
+
+def test_one_run_over_hostile_mail_quarantines_each_and_applies_every_valid_move(tmp_path: Path) -> None:
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    hostile = hostile_messages()
+    valid = [eml("red@example.org", commit(games, "red")), eml("blue@example.net", commit(games, "blue"))]
+    order: list[tuple[str, bytes]] = hostile[:13] + [("valid red", valid[0])] + hostile[13:] + [("valid blue", valid[1])]
+    for _name, data in order:
+        deliver(inbox, data)
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.FORMAT, result.output  # something was quarantined
+    assert result.output.count("applied: game g") == 2, result.output
+    assert result.output.count("quarantined: ") == len(hostile), result.output
+    assert "internal error" not in result.output
+    assert set(load_log(games).commits) == {"red", "blue"}
+    assert not list((inbox / "new").iterdir())
+    assert len(list((inbox / ".Quarantine" / "cur").iterdir())) == len(hostile)
+    assert len((inbox / ".Quarantine" / "pbem-quarantine.log").read_text().splitlines()) == len(hostile)
+    got = replies(outbox)
+    assert got and {to_of(m) for m in got} <= set(ADDRESSES.values())
+    for msg in got:
+        assert parseaddr(str(msg["From"]))[1] == HOST
+        assert msg["Bcc"] is None and msg["Cc"] is None
+        assert "\n" not in str(msg["Subject"]) and "\r" not in str(msg["Subject"])
+        assert str(tmp_path) not in msg.as_string()
+    notices = [m for m in got if "kept by the host" in str(m["Subject"])]
+    assert notices and {to_of(m) for m in notices} == {"red@example.org"}
+    for notice in notices:
+        assert "nothing was changed" in notice.get_content() or "not applied" in notice.get_content()
+
+
+def test_the_bomb_is_refused_fast_and_small(tmp_path: Path) -> None:
+    import time
+    import tracemalloc
+
+    from pbem.mail import MailHost
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    for name, data in hostile_messages():
+        if "bomb" not in name:
+            continue
+        deliver(inbox, data)
+    host = MailHost(games, lambda _m: None, HOST)
+    tracemalloc.start()
+    started = time.perf_counter()
+    host.run(inbox)
+    elapsed = time.perf_counter() - started
+    _now, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert [p.result.split(":")[0] for p in host.done] == ["quarantined"] * 4
+    assert elapsed < 1.0 * 4 and peak < 64 * 1024 * 1024, (elapsed, peak)
+
+
+def test_the_injected_subject_never_reaches_a_header_and_the_run_goes_on(tmp_path: Path) -> None:
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, raw_mail(b"red@example.org", dump_yaml(commit(games, "red")).encode(), INJECTED_SUBJECT))
+    deliver(inbox, eml("blue@example.net", commit(games, "blue")))
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.FORMAT and "applied: game g" in result.output
+    assert set(load_log(games).commits) == {"blue"}  # red's message was kept, not applied
+    for msg in replies(outbox):
+        assert "victim" not in str(msg) or "Bcc" not in msg
+        assert all("\n" not in str(v) for _k, v in msg.items())
+    # the next run is not stopped by it: it is out of new/
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+    assert "applied: game g" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+
+
+def test_from_is_always_the_configured_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PBEM_FROM", raising=False)
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    spoof = b'"Totally the host" <spoofed@attacker.test>'
+    for player in ("red", "blue"):
+        text = dump_yaml(commit(games, player)).encode()
+        deliver(inbox, raw_mail(ADDRESSES[player].encode(), text, extra=b"Reply-To: " + spoof + b"\nSender: "
+                                + spoof + b"\n").replace(b"To: " + HOST.encode(), b"To: " + spoof, 1))
+    no_from = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert no_from.exit_code == Exit.FORMAT and "needs the host's own From address" in no_from.output
+    assert len(list((inbox / "new").iterdir())) == 2  # nothing was taken
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert out.count("applied: game g") == 2
+    got = replies(outbox)
+    assert len(got) >= 4
+    for msg in got:
+        assert str(msg["From"]) == HOST and msg["Sender"] is None and msg["Reply-To"] is None
+        assert "spoofed" not in msg.as_string() and "attacker" not in msg.as_string()
+    # or stored in host.yaml
+    from pbem.settings import load_settings, save_settings
+
+    settings = load_settings(games / "g")
+    settings.mail_from = "stored@host.example"
+    save_settings(games / "g", settings)
+    mailbox.Maildir(str(outbox)).clear()
+    deliver(inbox, eml("red@example.org", "Hello\n"))
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert [str(m["From"]) for m in replies(outbox)] == ["stored@host.example"]
+
+
+class Flaky(Collect):
+    """Answers 451 to the DATA of the messages whose number is in ``fail``, then recovers."""
+
+    def __init__(self, fail: set[int]) -> None:
+        super().__init__()
+        self.fail, self.seen = fail, 0
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.seen += 1
+        if self.seen in self.fail:
+            return "451 4.3.0 try again later"
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_replies_survive_a_451_and_each_is_delivered_once(tmp_path: Path) -> None:
+    controller_mod = pytest.importorskip("aiosmtpd.controller")
+    handler = Flaky({2, 3, 5})
+    port = free_port()
+    controller = controller_mod.Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        server = f"127.0.0.1:{port}"
+        games, inbox = setup_game(tmp_path, key_for_red=False)
+        deliver(inbox, eml("red@example.org", commit(games, "red")))
+        deliver(inbox, eml("blue@example.net", commit(games, "blue")))
+        first = run("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
+        assert first.exit_code == Exit.BUSY and "3 kept for the next run" in first.output, first.output
+        assert set(load_log(games).commits) == {"red", "blue"}  # both applied, once
+        assert not list((inbox / "new").iterdir())
+        # the next run (nothing new) delivers what was kept; one more has nothing left
+        assert "3 repl(ies) delivered, 0 kept" in ok("mail", "--inbox", inbox, "--smtp", server, "--games", games,
+                                                     "--from", HOST)
+        assert "0 repl(ies) delivered, 0 kept" in ok("mail", "--inbox", inbox, "--smtp", server, "--games",
+                                                     games, "--from", HOST, "--flush")
+    finally:
+        controller.stop()
+    ids = [str(m["Message-ID"]) for _r, m in handler.messages]
+    assert len(ids) == len(set(ids)) == 6  # 2 results + 2 x 2 reports, each exactly once
+    assert sorted(to_of(m) for _r, m in handler.messages if "] entry 2" in str(m["Subject"])) == sorted(
+        ADDRESSES.values())  # the other player got the report
+
+
+def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pbem.mail
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+
+    def killed(*_a: Any, **_k: Any) -> None:
+        raise SystemExit(137)
+
+    monkeypatch.setattr(pbem.mail, "file_as_seen", killed)
+    with pytest.raises(SystemExit):
+        pbem.mail.process(inbox, games, outbox, None, HOST)
+    monkeypatch.undo()
+    assert len(list((inbox / "new").iterdir())) == 1 and set(load_log(games).commits) == {"red"}
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "already handled" in out and "refused" not in out
+    got = replies(outbox)
+    ids = [str(m["Message-ID"]) for m in got]
+    assert len(ids) == len(set(ids)) == 3 and all("accepted" in m.get_content() for m in got
+                                                  if str(m["Subject"]).startswith("Re:"))
+    assert len(load_log(games).entries) == 2
+
+
+def test_an_internal_error_after_applying_says_so_and_quarantines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.mail import MailHost
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+    deliver(inbox, eml("blue@example.net", commit(games, "blue")))
+    original = MailHost._applied
+
+    def broken(self: MailHost, mail: Any, applied: Any, batch: str = "") -> Any:
+        if mail.sender == "red@example.org":
+            raise ValueError("Header values may not contain linefeed or carriage return characters")
+        return original(self, mail, applied, batch)
+
+    monkeypatch.setattr(MailHost, "_applied", broken)
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.FORMAT
+    assert "quarantined: ValueError" in result.output and "applied: game g" in result.output
+    notice = [m for m in replies(outbox) if to_of(m) == "red@example.org" and "kept" in str(m["Subject"])]
+    assert len(notice) == 1
+    text = notice[0].get_content()
+    assert "Your move was applied (game g, entry 1)" in text and "nothing was changed" not in text
+    assert set(load_log(games).commits) == {"red", "blue"}
+    # kept, never applied twice
+    assert len(list((inbox / ".Quarantine" / "cur").iterdir())) == 1
+
+
+def test_files_are_the_hosts_alone_whatever_the_umask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import stat
+
+    from pbem.errors import TamperError
+    from pbem.logfile import locked
+
+    old = os.umask(0)
+    try:
+        games, inbox = setup_game(tmp_path)
+        outbox = tmp_path / "outbox"
+        deliver(inbox, eml("blue@example.net", commit(games, "blue")))
+        deliver(inbox, eml("blue@example.net", raw_mail(b"x", subject=INJECTED_SUBJECT).decode()))
+        deliver(inbox, raw_mail(b"red@example.org", subject=INJECTED_SUBJECT))
+        run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    finally:
+        os.umask(old)
+    game = games / "g"
+    assert stat.S_IMODE(game.stat().st_mode) == 0o700
+    for name in ("secret.yaml", "host.yaml", ".lock", "mail-seen.txt"):
+        assert stat.S_IMODE((game / name).stat().st_mode) == 0o600, name
+    queue = games / "+mail-queue"
+    assert stat.S_IMODE(queue.stat().st_mode) == 0o700
+    for path in queue.rglob("*"):
+        assert stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600), path
+    assert stat.S_IMODE((inbox / ".Quarantine" / "pbem-quarantine.log").stat().st_mode) == 0o600
+    # a lock left world-writable is taken back to 0600; another user's or a symlink is refused
+    os.chmod(game / ".lock", 0o666)
+    with locked(game):
+        pass
+    assert stat.S_IMODE((game / ".lock").stat().st_mode) == 0o600
+    real_uid = os.geteuid()
+    monkeypatch.setattr(os, "geteuid", lambda: real_uid + 1)
+    with pytest.raises(TamperError, match="belongs to another user"):
+        with locked(game):
+            pass
+    monkeypatch.undo()
+    (game / ".lock").unlink()
+    (game / ".lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(TamperError):
+        with locked(game):
+            pass
+
+
+def test_no_host_path_in_a_mailed_text(started: tuple[Path, Path, Path]) -> None:
+    games, inbox, outbox = started
+    move = {**red_move(games), "game": "nosuch"}
+    deliver(inbox, eml("red@example.org", move))
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "no game 'nosuch'" in out
+    (reply,) = replies(outbox)
+    text = reply.get_content()
+    assert "no game 'nosuch' in '<path>'" in text and str(games) not in reply.as_string()
