@@ -12,8 +12,8 @@ from pathlib import Path
 from pbem import referee
 from pbem.logfile import read_log
 from pbem.replay import replay
-from pbem.yamlio import MOVE_LIMIT, read_limited
 from pbem.view import next_step
+from pbem.yamlio import MOVE_LIMIT, read_limited
 
 
 def check_move(move_file: Path, log: Path) -> list[str]:

@@ -20,7 +20,19 @@ from pbem.game import Game
 from pbem.host import NewGame, apply_move, create, game_dir, load_game, reveal
 from pbem.moves import after_of, parse_move, read_move
 from pbem.nonces import commit_move, reveal_move
-from pbem.rules import Action, FaceUnknown, Flip, KnightCubes, NoFaces, Phase, Stage, State, WitchLook, apply_in_place, winner
+from pbem.rules import (
+    Action,
+    FaceUnknown,
+    Flip,
+    KnightCubes,
+    NoFaces,
+    Phase,
+    Stage,
+    State,
+    WitchLook,
+    apply_in_place,
+    winner,
+)
 from pbem.simulate import PLAYER_NAMES
 from pbem.yamlio import dump_yaml
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.gamedata import CLASSES
 from pbem.game import Game, Opening
+from pbem.gamedata import CLASSES
 from pbem.moves import after_of
 from pbem.rules import Action, Phase, Stage, State, legal_actions
 from pbem.yamlio import dump_yaml
