@@ -257,11 +257,66 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
         )
     block = yaml_block(body)
     if block is None:
+        quoted = dequote(body)
+        if quoted is not None and yaml_block(quoted) is not None:
+            return quoted_move(quoted)
         raise FormatError(
             "no move found in the message: attach the move file (.yaml), or paste it unquoted "
             "into the text, starting with its 'game:' line", "P7",
         )
     return parse_move(block.encode("utf-8"), "move in the message text"), "the message text"
+
+
+_WROTE = re.compile(r"^(?:On\b.*|.*\bwrote:|-+ ?Original Message ?-+)\s*$", re.IGNORECASE)
+
+
+def dequote(text: str) -> str | None:
+    """The quoted part of a reply with its ``>`` prefixes taken off (every level), the
+    client's "On ... wrote:" line dropped; None if nothing is quoted."""
+    out: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if not line.startswith(">"):
+            continue
+        while line.startswith(">"):
+            line = line[1:]
+            if line.startswith(" "):
+                line = line[1:]
+        if _WROTE.match(line):
+            continue
+        out.append(line)
+    return "\n".join(out) if out else None
+
+
+def quoted_move(quoted: str) -> tuple[Move, str]:
+    """A move edited inside a quoted reply: accepted when exactly one complete move can
+    be read there; otherwise the refusal says how to send it."""
+    moves: list[Move] = []
+    last: FormatError | None = None
+    for block in yaml_blocks(quoted):
+        try:
+            moves.append(parse_move(block.encode("utf-8"), "move in the quoted reply"))
+        except FormatError as err:
+            last = err
+    if len(moves) == 1:
+        return moves[0], "the quoted reply"
+    how = ("reply with the move file attached (.yaml), or paste the move once, unquoted, "
+           "starting with its 'game:' line")
+    if moves:
+        raise FormatError(f"the quoted reply holds {len(moves)} moves, not one: {how}", "P7")
+    raise FormatError(f"no complete move could be read in the quoted reply ({last}): {how}", "P7")
+
+
+def yaml_blocks(text: str) -> list[str]:
+    """Every move block of a text (see :func:`yaml_block`), in order."""
+    blocks: list[str] = []
+    lines = text.split("\n")
+    while True:
+        block = yaml_block("\n".join(lines))
+        if block is None:
+            return blocks
+        blocks.append(block)
+        start = next(i for i, ln in enumerate(lines) if _KEY_LINE.match(ln.replace("\u00a0", " ")))
+        lines = lines[start + max(1, block.count("\n")):]
 
 
 def _yaml_attachments(message: EmailMessage) -> list[tuple[str, str]]:
@@ -339,10 +394,16 @@ def yaml_block(text: str) -> str | None:
     if start is None:
         return None
     block: list[str] = []
+    keys: set[str] = set()
     for line in _join_broken_base64(lines[start:]):
         stripped = line.strip()
         if line in ("-- ", "--") or line.startswith(">") or stripped in ("---", "...") or stripped.startswith("```"):
             break
+        if _KEY_LINE.match(line):
+            key = line.split(":", 1)[0].strip()
+            if key in keys:  # a second move starts here
+                break
+            keys.add(key)
         if (
             _KEY_LINE.match(line)
             or line[:1] in (" ", "\t")

@@ -703,3 +703,44 @@ def test_no_host_path_in_a_mailed_text(started: tuple[Path, Path, Path]) -> None
     (reply,) = replies(outbox)
     text = reply.get_content()
     assert "no game 'nosuch' in '<path>'" in text and str(games) not in reply.as_string()
+
+
+def quoted_reply(games: Path, client: str, tmp_path: Path, moves: int = 1) -> bytes:
+    """Red's move edited (and signed) inside the host's template mail, quoted as ``client`` quotes."""
+    move = signed(red_move(games), tmp_path / "red.key", tmp_path)
+    intro = ["It is your move. Fill in the attached move file (or the copy below), sign it", "",
+             *([*move.splitlines(), ""] * moves)]
+    if client == "thunderbird":
+        body = "\n".join(["Here you go.", "", "On 30/11/2026 01:00, rattus@host.example wrote:",
+                          *(f"> {ln}" if ln else ">" for ln in intro), "", "-- ", "Red"])
+    elif client == "gmail":
+        body = "\n".join(["My move is below.", "", "On Mon, Nov 30, 2026 at 1:00 AM Rattus host <",
+                          "rattus@host.example> wrote:", "", *(f"> {ln}" if ln else ">" for ln in intro)])
+        body = body.replace("<\nrattus", "<rattus")  # Gmail's long attribution line, folded by the client
+    else:  # outlook: top-posted, the original below a header block, no '>' at all
+        body = "\n".join(["Move below.", "", "________________________________",
+                          "From: Rattus host <rattus@host.example>", "Sent: Monday, November 30, 2026 1:00 AM",
+                          "To: red@example.org", "Subject: [pbem g] your move, red", "", *intro])
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "red@example.org", HOST, "Re: [pbem g] your move, red"
+    msg["Message-ID"] = make_msgid(domain="example.org")
+    msg.set_content(body)
+    return bytes(msg)
+
+
+@pytest.mark.parametrize("client", ["thunderbird", "gmail", "outlook"])
+def test_a_move_edited_inside_a_quoted_reply_is_accepted(
+    started: tuple[Path, Path, Path], client: str, tmp_path: Path
+) -> None:
+    games, inbox, outbox = started
+    deliver(inbox, quoted_reply(games, client, tmp_path))
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "applied: game g" in out, out
+
+
+def test_a_quoted_reply_with_two_moves_is_refused_with_how_to_send(
+    started: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    games, inbox, outbox = started
+    refused(games, inbox, outbox, quoted_reply(games, "thunderbird", tmp_path, moves=2), "red@example.org",
+            "the quoted reply holds 2 moves, not one", Exit.FORMAT)
