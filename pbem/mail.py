@@ -353,55 +353,58 @@ class MailHost:
             return self.queue.message_id(batch, next(counter), self.from_address)
 
         lines = report_lines(applied, private_hint=False)
-        sender = checked_address(normal_address(mail.sender or ""), "the sender")
-        out = [self._reply(mail, sender, "Your move was accepted.\n\n" + "\n".join(lines) + "\n", batch, 0)]
+        mover = applied.entries[0].get("player", "host")
+        sender = normal_address(mail.sender or "")
         tag = f"[pbem {game.game_id}]"
         log_bytes = (path / LOG_NAME).read_bytes()
         board = "\n".join(board_lines(game))
+        to_move = game.to_move()
+        privates = {p.stem: p for p in applied.private}
+        out: list[EmailMessage] = []
+        mover_told = False
+        # one mail per player per applied move (issue 10, item 7): the mover's result, the
+        # public report and log, the next template, and that player's private reveal only
         for player in game.players:
             if player not in emails:
                 continue
-            msg = self._message(
-                emails[player],
-                f"{tag} entry {game.last_seq}: {applied.entries[0].get('player', 'host')}",
-                "\n".join(lines) + "\n\n" + board + "\n\nThe public log is attached; anyone can "
-                "check it with 'pbem verify log.yaml'.\n",
-                msgid(),
-            )
+            is_mover = normal_address(emails[player]) == sender and player == mover
+            subject = f"{tag} entry {game.last_seq}: {mover}"
+            parts = []
+            if is_mover:
+                parts.append("Your move was accepted.")
+            parts += ["\n".join(lines), board, "The public log is attached; anyone can check it with "
+                      "'pbem verify log.yaml'."]
+            if player == to_move:
+                subject += f"; your move, {player}"
+                parts.append("It is your move. Fill in the attached move file (or the copy below), sign "
+                             "it if you registered a key ('pbem sign'), and send it back as an attachment "
+                             "or as the text of a plain-text message.\n\n" + template(game, player))
+            if player in privates:
+                subject += f"; private to {player}: your Witch look"
+                parts.append("For your eyes only (attached): what your Witch saw, with the salt to check "
+                             "it against the commitment in the start entry (P6). Do not forward this message.")
+            body = "\n\n".join(parts) + "\n"
+            if is_mover:
+                mover_told = True
+                msg = self._reply(mail, checked_address(emails[player], "a player's address"), body, batch, 0)
+                msg.replace_header("Subject", safe_header(subject))
+            else:
+                msg = self._message(emails[player], subject, body, msgid())
             msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
+            if player == to_move:
+                msg.add_attachment(
+                    template(game, player).encode("utf-8"), maintype="application", subtype="yaml",
+                    filename=f"{game.game_id}-{game.last_seq}-{player}.yaml",
+                )
+            if player in privates:
+                msg.add_attachment(
+                    privates[player].read_bytes(), maintype="application", subtype="yaml",
+                    filename=f"{game.game_id}-private-{player}.yaml",
+                )
             out.append(msg)
-        to_move = game.to_move()
-        if to_move is not None and to_move in emails:
-            text = template(game, to_move)
-            msg = self._message(
-                emails[to_move],
-                f"{tag} your move, {to_move} (after entry {game.last_seq})",
-                "It is your move. Fill in the attached move file (or the copy below), sign it "
-                "if you registered a key ('pbem sign'), and send it back as an attachment or "
-                "as the text of a plain-text message.\n\n" + text,
-                msgid(),
-            )
-            msg.add_attachment(
-                text.encode("utf-8"), maintype="application", subtype="yaml",
-                filename=f"{game.game_id}-{game.last_seq}-{to_move}.yaml",
-            )
-            out.append(msg)
-        for private in applied.private:
-            player = private.stem
-            if player not in emails:
-                continue
-            msg = self._message(
-                emails[player],
-                f"{tag} private to {player}: your Witch look (entry {game.last_seq})",
-                "For your eyes only: what your Witch saw, with the salt to check it against the "
-                "commitment in the start entry (P6). Do not forward this message.\n",
-                msgid(),
-            )
-            msg.add_attachment(
-                private.read_bytes(), maintype="application", subtype="yaml",
-                filename=f"{game.game_id}-private-{player}.yaml",
-            )
-            out.append(msg)
+        if not mover_told:  # the sender's address is not the mover's registered one
+            out.insert(0, self._reply(mail, checked_address(sender, "the sender"),
+                                      "Your move was accepted.\n\n" + "\n".join(lines) + "\n", batch, 0))
         return out
 
 
