@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import Exit, FormatError, PbemError, StaleError
-from pbem.host import Applied, apply_move, game_dir
+from pbem.game import Game
+from pbem.host import Applied, apply_move, game_dir, load_game
 from pbem.logfile import LOG_NAME, locked
 from pbem.mailmsg import (
     MAIL_LIMIT,
@@ -171,6 +172,7 @@ class MailHost:
         box = mailbox.Maildir(str(inbox), factory=None, create=False)
         for key, name in new_messages(inbox, box.colon):
             self.one(inbox, key, name, box.colon)
+        self.invite()
         return self.done
 
     # --- one message, isolated ------------------------------------------------------------
@@ -317,6 +319,61 @@ class MailHost:
         except Exception:  # no notice then
             return None
 
+    # --- invitations (issue 10, item 5) ----------------------------------------------------
+
+    def _invite_round(self, path: Path, game: Game) -> set[str]:
+        """The players to invite to the opening round the game is in now, if nobody was
+        invited to it yet (the round is then marked as invited); else nobody."""
+        rnd = game.opening.value
+        if rnd not in ("commit", "reveal", "started"):
+            return set()
+        with locked(path):
+            done = invited_rounds(path)
+            if rnd in done:
+                return set()
+            write_atomic(path / INVITED_NAME, "".join(f"{r}\n" for r in sorted(done | {rnd})).encode(), 0o600)
+        if rnd == "started":  # the first move's template goes with the per-move mail / below
+            return set()
+        return set(game.awaited)
+
+    def invite(self) -> None:
+        """Invitations not yet sent: each awaited player's commitment template once the game
+        is created, the reveal template once every commitment is in, the first move's
+        template at the start; each round once, spooled like every reply."""
+        assert self.queue is not None
+        if not self.games.is_dir():
+            return
+        for child in sorted(self.games.iterdir()):
+            if not ((child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file()):
+                continue
+            try:
+                emails = load_settings(child).emails
+                if not emails:
+                    continue
+                game = load_game(child)
+                if game.opening.value in invited_rounds(child):
+                    continue
+                started = game.opening.value == "started"
+                players = self._invite_round(child, game)
+                to_move = game.to_move()
+                if started and to_move is not None:  # started without a mail (pbem waive...)
+                    players = {to_move}
+                batch = self.queue.batch_id(f"invite:{game.game_id}:{game.opening.value}")
+                out = []
+                for index, player in enumerate(sorted(p for p in players if p in emails)):
+                    subject = (f"[pbem {game.game_id}] your move, {player} (after entry {game.last_seq})"
+                               if started else f"[pbem {game.game_id}] {ROUND_SUBJECTS[game.opening.value]}")
+                    text = template(game, player)
+                    msg = self._message(emails[player], subject, ROUND_TEXT + "\n\n" + text,
+                                        self.queue.message_id(batch, index, self.from_address))
+                    msg.add_attachment(text.encode("utf-8"), maintype="application", subtype="yaml",
+                                       filename=f"{game.game_id}-{game.opening.value}-{player}.yaml")
+                    out.append(msg)
+                if out:
+                    self.queue.put(batch, "invite", out)
+            except Exception as err:  # one game's trouble stops no other game's invitations
+                _log.warning("no invitations for %s: %s", child.name, err)
+
     # --- the replies --------------------------------------------------------------------
 
     def _message(self, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
@@ -362,6 +419,7 @@ class MailHost:
         privates = {p.stem: p for p in applied.private}
         out: list[EmailMessage] = []
         mover_told = False
+        inviting = self._invite_round(path, game)
         # one mail per player per applied move (issue 10, item 7): the mover's result, the
         # public report and log, the next template, and that player's private reveal only
         for player in game.players:
@@ -379,6 +437,9 @@ class MailHost:
                 parts.append("It is your move. Fill in the attached move file (or the copy below), sign "
                              "it if you registered a key ('pbem sign'), and send it back as an attachment "
                              "or as the text of a plain-text message.\n\n" + template(game, player))
+            if player in inviting:
+                subject += f"; {ROUND_SUBJECTS[game.opening.value]}"
+                parts.append(ROUND_TEXT + "\n\n" + template(game, player))
             if player in privates:
                 subject += f"; private to {player}: your Witch look"
                 parts.append("For your eyes only (attached): what your Witch saw, with the salt to check "
@@ -395,6 +456,11 @@ class MailHost:
                 msg.add_attachment(
                     template(game, player).encode("utf-8"), maintype="application", subtype="yaml",
                     filename=f"{game.game_id}-{game.last_seq}-{player}.yaml",
+                )
+            if player in inviting:
+                msg.add_attachment(
+                    template(game, player).encode("utf-8"), maintype="application", subtype="yaml",
+                    filename=f"{game.game_id}-{game.opening.value}-{player}.yaml",
                 )
             if player in privates:
                 msg.add_attachment(
@@ -426,6 +492,21 @@ def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
 
 def refused_text(err: PbemError) -> str:
     return f"Your message was not applied; nothing was changed.\n\npbem: {public_text(str(err))}\n"
+
+
+INVITED_NAME = "mail-invited.txt"  # the opening rounds whose invitations were queued
+ROUND_SUBJECTS = {
+    "commit": "round 1 of 2: commit to a nonce",
+    "reveal": "round 2 of 2: reveal your nonce",
+    "started": "the game has started",
+}
+ROUND_TEXT = ("Your part of the opening (P4): fill in the attached file as its comments say "
+              "('pbem nonce' can write it for you) and send it back.")
+
+
+def invited_rounds(path: Path) -> set[str]:
+    target = path / INVITED_NAME
+    return set(target.read_text("utf-8").split()) if target.is_file() else set()
 
 
 # --- the queue: replies spooled before the message leaves new/, delivered apart -----------

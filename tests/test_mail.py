@@ -268,8 +268,10 @@ def replies(outbox: Path) -> list[EmailMessage]:
 
 
 def game_files(games: Path) -> dict[str, Any]:
-    """The games' files, without the reply queue (pbem.mail.QUEUE_NAME)."""
-    return {k: v for k, v in snapshot(games).items() if not k.startswith("+mail-queue/")}
+    """The games' files, without the mail host's own bookkeeping: the reply queue
+    (pbem.mail.QUEUE_NAME) and the invitation rounds sent (pbem.mail.INVITED_NAME)."""
+    return {k: v for k, v in snapshot(games).items()
+            if not k.startswith("+mail-queue/") and not k.endswith("/mail-invited.txt")}
 
 
 def refused(games: Path, inbox: Path, outbox: Path, data: bytes, sender: str, why: str, code: Exit) -> None:
@@ -451,6 +453,8 @@ def test_a_mailed_commitment_signed_by_another_key_than_it_registers_is_refused(
     """P8: a commitment that registers a key proves it holds that key by signing with it."""
     games, inbox = setup_game(tmp_path)
     outbox = tmp_path / "outbox"
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)  # the invitations
+    mailbox.Maildir(str(outbox)).clear()
     ok("keygen", "--out", tmp_path / "mallory.key")
     blue_pub = (tmp_path / "blue.key.pub").read_text().strip()
     mallory_pub = (tmp_path / "mallory.key.pub").read_text().strip()
@@ -751,3 +755,47 @@ def test_a_quoted_reply_with_two_moves_is_refused_with_how_to_send(
     games, inbox, outbox = started
     refused(games, inbox, outbox, quoted_reply(games, "thunderbird", tmp_path, moves=2), "red@example.org",
             "the quoted reply holds 2 moves, not one", Exit.FORMAT)
+
+
+def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -> None:
+    """Issue 10, item 5: the commitment template when the game is created, the reveal
+    template when every commitment is in, the first move's template at the start; each
+    once, and with the per-move mail when a move opens the round (one mail a player)."""
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    mail = ("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    ok(*mail)
+    got = replies(outbox)
+    assert sorted(to_of(m) for m in got) == sorted(ADDRESSES.values())
+    for msg in got:
+        player = next(p for p, a in ADDRESSES.items() if a == to_of(msg))
+        assert "round 1 of 2" in str(msg["Subject"])
+        data = attachment(msg, f"g-commit-{player}.yaml")
+        assert data is not None and load_one(data.decode(), "t")["kind"] == "commit"
+    mailbox.Maildir(str(outbox)).clear()
+    ok(*mail)
+    assert replies(outbox) == []  # each round once
+    deliver(inbox, eml(ADDRESSES["red"], commit(games, "red")))
+    deliver(inbox, eml(ADDRESSES["blue"], commit(games, "blue")))
+    ok(*mail)
+    got = replies(outbox)
+    assert len(got) == 4  # two moves, one mail a player each
+    reveal_round = [m for m in got if "round 2 of 2" in str(m["Subject"])]
+    assert sorted(to_of(m) for m in reveal_round) == sorted(ADDRESSES.values())
+    for msg in reveal_round:
+        player = next(p for p, a in ADDRESSES.items() if a == to_of(msg))
+        data = attachment(msg, f"g-reveal-{player}.yaml")
+        assert data is not None and load_one(data.decode(), "t")["kind"] == "nonce"
+    mailbox.Maildir(str(outbox)).clear()
+    deliver(inbox, eml(ADDRESSES["red"], reveal(games, "red")))
+    deliver(inbox, eml(ADDRESSES["blue"], reveal(games, "blue")))
+    ok(*mail)
+    got = replies(outbox)
+    assert len(got) == 4 and load_log(games).started
+    first = [m for m in got if "your move, red" in str(m["Subject"])]
+    assert len(first) == 1 and to_of(first[0]) == ADDRESSES["red"]
+    data = attachment(first[0], "-red.yaml")
+    assert data is not None and load_one(data.decode(), "t")["kind"] == "move"
+    mailbox.Maildir(str(outbox)).clear()
+    ok(*mail)
+    assert replies(outbox) == []
