@@ -1,19 +1,26 @@
 """`pbem mail`: the host's mailbox loop, and applying one received message.
 
-Each new message of the inbox Maildir is taken in arrival order, applied if
-it holds a good move from a registered address, filed as seen (``cur/``, flag
-``S``) and answered:
+Each new message of the inbox Maildir is taken in arrival order and handled on its
+own (issue 10):
 
-* the sender gets the result, or the same one-paragraph error the CLI prints;
-* every player gets the public report, with the updated log attached;
-* the player now to move gets their move template (:func:`pbem.view.template`);
-* a Witch's holder gets their private reveal file, and nobody else does.
+* size, header and MIME limits are checked on the raw bytes, and the sender on the
+  headers alone, before the body is parsed (:func:`pbem.mailmsg.parse_mail`);
+* a registered player's move is applied, or refused with the CLI's one-paragraph
+  error; either way the replies are spooled to the queue (``GAMES/+mail-queue``)
+  before the message is filed as seen (``cur/``, flag ``S``);
+* a message whose handling fails (a stranger's mail, a hostile header, a bomb, an
+  internal error) is moved to the inbox's ``.Quarantine`` folder, kept and logged
+  with its id; a registered sender is told, truthfully, whether the move was applied;
+* each player gets one mail per applied move: the report and log, the mover's
+  result, the next template, and that player's own private reveal only;
+* invitations for the opening's rounds are queued once each.
 
-Refused messages change no file of the game.  An applied message's
-Message-ID is kept in the game's ``mail-seen.txt``, so the same message is
-never applied twice; a resent move in a new message is refused by the log
-itself (P7).  Replies go to an outbox Maildir, or through SMTP (STARTTLS when
-the server offers it; ``PBEM_SMTP_USER`` / ``PBEM_SMTP_PASSWORD`` to log in).
+Delivery is a separate step (:meth:`Queue.flush`): what the server refuses stays
+queued for the next run or ``--flush``; each reply keeps its Message-ID.  Every
+reply comes from the host's configured address, never from an incoming header.
+An applied message's id is kept in the game's ``mail-seen.txt``, so the same
+message is never applied twice; a resent move in a new message is refused by the
+log itself (P7).
 """
 
 from __future__ import annotations
