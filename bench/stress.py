@@ -16,7 +16,11 @@ Figures (the targets are all 0 except the last):
 - lost updates and interleaved entries with rival processes on one game and
   one process per game on many games;
 - leaks (P6): a face-down token's face or salt in any public output, over
-  whole bot games, and secret/private files not 0600.
+  whole bot games, and secret/private files not 0600;
+- the mail host (issue 10; ``--mail`` runs only this): hostile messages mixed
+  with valid moves in one Maildir, replies through an aiosmtpd server on
+  127.0.0.1 that answers 451 to every third message (applied, quarantined,
+  delivered exactly once), and the 226,000-part MIME bomb's time and memory.
 
 The tools are tests/hardening.py's, the same the test suite uses.
 """
@@ -24,6 +28,7 @@ The tools are tests/hardening.py's, the same the test suite uses.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import random
 import string
@@ -211,6 +216,116 @@ def big_inputs(root: Path) -> list[str]:
     return lines
 
 
+def mail_host_campaign(root: Path) -> tuple[list[str], bool]:
+    """Issue 10: one Maildir of hostile messages mixed with valid moves, replies through a
+    real aiosmtpd server on 127.0.0.1 that answers 451 to every third message, then the
+    runs it takes to deliver everything; and the MIME bomb's cost.  (lines, all good)"""
+    import mailbox
+    import tracemalloc
+    from email.message import EmailMessage
+    from email.utils import make_msgid
+
+    from aiosmtpd.controller import Controller
+    from mailhostile import HOST, hostile_messages, part_bomb
+
+    from pbem.host import NewGame, create, load_game
+    from pbem.mail import QUEUE_NAME, MailHost, process
+    from pbem.nonces import commit_move, reveal_move
+
+    emails = {"red": "red@example.org", "blue": "blue@example.net"}
+    nonces = {"red": bytes(range(1, 33)), "blue": bytes(range(101, 133))}
+    root.mkdir(parents=True, exist_ok=True)
+    games, inbox = root / "mail-games", root / "mail-in"
+    box = mailbox.Maildir(str(inbox), create=True)
+    create(games, NewGame("g", ("red", "blue"), first="red", emails=emails))
+
+    def eml(player: str, move: dict[str, Any]) -> bytes:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = emails[player], HOST, "my move"
+        msg["Message-ID"] = make_msgid(domain="example.org")
+        msg.set_content("Here it is:\n\n" + yaml.safe_dump(move, sort_keys=False))
+        return bytes(msg)
+
+    class Flaky:
+        def __init__(self) -> None:
+            self.count, self.ids = 0, []  # type: ignore[var-annotated]
+
+        async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+            self.count += 1
+            if self.count % 3 == 0:
+                return "451 4.3.0 try again later"
+            for line in envelope.content.split(b"\r\n"):
+                if line.lower().startswith(b"message-id:"):
+                    self.ids.append(line.split(b":", 1)[1].strip())
+            return "250 OK"
+
+    handler = Flaky()
+    with socket_port() as port:
+        pass
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    tried = quarantined = applied = runs = 0
+    kept = 0
+    try:
+        hostile = hostile_messages()
+        half = len(hostile) // 2
+        rounds = [(commit_move, hostile[:half]), (reveal_move, hostile[half:])]
+        for make, bad in rounds:
+            game = load_game(games / "g")
+            valid = [eml(p, make(game, p, nonces[p])) for p in emails]
+            for data in [valid[0], *(d for _n, d in bad), valid[1]]:
+                box.add(data)
+                tried += 1
+            run = process(inbox, games, None, f"127.0.0.1:{port}", HOST)
+            runs += 1
+            quarantined += run.quarantined
+            applied += sum(1 for p in run.done if p.result.startswith("applied"))
+            kept = run.kept
+        while kept and runs < 10:  # the next runs (nothing new) deliver what was kept
+            kept = process(inbox, games, None, f"127.0.0.1:{port}", HOST, flush_only=True).kept
+            runs += 1
+    finally:
+        controller.stop()
+    queued = len(list((games / QUEUE_NAME).rglob("*.eml*")))
+    delivered, once = len(handler.ids), len(set(handler.ids))
+    started = load_game(games / "g").started
+    # the bomb: ~226,000 parts in 8 MiB from a registered player, handled in-process
+    bomb_box = root / "mail-bomb"
+    mailbox.Maildir(str(bomb_box), create=True).add(part_bomb(b"red@example.org"))
+    host = MailHost(games, lambda _m: None, HOST)
+    tracemalloc.start()
+    t = time.perf_counter()
+    host.run(bomb_box)
+    secs = time.perf_counter() - t
+    _now, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    bomb_box2 = root / "mail-bomb2"
+    mailbox.Maildir(str(bomb_box2), create=True).add(part_bomb(b"red@example.org"))
+    rss, rc, psecs = max_rss_kib([*PBEM, "mail", "--inbox", str(bomb_box2), "--outbox", str(root / "mail-out"),
+                                  "--games", str(games), "--from", HOST])
+    hostile_n = len(hostile_messages())
+    lines = [
+        f"mail host: {tried} messages tried in 2 runs ({hostile_n} hostile, 4 valid moves): "
+        f"{applied} applied, {quarantined} quarantined (targets 4 and {hostile_n}); game started: {started}",
+        f"mail host: SMTP 451 to every third message: {queued} replies queued, {delivered} delivered, "
+        f"{once} distinct (each once: {delivered == once == queued}) after {runs} runs; still kept: {kept}",
+        f"mail host: the 226,000-part bomb quarantined in {secs * 1000:.0f} ms, Python peak {peak / 2**20:.1f} MiB; "
+        f"'pbem mail' on it: exit {rc} in {psecs:.2f} s, max RSS {rss / 1024:.1f} MiB",
+    ]
+    good = (applied == 4 and quarantined == hostile_n and delivered == once == queued and not kept
+            and started and secs < 1 and peak < 64 * 2**20)
+    return lines, good
+
+
+@contextlib.contextmanager
+def socket_port() -> Any:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock.getsockname()[1]
+
+
 def leak_worker(args: tuple[str, int, int]) -> tuple[int, list[str], int]:
     root, first, count = args
     leak = LeakCheck(Path(root))
@@ -222,6 +337,7 @@ def leak_worker(args: tuple[str, int, int]) -> tuple[int, list[str], int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short campaign (about a minute)")
+    parser.add_argument("--mail", action="store_true", help="only the mail host campaign (issue 10)")
     parser.add_argument("--seed", type=int, default=int(time.time()), help="random seed (default: the clock)")
     args = parser.parse_args()
     q = args.quick
@@ -229,6 +345,12 @@ def main() -> None:
     print(f"python {sys.version.split()[0]} on {sys.platform}; seed {args.seed}; "
           f"{'quick' if q else 'full'} campaign")
     t0 = time.perf_counter()
+    if args.mail:
+        with tempfile.TemporaryDirectory(prefix="pbem-stress-") as tmp:
+            lines, good = mail_host_campaign(Path(tmp))
+        print("\n".join(lines))
+        print(f"total {time.perf_counter() - t0:.0f} s")
+        sys.exit(0 if good else 1)
     tally = Tally()
     with tempfile.TemporaryDirectory(prefix="pbem-stress-") as tmp:
         root = Path(tmp)
@@ -299,8 +421,10 @@ def main() -> None:
               f"checked; leaks: {len(leaks)}  (target 0)  [{time.perf_counter() - t:.0f} s]")
         for line in leaks[:5]:
             print(f"  ! {line[:500]}")
+        mail_lines, mail_good = mail_host_campaign(root / "mail")
+        print("\n".join(mail_lines) + ("" if mail_good else "  ! a mail host target missed"))
     print(f"total {time.perf_counter() - t0:.0f} s")
-    bad = tally.crashes or tally.changed or kills.torn or kills.lost or leaks or race_bad
+    bad = (not mail_good) or tally.crashes or tally.changed or kills.torn or kills.lost or leaks or race_bad
     sys.exit(1 if bad else 0)
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from pbem import __version__
-from pbem.errors import FormatError, PbemError, StateError, UnknownError
+from pbem.errors import Exit, FormatError, PbemError, StateError, UnknownError
 from pbem.logfile import read_log
 
 if TYPE_CHECKING:
@@ -497,18 +497,26 @@ def sign(move_file: Path, key: Path, register: bool) -> None:
 @click.option("--smtp", metavar="HOST:PORT",
               help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD).")
 @click.option("--from", "from_address", envvar="PBEM_FROM",
-              help="The replies' From address (default: the address the move was sent to).")
+              help="The host's own From address (required, or 'mail_from' in host.yaml).")
+@click.option("--flush", is_flag=True, help="Only deliver the replies still queued.")
 @games_option
 @refusals
 def mail(inbox: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
-         games: Path) -> None:
-    """Apply every new message of a Maildir, file it as seen and mail the replies."""
+         flush: bool, games: Path) -> None:
+    """Apply every new message of a Maildir, file it as seen (or quarantine it), queue
+    the replies, then deliver the queue.  Exit 3 if a message was quarantined, 9 if
+    replies are still queued (they are retried by the next run or --flush)."""
     from pbem.mail import process
 
-    done = process(inbox, games, outbox, smtp, from_address)
-    for item in done:
+    run = process(inbox, games, outbox, smtp, from_address, flush_only=flush)
+    for item in run.done:
         click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
-    click.echo(f"{len(done)} message(s) processed")
+    click.echo(f"{len(run.done)} message(s) processed, {run.quarantined} quarantined; "
+               f"{run.sent} repl(ies) delivered, {run.kept} kept for the next run")
+    if run.quarantined:
+        sys.exit(int(Exit.FORMAT))
+    if run.kept:
+        sys.exit(int(Exit.BUSY))
 
 
 # --- bots -----------------------------------------------------------------------------

@@ -163,12 +163,16 @@ def create(games: Path, spec: NewGame) -> Path:
     # --- end P8 ---
     if spec.host_key:
         entry["host_key"] = spec.host_key
-    games.mkdir(parents=True, exist_ok=True)
+    if not games.exists():
+        games.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(games, 0o700)
     tmp = games / f".{spec.game_id}.{os.getpid()}.new"
-    tmp.mkdir(mode=0o755)
+    tmp.mkdir(mode=0o700)
+    os.chmod(tmp, 0o700)  # the game folder is the host's alone, whatever the umask
     try:
         write_atomic(tmp / SECRET_NAME, dump_yaml({"secret": secret.hex(), "made": made}).encode(), 0o600)
-        (tmp / ".lock").touch()
+        os.close(os.open(tmp / ".lock", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+        os.chmod(tmp / ".lock", 0o600)
         first = link(entry, 0, protocol.ZERO_HASH, stamp(None))
         if not settings.empty():
             save_settings(tmp, settings)
@@ -299,6 +303,7 @@ def _write_private(
     written = []
     folder = path / PRIVATE_DIR
     folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
     for player in sorted({e.player for e in looks}):
         target = folder / f"{player}.yaml"
         docs = [dump_yaml(d) for d in read_private(path, player, before)]

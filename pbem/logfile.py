@@ -126,8 +126,19 @@ def append(path: Path, new_entries: list[dict[str, Any]]) -> None:
 def locked(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     """Hold the game's exclusive lock (P7: appends are serialized)."""
     lock_path = game_dir / LOCK_NAME
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:  # 0600 whatever the umask, never through a symlink, and only the host's own
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as err:
+        raise TamperError(f"the lock of game {game_dir.name!r} cannot be opened ({err.strerror})", "P7") from None
     try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid():
+            raise TamperError(
+                f"the lock of game {game_dir.name!r} belongs to another user; the host will not "
+                "share it", "P7",
+            )
+        if st.st_mode & 0o777 != 0o600:
+            os.fchmod(fd, 0o600)
         deadline = time.monotonic() + timeout
         while True:
             try:

@@ -26,6 +26,7 @@ SEEN_LIMIT = 16 * 1024 * 1024
 class Settings:
     emails: dict[str, str] = field(default_factory=dict)
     host_key: str | None = None  # path of the host's private key file
+    mail_from: str | None = None  # the host's own address for 'pbem mail' replies
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -33,6 +34,8 @@ class Settings:
             data["host_key"] = self.host_key
         if self.emails:
             data["emails"] = dict(sorted(self.emails.items()))
+        if self.mail_from is not None:
+            data["mail_from"] = self.mail_from
         return data
 
     def empty(self) -> bool:
@@ -76,14 +79,15 @@ def load_settings(game_dir: Path) -> Settings:
         return Settings()
     if not isinstance(data, dict):
         raise TamperError(f"{path} must be a mapping with 'emails' and 'host_key'")
-    emails, host_key = data.get("emails", {}), data.get("host_key")
+    emails, host_key, mail_from = data.get("emails", {}), data.get("host_key"), data.get("mail_from")
     if (
         not isinstance(emails, dict)
+        or not (mail_from is None or isinstance(mail_from, str))
         or not all(isinstance(k, str) and isinstance(v, str) for k, v in emails.items())
         or not (host_key is None or isinstance(host_key, str))
     ):
         raise TamperError(f"{path} must hold 'emails' (player: address) and 'host_key' (a path)")
-    return Settings(dict(emails), host_key)
+    return Settings(dict(emails), host_key, mail_from)
 
 
 # --- Message-IDs already applied ------------------------------------------------------------

@@ -113,7 +113,15 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
                 raise FormatError(
                     f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed", "P2"
                 )
-            data = handle.read(limit + 1)  # a pipe or a growing file: still capped
+            chunks: list[bytes] = []  # a pipe or a growing file: still capped; read in
+            total = 0  # chunks, so that a small file never reserves the whole limit
+            while total <= limit:
+                chunk = handle.read(min(1 << 20, limit + 1 - total))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+            data = b"".join(chunks)
     except FileNotFoundError:
         raise UnknownError(f"{what} {str(path)!r} does not exist", "P1") from None
     except IsADirectoryError:

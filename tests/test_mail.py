@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from clitools import cli as run
 from clitools import ok, snapshot
+from mailhostile import INJECTED_SUBJECT, hostile_messages, raw_mail
 
 from pbem.demo import bot_actions
 from pbem.errors import Exit
@@ -169,20 +170,27 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
     rng = random.Random(7)
     moves = 0
     while True:
-        # what arrived by SMTP for the last message: result, reports, a template
+        # what arrived by SMTP for the last message: one mail per player (issue 10, item 7),
+        # the mover's a reply with the result; each with the report and the log
         batch, collected.messages = collected.messages, []
-        results = [m for _r, m in batch if str(m["Subject"]).startswith("Re:")]
-        assert results and all("Your move was accepted." in m.get_content() for m in results)
+        results = [m for _r, m in batch if m["In-Reply-To"] is not None]
+        applied = 1 if moves else 2  # the two reveals, then one move a run
+        assert sorted(to_of(m) for _r, m in batch) == sorted(list(ADDRESSES.values()) * applied)
+        assert len(results) == applied
+        assert all("Your move was accepted." in m.get_body(("plain",)).get_content() for m in results)
         reports = [m for _r, m in batch if "] entry " in str(m["Subject"])]
         log_now = (games / "g" / LOG_NAME).read_bytes()
-        assert {to_of(m) for m in reports[-2:]} == set(ADDRESSES.values())
+        assert {to_of(m) for m in reports} == set(ADDRESSES.values())
         for report in reports:
             assert attachment(report, "log.yaml") is not None
-        assert attachment(reports[-1], "log.yaml") == log_now
+        assert attachment(reports[-1], "log.yaml") == attachment(reports[-2], "log.yaml") == log_now
         for _rcpt, msg in batch:  # a Witch's look goes to its holder only
             if "private to" in str(msg["Subject"]):
                 holder = str(msg["Subject"]).split("private to ")[1].split(":")[0]
                 assert to_of(msg) == ADDRESSES[holder]
+            else:
+                assert attachment(msg, "-private-" + ("red" if to_of(msg) == ADDRESSES["blue"] else "blue")
+                                  + ".yaml") is None
         game = read_game(log_now)
         assert game.state is not None
         player = game.state.to_move
@@ -190,7 +198,7 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
             break
         templates = [m for _r, m in batch if "your move" in str(m["Subject"])]
         assert len(templates) == 1 and to_of(templates[0]) == ADDRESSES[player]
-        template_bytes = attachment(templates[0], ".yaml")
+        template_bytes = attachment(templates[0], f"-{player}.yaml")
         assert template_bytes is not None
         data = load_one(template_bytes.decode(), "template")  # 'actions: []' to fill in
         assert data["after"] == after_of(game) and data["player"] == player
@@ -217,7 +225,7 @@ def started(tmp_path: Path) -> tuple[Path, Path, Path]:
     games, inbox, outbox = committed(tmp_path)
     deliver(inbox, eml("red@example.org", signed(reveal(games, "red"), tmp_path / "red.key", tmp_path)))
     deliver(inbox, eml("blue@example.net", reveal(games, "blue")))
-    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert load_log(games).started
     mailbox.Maildir(str(outbox)).clear()
     return games, inbox, outbox
@@ -236,7 +244,7 @@ def committed(tmp_path: Path, blue_registers: bool = False) -> tuple[Path, Path,
         deliver(inbox, eml("blue@example.net", blue_text))
     else:
         deliver(inbox, eml("blue@example.net", blue))
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert out.count("applied: game g") == 2, out
     mailbox.Maildir(str(outbox)).clear()
     return games, inbox, outbox
@@ -259,18 +267,25 @@ def replies(outbox: Path) -> list[EmailMessage]:
     return out
 
 
+def game_files(games: Path) -> dict[str, Any]:
+    """The games' files, without the mail host's own bookkeeping: the reply queue
+    (pbem.mail.QUEUE_NAME) and the invitation rounds sent (pbem.mail.INVITED_NAME)."""
+    return {k: v for k, v in snapshot(games).items()
+            if not k.startswith("+mail-queue/") and not k.endswith("/mail-invited.txt")}
+
+
 def refused(games: Path, inbox: Path, outbox: Path, data: bytes, sender: str, why: str, code: Exit) -> None:
     """The message changes no file: `pbem apply MESSAGE` exits with ``code``, and `pbem mail`
     files it and answers its sender alone with the refusal, naming ``why``."""
-    before = snapshot(games)
+    before = game_files(games)
     message = inbox.parent / "refused.eml"
     message.write_bytes(data)
     assert run("apply", message, "--games", games).exit_code == code
-    assert snapshot(games) == before
+    assert game_files(games) == before
     deliver(inbox, data)
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert "refused:" in out and why in out, out
-    assert snapshot(games) == before
+    assert game_files(games) == before
     got = replies(outbox)
     assert len(got) == 1 and to_of(got[0]) == sender
     body = got[0].get_body(preferencelist=("plain",))
@@ -308,7 +323,7 @@ def test_a_replayed_message_is_refused(started: tuple[Path, Path, Path], tmp_pat
     text = signed(red_move(games), tmp_path / "red.key", tmp_path)
     message = eml("red@example.org", text, msgid="<once@example.org>")
     deliver(inbox, message)
-    assert "applied" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert "applied" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert "<once@example.org>" in (games / "g" / "mail-seen.txt").read_text()
     mailbox.Maildir(str(outbox)).clear()
     refused(games, inbox, outbox, message, "red@example.org", "was already applied", Exit.STALE)
@@ -317,10 +332,25 @@ def test_a_replayed_message_is_refused(started: tuple[Path, Path, Path], tmp_pat
             Exit.STALE)
 
 
-def test_mail_from_an_unknown_address_is_refused(started: tuple[Path, Path, Path]) -> None:
+def test_mail_from_an_unknown_address_is_quarantined_unanswered(started: tuple[Path, Path, Path]) -> None:
+    """`pbem apply` refuses it (exit 8); `pbem mail` answers no stranger: the message is
+    kept in the inbox's .Quarantine folder, before its body is even parsed, and the run
+    exits 3."""
     games, inbox, outbox = started
-    refused(games, inbox, outbox, eml("eve@evil.example", red_move(games)), "eve@evil.example",
-            "not registered for any game", Exit.SIGNATURE)
+    data = eml("eve@evil.example", red_move(games))
+    message = inbox.parent / "stranger.eml"
+    message.write_bytes(data)
+    before = game_files(games)
+    assert run("apply", message, "--games", games).exit_code == Exit.SIGNATURE
+    deliver(inbox, data)
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.FORMAT, result.output
+    assert "quarantined: not a player's message: eve@evil.example is not registered" in result.output
+    assert game_files(games) == before and replies(outbox) == []
+    assert not list((inbox / "new").iterdir())
+    kept = list((inbox / ".Quarantine" / "cur").iterdir())
+    assert len(kept) == 1 and kept[0].read_bytes() == data
+    assert "eve@evil.example" in (inbox / ".Quarantine" / "pbem-quarantine.log").read_text()
 
 
 def test_a_move_for_another_player_is_refused(started: tuple[Path, Path, Path]) -> None:
@@ -337,10 +367,10 @@ def test_an_unreadable_move_gets_the_cli_error(started: tuple[Path, Path, Path])
 
 def test_automatic_messages_are_filed_unanswered(started: tuple[Path, Path, Path]) -> None:
     games, inbox, outbox = started
-    before = snapshot(games)
+    before = game_files(games)
     deliver(inbox, b"From: MAILER-DAEMON@host.example\nTo: x@y\nSubject: Undelivered\n\nbounce\n")
-    assert "ignored" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
-    assert replies(outbox) == [] and snapshot(games) == before
+    assert "ignored" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert replies(outbox) == [] and game_files(games) == before
 
 
 def test_messages_are_taken_in_arrival_order(tmp_path: Path) -> None:
@@ -414,7 +444,7 @@ def test_a_mailed_reveal_must_be_signed_with_the_key_of_its_player(tmp_path: Pat
     assert not load_log(games).nonces
     for player, address in ADDRESSES.items():
         deliver(inbox, eml(address, signed(reveal(games, player), tmp_path / f"{player}.key", tmp_path)))
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert out.count("applied: game g") == 2, out
     assert load_log(games).started
 
@@ -423,6 +453,8 @@ def test_a_mailed_commitment_signed_by_another_key_than_it_registers_is_refused(
     """P8: a commitment that registers a key proves it holds that key by signing with it."""
     games, inbox = setup_game(tmp_path)
     outbox = tmp_path / "outbox"
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)  # the invitations
+    mailbox.Maildir(str(outbox)).clear()
     ok("keygen", "--out", tmp_path / "mallory.key")
     blue_pub = (tmp_path / "blue.key.pub").read_text().strip()
     mallory_pub = (tmp_path / "mallory.key.pub").read_text().strip()
@@ -431,3 +463,339 @@ def test_a_mailed_commitment_signed_by_another_key_than_it_registers_is_refused(
     refused(games, inbox, outbox, eml("blue@example.net", forged), "blue@example.net",
             "does not verify with the key this commitment registers", Exit.SIGNATURE)
     assert not load_log(games).commits
+
+
+# --- issue 10: a host that one hostile message cannot stop, and that never loses a reply ---
+
+def test_one_run_over_hostile_mail_quarantines_each_and_applies_every_valid_move(tmp_path: Path) -> None:
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    hostile = hostile_messages()
+    valid = [eml("red@example.org", commit(games, "red")), eml("blue@example.net", commit(games, "blue"))]
+    order = [*hostile[:13], ("valid red", valid[0]), *hostile[13:], ("valid blue", valid[1])]
+    for _name, data in order:
+        deliver(inbox, data)
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.FORMAT, result.output  # something was quarantined
+    assert result.output.count("applied: game g") == 2, result.output
+    assert result.output.count("quarantined: ") == len(hostile), result.output
+    assert "internal error" not in result.output
+    assert set(load_log(games).commits) == {"red", "blue"}
+    assert not list((inbox / "new").iterdir())
+    assert len(list((inbox / ".Quarantine" / "cur").iterdir())) == len(hostile)
+    assert len((inbox / ".Quarantine" / "pbem-quarantine.log").read_text().splitlines()) == len(hostile)
+    got = replies(outbox)
+    assert got and {to_of(m) for m in got} <= set(ADDRESSES.values())
+    for msg in got:
+        assert parseaddr(str(msg["From"]))[1] == HOST
+        assert msg["Bcc"] is None and msg["Cc"] is None
+        assert "\n" not in str(msg["Subject"]) and "\r" not in str(msg["Subject"])
+        assert str(tmp_path) not in msg.as_string()
+    notices = [m for m in got if "kept by the host" in str(m["Subject"])]
+    assert notices and {to_of(m) for m in notices} == {"red@example.org"}
+    for notice in notices:
+        assert "nothing was changed" in notice.get_content() or "not applied" in notice.get_content()
+
+
+def test_the_bomb_is_refused_fast_and_small(tmp_path: Path) -> None:
+    import time
+    import tracemalloc
+
+    from pbem.mail import MailHost
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    for name, data in hostile_messages():
+        if "bomb" not in name:
+            continue
+        deliver(inbox, data)
+    host = MailHost(games, lambda _m: None, HOST)
+    tracemalloc.start()
+    started = time.perf_counter()
+    host.run(inbox)
+    elapsed = time.perf_counter() - started
+    _now, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert [p.result.split(":")[0] for p in host.done] == ["quarantined"] * 4
+    assert elapsed < 1.0 * 4 and peak < 64 * 1024 * 1024, (elapsed, peak)
+
+
+def test_the_injected_subject_never_reaches_a_header_and_the_run_goes_on(tmp_path: Path) -> None:
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, raw_mail(b"red@example.org", dump_yaml(commit(games, "red")).encode(), INJECTED_SUBJECT))
+    deliver(inbox, eml("blue@example.net", commit(games, "blue")))
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.FORMAT and "applied: game g" in result.output
+    assert set(load_log(games).commits) == {"blue"}  # red's message was kept, not applied
+    for msg in replies(outbox):
+        assert "victim" not in str(msg) or "Bcc" not in msg
+        assert all("\n" not in str(v) for _k, v in msg.items())
+    # the next run is not stopped by it: it is out of new/
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+    assert "applied: game g" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+
+
+def test_from_is_always_the_configured_address(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PBEM_FROM", raising=False)
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    spoof = b'"Totally the host" <spoofed@attacker.test>'
+    for player in ("red", "blue"):
+        text = dump_yaml(commit(games, player)).encode()
+        deliver(inbox, raw_mail(ADDRESSES[player].encode(), text, extra=b"Reply-To: " + spoof + b"\nSender: "
+                                + spoof + b"\n").replace(b"To: " + HOST.encode(), b"To: " + spoof, 1))
+    no_from = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert no_from.exit_code == Exit.FORMAT and "needs the host's own From address" in no_from.output
+    assert len(list((inbox / "new").iterdir())) == 2  # nothing was taken
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert out.count("applied: game g") == 2
+    got = replies(outbox)
+    assert len(got) >= 4
+    for msg in got:
+        assert str(msg["From"]) == HOST and msg["Sender"] is None and msg["Reply-To"] is None
+        assert "spoofed" not in msg.as_string() and "attacker" not in msg.as_string()
+    # or stored in host.yaml
+    from pbem.settings import load_settings, save_settings
+
+    settings = load_settings(games / "g")
+    settings.mail_from = "stored@host.example"
+    save_settings(games / "g", settings)
+    mailbox.Maildir(str(outbox)).clear()
+    deliver(inbox, eml("red@example.org", "Hello\n"))
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games)
+    assert [str(m["From"]) for m in replies(outbox)] == ["stored@host.example"]
+
+
+class Flaky(Collect):
+    """Answers 451 to the DATA of the messages whose number is in ``fail``, then recovers."""
+
+    def __init__(self, fail: set[int]) -> None:
+        super().__init__()
+        self.fail, self.seen = fail, 0
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.seen += 1
+        if self.seen in self.fail:
+            return "451 4.3.0 try again later"
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_replies_survive_a_451_and_each_is_delivered_once(tmp_path: Path) -> None:
+    controller_mod = pytest.importorskip("aiosmtpd.controller")
+    handler = Flaky({2, 3})
+    port = free_port()
+    controller = controller_mod.Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        server = f"127.0.0.1:{port}"
+        games, inbox = setup_game(tmp_path, key_for_red=False)
+        deliver(inbox, eml("red@example.org", commit(games, "red")))
+        deliver(inbox, eml("blue@example.net", commit(games, "blue")))
+        first = run("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
+        assert first.exit_code == Exit.BUSY and "2 kept for the next run" in first.output, first.output
+        assert set(load_log(games).commits) == {"red", "blue"}  # both applied, once
+        assert not list((inbox / "new").iterdir())
+        # the next run (nothing new) delivers what was kept; one more has nothing left
+        assert "2 repl(ies) delivered, 0 kept" in ok("mail", "--inbox", inbox, "--smtp", server, "--games", games,
+                                                     "--from", HOST)
+        assert "0 repl(ies) delivered, 0 kept" in ok("mail", "--inbox", inbox, "--smtp", server, "--games",
+                                                     games, "--from", HOST, "--flush")
+    finally:
+        controller.stop()
+    ids = [str(m["Message-ID"]) for _r, m in handler.messages]
+    assert len(ids) == len(set(ids)) == 4  # one mail per player per applied move, each exactly once
+    assert sorted(to_of(m) for _r, m in handler.messages if "] entry 2" in str(m["Subject"])) == sorted(
+        ADDRESSES.values())  # the other player got the report
+
+
+def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pbem.mail
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+
+    def killed(*_a: Any, **_k: Any) -> None:
+        raise SystemExit(137)
+
+    monkeypatch.setattr(pbem.mail, "file_as_seen", killed)
+    with pytest.raises(SystemExit):
+        pbem.mail.process(inbox, games, outbox, None, HOST)
+    monkeypatch.undo()
+    assert len(list((inbox / "new").iterdir())) == 1 and set(load_log(games).commits) == {"red"}
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "already handled" in out and "refused" not in out
+    got = replies(outbox)
+    ids = [str(m["Message-ID"]) for m in got]
+    results = [to_of(m) for m in got if "Your move was accepted." in m.get_body(("plain",)).get_content()]
+    assert len(ids) == len(set(ids)) == 2 and results == ["red@example.org"]
+    assert len(load_log(games).entries) == 2
+
+
+def test_an_internal_error_after_applying_says_so_and_quarantines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.mail import MailHost
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+    deliver(inbox, eml("blue@example.net", commit(games, "blue")))
+    original = MailHost._applied
+
+    def broken(self: MailHost, mail: Any, applied: Any, batch: str = "") -> Any:
+        if mail.sender == "red@example.org":
+            raise ValueError("Header values may not contain linefeed or carriage return characters")
+        return original(self, mail, applied, batch)
+
+    monkeypatch.setattr(MailHost, "_applied", broken)
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.FORMAT
+    assert "quarantined: ValueError" in result.output and "applied: game g" in result.output
+    notice = [m for m in replies(outbox) if to_of(m) == "red@example.org" and "kept" in str(m["Subject"])]
+    assert len(notice) == 1
+    text = notice[0].get_content()
+    assert "Your move was applied (game g, entry 1)" in text and "nothing was changed" not in text
+    assert set(load_log(games).commits) == {"red", "blue"}
+    # kept, never applied twice
+    assert len(list((inbox / ".Quarantine" / "cur").iterdir())) == 1
+
+
+def test_files_are_the_hosts_alone_whatever_the_umask(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import stat
+
+    from pbem.errors import TamperError
+    from pbem.logfile import locked
+
+    old = os.umask(0)
+    try:
+        games, inbox = setup_game(tmp_path)
+        outbox = tmp_path / "outbox"
+        deliver(inbox, eml("blue@example.net", commit(games, "blue")))
+        deliver(inbox, eml("blue@example.net", raw_mail(b"x", subject=INJECTED_SUBJECT).decode()))
+        deliver(inbox, raw_mail(b"red@example.org", subject=INJECTED_SUBJECT))
+        run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    finally:
+        os.umask(old)
+    game = games / "g"
+    assert stat.S_IMODE(game.stat().st_mode) == 0o700
+    for name in ("secret.yaml", "host.yaml", ".lock", "mail-seen.txt"):
+        assert stat.S_IMODE((game / name).stat().st_mode) == 0o600, name
+    queue = games / "+mail-queue"
+    assert stat.S_IMODE(queue.stat().st_mode) == 0o700
+    for path in queue.rglob("*"):
+        assert stat.S_IMODE(path.stat().st_mode) == (0o700 if path.is_dir() else 0o600), path
+    assert stat.S_IMODE((inbox / ".Quarantine" / "pbem-quarantine.log").stat().st_mode) == 0o600
+    # a lock left world-writable is taken back to 0600; another user's or a symlink is refused
+    os.chmod(game / ".lock", 0o666)
+    with locked(game):
+        pass
+    assert stat.S_IMODE((game / ".lock").stat().st_mode) == 0o600
+    real_uid = os.geteuid()
+    monkeypatch.setattr(os, "geteuid", lambda: real_uid + 1)
+    with pytest.raises(TamperError, match="belongs to another user"), locked(game):
+        pass
+    monkeypatch.undo()
+    (game / ".lock").unlink()
+    (game / ".lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(TamperError), locked(game):
+        pass
+
+
+def test_no_host_path_in_a_mailed_text(started: tuple[Path, Path, Path]) -> None:
+    games, inbox, outbox = started
+    move = {**red_move(games), "game": "nosuch"}
+    deliver(inbox, eml("red@example.org", move))
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "no game 'nosuch'" in out
+    (reply,) = replies(outbox)
+    text = reply.get_content()
+    assert "no game 'nosuch' in '<path>'" in text and str(games) not in reply.as_string()
+
+
+def quoted_reply(games: Path, client: str, tmp_path: Path, moves: int = 1) -> bytes:
+    """Red's move edited (and signed) inside the host's template mail, quoted as ``client`` quotes."""
+    move = signed(red_move(games), tmp_path / "red.key", tmp_path)
+    intro = ["It is your move. Fill in the attached move file (or the copy below), sign it", "",
+             *([*move.splitlines(), ""] * moves)]
+    if client == "thunderbird":
+        body = "\n".join(["Here you go.", "", "On 30/11/2026 01:00, rattus@host.example wrote:",
+                          *(f"> {ln}" if ln else ">" for ln in intro), "", "-- ", "Red"])
+    elif client == "gmail":
+        body = "\n".join(["My move is below.", "", "On Mon, Nov 30, 2026 at 1:00 AM Rattus host <",
+                          "rattus@host.example> wrote:", "", *(f"> {ln}" if ln else ">" for ln in intro)])
+        body = body.replace("<\nrattus", "<rattus")  # Gmail's long attribution line, folded by the client
+    else:  # outlook: top-posted, the original below a header block, no '>' at all
+        body = "\n".join(["Move below.", "", "________________________________",
+                          "From: Rattus host <rattus@host.example>", "Sent: Monday, November 30, 2026 1:00 AM",
+                          "To: red@example.org", "Subject: [pbem g] your move, red", "", *intro])
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "red@example.org", HOST, "Re: [pbem g] your move, red"
+    msg["Message-ID"] = make_msgid(domain="example.org")
+    msg.set_content(body)
+    return bytes(msg)
+
+
+@pytest.mark.parametrize("client", ["thunderbird", "gmail", "outlook"])
+def test_a_move_edited_inside_a_quoted_reply_is_accepted(
+    started: tuple[Path, Path, Path], client: str, tmp_path: Path
+) -> None:
+    games, inbox, outbox = started
+    deliver(inbox, quoted_reply(games, client, tmp_path))
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "applied: game g" in out, out
+
+
+def test_a_quoted_reply_with_two_moves_is_refused_with_how_to_send(
+    started: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    games, inbox, outbox = started
+    refused(games, inbox, outbox, quoted_reply(games, "thunderbird", tmp_path, moves=2), "red@example.org",
+            "the quoted reply holds 2 moves, not one", Exit.FORMAT)
+
+
+def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -> None:
+    """Issue 10, item 5: the commitment template when the game is created, the reveal
+    template when every commitment is in, the first move's template at the start; each
+    once, and with the per-move mail when a move opens the round (one mail a player)."""
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    mail = ("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    ok(*mail)
+    got = replies(outbox)
+    assert sorted(to_of(m) for m in got) == sorted(ADDRESSES.values())
+    for msg in got:
+        player = next(p for p, a in ADDRESSES.items() if a == to_of(msg))
+        assert "round 1 of 2" in str(msg["Subject"])
+        data = attachment(msg, f"g-commit-{player}.yaml")
+        assert data is not None and load_one(data.decode(), "t")["kind"] == "commit"
+    mailbox.Maildir(str(outbox)).clear()
+    ok(*mail)
+    assert replies(outbox) == []  # each round once
+    deliver(inbox, eml(ADDRESSES["red"], commit(games, "red")))
+    deliver(inbox, eml(ADDRESSES["blue"], commit(games, "blue")))
+    ok(*mail)
+    got = replies(outbox)
+    assert len(got) == 4  # two moves, one mail a player each
+    reveal_round = [m for m in got if "round 2 of 2" in str(m["Subject"])]
+    assert sorted(to_of(m) for m in reveal_round) == sorted(ADDRESSES.values())
+    for msg in reveal_round:
+        player = next(p for p, a in ADDRESSES.items() if a == to_of(msg))
+        data = attachment(msg, f"g-reveal-{player}.yaml")
+        assert data is not None and load_one(data.decode(), "t")["kind"] == "nonce"
+    mailbox.Maildir(str(outbox)).clear()
+    deliver(inbox, eml(ADDRESSES["red"], reveal(games, "red")))
+    deliver(inbox, eml(ADDRESSES["blue"], reveal(games, "blue")))
+    ok(*mail)
+    got = replies(outbox)
+    assert len(got) == 4 and load_log(games).started
+    first = [m for m in got if "your move, red" in str(m["Subject"])]
+    assert len(first) == 1 and to_of(first[0]) == ADDRESSES["red"]
+    data = attachment(first[0], "-red.yaml")
+    assert data is not None and load_one(data.decode(), "t")["kind"] == "move"
+    mailbox.Maildir(str(outbox)).clear()
+    ok(*mail)
+    assert replies(outbox) == []
