@@ -93,8 +93,8 @@ def _setup_state(game: Game, entry: dict[str, Any], seq: int) -> State:
         if names != [protocol.Deal.name(i) for i in range(1, len(names) + 1)] or len(names) != 49:
             raise ValueError("token positions must run t01..t49: board, supply, removed (P6)")
         commitments = entry["commitments"]
-        if len(commitments) != 49 or not all(isinstance(c, str) and len(c) == 64 for c in commitments):
-            raise ValueError("there must be 49 commitments (P6)")
+        if len(commitments) != 49 or not all(_hex(c, 64, 64) for c in commitments):
+            raise ValueError("there must be 49 commitments of 64 lowercase hex digits (P2, P6)")
         game.commitments = list(commitments)
         return new_state(
             players=game.players,
@@ -129,6 +129,8 @@ def game_from_first(first: dict[str, Any], first_hash: str) -> Game:
             )
         if edition not in ("standard", "custom"):
             raise ValueError(f"edition {edition!r} is neither 'standard' nor 'custom'")
+        if not _hex(first["secret"]["commitment"], 64, 64):
+            raise ValueError("its secret commitment is not 64 lowercase hex digits (P2)")
         made = first["secret"]["made"]
         if made not in ("os-csprng", "supplied"):
             raise ValueError(f"secret.made {made!r} is neither 'os-csprng' nor 'supplied'")
@@ -286,9 +288,11 @@ def _replay_reveal(game: Game, entry: dict[str, Any], seq: int) -> None:
     if game.secret is not None:
         raise TamperError(f"entry {seq}: a second reveal entry", "P6")
     try:
+        if not _hex(entry["secret"], 64, 64):  # bytes.fromhex would skip whitespace (P2)
+            raise ValueError
         secret = bytes.fromhex(entry["secret"])
     except (KeyError, TypeError, ValueError):
-        raise TamperError(f"entry {seq}: the reveal entry's secret is not hex", "P6") from None
+        raise TamperError(f"entry {seq}: the reveal entry's secret is not 64 lowercase hex digits", "P6") from None
     if protocol.secret_commitment(secret) != game.secret_commitment:
         raise TamperError(
             f"entry {seq}: the revealed secret does not match the commitment of entry 0", "P3"
