@@ -125,3 +125,25 @@ def test_p2_a_fresh_demo_log_reads_the_same_to_both_readers(tmp_path: Path) -> N
     (log,) = tmp_path.glob("*/log.yaml")
     text = log.read_text(encoding="utf-8")
     assert list(yaml.safe_load_all(text)) == [json.loads(d) for _l, d in iter_documents(text)]
+
+
+def test_p3_a_custom_game_played_to_the_end_audits_as_custom(custom: tuple[Path, Path]) -> None:
+    """The audit of a finished custom game is FAIR for its own data, and says CUSTOM GAME."""
+    import random
+
+    from pbem.demo import bot_actions, open_game, write_move
+    from pbem.host import apply_move, load_game, reveal
+    from pbem.moves import read_move
+
+    games, _folder = custom
+    game = open_game(games, "c1", {"red": b"\x01" * 16, "green": b"\x02" * 16})
+    rng = random.Random(3)
+    n = 0
+    while game.state is not None and game.state.to_move is not None:
+        n += 1
+        move = write_move(game, game.state.to_move, bot_actions(game.state, rng), games.parent, n)
+        game = apply_move(games, read_move(move)).game
+    reveal(games, "c1")
+    assert load_game(games / "c1").catalogue != default_catalogue()
+    out = ok("audit", games / "c1" / "log.yaml")
+    assert "verdict: FAIR" in out and "CUSTOM GAME" in out and "TEST GAME" in out
