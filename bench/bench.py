@@ -30,10 +30,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.demo import bot_actions, open_game, write_move
-from pbem.host import NewGame, apply_move, create, load_game, reveal
-from pbem.moves import read_move
-from pbem.simulate import PLAYER_NAMES, simulate
+from pbem.host.games import NewGame, apply_move, create, load_game, reveal
+from pbem.log.moves import read_move
+from pbem.sim.demo import bot_actions, open_game, write_move
+from pbem.sim.simulate import PLAYER_NAMES, simulate
 
 FLOOR = [sys.executable, "-c", "import yaml, jsonschema, click"]
 # Children run as an installed pbem does: with bytecode caching on.  (pip compiles

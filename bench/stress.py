@@ -228,9 +228,9 @@ def mail_host_campaign(root: Path) -> tuple[list[str], bool]:
     from aiosmtpd.controller import Controller
     from mailhostile import HOST, hostile_messages, part_bomb
 
-    from pbem.host import NewGame, create, load_game
-    from pbem.mail import QUEUE_NAME, MailHost, process
-    from pbem.nonces import commit_move, reveal_move
+    from pbem.host.games import NewGame, create, load_game
+    from pbem.mail.host import QUEUE_NAME, MailHost, process
+    from pbem.player.nonces import commit_move, reveal_move
 
     emails = {"red": "red@example.org", "blue": "blue@example.net"}
     nonces = {"red": bytes(range(1, 33)), "blue": bytes(range(101, 133))}

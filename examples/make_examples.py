@@ -28,11 +28,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from pbem.demo import play_demo  # noqa: E402
+from pbem.sim.demo import play_demo  # noqa: E402
 
 EXAMPLE_CLOCK = "2026-11-30T09:00:00Z"
 from pbem.rules import winner  # noqa: E402
-from pbem.simulate import PLAYER_NAMES  # noqa: E402
+from pbem.sim.simulate import PLAYER_NAMES  # noqa: E402
 
 BOT_SEEDS = {2: 2, 3: 3, 4: 4}
 

@@ -2,7 +2,7 @@
 
 The rules live in :mod:`pbem.rules` (pure: state + action -> state + events);
 the fair-play protocol (seed, draws, commitments, log chain) in
-:mod:`pbem.protocol`; everything else wraps those two.
+:mod:`pbem.fair.protocol`; everything else wraps those two.
 """
 
 __version__ = "0.1.0"

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
-from pbem.gamedata import Board, Token, default_board
+from pbem.data import default_board
 from pbem.rules import Action, Event, MappingFaces, Phase, RuleError, State, apply_in_place
 from pbem.rules import new_state as _new_state
+from pbem.rules.data import Board, Token
 from pbem.rules.state import TurnState
 
 E = TypeVar("E", bound=Event)

@@ -28,14 +28,11 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
-from pbem import protocol
-from pbem.audit import host_faces
 from pbem.cli import main
-from pbem.dealing import HostFaces
-from pbem.demo import bot_actions, open_game
 from pbem.errors import Exit
-from pbem.game import Game
-from pbem.host import (
+from pbem.fair import protocol
+from pbem.fair.dealing import HostFaces
+from pbem.host.games import (
     SECRET_NAME,
     NewGame,
     apply_move,
@@ -43,9 +40,12 @@ from pbem.host import (
     load_game,
     read_secret,
 )
-from pbem.moves import Move, after_of, parse_move
-from pbem.simulate import PLAYER_NAMES
-from pbem.yamlio import dump_yaml
+from pbem.log.game import Game
+from pbem.log.moves import Move, after_of, parse_move
+from pbem.log.yamlio import dump_yaml
+from pbem.referee.audit import host_faces
+from pbem.sim.demo import bot_actions, open_game
+from pbem.sim.simulate import PLAYER_NAMES
 
 PBEM = [sys.executable, "-m", "pbem"]
 REFUSAL_CODES = {int(e) for e in Exit} - {Exit.OK, 1}
@@ -159,7 +159,7 @@ class FuzzHost:
     REVEALING = "fuzz-reveal"
 
     def __init__(self, root: Path) -> None:
-        from pbem.nonces import commit_move, reveal_move
+        from pbem.player.nonces import commit_move, reveal_move
 
         self.games = root / "games"
         self.pristine = root / "pristine"
@@ -565,11 +565,11 @@ def leak_game_memory(
     import json
     from unittest import mock
 
-    import pbem.host as host
-    from pbem.cli import _report
+    import pbem.host.games as host
+    from pbem.cli.shell import _report
     from pbem.errors import PbemError
-    from pbem.referee import judge
-    from pbem.view import board_lines, state_json, template
+    from pbem.referee.admit import judge
+    from pbem.views.text import board_lines, state_json, template
 
     rng = random.Random(seed)
     path = make_game(games, game_id, n_players, seed, secret=secret)
@@ -615,7 +615,7 @@ def leak_game_memory(
         if not ok:
             raise Crash(f"{where}: the bot's legal move was refused: {text}")
         leak.check(text, game, f"{game_id} entry {game.last_seq}: report")
-    from pbem.yamlio import dump_entry
+    from pbem.log.yamlio import dump_entry
     leak.check("".join(dump_entry(e) for e in game.entries), game, f"{game_id}: the log", ids=False)
     return leak
 
@@ -715,8 +715,8 @@ def race_many_games(games: Path, game_ids: list[str], seed: int, inbox: Path) ->
 
 def read_log_checked(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """The log's entries after a full replay (chain, reveals, rules): what ``pbem verify`` checks."""
-    from pbem.logfile import read_log
-    from pbem.replay import replay
+    from pbem.log.logfile import read_log
+    from pbem.referee.replay import replay
 
     entries, hashes = read_log(path / "log.yaml")
     replay(entries, hashes)

@@ -35,9 +35,9 @@ from test_tamper import (
 )
 
 from pbem.cli import main
-from pbem.demo import play_demo
-from pbem.logfile import read_log
-from pbem.protocol import secret_commitment
+from pbem.fair.protocol import secret_commitment
+from pbem.log.logfile import read_log
+from pbem.sim.demo import play_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = ROOT / "tools" / "audit_min.py"
@@ -247,9 +247,9 @@ def test_rules_only_edits_are_the_rules_replays_job(entries: Entries, tmp_path: 
 
 
 def test_signed_log_a_bad_host_signature_is_named_as_pbem_verify_names_it(tmp_path: Path) -> None:
-    from pbem.demo import open_game
-    from pbem.host import NewGame, create
-    from pbem.signing import keygen
+    from pbem.fair.keys import keygen
+    from pbem.host.games import NewGame, create
+    from pbem.sim.demo import open_game
 
     keygen(tmp_path / "host.key")
     create(tmp_path, NewGame("signed", ("red", "green"), host_key_file=tmp_path / "host.key"))

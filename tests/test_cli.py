@@ -21,17 +21,17 @@ from typing import Any
 import pytest
 from clitools import cli, ok, snapshot
 
-from pbem.demo import bot_actions
 from pbem.errors import Exit
-from pbem.game import Game, Opening
-from pbem.host import NewGame, apply_move, create, load_game
-from pbem.logfile import read_log
-from pbem.moves import after_of, parse_move
-from pbem.nonces import commit_move, reveal_move
-from pbem.protocol import nonce_commitment
+from pbem.fair.protocol import nonce_commitment
+from pbem.host.games import NewGame, apply_move, create, load_game
+from pbem.log.game import Game, Opening
+from pbem.log.logfile import read_log
+from pbem.log.moves import after_of, parse_move
+from pbem.log.yamlio import dump_entry, dump_yaml, load_one
+from pbem.player.nonces import commit_move, reveal_move
 from pbem.rules import Phase, Stage, legal_actions, play
 from pbem.rules.engine import place_counts
-from pbem.yamlio import dump_entry, dump_yaml, load_one
+from pbem.sim.demo import bot_actions
 
 SECRET = "5e" * 32
 GAME = "g1"

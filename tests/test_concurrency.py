@@ -13,13 +13,13 @@ from typing import Any
 
 from hardening import PBEM, SECRET, judge, make_game, race_many_games, race_one_game, read_log_checked
 
-from pbem.demo import open_game
 from pbem.errors import Exit
-from pbem.host import NewGame, apply_move, create, load_game
-from pbem.moves import parse_move
-from pbem.nonces import commit_move, reveal_move
-from pbem.simulate import PLAYER_NAMES
-from pbem.yamlio import dump_yaml, load_one
+from pbem.host.games import NewGame, apply_move, create, load_game
+from pbem.log.moves import parse_move
+from pbem.log.yamlio import dump_yaml, load_one
+from pbem.player.nonces import commit_move, reveal_move
+from pbem.sim.demo import open_game
+from pbem.sim.simulate import PLAYER_NAMES
 
 
 def test_rival_moves_for_one_turn_one_wins(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.logfile import read_log
+from pbem.log.logfile import read_log
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

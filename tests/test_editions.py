@@ -16,11 +16,11 @@ import pytest
 import yaml
 from clitools import cli, ok
 
+from pbem.data import STANDARD_DATA_HASHES, default_board, default_catalogue
 from pbem.errors import Exit
-from pbem.gamedata import STANDARD_DATA_HASHES, default_board, default_catalogue
-from pbem.logfile import read_log
-from pbem.protocol import data_hash, entry_hash
-from pbem.yamlio import dump_entry, iter_documents
+from pbem.fair.protocol import data_hash, entry_hash
+from pbem.log.logfile import read_log
+from pbem.log.yamlio import dump_entry, iter_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("rattus-*p/log.yaml"))
@@ -131,9 +131,9 @@ def test_p3_a_custom_game_played_to_the_end_audits_as_custom(custom: tuple[Path,
     """The audit of a finished custom game is FAIR for its own data, and says CUSTOM GAME."""
     import random
 
-    from pbem.demo import bot_actions, open_game, write_move
-    from pbem.host import apply_move, load_game, reveal
-    from pbem.moves import read_move
+    from pbem.host.games import apply_move, load_game, reveal
+    from pbem.log.moves import read_move
+    from pbem.sim.demo import bot_actions, open_game, write_move
 
     games, _folder = custom
     game = open_game(games, "c1", {"red": b"\x01" * 16, "green": b"\x02" * 16})

@@ -12,9 +12,9 @@ import yaml
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.logfile import read_log
-from pbem.moves import read_move
-from pbem.yamlio import dump_yaml
+from pbem.log.logfile import read_log
+from pbem.log.moves import read_move
+from pbem.log.yamlio import dump_yaml
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAMES = ["rattus-2p", "rattus-3p", "rattus-4p"]

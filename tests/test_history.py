@@ -23,13 +23,13 @@ import pytest
 from clitools import cli, ok
 from test_tamper import EXAMPLE, rechain, write
 
-from pbem.demo import bot_actions
 from pbem.errors import Exit
-from pbem.history import compare
-from pbem.host import load_game
-from pbem.logfile import LOG_NAME, read_log
-from pbem.signing import entry_message, verify
-from pbem.yamlio import dump_yaml, load_one
+from pbem.fair.keys import entry_message, verify
+from pbem.host.games import load_game
+from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.yamlio import dump_yaml, load_one
+from pbem.referee.history import compare
+from pbem.sim.demo import bot_actions
 
 GAME = "h1"
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.rules import Phase
-from pbem.simulate import play_random_game
+from pbem.sim.simulate import play_random_game
 
 
 def check_games(n_players: int, games: int, first_seed: int = 0) -> None:

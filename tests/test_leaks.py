@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from hardening import SECRET, LeakCheck, leak_game, leak_game_memory, make_game
 
-from pbem.host import load_game
+from pbem.host.games import load_game
 
 
 def test_no_leak_in_20_games(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """legal_actions agrees with the engine: every listed action is accepted, every other refused.
 
-Mid-game states come from seeded random play (pbem.simulate, pbem.bot).  At each
+Mid-game states come from seeded random play (pbem.sim.simulate, pbem.sim.bot).  At each
 sampled state every legal action is applied with ``step``, and a batch of
 plausible actions of every kind (regions in use and not, tokens on the board, in
 the supply and flipped, counts around the limits) is tried: each must be refused
@@ -14,8 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pbem.bot import random_action
-from pbem.gamedata import CLASSES, default_board
+from pbem.data import default_board
 from pbem.rules import (
     Action,
     EndTurn,
@@ -39,8 +38,10 @@ from pbem.rules import (
     legal_by_kind,
     step,
 )
+from pbem.rules.data import CLASSES
 from pbem.rules.faces import Faces
-from pbem.simulate import new_random_game
+from pbem.sim.bot import random_action
+from pbem.sim.simulate import new_random_game
 
 REGIONS = [r.id for r in default_board().regions] + ["atlantis"]
 

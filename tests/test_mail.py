@@ -19,15 +19,15 @@ from clitools import cli as run
 from clitools import ok, snapshot
 from mailhostile import INJECTED_SUBJECT, hostile_messages, raw_mail
 
-from pbem.demo import bot_actions
 from pbem.errors import Exit
-from pbem.game import Game
-from pbem.logfile import LOG_NAME, check_chain
-from pbem.moves import after_of
-from pbem.nonces import commit_move, reveal_move
-from pbem.replay import replay
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME, check_chain
+from pbem.log.moves import after_of
+from pbem.log.yamlio import dump_yaml, load_one, load_stream
+from pbem.player.nonces import commit_move, reveal_move
+from pbem.referee.replay import replay
 from pbem.rules import Action
-from pbem.yamlio import dump_yaml, load_one, load_stream
+from pbem.sim.demo import bot_actions
 
 ADDRESSES = {"red": "red@example.org", "blue": "blue@example.net"}
 HOST = "rattus@host.example"
@@ -374,7 +374,7 @@ def test_automatic_messages_are_filed_unanswered(started: tuple[Path, Path, Path
 
 
 def test_messages_are_taken_in_arrival_order(tmp_path: Path) -> None:
-    from pbem.mail import new_messages
+    from pbem.mail.host import new_messages
 
     (tmp_path / "new").mkdir()
     for name in ("1700000002.M5P1.h", "1700000001.M900000P1.h", "1700000001.M10P2.h"):
@@ -406,9 +406,9 @@ def test_mail_needs_somewhere_to_reply(tmp_path: Path) -> None:
 
 
 def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    from pbem.host import Applied
-    from pbem.mail import MailHost
-    from pbem.mailmsg import parse_mail
+    from pbem.host.games import Applied
+    from pbem.mail.host import MailHost
+    from pbem.mail.message import parse_mail
 
     games, _inbox, _outbox = started
     private = games / "g" / "private" / "blue.yaml"
@@ -501,7 +501,7 @@ def test_the_bomb_is_refused_fast_and_small(tmp_path: Path) -> None:
     import time
     import tracemalloc
 
-    from pbem.mail import MailHost
+    from pbem.mail.host import MailHost
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     for name, data in hostile_messages():
@@ -555,7 +555,7 @@ def test_from_is_always_the_configured_address(tmp_path: Path, monkeypatch: pyte
         assert str(msg["From"]) == HOST and msg["Sender"] is None and msg["Reply-To"] is None
         assert "spoofed" not in msg.as_string() and "attacker" not in msg.as_string()
     # or stored in host.yaml
-    from pbem.settings import load_settings, save_settings
+    from pbem.host.settings import load_settings, save_settings
 
     settings = load_settings(games / "g")
     settings.mail_from = "stored@host.example"
@@ -611,7 +611,7 @@ def test_replies_survive_a_451_and_each_is_delivered_once(tmp_path: Path) -> Non
 def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import pbem.mail
+    import pbem.mail.host
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
@@ -620,9 +620,9 @@ def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
     def killed(*_a: Any, **_k: Any) -> None:
         raise SystemExit(137)
 
-    monkeypatch.setattr(pbem.mail, "file_as_seen", killed)
+    monkeypatch.setattr(pbem.mail.host, "file_as_seen", killed)
     with pytest.raises(SystemExit):
-        pbem.mail.process(inbox, games, outbox, None, HOST)
+        pbem.mail.host.process(inbox, games, outbox, None, HOST)
     monkeypatch.undo()
     assert len(list((inbox / "new").iterdir())) == 1 and set(load_log(games).commits) == {"red"}
     out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
@@ -637,7 +637,7 @@ def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
 def test_an_internal_error_after_applying_says_so_and_quarantines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pbem.mail import MailHost
+    from pbem.mail.host import MailHost
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
@@ -668,7 +668,7 @@ def test_files_are_the_hosts_alone_whatever_the_umask(tmp_path: Path, monkeypatc
     import stat
 
     from pbem.errors import TamperError
-    from pbem.logfile import locked
+    from pbem.log.logfile import locked
 
     old = os.umask(0)
     try:

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from pbem.errors import Exit, FormatError
-from pbem.mailmsg import looks_like_mail, mail_move, parse_mail, unflow, yaml_block
-from pbem.moves import parse_move
-from pbem.signing import load_private_key, move_message, sign, verify
-from pbem.yamlio import dump_yaml
+from pbem.fair.keys import load_private_key, move_message, sign, verify
+from pbem.log.moves import parse_move
+from pbem.log.yamlio import dump_yaml
+from pbem.mail.message import looks_like_mail, mail_move, parse_mail, unflow, yaml_block
 
 MAIL = Path(__file__).parent / "data" / "mail"
 CLIENTS = [

@@ -16,13 +16,13 @@ import pytest
 from clitools import cli, ok, snapshot
 
 from pbem.errors import Exit
-from pbem.game import Opening
-from pbem.audit import start_entry
-from pbem.host import load_game
-from pbem.logfile import link, read_log
-from pbem.nonces import commit_move, reveal_move
-from pbem.protocol import ZERO_HASH, entry_hash, nonce_commitment
-from pbem.yamlio import dump_entry, dump_yaml
+from pbem.fair.protocol import ZERO_HASH, entry_hash, nonce_commitment
+from pbem.host.games import load_game
+from pbem.log.game import Opening
+from pbem.log.logfile import link, read_log
+from pbem.log.yamlio import dump_entry, dump_yaml
+from pbem.player.nonces import commit_move, reveal_move
+from pbem.referee.audit import start_entry
 
 GAME = "op"
 SECRET = "5e" * 32

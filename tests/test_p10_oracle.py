@@ -17,16 +17,17 @@ from typing import Any
 
 import pytest
 
-from pbem import referee
-from pbem.demo import bot_actions
+from pbem.data import default_board, default_catalogue
 from pbem.errors import PbemError
-from pbem.game import Game
-from pbem.gamedata import CLASSES, Token, default_board, default_catalogue
-from pbem.host import resolve
-from pbem.protocol import Deal
+from pbem.fair.protocol import Deal
+from pbem.host.games import resolve
+from pbem.log.game import Game
+from pbem.log.yamlio import dump_yaml
+from pbem.referee import admit as referee
 from pbem.rules import MappingFaces, Phase, Stage, State, play
-from pbem.simulate import new_random_game
-from pbem.yamlio import dump_yaml
+from pbem.rules.data import CLASSES, Token
+from pbem.sim.demo import bot_actions
+from pbem.sim.simulate import new_random_game
 
 ENTRY0 = "ab" * 32
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from clitools import ok
 
-from pbem.demo import open_game
-from pbem.host import PRIVATE_DIR, NewGame, create, read_private
-from pbem.yamlio import dump_yaml
+from pbem.host.games import PRIVATE_DIR, NewGame, create, read_private
+from pbem.log.yamlio import dump_yaml
+from pbem.sim.demo import open_game
 
 
 def reveal_doc(seq: int, token: str) -> str:

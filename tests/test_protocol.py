@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from pbem.gamedata import default_board, default_catalogue
-from pbem.protocol import (
+from pbem.data import default_board, default_catalogue
+from pbem.fair.protocol import (
     GAME_ID_RE,
     TAG,
     ZERO_HASH,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from boards import board, faces, kinds, of_kind, play, refused, tok
 
-from pbem.gamedata import Token
 from pbem.rules import (
     Event,
     Flip,
@@ -19,6 +18,7 @@ from pbem.rules import (
     apply_all,
     check,
 )
+from pbem.rules.data import Token
 from pbem.rules.events import CubeRemoved, PlagueMoved, RatDrawn, TokenFlipped
 
 

@@ -7,9 +7,9 @@ import hashlib
 import pytest
 from boards import FOUR, THREE, TWO, board, faces, play, refused, tiny_board, tok
 
-from pbem import protocol
-from pbem.dealing import start_state
-from pbem.gamedata import Catalogue, GameDataError, default_board, default_catalogue
+from pbem.data import default_board, default_catalogue
+from pbem.fair import protocol
+from pbem.fair.dealing import start_state
 from pbem.rules import (
     King,
     Merchant,
@@ -23,6 +23,7 @@ from pbem.rules import (
     WitchLook,
     new_state,
 )
+from pbem.rules.data import Catalogue, GameDataError
 from pbem.rules.events import CardTaken, TokenLooked
 
 

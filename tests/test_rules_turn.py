@@ -7,7 +7,6 @@ import copy
 import pytest
 from boards import NO_FACES, board, faces, kinds, of_kind, play, refused, tok
 
-from pbem.gamedata import Token
 from pbem.rules import (
     Action,
     EndTurn,
@@ -35,6 +34,7 @@ from pbem.rules import (
     step,
 )
 from pbem.rules import play as play_move
+from pbem.rules.data import Token
 from pbem.rules.events import (
     CubeRemoved,
     CubesPlaced,

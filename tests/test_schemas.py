@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.errors import Exit, FormatError
-from pbem.moves import SCHEMA_NAMES, schema, validate
-from pbem.protocol import entry_hash
-from pbem.yamlio import dump_entry, load_stream
+from pbem.fair.protocol import entry_hash
+from pbem.log.moves import SCHEMA_NAMES, schema, validate
+from pbem.log.yamlio import dump_entry, load_stream
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 LOGS = sorted(EXAMPLES.glob("*/log.yaml"))

@@ -15,16 +15,16 @@ import pytest
 from clitools import cli as run
 from clitools import ok, snapshot
 
-from pbem.demo import bot_actions, write_move
 from pbem.errors import Exit
-from pbem.game import Game
-from pbem.host import load_game
-from pbem.logfile import LOG_NAME, check_chain, link
-from pbem.moves import parse_move, read_move, schema
-from pbem.protocol import ZERO_HASH, entry_hash
-from pbem.replay import replay
-from pbem.signing import move_message, verify
-from pbem.yamlio import dump_entry, dump_yaml, load_stream
+from pbem.fair.keys import move_message, verify
+from pbem.fair.protocol import ZERO_HASH, entry_hash
+from pbem.host.games import load_game
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME, check_chain, link
+from pbem.log.moves import parse_move, read_move, schema
+from pbem.log.yamlio import dump_entry, dump_yaml, load_stream
+from pbem.referee.replay import replay
+from pbem.sim.demo import bot_actions, write_move
 
 
 @pytest.fixture()
@@ -301,7 +301,7 @@ def test_verify_catches_a_host_who_swaps_the_key_a_commitment_registered(keys: P
     entries = load_stream(log.read_text(), "log")
     assert [e["kind"] for e in entries] == ["create", "commit", "commit", "nonce"]
     mallory = (keys / "mallory.key.pub").read_text().strip()
-    from pbem.signing import load_private_key, sign
+    from pbem.fair.keys import load_private_key, sign
 
     mallory_key = load_private_key(keys / "mallory.key")
     entries[1]["move"]["key"] = mallory

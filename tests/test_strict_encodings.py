@@ -28,12 +28,12 @@ from typing import Any
 import pytest
 from clitools import cli, ok, snapshot
 
-from pbem.demo import play_demo
 from pbem.errors import Exit
-from pbem.logfile import LOG_NAME, read_log
-from pbem.protocol import ZERO_HASH, entry_hash
-from pbem.signing import verify
-from pbem.yamlio import dump_entry, dump_yaml
+from pbem.fair.keys import verify
+from pbem.fair.protocol import ZERO_HASH, entry_hash
+from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.yamlio import dump_entry, dump_yaml
+from pbem.sim.demo import play_demo
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rattus-3p" / "log.yaml"
 GAME = "strict-3p"
@@ -281,7 +281,7 @@ def test_p2_other_plain_scalars_are_strings(plain: str, turn: Position, tmp_path
     ("-7", -7),
 ])
 def test_p2_core_schema_booleans_nulls_and_integers(plain: str, value: Any) -> None:
-    from pbem.yamlio import load_one
+    from pbem.log.yamlio import load_one
 
     assert load_one(f"k: {plain}\n", "test") == {"k": value}
     assert load_one(f'k: "{plain}"\n', "test") == {"k": plain}
@@ -353,7 +353,7 @@ def respell(text: str, index: int, bit: int) -> str:
 
 def test_p2_a_signature_has_one_spelling(tmp_path: Path) -> None:
     ok("keygen", "--out", tmp_path / "k.key")
-    from pbem.signing import load_private_key, public_text, sign
+    from pbem.fair.keys import load_private_key, public_text, sign
 
     key = load_private_key(tmp_path / "k.key")
     public, signature = public_text(key), sign(key, b"message")

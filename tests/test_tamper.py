@@ -3,7 +3,7 @@
 Two attackers.  The naive one edits entry k and leaves the chain alone: the
 break shows at entry k+1, whose ``prev`` no longer matches (or at k itself
 when seq numbers move).  The stronger one re-chains: after the edit every
-later ``seq`` and ``prev`` is recomputed with :func:`pbem.protocol.entry_hash`,
+later ``seq`` and ``prev`` is recomputed with :func:`pbem.fair.protocol.entry_hash`,
 so the chain holds and the failure must come from the replay or the
 commitments at entry k itself.
 """
@@ -21,9 +21,9 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.errors import Exit
-from pbem.logfile import read_log
-from pbem.protocol import ZERO_HASH, entry_hash
-from pbem.yamlio import dump_entry
+from pbem.fair.protocol import ZERO_HASH, entry_hash
+from pbem.log.logfile import read_log
+from pbem.log.yamlio import dump_entry
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rattus-3p" / "log.yaml"
 
@@ -256,7 +256,7 @@ def test_replaced_secret(entries: Entries, tmp_path: Path) -> None:
     # The stronger attacker also swaps the commitment in entry 0 for the new secret's:
     # the chain and the reveal check hold, but the audit (which verify also runs once
     # the secret is out) recomputes the deal.
-    from pbem.protocol import secret_commitment
+    from pbem.fair.protocol import secret_commitment
 
     es[0]["secret"]["commitment"] = secret_commitment(bytes.fromhex("cd" * 32))
     log = write(tmp_path / "log.yaml", rechain(es))

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
-from pbem import protocol, signing
-from pbem.gamedata import default_board, default_catalogue
-from pbem.logfile import read_log
+from pbem.data import default_board, default_catalogue
+from pbem.fair import keys as signing
+from pbem.fair import protocol
+from pbem.log.logfile import read_log
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "docs" / "protocol-vectors.yaml"

@@ -23,9 +23,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import protocol  # noqa: E402
-from pbem.gamedata import default_board, default_catalogue  # noqa: E402
-from pbem.logfile import read_log  # noqa: E402
+from pbem.data import default_board, default_catalogue  # noqa: E402
+from pbem.fair import protocol  # noqa: E402
+from pbem.log.logfile import read_log  # noqa: E402
 
 OUT = ROOT / "docs" / "protocol-vectors.yaml"
 SMALL_LOG = ROOT / "examples" / "rattus-2p" / "log.yaml"
@@ -79,7 +79,7 @@ def deal_case(case: dict[str, Any]) -> dict[str, Any]:
 def signatures(entries: list[dict[str, Any]]) -> dict[str, Any]:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    from pbem.signing import entry_message, move_message, public_text, sign
+    from pbem.fair.keys import entry_message, move_message, public_text, sign
 
     host = Ed25519PrivateKey.from_private_bytes(key_seed(HOST_KEY_SEED))
     player = Ed25519PrivateKey.from_private_bytes(key_seed(PLAYER_KEY_SEED))

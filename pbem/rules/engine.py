@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pbem.gamedata import CLASSES
 from pbem.rules.actions import (
     Action,
     EndTurn,
@@ -27,6 +26,7 @@ from pbem.rules.actions import (
     WitchLook,
     WitchSwap,
 )
+from pbem.rules.data import CLASSES
 from pbem.rules.errors import RuleError
 from pbem.rules.events import (
     CardTaken,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
-from pbem.gamedata import Token
+from pbem.rules.data import Token
 
 
 class FaceUnknown(LookupError):

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from pbem.gamedata import CLASSES
 from pbem.rules.actions import (
     Action,
     EndTurn,
@@ -29,6 +28,7 @@ from pbem.rules.actions import (
     WitchLook,
     WitchSwap,
 )
+from pbem.rules.data import CLASSES
 from pbem.rules.engine import can_place, place_counts
 from pbem.rules.state import MAX_RATS, Phase, Stage, State
 

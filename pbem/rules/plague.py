@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.gamedata import CLASSES, Token
+from pbem.rules.data import CLASSES, Token
 from pbem.rules.events import CubeRemoved, Event, TokenFlipped
 from pbem.rules.state import MAX_RATS, State
 

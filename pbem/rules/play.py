@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pbem.gamedata import Token
 from pbem.rules.actions import Action, EndTurn, Flip, KnightCubes
+from pbem.rules.data import Token
 from pbem.rules.engine import apply_in_place
 from pbem.rules.errors import RuleError
 from pbem.rules.events import Event

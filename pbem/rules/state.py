@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
-from pbem.gamedata import CLASSES
+from pbem.rules.data import CLASSES
 
 CUBES_PER_PLAYER = 20  # R1.3
 MAX_RATS = 3  # R1.7

@@ -1,0 +1,31 @@
+"""The `pbem` command line: a thin shell over the host, the referee, the views and the bots.
+
+Every refusal prints one paragraph to stderr and exits with the code of its
+kind (:class:`pbem.errors.Exit`); nothing is written on a refusal.
+May import: every layer of pbem (it is the top one).
+"""
+
+from __future__ import annotations
+
+import gc
+
+from pbem.cli import bots, hosting, playing, reading  # each registers its commands on `main`
+from pbem.cli.shell import main
+
+__all__ = ["bots", "hosting", "main", "playing", "reading", "run"]
+
+
+def run() -> None:
+    """The `pbem` process (console script, `python -m pbem`).
+
+    A pbem command is a short process: it loads its modules, builds many small
+    objects (a log's entries, a replay) and exits.  Marking what is loaded as
+    permanent and collecting young objects less often spares the collector
+    from walking the same objects again and again (bench/bench.py: about 10%
+    of `pbem apply`).  Long commands (`pbem mail`) still collect.
+    """
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
+    main()
+
+

@@ -1,0 +1,165 @@
+"""The host's commands: create a game, record moves, the opening's waivers, the end, the mailbox.
+
+(Imports inside command bodies are for start-up speed.)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.cli.shell import _is_mail, _pairs, _report, games_option, main, refusals
+from pbem.errors import Exit, FormatError
+
+# --- host commands ------------------------------------------------------------------
+
+@main.command()
+@click.argument("game_id")
+@click.option("--players", required=True, help="Seat order, comma-separated: red,green,blue.")
+@click.option("--first", help="The first player (R2.1); drawn from the seed if not named.")
+@click.option(
+    "--secret-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Use this file's 64 hex digits as the secret (tests and demos; recorded as 'supplied').",
+)
+@click.option("--key", "keys", multiple=True, metavar="PLAYER=FILE",
+              help="Register a player's public key file (.pub); their moves must then be signed (P8).")
+@click.option("--host-key", type=click.Path(dir_okay=False, path_type=Path),
+              help="The host's private key: it signs every entry (P8); its path goes to host.yaml.")
+@click.option("--email", "emails", multiple=True, metavar="PLAYER=ADDRESS",
+              help="A player's e-mail address for 'pbem mail' (kept in host.yaml, not in the log).")
+@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="A folder with map.yaml and tokens.yaml: a custom game (P3), said in every output.")
+@games_option
+@refusals
+def new(
+    game_id: str, players: str, first: str | None, secret_file: Path | None,
+    keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
+    games: Path,
+) -> None:
+    """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
+    from pbem.data import read_data_dir
+    from pbem.fair.keys import read_public_key
+    from pbem.files import read_limited
+    from pbem.host.games import NewGame, create
+    from pbem.rules.data import GameDataError
+
+    secret = None
+    if secret_file is not None:
+        text = read_limited(secret_file, 1024, "secret file").decode("ascii", "replace").strip()
+        try:
+            secret = bytes.fromhex(text)
+        except ValueError:
+            raise FormatError("the secret file must hold 64 hex digits", "P1") from None
+    names = tuple(p.strip() for p in players.split(",") if p.strip())
+    spec = NewGame(game_id, names, first, secret, host_key_file=host_key)
+    if data_dir is not None:
+        try:
+            spec.board, spec.catalogue = read_data_dir(data_dir)
+        except GameDataError as err:
+            raise FormatError(f"--data {data_dir}: {err}", "P3") from None
+    spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
+    spec.emails = _pairs(emails, "--email")
+    path = create(games, spec)
+    from pbem.host.games import load_game
+    from pbem.views.text import notices
+
+    click.echo(f"created game {game_id} in {path}")
+    click.echo(f"players (seat order): {', '.join(names)}")
+    for line in notices(load_game(path)):
+        click.echo(line)
+    click.echo("next (P4): each player commits to a nonce ('pbem nonce GAME --player P' writes the "
+               "move), then, when all have, reveals it; the last reveal starts the game")
+
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--player", required=True, help="The seat whose nonce is waived.")
+@games_option
+@refusals
+def waive(game_id: str, player: str, games: Path) -> None:
+    """Host: record that a seat adds no nonce (P4; only before the first reveal)."""
+    from pbem.host.games import waive as do_waive
+
+    _report(do_waive(games, game_id, player))
+
+
+@main.command()
+@click.argument("game_id")
+@games_option
+@refusals
+def abandon(game_id: str, games: Path) -> None:
+    """Host: abandon a game that cannot start (a nonce never revealed), on the record (P4)."""
+    from pbem.host.games import abandon as do_abandon
+
+    _report(do_abandon(games, game_id))
+
+
+@main.command()
+@click.argument("move_file", type=click.Path(path_type=Path))
+@games_option
+@refusals
+def apply(move_file: Path, games: Path) -> None:
+    """Check a player's move file and record it in the game's log."""
+    from pbem.host.games import apply_move
+    from pbem.log.moves import read_move
+
+    if _is_mail(move_file):  # an RFC 5322 message (pbem/mailmsg.py, pbem/mail.py)
+        from pbem.files import read_limited
+        from pbem.mail.host import apply_mail_file
+        from pbem.mail.message import MAIL_LIMIT
+
+        _report(apply_mail_file(games, read_limited(move_file, MAIL_LIMIT, "message")))
+        return
+    move = read_move(move_file)
+    applied = apply_move(games, move)
+    _report(applied)
+
+
+
+@main.command()
+@click.argument("game_id")
+@games_option
+@refusals
+def reveal(game_id: str, games: Path) -> None:
+    """When the game is over, publish the secret so anyone can audit (P6)."""
+    from pbem.host.games import reveal as do_reveal
+
+    _report(do_reveal(games, game_id))
+
+
+
+@main.command()
+@click.option("--inbox", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The Maildir where players' moves arrive.")
+@click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
+              help="Put the replies into this Maildir.")
+@click.option("--smtp", metavar="HOST:PORT",
+              help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD).")
+@click.option("--from", "from_address", envvar="PBEM_FROM",
+              help="The host's own From address (required, or 'mail_from' in host.yaml).")
+@click.option("--flush", is_flag=True, help="Only deliver the replies still queued.")
+@games_option
+@refusals
+def mail(inbox: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
+         flush: bool, games: Path) -> None:
+    """Apply every new message of a Maildir, file it as seen (or quarantine it), queue
+    the replies, then deliver the queue.  Exit 3 if a message was quarantined, 9 if
+    replies are still queued (they are retried by the next run or --flush)."""
+    from pbem.mail.host import process
+
+    run = process(inbox, games, outbox, smtp, from_address, flush_only=flush)
+    for item in run.done:
+        click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
+    click.echo(f"{len(run.done)} message(s) processed, {run.quarantined} quarantined; "
+               f"{run.sent} repl(ies) delivered, {run.kept} kept for the next run")
+    if run.quarantined:
+        sys.exit(int(Exit.FORMAT))
+    if run.kept:
+        sys.exit(int(Exit.BUSY))
+
+
+

@@ -1,0 +1,129 @@
+"""A player's commands: the nonce of the opening, templates, checking and signing a move, keys.
+
+(Imports inside command bodies are for start-up speed.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pbem.cli.shell import games_option, main, refusals
+from pbem.errors import StateError, UnknownError
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--player", required=True, help="Your seat.")
+@click.option("--reveal", "reveal_it", is_flag=True, help="Round 2: write the move revealing the kept nonce.")
+@click.option("--keep", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where the nonce is kept (default: ./nonce-GAME-PLAYER.yaml, mode 0600).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
+@games_option
+@refusals
+def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Path | None, games: Path) -> None:
+    """A player's nonce (P4): make and keep one and write its commitment; with --reveal, reveal it."""
+    from pbem.host.games import game_dir, load_game
+    from pbem.log.yamlio import dump_yaml
+    from pbem.player.nonces import commit_move, keep_path, kept, reveal_move
+    from pbem.player.nonces import keep as keep_new
+
+    game = load_game(game_dir(games, game_id))
+    if player not in game.players:
+        raise UnknownError(f"{player!r} is not a player in game {game_id!r}", "R2.1")
+    where = keep or keep_path(game_id, player, Path("."))
+    for target in (t for t in (out, where) if t is not None):
+        if not target.parent.is_dir():  # before the nonce is kept: nothing half done
+            raise UnknownError(f"cannot write {target}: the folder {target.parent} does not exist", "P4")
+    if out is not None and out.exists():
+        raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+    if reveal_it:
+        text = dump_yaml(reveal_move(game, player, kept(where, game, player)))
+    else:
+        text = dump_yaml(commit_move(game, player, keep_new(where, game, player)))
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"{'nonce' if reveal_it else 'commitment'} move for {player} written to {out}; "
+                   f"the nonce is kept in {where} (mode 0600)")
+
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--player", help="The player the template is for (default: the one to move).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
+@games_option
+@refusals
+def template(game_id: str, player: str | None, out: Path | None, games: Path) -> None:
+    """A move file for the player to move (or, before the start, P4's commitment or nonce)."""
+    from pbem.host.games import game_dir, load_game
+    from pbem.views.text import template as make
+
+    game = load_game(game_dir(games, game_id))
+    who = player or game.to_move()
+    if who is None:
+        raise StateError(
+            "name the player with --player (before the start every player commits to a nonce, then reveals it)"
+            if not game.started else "the game is over: no more moves",
+            "P4" if not game.started else "R6.5",
+        )
+    if who not in game.players:
+        raise UnknownError(f"{who!r} is not a player in game {game_id!r}", "R2.1")
+    text = make(game, who)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        if out.exists():
+            raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+        if not out.parent.is_dir():
+            raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"template for {who} written to {out}")
+
+
+@main.command()
+@click.argument("move_file", type=click.Path(path_type=Path))
+@click.option("--log", "log", required=True, type=click.Path(path_type=Path), help="The game's public log.")
+@refusals
+def check(move_file: Path, log: Path) -> None:
+    """Before mailing: schema, staleness and rules against the public log only."""
+    from pbem.player.check import check_move
+
+    for line in check_move(move_file, log):
+        click.echo(line)
+
+
+
+# --- signatures and mail (P8; pbem/fair/keys.py, pbem/mail/) ---------------------------
+
+@main.command()
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The private key file (mode 0600); the public key goes to OUT.pub.")
+@refusals
+def keygen(out: Path) -> None:
+    """Make an Ed25519 key pair for signing moves or, for the host, log entries (P8)."""
+    from pbem.fair.keys import keygen as make
+
+    private, public_path, public = make(out)
+    click.echo(f"private key: {private} (mode 0600; keep it, never send it)")
+    click.echo(f"public key:  {public_path}: {public}")
+
+
+@main.command()
+@click.argument("move_file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Your private key file.")
+@click.option("--register", is_flag=True, help="Commit moves: also add your public key ('key:').")
+@refusals
+def sign(move_file: Path, key: Path, register: bool) -> None:
+    """Sign a move file in place (a 'signature:' line over the parsed move, P8)."""
+    from pbem.player.signfile import sign_move_file
+
+    move = sign_move_file(move_file, key, register)
+    click.echo(f"signed {move_file} ({move.player}'s {move.kind} for game {move.game})")
+
+
+

@@ -1,0 +1,113 @@
+"""The command line's shell: the ``pbem`` group, its shared options, and turning a refusal into
+one paragraph and an exit code (:class:`pbem.errors.Exit`).
+
+Commands import what they need inside their bodies, for start-up speed: a
+``pbem apply`` never loads the mail or the audit code.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from pbem import __version__
+from pbem.errors import FormatError, PbemError
+
+if TYPE_CHECKING:
+    from pbem.host.games import Applied
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+def refusals(func: F) -> F:
+    """Turn a PbemError (or any unexpected failure) into one paragraph and an exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except PbemError as err:
+            click.echo(f"pbem: {err}", err=True)
+            sys.exit(int(err.exit_code))
+        except BrokenPipeError:  # `pbem show | head`: the reader left; not an error of ours
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
+        except KeyboardInterrupt:
+            click.echo("pbem: interrupted; no file was changed by the unfinished step", err=True)
+            sys.exit(130)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except Exception as err:  # a bug in pbem: say so plainly, no traceback for players
+            if os.environ.get("PBEM_DEBUG"):
+                raise
+            click.echo(
+                f"pbem: internal error ({type(err).__name__}: {err}). "
+                "Please report this with the input that caused it (PBEM_DEBUG=1 shows details).",
+                err=True,
+            )
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+games_option = click.option(
+    "--games",
+    "games",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="PBEM_GAMES",
+    default=".",
+    show_default="$PBEM_GAMES, else the current directory",
+    help="The folder holding one directory per game.",
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pbem")
+def main() -> None:
+    """Play Rattus by email, with a log anyone can verify (see README.md)."""
+
+
+
+def _is_mail(path: Path) -> bool:
+    if path.suffix.lower() == ".eml":
+        return True
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False  # read_move says what is wrong
+    if not head[:1].isalpha() or b":" not in head.split(b"\n", 1)[0]:
+        return False
+    if not re.search(rb"(?im)^from:", head):  # no From: header, no mail: spare importing email
+        return False
+    from pbem.mail.message import looks_like_mail
+
+    return looks_like_mail(path.name, head)
+
+
+def _pairs(items: tuple[str, ...], option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        player, sep, value = item.partition("=")
+        if not sep or not player.strip() or not value.strip():
+            raise FormatError(f"{option} {item!r}: write {option} PLAYER=VALUE")
+        if player.strip() in out:
+            raise FormatError(f"{option}: {player.strip()} is given twice")
+        out[player.strip()] = value.strip()
+    return out
+
+
+def _report(applied: Applied) -> None:
+    from pbem.views.report import report_lines  # shared with the mail host (pbem/mail.py)
+
+    for line in report_lines(applied.game, applied.entries, applied.private):
+        click.echo(line)
+
+

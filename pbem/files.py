@@ -1,0 +1,57 @@
+"""Files pbem reads and writes: capped reads, atomic writes (the bottom layer: standard library only)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pbem.errors import FormatError, UnknownError
+
+
+def read_limited(path: Path, limit: int, what: str) -> bytes:
+    """The file's bytes, refusing (before reading it all) anything over ``limit``."""
+    try:
+        with path.open("rb") as handle:
+            if os.fstat(handle.fileno()).st_size > limit:  # refuse before reading anything
+                raise FormatError(
+                    f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed", "P2"
+                )
+            chunks: list[bytes] = []  # a pipe or a growing file: still capped; read in
+            total = 0  # chunks, so that a small file never reserves the whole limit
+            while total <= limit:
+                chunk = handle.read(min(1 << 20, limit + 1 - total))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                total += len(chunk)
+            data = b"".join(chunks)
+    except FileNotFoundError:
+        raise UnknownError(f"{what} {str(path)!r} does not exist", "P1") from None
+    except IsADirectoryError:
+        raise UnknownError(f"{what} {str(path)!r} is a directory, not a file", "P1") from None
+    except OSError as err:
+        raise UnknownError(f"cannot read {what} {str(path)!r}: {err.strerror}", "P1") from None
+    if len(data) > limit:
+        raise FormatError(f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed", "P2")
+    return data
+
+
+def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` whole or not at all (temp file, fsync, rename)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)

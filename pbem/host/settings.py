@@ -1,0 +1,131 @@
+"""The host's private settings for one game: ``host.yaml`` in the game directory.
+
+Mode 0600, never part of the public log: the players' e-mail addresses and
+the path of the host's private key (P8).  The Message-IDs of applied mails
+are kept beside it in ``mail-seen.txt`` (one ``<message-id> <seq>`` a line),
+so that the same message is never applied twice.  Public keys are public and
+live in the log (entry 0 ``keys`` and ``host_key``, commitment moves' ``key``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import FormatError, TamperError
+from pbem.fair.keys import check_public_text
+from pbem.files import read_limited, write_atomic
+from pbem.log.yamlio import decode, dump_yaml, load_one
+
+SETTINGS_NAME = "host.yaml"
+SEEN_NAME = "mail-seen.txt"
+SETTINGS_LIMIT = 64 * 1024
+SEEN_LIMIT = 16 * 1024 * 1024
+
+
+@dataclass
+class Settings:
+    emails: dict[str, str] = field(default_factory=dict)
+    host_key: str | None = None  # path of the host's private key file
+    mail_from: str | None = None  # the host's own address for 'pbem mail' replies
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.host_key is not None:
+            data["host_key"] = self.host_key
+        if self.emails:
+            data["emails"] = dict(sorted(self.emails.items()))
+        if self.mail_from is not None:
+            data["mail_from"] = self.mail_from
+        return data
+
+    def empty(self) -> bool:
+        return not self.to_data()
+
+    def players_of(self, address: str) -> list[str]:
+        address = normal_address(address)
+        return sorted(p for p, a in self.emails.items() if normal_address(a) == address)
+
+
+def normal_address(address: str) -> str:
+    from email.utils import parseaddr  # lazily: 'pbem apply' of a game without mail
+
+    return parseaddr(address)[1].strip().lower()
+
+
+def check_address(address: str, player: str) -> str:
+    from email.utils import parseaddr
+
+    _name, addr = parseaddr(address)
+    if not addr or "@" not in addr or addr.startswith("@") or addr.endswith("@") or " " in addr:
+        raise FormatError(f"--email {player}={address!r}: not an e-mail address", "P1")
+    return addr
+
+
+def settings_bytes(settings: Settings) -> bytes:
+    head = "# pbem host settings: private to the host (mode 0600), never sent to players\n"
+    return (head + dump_yaml(settings.to_data())).encode("utf-8")
+
+
+def save_settings(game_dir: Path, settings: Settings) -> None:
+    write_atomic(game_dir / SETTINGS_NAME, settings_bytes(settings), 0o600)
+
+
+def load_settings(game_dir: Path) -> Settings:
+    path = game_dir / SETTINGS_NAME
+    if not path.exists():
+        return Settings()
+    data = load_one(decode(read_limited(path, SETTINGS_LIMIT, "host settings"), str(path)), str(path))
+    if data is None:
+        return Settings()
+    if not isinstance(data, dict):
+        raise TamperError(f"{path} must be a mapping with 'emails' and 'host_key'")
+    emails, host_key, mail_from = data.get("emails", {}), data.get("host_key"), data.get("mail_from")
+    if (
+        not isinstance(emails, dict)
+        or not (mail_from is None or isinstance(mail_from, str))
+        or not all(isinstance(k, str) and isinstance(v, str) for k, v in emails.items())
+        or not (host_key is None or isinstance(host_key, str))
+    ):
+        raise TamperError(f"{path} must hold 'emails' (player: address) and 'host_key' (a path)")
+    return Settings(dict(emails), host_key, mail_from)
+
+
+# --- Message-IDs already applied ------------------------------------------------------------
+
+def seen_ids(game_dir: Path) -> dict[str, int]:
+    path = game_dir / SEEN_NAME
+    if not path.exists():
+        return {}
+    text = decode(read_limited(path, SEEN_LIMIT, "seen-mail list"), str(path))
+    out: dict[str, int] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            out[parts[0]] = int(parts[1])
+    return out
+
+
+def record_seen(game_dir: Path, message_id: str, seq: int) -> None:
+    """Add one applied Message-ID (the caller holds the game's lock)."""
+    path = game_dir / SEEN_NAME
+    old = path.read_bytes() if path.exists() else b""
+    write_atomic(path, old + f"{message_id} {seq}\n".encode(), 0o600)
+
+
+def check_registrations(
+    players: tuple[str, ...], keys: dict[str, str], emails: dict[str, str]
+) -> dict[str, str]:
+    """``pbem new``'s keys and addresses checked (players of the game, well formed);
+    returns the bare addresses."""
+    for what, table in (("--key", keys), ("--email", emails)):
+        for player in table:
+            if player not in players:
+                raise FormatError(
+                    f"{what} {player}=...: {player!r} is not one of the players "
+                    f"({', '.join(players)})", "P8" if what == "--key" else "P1",
+                )
+    for player, public in keys.items():
+        check_public_text(public, f"--key {player}")
+    return {player: check_address(address, player) for player, address in emails.items()}

@@ -1,0 +1,157 @@
+"""The public log on disk (PROTOCOL.md P1, P7): a YAML stream, one entry a document.
+
+Reading checks the chain (``seq``, ``prev``) and returns each entry's hash.
+Appending is serialized by an exclusive lock on the game's ``.lock`` file and
+atomic (the new log is written whole to a temporary file, synced, then renamed
+over the old one), so a crash or a second process never leaves a torn or
+interleaved entry.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import BusyError, TamperError
+from pbem.fair.protocol import ZERO_HASH, canonical_json, sha256_hex
+from pbem.files import read_limited, write_atomic
+from pbem.log.yamlio import LOG_LIMIT, char_name, decode, dump_entry, load_stream
+
+LOG_NAME = "log.yaml"
+LOCK_NAME = ".lock"
+LOCK_TIMEOUT = 30.0
+
+
+def read_log(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """Entries and their hashes; :class:`TamperError` where the chain breaks (P7)."""
+    data = read_limited(path, LOG_LIMIT, "log")
+    try:
+        entries = load_stream(decode(data, "the log"), "log", check_later=True)  # check_chain hashes them
+    except Exception as err:  # a broken log is a tampered log for every reader
+        raise TamperError(f"the log cannot be read: {err}", "P7") from None
+    return entries, check_chain(entries)
+
+
+def check_chain(entries: list[Any]) -> list[str]:
+    """P7: seq 0, 1, 2, ... and each ``prev`` the hash of the entry before."""
+    if not entries:
+        raise TamperError("the log is empty: it must start with the game's first entry", "P3")
+    hashes: list[str] = []
+    prev = ZERO_HASH
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            raise TamperError(f"entry {index}: not a mapping", "P7")
+        if entry.get("seq") != index:
+            raise TamperError(
+                f"entry {index}: its seq is {entry.get('seq')!r}, expected {index} "
+                "(an entry was dropped, inserted or moved)",
+                "P7",
+            )
+        if entry.get("prev") != prev:
+            raise TamperError(
+                f"entry {index}: its prev does not match the hash of entry {index - 1} "
+                "(an earlier entry was changed, dropped or swapped)"
+                if index
+                else "entry 0: prev must be 64 zeros",
+                "P7",
+            )
+        try:
+            text = canonical_json({k: v for k, v in entry.items() if k != "signature"})
+        except UnicodeEncodeError as err:  # a lone surrogate, from a "\ud800" escape
+            raise TamperError(_bad_text(index, err.object[err.start]), "P2") from None
+        except ValueError as err:
+            raise TamperError(f"entry {index}: {err}", "P2") from None
+        bad = None  # P2: one scan of the bytes hashed anyway; most entries are ASCII without escapes
+        if not text.isascii() or b"\\" in text or b"\x7f" in text:
+            bad = _BAD_ENTRY_TEXT.search(text)
+        signature = entry.get("signature")
+        if bad is None and isinstance(signature, str):  # not hashed, but text all the same
+            bad = _BAD_ENTRY_TEXT.search(signature.encode("utf-8", "surrogatepass"))
+        if bad is not None:
+            raise TamperError(_bad_text(index, _matched_char(bad.group())), "P2")
+        prev = sha256_hex(text)  # = entry_hash(entry) (P7)
+        hashes.append(prev)
+    return hashes
+
+
+_BAD_ENTRY_TEXT = re.compile(
+    rb"\x7f|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]"  # DEL, C1 controls, U+2028/U+2029
+    rb"|\xed[\xa0-\xbf]"  # surrogates (in a signature read with surrogatepass)
+    rb"|\xef\xb7[\x90-\xaf]|\xef\xbf[\xbe\xbf]|[\xf0-\xf4][\x8f\x9f\xaf\xbf]\xbf[\xbe\xbf]"  # nonchars
+    rb"|(?<!\\)(?:\\\\)*\\(?:u00[01][0-9a-f]|[bfr])"  # an escaped control but \t and \n
+)
+"""P2 on canonical JSON (UTF-8, controls escaped as ``\\uXXXX``, ``\\b``, ``\\f``, ``\\r``):
+what no text of a log entry may hold.  Every alternative starts on a UTF-8 lead
+byte or ASCII, so a match never starts inside a character; an escape counts only
+after an even run of backslashes (``\\\\u0001`` is the text ``\\u0001``, not U+0001)."""
+
+
+def _matched_char(found: bytes) -> str:
+    escape = found.lstrip(b"\\")
+    if found[:1] != b"\\":
+        return found.decode("utf-8", "surrogatepass")
+    return {b"b": "\b", b"f": "\f", b"r": "\r"}.get(escape) or chr(int(escape[1:], 16))
+
+
+def _bad_text(index: int, char: str) -> str:
+    return (
+        f"entry {index} holds the character {char_name(char)}, which no text in a log may "
+        "hold (only printable Unicode, with tab and newline in comments)"
+    )
+
+
+def link(entry: dict[str, Any], seq: int, prev: str, at: str) -> dict[str, Any]:
+    """The entry with its chain fields and the host's clock first, as it will be written (P7)."""
+    rest = {k: v for k, v in entry.items() if k not in ("seq", "prev", "at")}
+    return {"seq": seq, "prev": prev, "at": at, **rest}
+
+
+def append(path: Path, new_entries: list[dict[str, Any]]) -> None:
+    """Append chained entries atomically; the caller holds the lock and chained them."""
+    old = path.read_bytes() if path.exists() else b""
+    if old and not old.endswith(b"\n"):
+        old += b"\n"
+    addition = "".join(dump_entry(e) for e in new_entries).encode("utf-8")
+    write_atomic(path, old + addition)
+    for stale in path.parent.glob(f".{path.name}.*.tmp"):  # left by a killed pbem; we hold the lock
+        stale.unlink(missing_ok=True)
+
+
+@contextmanager
+def locked(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Hold the game's exclusive lock (P7: appends are serialized)."""
+    lock_path = game_dir / LOCK_NAME
+    try:  # 0600 whatever the umask, never through a symlink, and only the host's own
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    except OSError as err:
+        raise TamperError(f"the lock of game {game_dir.name!r} cannot be opened ({err.strerror})", "P7") from None
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid():
+            raise TamperError(
+                f"the lock of game {game_dir.name!r} belongs to another user; the host will not "
+                "share it", "P7",
+            )
+        if st.st_mode & 0o777 != 0o600:
+            os.fchmod(fd, 0o600)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise BusyError(
+                        f"another pbem process has held game {game_dir.name!r} for over "
+                        f"{timeout:.0f} s; try again", "P7"
+                    ) from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)

@@ -1,0 +1,121 @@
+"""Move files: reading one safely, checking it is fresh, and writing a template.
+
+A move file is YAML (``schemas/move.json``)::
+
+    game: spring-1347
+    player: red
+    kind: move
+    after: {seq: 12, hash: "3fa4c1d2e0b9a871"}   # the entry this move answers (P7)
+    actions:
+      - {action: take_card, card: monk}
+      - {action: place, region: gallia, count: 2}
+      - {action: move_plague, path: [hispania]}
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from pbem.errors import FormatError
+from pbem.fair.protocol import HASH_PREFIX_MIN, canonical_base64
+from pbem.files import read_limited
+from pbem.log.game import Game
+from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
+from pbem.record import Record
+
+SCHEMAS = Path(__file__).parent.parent / "schemas"
+MAX_ACTIONS = 64  # as schemas/move.json
+SCHEMA_NAMES = ("move.json", "entry.json")
+
+
+OPENING_KINDS = ("commit", "nonce")
+"""P4: the move kinds of the opening; they answer entry 0."""
+
+
+class Move(Record):
+    game: str
+    player: str
+    kind: str  # "move", or P4's "commit" and "nonce"
+    data: dict[str, Any]  # the move as sent
+
+    @property
+    def after_seq(self) -> int:
+        return int(self.data["after"]["seq"])
+
+    @property
+    def after_hash(self) -> str:
+        return str(self.data["after"]["hash"])
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    text = (SCHEMAS / name).read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@cache
+def _validator(name: str) -> jsonschema.protocols.Validator:
+    """A validator for ``schemas/NAME``; its ``$ref``s to sibling schemas resolve by ``$id``."""
+    from referencing import Registry, Resource
+
+    siblings = [schema(n) for n in SCHEMA_NAMES if n != name]
+    registry: Registry[Any] = Registry().with_resources(
+        (s["$id"], Resource.from_contents(s)) for s in siblings
+    )
+    cls = jsonschema.validators.validator_for(schema(name))
+    validator: jsonschema.protocols.Validator = cls(schema(name), registry=registry)
+    return validator
+
+
+def validate(data: Any, name: str, what: str) -> None:
+    """JSON Schema check; the error names the field and what was expected."""
+    errors = sorted(_validator(name).iter_errors(data), key=lambda e: (len(e.path), list(e.path)))
+    if not errors:
+        return
+    err = errors[0]
+    where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
+    detail = err.message
+    if len(detail) > 300:
+        detail = detail[:300] + "..."
+    if err.instance is None:
+        detail = "is empty (in a template, uncomment the lines you choose)"
+    if err.validator == "additionalProperties":
+        detail = f"unexpected field: {detail}"
+    raise FormatError(f"{what}: at {where}: {detail} (schemas/{name})", "P7")
+
+
+def parse_move(data: bytes, what: str = "move file") -> Move:
+    """Bytes -> checked :class:`Move`: size, UTF-8, strict YAML, printable text, JSON Schema (P2)."""
+    if len(data) > MOVE_LIMIT:
+        raise FormatError(f"the {what} is larger than the {MOVE_LIMIT // 1024} KiB allowed", "P2")
+    doc = load_one(decode(data, f"the {what}"), f"the {what}")
+    check_text(doc, f"the {what}")  # before the schema: its patterns' $ admits a final newline
+    if not isinstance(doc, dict):
+        raise FormatError(f"the {what} must be a mapping with game, player, kind, after", "P7")
+    actions = doc.get("actions")
+    if isinstance(actions, list) and len(actions) > MAX_ACTIONS:  # before the schema walks them all
+        raise FormatError(f"the {what} lists {len(actions)} actions; at most {MAX_ACTIONS} are allowed", "P7")
+    validate(doc, "move.json", f"the {what}")
+    key = doc.get("key")
+    if isinstance(key, str) and not canonical_base64(key[len("ed25519:"):], 32):
+        raise FormatError(
+            f"the {what}: at key: the public key is not in canonical base64 (the spare bits of "
+            "its last character must be zero; copy the key as 'pbem keygen' wrote it)", "P2",
+        )
+    return Move(doc["game"], doc["player"], doc["kind"], doc)
+
+
+def read_move(path: Path) -> Move:
+    return parse_move(read_limited(path, MOVE_LIMIT, "move file"), f"move file {path.name}")
+
+
+def after_of(game: Game, opening: bool = False) -> dict[str, Any]:
+    """P7: the ``after`` of a move written now; P4's commitments and nonces answer entry 0."""
+    seq = 0 if opening else game.last_seq
+    return {"seq": seq, "hash": game.hashes[seq][:HASH_PREFIX_MIN]}

@@ -1,0 +1,362 @@
+"""Reading untrusted YAML safely, and writing pbem's own YAML.
+
+Input is capped in size before it is parsed, must be UTF-8, may not use
+anchors, aliases, merge keys or tags, and may hold only what JSON holds
+(PROTOCOL.md P2): strings, whole numbers within +-2^53, booleans, null, lists
+and mappings with string keys.  Plain (unquoted) scalars are read with the YAML
+1.2 core schema: ``true``/``false``, ``null``/``~``/empty and decimal integers;
+everything else plain is a string (``no``, ``010``, ``1:00``, ``1e3``).  Text
+admits printable Unicode only (:func:`check_text`).  Anything else is a
+:class:`FormatError` naming where it is.
+
+Log entries are written as JSON documents in a YAML stream: still YAML (each
+``---`` document is a JSON object, which YAML reads as a flow mapping), but
+readable back with :func:`json.loads`, which keeps replaying a long log fast.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import yaml
+
+from pbem.errors import FormatError
+
+MOVE_LIMIT = 256 * 1024  # a move file or mail body
+LOG_LIMIT = 64 * 1024 * 1024  # a public log
+MAX_DEPTH = 32
+MAX_INT = 2**53
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors, aliases and explicit tags."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, yaml.AliasEvent):
+            raise FormatError(
+                f"{_where(event)}YAML aliases (*name) are not allowed",
+                "P2",
+            )
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise FormatError(
+                f"{_where(event)}YAML anchors (&name) are not allowed",
+                "P2",
+            )
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!"):  # an explicit tag, on a scalar or on a collection
+            raise FormatError(
+                f"{_where(event)}YAML tags ({tag}) are not allowed", "P2"
+            )
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """Refuse a key given twice: PyYAML would keep the last, other readers the first."""
+        seen: set[tuple[str, str]] = set()
+        for key_node, _value in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                key = (key_node.tag, key_node.value)
+                if key in seen:
+                    raise FormatError(
+                        f"line {key_node.start_mark.line + 1}: the key {key_node.value!r} appears twice",
+                        "P2",
+                    )
+                seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+class _CoreLoader(_StrictLoader):
+    """The strict loader with the YAML 1.2 core schema for plain scalars (P2).
+
+    PyYAML's SafeLoader follows YAML 1.1, where ``no`` is false, ``010`` is 8 and
+    ``1:00`` is 60; here only ``true``/``false`` (three spellings each), ``null``,
+    ``~`` and the empty scalar, and decimal integers are not strings."""
+
+    # PyYAML keeps resolvers in a class-level dict; a fresh one, so SafeLoader's is untouched.
+    yaml_implicit_resolvers: dict[Any, list[tuple[str, re.Pattern[str]]]] = {}  # noqa: RUF012
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        for key_node, _value in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<" and key_node.style is None:
+                raise FormatError(
+                    f"line {key_node.start_mark.line + 1}: YAML merge keys (<<) are not allowed", "P2"
+                )
+        return super().construct_mapping(node, deep)
+
+
+_CORE_SCALARS: tuple[tuple[str, str, str], ...] = (
+    ("tag:yaml.org,2002:bool", r"(?:true|True|TRUE|false|False|FALSE)\Z", "tTfF"),
+    ("tag:yaml.org,2002:null", r"(?:null|Null|NULL|~|)\Z", "nN~"),
+    ("tag:yaml.org,2002:int", r"-?(?:0|[1-9][0-9]*)\Z", "-0123456789"),
+)
+for _tag, _pattern, _first in _CORE_SCALARS:
+    _CoreLoader.add_implicit_resolver(_tag, re.compile(_pattern), list(_first))
+_CoreLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"\Z"), [""])  # the empty scalar
+
+
+def _where(event: Any) -> str:
+    mark = getattr(event, "start_mark", None)
+    return f"line {mark.line + 1}: " if mark is not None else ""
+
+
+def decode(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise FormatError(f"{what} is not UTF-8 text (bad byte at offset {err.start})", "P2") from None
+
+
+def _plain(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return bool(-MAX_INT <= value <= MAX_INT)
+    if depth >= MAX_DEPTH:
+        return False
+    if kind is list:
+        return all(_plain(item, depth + 1) for item in value)
+    if kind is dict:
+        return all(type(k) is str and _plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
+    """Refuse anything JSON cannot hold exactly (P2)."""
+    if depth == 0 and _plain(value, 0):  # the common case, without building paths
+        return
+    if depth > MAX_DEPTH:
+        raise FormatError(f"{where or 'document'}: nested more than {MAX_DEPTH} levels deep", "P2")
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return
+    if isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise FormatError(f"{where or 'document'}: the number {value} is too large", "P2")
+        return
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            check_plain(item, f"{where}[{i}]", depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise FormatError(f"{where or 'document'}: key {key!r} must be text (quote it)", "P2")
+            check_plain(item, f"{where}.{key}" if where else key, depth + 1)
+        return
+    kind = type(value).__name__
+    hint = "; quote it if it is meant as text" if kind in ("float", "date", "datetime") else ""
+    raise FormatError(f"{where or 'document'}: a {kind} value is not allowed{hint}", "P2")
+
+
+COMMENT_FIELD = "comment"
+COMMENT_LIMIT = 1000  # characters (P2)
+
+# Regex class bodies (as regex escapes, not raw characters) of what P2 does not admit.
+_NONCHARACTERS = r"\ufdd0-\ufdef" + "".join(
+    rf"\U{plane:04x}fffe\U{plane:04x}ffff" for plane in range(17)
+)
+_OTHER_BAD = r"\x7f-\x9f\u2028\u2029\ud800-\udfff" + _NONCHARACTERS  # DEL, C1, separators, ...
+_BAD_IN_COMMENT = re.compile(rf"[\x00-\x08\x0b-\x1f{_OTHER_BAD}]")
+"""P2: what no text admits; a comment may hold tab and newline."""
+_BAD_IN_TEXT = re.compile(rf"[\x00-\x1f{_OTHER_BAD}]")
+"""P2: what no other text field admits (no line breaks: ``"00ff\\n"`` is not hex)."""
+_BAD_IN_SOURCE = re.compile(rf"[\x00-\x08\x0b\x0c\x0e-\x1f{_OTHER_BAD}]")
+"""P2: what YAML source may not hold raw (tab, line feed and carriage return are its own)."""
+
+
+_BAD_RAW_IN_JSON = re.compile(f"[{_OTHER_BAD}]")
+"""P2: what json.dumps(ensure_ascii=False) would write raw (it escapes C0 controls)."""
+
+
+def char_name(char: str) -> str:
+    """``U+0085 (a C1 control character)``: one character as a refusal names it."""
+    code = ord(char)
+    if code < 0x20:
+        kind = {0x09: "tab", 0x0A: "line break", 0x0D: "carriage return"}.get(code, "C0 control character")
+    elif code == 0x7F:
+        kind = "DEL"
+    elif code <= 0x9F:
+        kind = "C1 control character"
+    elif code in (0x2028, 0x2029):
+        kind = "line/paragraph separator"
+    elif 0xD800 <= code <= 0xDFFF:
+        kind = "lone surrogate"
+    else:
+        kind = "noncharacter"
+    return f"U+{code:04X} ({kind})"
+
+
+def check_text(value: Any, what: str, where: str = "") -> None:
+    """Refuse text that is not printable Unicode, in any string or key (P2).
+
+    Tab and line breaks are admitted only in a ``comment`` field, which is at most
+    :data:`COMMENT_LIMIT` characters.  ``value`` has passed :func:`check_plain`."""
+    if isinstance(value, str):
+        comment = where == COMMENT_FIELD or where.endswith("." + COMMENT_FIELD)
+        bad = (_BAD_IN_COMMENT if comment else _BAD_IN_TEXT).search(value)
+        if bad is not None:
+            allowed = "; tab and line breaks are allowed only in a comment" if bad.group() in "\t\n" else ""
+            raise FormatError(
+                f"{what}: at {where or '(top level)'}: the character {char_name(bad.group())} is not "
+                f"allowed: text admits printable Unicode only{allowed}", "P2",
+            )
+        if comment and len(value) > COMMENT_LIMIT:
+            raise FormatError(
+                f"{what}: at {where}: the comment is {len(value)} characters long; at most "
+                f"{COMMENT_LIMIT} are allowed", "P2",
+            )
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            check_text(item, what, f"{where}[{i}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_text(key, what, f"{where} (a key)" if where else "(a key)")  # keys: no comment
+            check_text(item, what, f"{where}.{key}" if where else key)
+
+
+def check_source(text: str, what: str) -> None:
+    """Refuse a non-printable character written raw in YAML source (P2), naming its line.
+
+    Tab, line feed and carriage return are YAML's own; escapes are checked after
+    loading, by :func:`check_text`."""
+    bad = _BAD_IN_SOURCE.search(text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + 1
+        column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise FormatError(
+            f"{what}: line {line}, column {column}: the character {char_name(bad.group())} is not "
+            "allowed: text admits printable Unicode only", "P2",
+        )
+
+
+def load_one(text: str, what: str) -> Any:
+    """Exactly one YAML document, strictly loaded and checked."""
+    check_source(text, what)
+    try:
+        docs = list(yaml.load_all(text, Loader=_CoreLoader))
+    except FormatError:
+        raise
+    except RecursionError:
+        raise FormatError(f"{what} is nested too deeply", "P2") from None
+    except yaml.YAMLError as err:
+        raise FormatError(f"{what} is not valid YAML: {_yaml_problem(err)}", "P2") from None
+    except ValueError as err:  # a scalar YAML cannot convert: a 5000-digit number, 2024-13-45
+        raise FormatError(f"{what} holds a value that cannot be read: {str(err)[:200]}", "P2") from None
+    docs = [d for d in docs if d is not None]
+    if len(docs) != 1:
+        raise FormatError(f"{what} must hold exactly one YAML document, not {len(docs)}", "P2")
+    check_plain(docs[0])
+    return docs[0]
+
+
+def _yaml_problem(err: yaml.YAMLError) -> str:
+    mark = getattr(err, "problem_mark", None)
+    problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+    return f"{problem} at line {mark.line + 1}, column {mark.column + 1}" if mark else str(problem)
+
+
+_DOC_START = re.compile(r"^---(?:[ \t]+|(?=\r?$))", re.MULTILINE)
+
+
+def iter_documents(text: str) -> Iterator[tuple[int, str]]:
+    """Split a YAML stream at ``---`` lines: (line number of the marker, document text).
+
+    Blank documents and documents of comments only are skipped."""
+    line, counted = 1, 0  # line number at offset ``counted``
+    doc_line, doc_start = 1, 0
+    for mark in _DOC_START.finditer(text):
+        doc = text[doc_start : mark.start()]
+        if _has_content(doc):
+            yield doc_line, doc
+        line += text.count("\n", counted, mark.start())
+        counted = mark.start()
+        doc_line, doc_start = line, mark.end()
+    doc = text[doc_start:]
+    if _has_content(doc):
+        yield doc_line, doc
+
+
+def _has_content(doc: str) -> bool:
+    stripped = doc.strip()
+    if not stripped:
+        return False
+    if "#" not in stripped:
+        return True
+    return any(s.strip() and not s.lstrip().startswith("#") for s in stripped.splitlines())
+
+
+def load_stream(text: str, what: str, check_later: bool = False) -> list[Any]:
+    """All documents of a YAML stream: JSON documents fast, anything else strictly."""
+    out: list[Any] = []
+    for line, doc in iter_documents(text):
+        stripped = doc.strip()
+        value: Any
+        if stripped.startswith("{"):
+            try:
+                # JSON holds only P2's types but for big numbers and depth; a log's entries
+                # get those checks from hashing them (protocol.canonical_json), once.
+                value = json.loads(
+                    stripped, parse_float=_no_float, parse_constant=_no_float, object_pairs_hook=_unique_keys
+                )
+                if not check_later:
+                    check_plain(value, f"document at line {line}")
+            except (ValueError, RecursionError):
+                value = load_one(doc, f"{what}, document at line {line}")
+        else:
+            value = load_one(doc, f"{what}, document at line {line}")  # checked by load_one
+        out.append(value)
+    return out
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise ValueError("a key appears twice")  # the strict YAML loader then names it
+    return out
+
+
+def _no_float(text: str) -> Any:
+    raise ValueError(f"not a whole number: {text}")
+
+
+def dump_entry(entry: dict[str, Any]) -> str:
+    """One log entry as a YAML document: a JSON object, one field a line and one list
+    item a line (stable, diffable, and fast to read back)."""
+
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    fields = []
+    for key, value in entry.items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            items = ",\n  ".join(one(v) for v in value)
+            fields.append(f"{one(key)}: [\n  {items}]")
+        else:
+            fields.append(f"{one(key)}: {one(value)}")
+    text = "---\n{" + ",\n ".join(fields) + "}\n"
+    bad = _BAD_RAW_IN_JSON.search(text)
+    if bad is not None:  # admission refuses these (check_text), so this is a bug of ours
+        raise ValueError(f"a log entry may not hold the character {char_name(bad.group())} (P2)")
+    return text
+
+
+def dump_yaml(data: Any) -> str:
+    """Human-facing YAML (move files, private reveals), strings quoted where YAML 1.1 bites."""
+    return yaml.dump(data, Dumper=_QuotingDumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+class _QuotingDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _str_representer(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    plain = data.isidentifier() and data.lower() not in ("yes", "no", "on", "off", "true", "false", "null", "y", "n")
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=None if plain else '"')
+
+
+_QuotingDumper.add_representer(str, _str_representer)

@@ -1,0 +1,35 @@
+"""`pbem check`: the host's verdict on a move, offline, from the public log alone (P10).
+
+It asks the same referee the host asks (``pbem.referee.admit``), in the same order,
+so every refusal is the host's word for word.  What only the host can add is
+the resolution with the faces, which never refuses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem.files import read_limited
+from pbem.log.logfile import read_log
+from pbem.log.yamlio import MOVE_LIMIT
+from pbem.referee import admit as referee
+from pbem.referee.replay import replay
+from pbem.views.text import next_step
+
+
+def check_move(move_file: Path, log: Path) -> list[str]:
+    """The referee's verdict on ``move_file`` against ``log``; refusals raise."""
+    move = referee.read(read_limited(move_file, MOVE_LIMIT, "move file"), f"move file {move_file.name}")
+    entries, hashes = read_log(log)
+    game = replay(entries, hashes)
+    verdict = referee.judge(game, move)
+    if move.kind == "commit":
+        return [f"ok: {move.player}'s nonce commitment would be recorded (P4); keep your nonce secret "
+                "until every seat has committed"]
+    if move.kind == "nonce":
+        return [f"ok: {move.player}'s nonce matches the commitment and would be recorded (P4)"]
+    head = f"ok: the host would accept all {len(verdict.actions)} action(s) against entry {game.last_seq} (P10)"
+    if verdict.complete or verdict.state is None:
+        return [head, "the turn is complete: mail it"]
+    return [head, f"the turn is not finished: after these actions {next_step(verdict.state)}; "
+                  "add those actions, or mail this and send the rest in another move file"]

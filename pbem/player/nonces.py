@@ -1,0 +1,88 @@
+"""A player's side of the opening (PROTOCOL.md P4): make a nonce, commit to it, reveal it.
+
+``pbem nonce GAME --player P`` makes 32 random bytes, keeps them in a local
+file (mode 0600, never sent) and writes the commitment move; once every seat
+has committed, ``pbem nonce GAME --player P --reveal`` writes the move that
+reveals the kept nonce.  Nothing here reads a secret of the host.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import FormatError, StateError, UnknownError
+from pbem.fair import protocol
+from pbem.files import read_limited
+from pbem.log.game import Game
+from pbem.log.moves import after_of
+from pbem.log.yamlio import decode, dump_yaml, load_one
+
+NONCE_BYTES = 32
+
+
+def keep_path(game_id: str, player: str, folder: Path) -> Path:
+    """Where a player keeps their nonce by default: ``nonce-GAME-PLAYER.yaml``."""
+    return folder / f"nonce-{game_id}-{player}.yaml"
+
+
+def commit_move(game: Game, player: str, nonce: bytes) -> dict[str, Any]:
+    """P4 round 1: the move that records ``H(tag || nonce)``; answers entry 0 (P7)."""
+    return {
+        "game": game.game_id,
+        "player": player,
+        "kind": "commit",
+        "after": after_of(game, opening=True),
+        "nonce_commitment": protocol.nonce_commitment(nonce),
+    }
+
+
+def reveal_move(game: Game, player: str, nonce: bytes) -> dict[str, Any]:
+    """P4 round 2: the move that reveals the nonce; answers entry 0 (P7)."""
+    return {
+        "game": game.game_id,
+        "player": player,
+        "kind": "nonce",
+        "after": after_of(game, opening=True),
+        "nonce": nonce.hex(),
+    }
+
+
+def keep(path: Path, game: Game, player: str) -> bytes:
+    """A new nonce, written to ``path`` (mode 0600); refuses to replace a kept one."""
+    nonce = secrets.token_bytes(NONCE_BYTES)
+    text = (
+        "# Your nonce for the game's seed (PROTOCOL P4). Keep this file to yourself until\n"
+        "# every seat has committed; then 'pbem nonce ... --reveal' sends the nonce itself.\n"
+        + dump_yaml({"game": game.game_id, "player": player, "entry0": game.hashes[0], "nonce": nonce.hex()})
+    )
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise StateError(
+            f"{path} already holds a nonce for this game: a commitment cannot be changed (P4); "
+            "use --reveal to send it, or --keep to name another file", "P4",
+        ) from None
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return nonce
+
+
+def kept(path: Path, game: Game, player: str) -> bytes:
+    """The nonce kept in ``path`` for this game (entry 0) and player."""
+    if not path.exists():
+        raise UnknownError(f"no kept nonce at {path}: run 'pbem nonce' without --reveal first", "P4")
+    data = load_one(decode(read_limited(path, 4096, "nonce file"), str(path)), str(path))
+    if not isinstance(data, dict) or not isinstance(data.get("nonce"), str):
+        raise FormatError(f"{path} is not a nonce file written by 'pbem nonce'", "P4")
+    if data.get("game") != game.game_id or data.get("player") != player or data.get("entry0") != game.hashes[0]:
+        raise StateError(
+            f"{path} holds a nonce for {data.get('player')!r} in another game (or another entry 0 "
+            f"of game {game.game_id!r}: the game was created again)", "P4",
+        )
+    try:
+        return bytes.fromhex(data["nonce"])
+    except ValueError:
+        raise FormatError(f"{path}: the nonce is not hex", "P4") from None

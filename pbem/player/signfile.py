@@ -1,0 +1,62 @@
+"""A player signs their move file (PROTOCOL.md P8): ``pbem sign MOVE --key KEY``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pbem.errors import FormatError, SignatureError, UnknownError
+from pbem.fair.keys import fingerprint, load_private_key, move_message, public_text, sign, verify
+from pbem.files import read_limited, write_atomic
+from pbem.log.moves import Move, parse_move
+from pbem.log.yamlio import MOVE_LIMIT, dump_yaml
+
+_SIGNATURE_LINE = re.compile(r"^signature[ \t]*:")
+
+
+def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
+    """Sign a move file in place; its text is kept, only the signature line changes.
+
+    With ``register`` (commit moves only) a ``key:`` line with the signer's public
+    key is added first, so the commitment registers the key it is signed with.
+    """
+    key = load_private_key(key_path)
+    public = public_text(key)
+    raw = read_limited(path, MOVE_LIMIT, "move file")
+    move = parse_move(raw, f"move file {path.name}")
+    text = raw.decode("utf-8")
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = [ln for ln in text.splitlines() if not _SIGNATURE_LINE.match(ln)]
+    data = {k: v for k, v in move.data.items() if k != "signature"}
+    if register:
+        if move.kind != "commit":
+            raise FormatError("only a nonce commitment registers a key (P8): drop --register", "P8")
+        if data.get("key") not in (None, public):
+            raise FormatError("the commitment already registers another key; remove its 'key:' line", "P8")
+        if "key" not in data:
+            data["key"] = public
+            lines.append(f'key: "{public}"')
+    offered = data.get("key")
+    if isinstance(offered, str) and offered != public:
+        raise SignatureError(
+            f"this commitment registers key {fingerprint(offered)}..., but {key_path} is key "
+            f"{fingerprint(public)}...: sign it with the key it registers", "P8",
+        )
+    signature = sign(key, move_message(data))
+    lines.append(f'signature: "{signature}"')
+    new_text = newline.join(lines) + newline
+    signed = {**data, "signature": signature}
+    try:
+        kept = parse_move(new_text.encode("utf-8"), f"move file {path.name}").data == signed
+    except FormatError:
+        kept = False
+    if not kept:  # e.g. a flow-style document: rewrite it plainly (comments are lost)
+        new_text = dump_yaml(signed)
+    result = parse_move(new_text.encode("utf-8"), f"move file {path.name}")
+    if result.data != signed or not verify(public, signature, move_message(result.data)):
+        raise UnknownError("internal error: the signed move does not read back")  # pragma: no cover
+    mode = path.stat().st_mode & 0o777
+    write_atomic(path, new_text.encode("utf-8"), mode)
+    return result
+
+

@@ -1,0 +1,228 @@
+"""The one referee: whether a submitted move is admitted, decided in one order (PROTOCOL.md P10).
+
+Every entry point asks this module and none re-orders its checks: ``pbem apply``
+and ``pbem mail`` (the host), ``pbem check`` (a player, offline) and the replay
+of every recorded move (``pbem verify``, and the host before each write).
+The order is fixed:
+
+1. size, encoding, YAML and schema (:func:`read`);
+2. the game and the player;
+3. the signature (P8);
+4. freshness: the entry the move answers, and not sent before (P7);
+5. the whole move under the rules on public information (P4 for the opening,
+   R1-R7 for a turn).
+
+No step consults a face still hidden: whether a move is admitted, its exit
+code and every word of a refusal depend only on the public log and the move
+(the rules never need a Witch's look to decide legality).  Resolving the
+admitted move with the faces comes after, and cannot refuse
+(:func:`pbem.rules.play`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pbem.errors import FormatError, RulesError, StaleError, StateError, UnknownError
+from pbem.fair import protocol
+from pbem.log.game import Game, Opening
+from pbem.log.moves import Move, parse_move
+from pbem.record import Record
+from pbem.referee.signatures import check_move as check_signature
+from pbem.rules import (
+    Action,
+    ActionFormatError,
+    EndTurn,
+    Event,
+    Faces,
+    RuleError,
+    State,
+    action_from_dict,
+    play,
+)
+from pbem.rules.state import Stage
+
+
+class Verdict(Record):
+    """An admitted move: its actions, and the state they lead to.
+
+    After the check (no faces) ``state`` stops at the outbreak and ``events`` are
+    the public ones up to there; after a resolution both are complete.
+    ``complete`` says whether the mover's turn (or part of the final round) is
+    finished by this move; a move may stop early, e.g. after a Witch's look."""
+
+    move: Move
+    key: str  # P7: what makes it the same move as another (sent_key)
+    actions: tuple[Action, ...]
+    state: State | None
+    events: tuple[Event, ...]
+    complete: bool
+
+
+def read(data: bytes, what: str = "move file") -> Move:
+    """Step 1: size, UTF-8, strict YAML and the move schema (P2, P7)."""
+    return parse_move(data, what)
+
+
+def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool = True) -> Verdict:
+    """Steps 2-5 on a read move; raises the refusal (a :class:`pbem.errors.PbemError`).
+
+    ``faces`` is for replays only: the recorded reveals resolve the move in the
+    same pass, and cannot change the verdict (P10).  ``signatures=False`` leaves
+    P8 to a whole-log check (``pbem.fair.keys.require_valid``)."""
+    if move.game != game.game_id:
+        raise UnknownError(f"the move is for game {move.game!r}, but this is game {game.game_id!r}", "P1")
+    if move.player not in game.players:
+        raise UnknownError(
+            f"{move.player!r} is not a player in game {game.game_id!r} (players: {', '.join(game.players)})",
+            "R2.1",
+        )
+    if signatures and (game.keys or "signature" in move.data or "key" in move.data):
+        check_signature(game, move)  # P8 (cryptography is imported only when a key is used)
+    key = check_fresh(game, move)
+    if move.kind == "commit":
+        _commit(game, move)
+    elif move.kind == "nonce":
+        _nonce(game, move)
+    else:
+        return _turn(game, move, key, faces)
+    return Verdict(move, key, (), None, (), True)
+
+
+# --- P7: freshness -----------------------------------------------------------------
+
+def sent_key(data: dict[str, Any]) -> str:
+    """What makes two moves the same move: their data without the signature (P7, P8).
+
+    Sorted-key JSON of data already checked to be JSON's (by the schema, or by the
+    log's hashing), as a string: the replay computes one per recorded move."""
+    return json.dumps({k: v for k, v in data.items() if k != "signature"}, sort_keys=True, ensure_ascii=False)
+
+
+def check_fresh(game: Game, move: Move) -> str:
+    """P7: refuse a move sent twice, or written against any entry but the one it must answer;
+    returns the move's :func:`sent_key`."""
+    key = sent_key(move.data)
+    earlier = game.sent.get(key)
+    if earlier is not None:
+        raise StaleError(f"this move was already applied, as entry {earlier}; nothing was changed", "P7")
+    after = move.data["after"]
+    seq, prefix = after["seq"], after["hash"]
+    target = 0 if move.kind != "move" else game.last_seq
+    target_hash = game.hashes[target]
+    if seq == target and target_hash.startswith(prefix):
+        return key
+    fix = f"it must answer entry {target} ({target_hash[:16]}): ask for a new template ('pbem template')"
+    if seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
+        why = f"the log has moved on to entry {game.last_seq} since"
+    elif seq < len(game.hashes):
+        why = (f"entry {seq} of this log has hash {game.hashes[seq][:16]}: the move was written "
+               "against another copy of this game's log (a different game, or a rewritten log)")
+    else:
+        why = f"the log has only {game.last_seq + 1} entries"
+    raise StaleError(f"the move was written against entry {seq} ({prefix[:16]}), but {why}; {fix}", "P7")
+
+
+# --- P4: the opening -----------------------------------------------------------------
+
+def _opening(game: Game, what: str) -> Opening:
+    opening = game.opening
+    if opening is Opening.STARTED:
+        raise StateError(f"the game has started: {what} are taken only before the start", "P4")
+    if opening is Opening.ABANDONED:
+        raise StateError("the host abandoned this game before it started: no more moves", "P4")
+    return opening
+
+
+def _commit(game: Game, move: Move) -> None:
+    _opening(game, "nonce commitments")
+    player = move.player
+    if player in game.waived:
+        raise StateError(f"{player}'s seat was waived: it adds no nonce to the seed", "P4")
+    if player in game.commits:
+        raise RulesError(
+            f"{player} has already committed to a nonce; a commitment cannot be changed "
+            "(otherwise a player could choose it after seeing others)", "P4",
+        )
+    if game.nonces:
+        raise StateError("the reveal round has begun: no more commitments are taken", "P4")
+
+
+def _nonce(game: Game, move: Move) -> None:
+    opening = _opening(game, "nonces")
+    player = move.player
+    if player in game.waived:
+        raise StateError(f"{player}'s seat was waived: it adds no nonce to the seed", "P4")
+    if player not in game.commits:
+        raise StateError(f"{player} has not committed to a nonce: send the commitment first", "P4")
+    if opening is Opening.COMMIT:
+        raise StateError(
+            "the nonces are revealed only when every seat has committed or been waived; "
+            f"still to commit: {', '.join(game.awaited)}", "P4",
+        )
+    if player in game.nonces:
+        raise StaleError(f"{player} has already revealed their nonce", "P4")
+    nonce = move.data["nonce"]
+    if protocol.nonce_commitment(bytes.fromhex(nonce)) != game.commits[player]:
+        raise RulesError(
+            f"this nonce does not match {player}'s commitment ({game.commits[player][:16]}...): "
+            "a nonce cannot be changed after its commitment; send the nonce you committed to", "P4",
+        )
+
+
+def check_waive(game: Game, player: str) -> None:
+    """P4: the host may waive a seat only before the first reveal is recorded."""
+    if player not in game.players:
+        raise UnknownError(f"{player!r} is not a player in game {game.game_id!r}", "R2.1")
+    _opening(game, "waivers")
+    if player in game.waived:
+        raise StaleError(f"{player}'s seat is already waived", "P4")
+    if game.nonces:
+        raise StateError(
+            "a seat can be waived only before the first nonce is revealed: after it, a waiver "
+            "would let the host choose among seeds", "P4",
+        )
+
+
+def check_abandon(game: Game) -> None:
+    """P4: a game that cannot start (a nonce never revealed) can only be abandoned."""
+    _opening(game, "abandonments")
+
+
+# --- R1-R7: a turn ---------------------------------------------------------------------
+
+def parse_actions(raw: Any) -> list[Action]:
+    if not isinstance(raw, list):
+        raise FormatError("'actions' must be a list", "P7")
+    try:
+        return [action_from_dict(item) for item in raw]
+    except ActionFormatError as err:
+        raise FormatError(str(err), "P7") from None
+
+
+def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
+    state = game.state
+    if state is None:
+        opening = game.opening
+        if opening is Opening.ABANDONED:
+            raise StateError("the host abandoned this game before it started: no more moves", "P4")
+        raise StateError(
+            f"the game has not started yet: it waits for {', '.join(game.awaited)} to "
+            f"{'commit to' if opening is Opening.COMMIT else 'reveal'} a nonce", "P4",
+        )
+    if state.to_move is None:
+        raise StateError("the game is over: no more moves are taken", "R6.5")
+    if state.to_move != move.player:
+        raise RulesError(f"it is {state.to_move}'s turn, not {move.player}'s", "R3")
+    actions = parse_actions(move.data.get("actions"))
+    try:
+        after, events = play(state, move.player, actions, faces)
+    except RuleError as err:
+        raise RulesError(err.message, err.rule) from None
+    complete = (
+        after.to_move != move.player
+        or (after.turn.stage is Stage.OUTBREAK and after.players[after.current] == move.player)
+        or (bool(actions) and isinstance(actions[-1], EndTurn))  # the final sweep follows (R6.4)
+    )
+    return Verdict(move, key, tuple(actions), after, tuple(events), complete)

@@ -1,0 +1,201 @@
+"""One history (PROTOCOL.md P9): the log a player kept must be a prefix of the new one.
+
+A player keeps the last log they received (OLD). When a new copy arrives (NEW),
+:func:`compare` checks that OLD is a prefix of NEW entry for entry, by hash. A
+truncation (a rollback), an edit re-hashed from some entry on, and a game
+re-created under the same id all pass a plain ``pbem verify`` of NEW alone; they
+show here, at the first entry where the two logs part.
+
+When both entries at that point carry a valid signature of the same host key
+(P8), for the same game id and ``seq`` but with different hashes, the result
+carries a :class:`ForkProof`: the host signed two different entries for the same
+position, which proves two histories.
+
+Pure: it takes logs already read (and chain-checked) by
+:func:`pbem.log.logfile.read_log`; the command line is ``pbem verify NEW --extends OLD``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pbem.errors import TamperError
+from pbem.fair.keys import entry_message, verify
+
+Outcome = Literal["identical", "extends", "truncated", "forked", "recreated"]
+
+SHORT = 16  # hex digits of a hash shown in a message
+
+
+@dataclass(frozen=True)
+class SignedEntry:
+    """One side of a fork proof: a host-signed entry and its hash."""
+
+    side: str  # "NEW" or "OLD"
+    entry: dict[str, Any]
+    hash: str
+
+    @property
+    def seq(self) -> int:
+        seq = self.entry["seq"]
+        assert isinstance(seq, int)
+        return seq
+
+    @property
+    def signature(self) -> str:
+        signature = self.entry["signature"]
+        assert isinstance(signature, str)
+        return signature
+
+    def summary(self) -> str:
+        return f"{self.side} entry {self.seq}: hash {self.hash}, host signature {self.signature}"
+
+
+@dataclass(frozen=True)
+class ForkProof:
+    """Two entries for the same game and ``seq``, different hashes, both signed by the host."""
+
+    game_id: str
+    host_key: str
+    new: SignedEntry
+    old: SignedEntry
+
+    def statement(self) -> str:
+        return (
+            f"PROOF OF TWO HISTORIES: the host key {self.host_key} signed two different entries "
+            f"for the same position, entry {self.new.seq} of game {self.game_id!r} "
+            f"({self.new.summary()}; {self.old.summary()}); a host keeps one history, so these "
+            "two signed entries prove that this host kept two"
+        )
+
+
+@dataclass(frozen=True)
+class HistoryCheck:
+    """The verdict of :func:`compare`: ``ok`` and one paragraph saying why."""
+
+    outcome: Outcome
+    message: str
+    new_last: int
+    old_last: int
+    parted_at: int | None = None
+    proof: ForkProof | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome in ("identical", "extends")
+
+    def error(self) -> TamperError:
+        return TamperError(self.message, "P9")
+
+
+def compare(
+    new_entries: list[dict[str, Any]],
+    new_hashes: list[str],
+    old_entries: list[dict[str, Any]],
+    old_hashes: list[str],
+) -> HistoryCheck:
+    """Is OLD (the log a player kept) a prefix of NEW, entry for entry (P9)?"""
+    if len(new_entries) != len(new_hashes) or len(old_entries) != len(old_hashes):
+        raise ValueError("compare: each log needs one hash per entry (read_log gives both)")
+    if not new_entries or not old_entries:
+        raise ValueError("compare: a log has at least entry 0 (read_log refuses an empty one)")
+    new_last, old_last = len(new_hashes) - 1, len(old_hashes) - 1
+    parted = next(
+        (k for k, (a, b) in enumerate(zip(new_hashes, old_hashes, strict=False)) if a != b), None
+    )
+    if parted is None:
+        if new_last == old_last:
+            return HistoryCheck(
+                "identical",
+                f"NEW and OLD are the same history: both end at entry {new_last} "
+                f"({new_hashes[-1][:SHORT]}), nothing was added (P9)",
+                new_last, old_last,
+            )
+        if new_last > old_last:
+            added = new_last - old_last
+            return HistoryCheck(
+                "extends",
+                f"NEW extends OLD by {added} {'entry' if added == 1 else 'entries'}: entries 0 to "
+                f"{old_last} are the same, hash for hash (entry {old_last}: "
+                f"{old_hashes[-1][:SHORT]}), and NEW goes on to entry {new_last} "
+                f"({new_hashes[-1][:SHORT]}) (P9)",
+                new_last, old_last,
+            )
+        return HistoryCheck(
+            "truncated",
+            f"NEW ends at entry {new_last} ({new_hashes[-1][:SHORT]}) but OLD, which you kept, "
+            f"already has entries up to {old_last}: history was cut. Entries {new_last + 1} to "
+            f"{old_last} of OLD are missing from NEW (a rollback); NEW verifies on its own, "
+            "which is why a player keeps the last log they received. Keep OLD and ask the host "
+            "why",
+            new_last, old_last,
+        )
+    proof = _proof(new_entries, new_hashes, old_entries, old_hashes, parted)
+    both = (
+        f"NEW's entry {parted} has hash {new_hashes[parted][:SHORT]}..., "
+        f"OLD's has {old_hashes[parted][:SHORT]}... (first {SHORT} hex digits)"
+    )
+    if parted == 0:
+        new_id, old_id = new_entries[0].get("game"), old_entries[0].get("game")
+        what = (
+            f"a different game was created under the same id {new_id!r}"
+            if new_id == old_id
+            else f"they are different games ({new_id!r} in NEW, {old_id!r} in OLD)"
+        )
+        new_c, old_c = _commitment(new_entries[0]), _commitment(old_entries[0])
+        if new_c != old_c:
+            what += (
+                f" (a different secret commitment: {new_c[:SHORT]}... in NEW, "
+                f"{old_c[:SHORT]}... in OLD)"
+            )
+        message = (
+            f"NEW and OLD part at entry 0: {both}, so {what}. Nothing of OLD's history is in "
+            "NEW: the game was re-created, which lets a host deal again"
+        )
+        outcome: Outcome = "recreated"
+    else:
+        message = (
+            f"NEW and OLD part at entry {parted}: entries 0 to {parted - 1} are the same, but "
+            f"{both}. History was rewritten from entry {parted} on (an entry edited and the "
+            "chain re-hashed after it, or a second history kept from that point)"
+        )
+        outcome = "forked"
+    if proof is not None:
+        message += f". {proof.statement()}"
+    else:
+        message += ". Keep OLD and ask the host why"
+    return HistoryCheck(outcome, message, new_last, old_last, parted, proof)
+
+
+def _commitment(entry: dict[str, Any]) -> str:
+    secret = entry.get("secret")
+    commitment = secret.get("commitment") if isinstance(secret, dict) else None
+    return commitment if isinstance(commitment, str) else "?"
+
+
+def _proof(
+    new_entries: list[dict[str, Any]],
+    new_hashes: list[str],
+    old_entries: list[dict[str, Any]],
+    old_hashes: list[str],
+    k: int,
+) -> ForkProof | None:
+    """Both entries at ``k`` signed by the one host key of both logs, same game, same seq."""
+    host_key = new_entries[0].get("host_key")
+    game_id = new_entries[0].get("game")
+    if not isinstance(host_key, str) or host_key != old_entries[0].get("host_key"):
+        return None
+    if not isinstance(game_id, str) or game_id != old_entries[0].get("game"):
+        return None
+    new, old = new_entries[k], old_entries[k]
+    if new.get("seq") != k or old.get("seq") != k or new_hashes[k] == old_hashes[k]:
+        return None
+    for entry in (new, old):
+        if not verify(host_key, entry.get("signature"), entry_message(entry)):
+            return None
+    return ForkProof(
+        game_id, host_key,
+        SignedEntry("NEW", new, new_hashes[k]),
+        SignedEntry("OLD", old, old_hashes[k]),
+    )

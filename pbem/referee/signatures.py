@@ -1,0 +1,143 @@
+"""Who signed what, checked against the log (PROTOCOL.md P8): a move's signer, every entry's host.
+
+The referee asks :func:`check_move` of every move of a seat with a key; every
+reader asks :func:`require_valid` of a whole log (the host before it appends,
+``pbem verify`` and ``pbem audit`` before they call a log good).  The bytes
+signed and the Ed25519 primitives are :mod:`pbem.fair.keys`'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import SignatureError
+from pbem.fair.keys import entry_message, fingerprint, is_public_text, move_message, verify
+from pbem.log.game import Game
+from pbem.log.moves import Move
+
+
+def log_has_signatures(entries: list[dict[str, Any]]) -> bool:
+    """P8: does any entry or move carry a key or a signature (so signatures must be checked)?"""
+    first = entries[0]
+    if first.get("host_key") or first.get("keys"):
+        return True
+    for entry in entries:
+        move = entry.get("move")
+        if "signature" in entry or (isinstance(move, dict) and ("signature" in move or "key" in move)):
+            return True
+    return False
+
+
+def key_for(keys: dict[str, str], data: dict[str, Any], player: str) -> tuple[str | None, str]:
+    """The key a move of ``player`` must be signed with, and where that key comes from.
+
+    A key registered earlier (entry 0 or an earlier commitment) is in force; a
+    commitment that registers a key must itself be signed with it (proof of possession).
+    """
+    registered = keys.get(player)
+    offered = data.get("key") if data.get("kind") == "commit" else None
+    if registered is not None:
+        if isinstance(offered, str) and offered != registered:
+            raise SignatureError(
+                f"{player} already has key {fingerprint(registered)}... registered; a nonce "
+                "commitment cannot replace it", "P8",
+            )
+        return registered, "the key registered for " + player
+    if isinstance(offered, str):
+        return offered, "the key this commitment registers"
+    return None, ""
+
+
+def check_move(game: Game, move: Move) -> None:
+    """Refuse a move of a player with a key that is unsigned or wrongly signed (P8)."""
+    public, source = key_for(game.keys, move.data, move.player)
+    signature = move.data.get("signature")
+    if public is None:
+        if signature is not None:
+            raise SignatureError(
+                f"the move is signed, but {move.player} has no registered key to check it "
+                "against; register one ('pbem new --key', or 'key:' in the commitment) or send the "
+                "move unsigned", "P8",
+            )
+        return
+    if signature is None:
+        raise SignatureError(
+            f"{move.player}'s moves must be signed with {source} ({fingerprint(public)}...); "
+            "this move is not signed: run 'pbem sign MOVE --key YOUR_KEY' and send it again",
+            "P8",
+        )
+    if not verify(public, signature, move_message(move.data)):
+        raise SignatureError(
+            f"the move's signature does not verify with {source} ({fingerprint(public)}...): "
+            "it was signed with another key, or the move was changed after signing; "
+            "nothing was changed", "P8",
+        )
+
+
+# --- anyone: checking a whole log ---------------------------------------------------------
+
+@dataclass
+class LogSignatures:
+    entries_signed: int
+    moves_signed: int
+    failures: list[str]
+
+
+def check_log(entries: list[dict[str, Any]]) -> LogSignatures:
+    """Every host signature on every entry, every player signature on every move (P8)."""
+    failures: list[str] = []
+    host_key = entries[0].get("host_key")
+    keys = entries[0].get("keys") or {}
+    if host_key is not None and not is_public_text(host_key):
+        failures.append("entry 0: 'host_key' is not an ed25519 public key")
+        host_key = None
+    if not isinstance(keys, dict):
+        failures.append("entry 0: 'keys' is not a mapping of players to public keys")
+        keys = {}
+    keys = {p: k for p, k in keys.items() if isinstance(k, str)}
+    entries_signed = moves_signed = 0
+    for seq, entry in enumerate(entries):
+        if isinstance(host_key, str):
+            if "signature" not in entry:
+                failures.append(f"entry {seq}: no host signature (entry 0 names a host key)")
+            elif not verify(host_key, entry["signature"], entry_message(entry)):
+                failures.append(f"entry {seq}: the host signature does not verify")
+            else:
+                entries_signed += 1
+        elif "signature" in entry:
+            failures.append(f"entry {seq}: signed, but entry 0 names no host key")
+        move, player = entry.get("move"), entry.get("player")
+        if not isinstance(move, dict) or not isinstance(player, str):
+            continue
+        try:
+            public, source = key_for(keys, move, player)
+        except SignatureError as err:
+            failures.append(f"entry {seq}: {err.message}")
+            continue
+        if public is not None:
+            if "signature" not in move:
+                failures.append(f"entry {seq}: {player}'s move is not signed ({source} is in force)")
+            elif not verify(public, move["signature"], move_message(move)):
+                failures.append(f"entry {seq}: {player}'s move signature does not verify")
+            else:
+                moves_signed += 1
+        elif "signature" in move:
+            failures.append(f"entry {seq}: {player}'s move is signed, but {player} has no key")
+        if entry.get("kind") == "commit" and isinstance(public, str):
+            keys[player] = public
+    return LogSignatures(entries_signed, moves_signed, failures)
+
+
+def require_valid(entries: list[dict[str, Any]]) -> LogSignatures | None:
+    """Refuse a log whose signatures do not all hold (P8); None for a log without keys.
+
+    The host runs this before it appends anything, and ``pbem verify`` and
+    ``pbem audit`` before they say a log is good.
+    """
+    if not log_has_signatures(entries):
+        return None
+    checked = check_log(entries)
+    if checked.failures:
+        raise SignatureError("; ".join(checked.failures), "P8")
+    return checked

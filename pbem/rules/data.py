@@ -1,0 +1,187 @@
+"""The game's data: the board (regions, shades, neighbours) and the 49 rat tokens.
+
+These are the pure types (no file is read here: the loaders of the data pbem
+ships are :mod:`pbem.data`'s).  Both are *data that a game carries with it* (RULES.md preamble, PROTOCOL.md P3):
+the package ships a default copy in ``pbem/data/``, every new game records the
+copy it was created with, and a replay or audit rebuilds these objects from
+that record, never from the package.  Nothing here is a rule constant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.record import Record
+
+CLASSES: tuple[str, ...] = ("peasant", "merchant", "monk", "knight", "witch", "king")
+"""The six class cards (R1.5), in the rulebook's order."""
+
+SYMBOLS: frozenset[str] = frozenset(CLASSES) | {"M", "A"}
+"""Every symbol a token face may show (R1.4)."""
+
+
+
+class GameDataError(ValueError):
+    """The map or token catalogue is malformed."""
+
+
+class Token(Record):
+    """One rat token's face (R1.4)."""
+
+    id: str
+    start: bool
+    threshold: int
+    symbols: tuple[str, ...]
+
+
+class Catalogue(Record):
+    """The 49 rat tokens, in catalogue order."""
+
+    tokens: tuple[Token, ...]
+
+    def by_id(self, token_id: str) -> Token:
+        for token in self.tokens:
+            if token.id == token_id:
+                return token
+        raise KeyError(token_id)
+
+    @property
+    def starting(self) -> tuple[Token, ...]:
+        return tuple(t for t in self.tokens if t.start)
+
+    @property
+    def normal(self) -> tuple[Token, ...]:
+        return tuple(t for t in self.tokens if not t.start)
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "tokens": [
+                {"id": t.id, "start": t.start, "threshold": t.threshold, "symbols": list(t.symbols)}
+                for t in self.tokens
+            ]
+        }
+
+    @classmethod
+    def from_data(cls, raw: Any) -> Catalogue:
+        if not isinstance(raw, Mapping) or not isinstance(raw.get("tokens"), list):
+            raise GameDataError("token catalogue: expected a mapping with a 'tokens' list")
+        tokens: list[Token] = []
+        for item in raw["tokens"]:
+            if not isinstance(item, Mapping):
+                raise GameDataError("token catalogue: every token must be a mapping")
+            tid, start, threshold = item.get("id"), item.get("start"), item.get("threshold")
+            symbols = item.get("symbols")
+            if not isinstance(tid, str) or not tid:
+                raise GameDataError(f"token catalogue: bad token id {tid!r}")
+            if not isinstance(start, bool):
+                raise GameDataError(f"token {tid}: 'start' must be true or false")
+            if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
+                raise GameDataError(f"token {tid}: 'threshold' must be a whole number >= 0")
+            if (
+                not isinstance(symbols, list)
+                or not symbols
+                or not all(isinstance(s, str) and s in SYMBOLS for s in symbols)
+            ):
+                raise GameDataError(f"token {tid}: 'symbols' must list symbols from {sorted(SYMBOLS)}")
+            tokens.append(Token(tid, start, threshold, tuple(symbols)))
+        ids = [t.id for t in tokens]
+        if len(set(ids)) != len(ids):
+            raise GameDataError("token catalogue: token ids must be unique")
+        catalogue = cls(tuple(tokens))
+        if len(tokens) != 49 or len(catalogue.starting) != 12:
+            raise GameDataError(
+                "token catalogue: R1.4 needs 49 tokens, 12 of them starting rats "
+                f"(got {len(tokens)} with {len(catalogue.starting)} starting)"
+            )
+        return catalogue
+
+
+class Region(Record):
+    id: str
+    name: str
+    shade: str
+
+
+class Board(Record):
+    """The printed board: regions in map order, links, and shades per player count (R1.1-R1.2)."""
+
+    regions: tuple[Region, ...]
+    links: tuple[tuple[str, str, str], ...]
+    shades_for: Mapping[int, tuple[str, ...]]
+
+    def regions_in_use(self, n_players: int) -> tuple[str, ...]:
+        """R1.2: the regions whose shade is used with ``n_players``, in map order."""
+        try:
+            shades = self.shades_for[n_players]
+        except KeyError:
+            raise GameDataError(f"the map has no regions for {n_players} players") from None
+        return tuple(r.id for r in self.regions if r.shade in shades)
+
+    def adjacency(self, in_use: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+        """Neighbours among the regions in use only (R1.2 ruling), each list in map order."""
+        used = set(in_use)
+        near: dict[str, set[str]] = {r: set() for r in in_use}
+        for a, b, _kind in self.links:
+            if a in used and b in used:
+                near[a].add(b)
+                near[b].add(a)
+        order = {r: i for i, r in enumerate(in_use)}
+        return {r: tuple(sorted(ns, key=order.__getitem__)) for r, ns in near.items()}
+
+    def name_of(self, region_id: str) -> str:
+        for r in self.regions:
+            if r.id == region_id:
+                return r.name
+        return region_id
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "regions": [{"id": r.id, "name": r.name, "shade": r.shade} for r in self.regions],
+            "links": [list(link) for link in self.links],
+            "players": {str(n): list(s) for n, s in sorted(self.shades_for.items())},
+        }
+
+    @classmethod
+    def from_data(cls, raw: Any) -> Board:
+        if not isinstance(raw, Mapping):
+            raise GameDataError("map: expected a mapping")
+        regions_raw, links_raw, players_raw = raw.get("regions"), raw.get("links"), raw.get("players")
+        if not isinstance(regions_raw, list) or not isinstance(links_raw, list):
+            raise GameDataError("map: expected 'regions' and 'links' lists")
+        if not isinstance(players_raw, Mapping):
+            raise GameDataError("map: expected a 'players' mapping from player count to shades")
+        regions: list[Region] = []
+        for item in regions_raw:
+            if not isinstance(item, Mapping) or not all(
+                isinstance(item.get(k), str) and item.get(k) for k in ("id", "name", "shade")
+            ):
+                raise GameDataError("map: every region needs string 'id', 'name' and 'shade'")
+            regions.append(Region(item["id"], item["name"], item["shade"]))
+        ids = {r.id for r in regions}
+        if len(ids) != len(regions):
+            raise GameDataError("map: region ids must be unique")
+        links: list[tuple[str, str, str]] = []
+        for link in links_raw:
+            if (
+                not isinstance(link, list)
+                or len(link) != 3
+                or not all(isinstance(x, str) for x in link)
+                or link[0] not in ids
+                or link[1] not in ids
+                or link[0] == link[1]
+            ):
+                raise GameDataError(f"map: bad link {link!r}")
+            links.append((link[0], link[1], link[2]))
+        shades_for: dict[int, tuple[str, ...]] = {}
+        for n, shades in players_raw.items():
+            key = int(n) if isinstance(n, str) and n.isdigit() else n
+            if (
+                isinstance(key, bool)
+                or not isinstance(key, int)
+                or not isinstance(shades, list)
+                or not all(isinstance(s, str) for s in shades)
+            ):
+                raise GameDataError(f"map: bad 'players' entry {n!r}")
+            shades_for[key] = tuple(shades)
+        return cls(tuple(regions), tuple(links), shades_for)
