@@ -16,17 +16,13 @@ from pbem.fair.protocol import (
     Deal,
     Drbg,
     canonical_json,
-    check_reveal,
-    commitments,
     deal,
     derive_seed,
     entry_hash,
-    position_of,
     secret_commitment,
     sha256_hex,
-    token_commit,
-    token_salt,
 )
+from pbem.fair.tokens import check_reveal, commitments, position_of, token_commit, token_salt
 
 VECTORS_PATH = Path(__file__).parent / "data" / "protocol-vectors.yaml"
 

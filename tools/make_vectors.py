@@ -23,6 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pbem.fair.tokens import token_commit, token_salt
 from pbem.data import default_board, default_catalogue  # noqa: E402
 from pbem.fair import protocol  # noqa: E402
 from pbem.log.logfile import read_log  # noqa: E402
@@ -56,7 +57,7 @@ def deal_case(case: dict[str, Any]) -> dict[str, Any]:
     seed = protocol.derive_seed(secret, case["game_id"], nonces)
     rng = protocol.Drbg(seed)
     dealt = protocol.deal(seed, case["players"], case["first_named"], default_board(), default_catalogue())
-    salts = [protocol.token_salt(seed, i) for i in range(1, protocol.N_TOKENS + 1)]
+    salts = [token_salt(seed, i) for i in range(1, protocol.N_TOKENS + 1)]
     return {
         "name": case["name"],
         "input": {k: case[k] for k in ("secret", "game_id", "players", "nonces", "first_named")},
@@ -70,7 +71,7 @@ def deal_case(case: dict[str, Any]) -> dict[str, Any]:
         "plague_start": dealt.plague_start,
         "tokens": [
             {"name": protocol.Deal.name(i), "token": tid, "salt": salts[i - 1].hex(),
-             "commit": protocol.token_commit(i, salts[i - 1], tid)}
+             "commit": token_commit(i, salts[i - 1], tid)}
             for i, tid in enumerate(dealt.token_ids, start=1)
         ],
     }

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pbem.fair import protocol
 from pbem.fair.protocol import Deal
+from pbem.fair.tokens import position_of, token_salt
 from pbem.rules import MappingFaces, State, new_state
 from pbem.rules.data import Board, Catalogue
 
@@ -36,4 +36,4 @@ class HostFaces(MappingFaces):
 
     def salt(self, token: str) -> str:
         """P6: the token's salt, published with its reveal."""
-        return protocol.token_salt(self.seed, protocol.position_of(token)).hex()
+        return token_salt(self.seed, position_of(token)).hex()

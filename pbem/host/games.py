@@ -21,6 +21,7 @@ from pbem.errors import FormatError, PbemError, StateError, TamperError, Unknown
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
 from pbem.fair.keys import public_text
+from pbem.fair.tokens import position_of
 from pbem.files import read_limited, write_atomic
 from pbem.host.sealer import game_sealer, sealer_for
 from pbem.host.settings import Settings, check_registrations, save_settings
@@ -307,7 +308,7 @@ def _write_private(
         target = folder / f"{player}.yaml"
         docs = [dump_yaml(d) for d in read_private(path, player, before)]
         for look in (e for e in looks if e.player == player):
-            position = protocol.position_of(look.token)
+            position = position_of(look.token)
             docs.append(dump_yaml({
                 "seq": seq,
                 "token": look.token,

@@ -10,6 +10,8 @@ import os
 import re
 import time
 
+from pbem.errors import FormatError
+
 AT_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
 """P7: ``at`` is RFC 3339 UTC to the second, with a capital T and Z."""
 
@@ -34,8 +36,6 @@ def now() -> str:
     forced = os.environ.get(CLOCK_ENV)
     if forced is not None:
         if not is_at(forced):
-            from pbem.errors import FormatError
-
             raise FormatError(f"{CLOCK_ENV}={forced!r} is not a time like 2026-11-30T09:15:00Z", "P7")
         return forced
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

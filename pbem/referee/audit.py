@@ -14,6 +14,7 @@ from typing import Any
 from pbem.errors import StateError, TamperError
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
+from pbem.fair.tokens import commitments
 from pbem.log.game import Game
 from pbem.referee.signatures import log_has_signatures, require_valid
 
@@ -39,7 +40,7 @@ def start_entry(game: Game, secret: bytes) -> dict[str, Any]:
             "removed": list(deal.removed),
             "plague": deal.plague_start,
         },
-        "commitments": protocol.commitments(faces.seed, deal),
+        "commitments": commitments(faces.seed, deal),
     }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from pbem.data import STANDARD_DATA_HASHES
 from pbem.errors import FormatError, PbemError, TamperError
 from pbem.fair import protocol
+from pbem.fair.tokens import check_reveal, position_of
 from pbem.log.clock import is_at
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, validate
@@ -46,9 +47,9 @@ class RevealFaces:
         if token not in self._reveals:
             raise FaceUnknown(token)
         token_id, salt = self._reveals[token]
-        position = protocol.position_of(token)
+        position = position_of(token)
         commit = self._game.commitments[position - 1]
-        if not protocol.check_reveal(commit, position, salt, token_id):
+        if not check_reveal(commit, position, salt, token_id):
             raise TamperError(
                 f"entry {self._seq}: the reveal of {token} ({token_id}) does not match its "
                 "commitment in the start entry",
