@@ -138,9 +138,13 @@ def board_lines(game: Game) -> list[str]:
         cubes = ", ".join(f"{p} {n}" for p, n in sorted(state.cubes[region].items())) or "-"
         plague = "  <- plague" if region == state.plague else ""
         lines.append(f"  {region_name(game, region):<{width}}  rats: {rats:<12} cubes: {cubes}{plague}")
+        near = ", ".join(region_name(game, n) for n in state.neighbours[region])
+        lines.append(f"  {'':<{width}}  neighbours: {near}")
     lines.append("  palace: " + (", ".join(f"{p} {n}" for p, n in state.palace.items() if n) or "-"))
     cards = ", ".join(f"{CARD_NAMES[c]}: {state.cards[c] or 'unowned'}" for c in CLASSES)
     lines.append(f"  cards: {cards}")
+    on_board = {p: sum(state.cubes[r].get(p, 0) for r in state.regions) for p in state.players}
+    lines.append("  cubes on the board: " + ", ".join(f"{p} {n}" for p, n in on_board.items()))
     lines.append("  cube supply: " + ", ".join(f"{p} {n}" for p, n in state.supply.items()))
     lines.append(f"  rats left in supply: {len(state.rat_supply)}; flipped: {len(state.flipped)}")
     if game.over:
@@ -174,8 +178,10 @@ def state_json(game: Game) -> dict[str, Any]:
         "turn": state.turn_number,
         "plague": state.plague,
         "regions": {
-            r: {"rats": list(state.rats[r]), "cubes": dict(state.cubes[r])} for r in state.regions
+            r: {"rats": list(state.rats[r]), "cubes": dict(state.cubes[r]),
+                "neighbours": list(state.neighbours[r])} for r in state.regions
         },
+        "on_board": {p: sum(state.cubes[r].get(p, 0) for r in state.regions) for p in state.players},
         "palace": dict(state.palace),
         "supply": dict(state.supply),
         "cards": dict(state.cards),
