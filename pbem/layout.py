@@ -4,7 +4,7 @@ These coordinates are not game data: they are not in entry 0 and not under
 P3's ``data_hash``, so moving a region on the picture changes no game.  The
 standard map's regions sit at their places on a schematic map of Europe; a
 custom map (P3) with a region this table does not know is drawn with every
-region on an ellipse, in map order, so nothing overlaps.
+region on a grid, in map order, so nothing overlaps.
 """
 
 from __future__ import annotations
@@ -35,14 +35,10 @@ EUROPE: dict[str, tuple[int, int]] = {
 
 
 def places(regions: tuple[str, ...]) -> dict[str, tuple[int, int]]:
-    """A centre for every region of the map: Europe's when all are known, else an ellipse."""
+    """A centre for every region of the map: Europe's when all are known, else a grid."""
     if all(r in EUROPE for r in regions):
         return {r: EUROPE[r] for r in regions}
-    cx, cy = MAP_WIDTH / 2, HEIGHT / 2
-    rx, ry = MAP_WIDTH / 2 - BOX_W / 2 - 20, HEIGHT / 2 - BOX_H / 2 - 20
-    n = max(len(regions), 1)
-    return {
-        r: (round(cx + rx * math.cos(2 * math.pi * i / n - math.pi / 2)),
-            round(cy + ry * math.sin(2 * math.pi * i / n - math.pi / 2)))
-        for i, r in enumerate(regions)
-    }
+    cols = max(1, math.ceil(math.sqrt(len(regions) * MAP_WIDTH / HEIGHT)))
+    rows = max(1, math.ceil(len(regions) / cols))
+    w, h = MAP_WIDTH / cols, HEIGHT / rows
+    return {r: (round(w * (i % cols + 0.5)), round(h * (i // cols + 0.5))) for i, r in enumerate(regions)}
