@@ -418,7 +418,7 @@ def html(log: Path, out: Path) -> None:
         raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
     page, n = game_page(*read_checked(log))
     out.write_text(page, encoding="utf-8")
-    click.echo(f"{out}: {n} entries; open it in a browser (arrow keys step through the game)")
+    click.echo(f"{out}: {n} entr{'y' if n == 1 else 'ies'}; open it in a browser (arrow keys step through the game)")
 
 
 @main.command()

@@ -81,7 +81,8 @@ class Summary:
 
     def line(self) -> str:
         who = ", ".join(self.waiting) if self.waiting else "nobody"
-        to = "to move" if self.status == "in play" else ("to commit or reveal a nonce" if self.waiting else "")
+        to = {"in play": "to move", "opening round 1 of 2": "to commit to a nonce (P4)",
+              "opening round 2 of 2": "to reveal their nonce (P4)"}.get(self.status, "")
         since = f"since {self.since_at} (entry {self.since_seq})"
         if self.status in ("in play",) or self.status.startswith("opening"):
             return f"{self.game_id}: {self.status}; {who} {to} {since}; last entry {self.last_seq}"

@@ -23,10 +23,13 @@ from clitools import cli, ok, snapshot
 from pbem.audit import host_faces
 from pbem.demo import open_game, play_demo
 from pbem.errors import Exit
-from pbem.host import abandon
+from pbem.host import abandon, apply_move, game_dir, load_game
 from pbem.logfile import LOG_NAME
+from pbem.moves import parse_move
+from pbem.nonces import commit_move
 from pbem.svg import board_svg
 from pbem.timeline import game_at, read_checked
+from pbem.yamlio import dump_yaml
 
 PLAYERS = ("red", "green", "blue")
 SECRET = bytes(range(32))
@@ -132,16 +135,22 @@ def test_list_shows_every_game_its_state_who_is_to_move_and_since_when(
     ok("new", "fresh", "--players", "red,blue", "--games", games)
     ok("new", "playing", "--players", "red,blue", "--first", "blue", "--games", games)
     ok("new", "gone", "--players", "red,blue", "--games", games)
+    ok("new", "halfway", "--players", "red,blue", "--games", games)
     monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:30:00Z")
     open_game(games, "playing", {"red": NONCES["red"], "blue": NONCES["blue"]})
     abandon(games, "gone")
+    for player in ("red", "blue"):  # P4 round 1 done: round 2 waits for both since the last commit
+        game = load_game(game_dir(games, "halfway"))
+        apply_move(games, parse_move(dump_yaml(commit_move(game, player, NONCES[player])).encode()))
     lines = ok("list", "--games", games).splitlines()
-    assert [line.split(":")[0] for line in lines] == ["done", "fresh", "gone", "playing"]
-    done, fresh, gone, playing = lines
+    assert [line.split(":")[0] for line in lines] == ["done", "fresh", "gone", "halfway", "playing"]
+    done, fresh, gone, halfway, playing = lines
     assert done.startswith("done: over, secret revealed since ")
-    assert fresh == ("fresh: opening round 1 of 2; red, blue to commit or reveal a nonce "
+    assert fresh == ("fresh: opening round 1 of 2; red, blue to commit to a nonce (P4) "
                      "since 2026-11-30T09:00:00Z (entry 0); last entry 0")
     assert gone == "gone: abandoned since 2026-11-30T10:30:00Z (entry 1); last entry 1"
+    assert halfway == ("halfway: opening round 2 of 2; red, blue to reveal their nonce (P4) "
+                       "since 2026-11-30T10:30:00Z (entry 2); last entry 2")
     start = len(read_checked(games / "playing" / LOG_NAME)[0]) - 1
     assert playing == (f"playing: in play; blue to move since 2026-11-30T10:30:00Z (entry {start}); "
                        f"last entry {start}")
