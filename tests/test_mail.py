@@ -33,6 +33,13 @@ ADDRESSES = {"red": "red@example.org", "blue": "blue@example.net"}
 HOST = "rattus@host.example"
 
 
+@pytest.fixture(autouse=True)
+def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing the board's PNG costs ~0.2 s a mail, so these tests skip it; tests/test_pictures.py
+    checks that a real report mail carries it inline."""
+    monkeypatch.setattr("pbem.mail.host.board_picture", lambda game: None)
+
+
 def eml(sender: str, move: dict[str, Any] | str, attach: bool = False, msgid: str | None = None) -> bytes:
     """A message as a player's client sends it: the move inline, or attached."""
     text = move if isinstance(move, str) else dump_yaml(move)

@@ -6,35 +6,45 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import click
 
 from pbem.cli.shell import games_option, main, refusals
-from pbem.errors import PbemError, StateError, UnknownError
+from pbem.errors import StateError, UnknownError
 from pbem.log.logfile import read_log
+from pbem.views.text import audit_verdict
 
 
 @main.command()
 @click.argument("game_id")
 @click.option("--as", "as_player", help="Also show this player's private knowledge (Witch looks).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.option("--at", "at_seq", type=int, metavar="SEQ", help="The game as of this entry of its log.")
+@click.option("--svg", "svg_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw the board (SVG) into this file.")
+@click.option("--png", "png_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw the board as a PNG picture into this file.")
 @games_option
 @refusals
-def show(game_id: str, as_player: str | None, as_json: bool, games: Path) -> None:
+def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
+         svg_out: Path | None, png_out: Path | None, games: Path) -> None:
     """The board as a person reads it; with --as, that player's private reveals too."""
-    from pbem.host.games import game_dir, load_game, read_private
+    from pbem.host.games import game_dir, read_private
+    from pbem.log.logfile import LOG_NAME
     from pbem.views.text import board_lines, private_lines, state_json
+    from pbem.views.timeline import game_at, read_checked
 
     path = game_dir(games, game_id)
-    game = load_game(path)
+    entries, hashes = read_checked(path / LOG_NAME)  # the whole log holds (P7), then its prefix
+    game = game_at(entries, hashes, len(entries) - 1 if at_seq is None else at_seq)
     reveals: list[dict[str, Any]] = []
     if as_player is not None:
         if as_player not in game.players:
             raise UnknownError(f"{as_player!r} is not a player in game {game_id!r}", "R2.1")
         reveals = read_private(path, as_player, game.last_seq)
+    _pictures(game, svg_out, png_out)
     if as_json:
         data = state_json(game)
         if as_player is not None:
@@ -47,6 +57,72 @@ def show(game_id: str, as_player: str | None, as_json: bool, games: Path) -> Non
         click.echo(f"private to {as_player}:")
         for line in private_lines(reveals) or ["  nothing yet"]:
             click.echo(line)
+
+
+def _pictures(game: Any, svg_out: Path | None, png_out: Path | None) -> None:
+    """`pbem show --svg/--png`: the board drawn from the public game only (P10)."""
+    if svg_out is None and png_out is None:
+        return
+    from pbem.views.svg import board_png, board_svg
+
+    for target in (t for t in (svg_out, png_out) if t is not None):
+        if target.exists():
+            raise StateError(f"{target} exists; pbem does not overwrite files", "P7")
+        if not target.parent.is_dir():
+            raise UnknownError(f"cannot write {target}: the folder {target.parent} does not exist", "P7")
+    svg = board_svg(game)
+    png = board_png(svg) if png_out is not None else b""
+    if svg_out is not None:
+        svg_out.write_text(svg, encoding="utf-8")
+        click.echo(f"board drawn to {svg_out}", err=True)
+    if png_out is not None:
+        png_out.write_bytes(png)
+        click.echo(f"board drawn to {png_out}", err=True)
+
+
+@main.command()
+@click.argument("game_id")
+@games_option
+@refusals
+def history(game_id: str, games: Path) -> None:
+    """The game told entry by entry, in words, from its public log."""
+    from pbem.host.games import game_dir
+    from pbem.log.logfile import LOG_NAME
+    from pbem.views.timeline import history_lines, read_checked
+
+    for line in history_lines(*read_checked(game_dir(games, game_id) / LOG_NAME)):
+        click.echo(line)
+
+
+@main.command(name="list")
+@games_option
+@refusals
+def list_games(games: Path) -> None:
+    """Every game in the games folder: its state, who is to move, and since when."""
+    from pbem.views.timeline import list_lines
+
+    for line in list_lines(games):
+        click.echo(line)
+
+
+@main.command()
+@click.argument("log", type=click.Path(path_type=Path))
+@click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The page to write (one self-contained HTML file).")
+@refusals
+def html(log: Path, out: Path) -> None:
+    """A page that steps through the game entry by entry: the board, the narration and,
+    once the secret is revealed, the audit's verdict (works offline)."""
+    from pbem.views.html import game_page
+    from pbem.views.timeline import read_checked
+
+    if out.exists():
+        raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+    if not out.parent.is_dir():
+        raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+    page, n = game_page(*read_checked(log))
+    out.write_text(page, encoding="utf-8")
+    click.echo(f"{out}: {n} entr{'y' if n == 1 else 'ies'}; open it in a browser (arrow keys step through the game)")
 
 
 @main.command()
@@ -118,19 +194,7 @@ def _extends(log: Path, entries: list[dict[str, Any]], hashes: list[str], old: P
     raise result.error()
 
 
-PROTOCOL_DOC = "docs/protocol.md"
 """The fair-play protocol as a document (in pbem's source); every verdict of `pbem audit` names it."""
-
-
-def audit_verdict(err: PbemError | None) -> str:
-    """The verdict line of `pbem audit` (tools/audit_min.py prints the same, word for word)."""
-    if err is None:
-        return f"verdict: FAIR. The rat order was fixed at the start and never touched (how to check: {PROTOCOL_DOC})."
-    if isinstance(err, StateError):
-        return f"verdict: NOT YET. The secret is revealed when the game is over (P6; how to check: {PROTOCOL_DOC})."
-    found = re.match(r"entry (\d+):", err.message)
-    where = f"at entry {found.group(1)}" if found else "as a whole"
-    return f"verdict: REFUSED. The log does not verify {where} ({err.rule}; how to check: {PROTOCOL_DOC})."
 
 
 @main.command()

@@ -424,6 +424,7 @@ class MailHost:
         board = "\n".join(board_lines(game))
         to_move = game.to_move()
         privates = {p.stem: p for p in applied.private}
+        picture = board_picture(game)  # one drawing for every player: public state only (P10)
         out: list[EmailMessage] = []
         mover_told = False
         inviting = self._invite_round(path, game)
@@ -458,6 +459,9 @@ class MailHost:
                 msg.replace_header("Subject", safe_header(subject))
             else:
                 msg = self._message(emails[player], subject, body, msgid())
+            if picture is not None:  # inline, after the text part: mail clients that show no SVG
+                msg.add_attachment(picture, maintype="image", subtype="png", disposition="inline",
+                                   filename=f"{game.game_id}-{game.last_seq}.png")
             msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
             if player == to_move:
                 msg.add_attachment(
@@ -479,6 +483,17 @@ class MailHost:
             out.insert(0, self._reply(mail, checked_address(sender, "the sender"),
                                       "Your move was accepted.\n\n" + "\n".join(lines) + "\n", batch, 0))
         return out
+
+
+def board_picture(game: Game) -> bytes | None:
+    """The board as a PNG for the report mails; a mail without it beats no mail (logged)."""
+    try:
+        from pbem.views.svg import board_png, board_svg  # the rasterizer only where a picture is sent
+
+        return board_png(board_svg(game))
+    except Exception as err:  # e.g. resvg-py missing or failing: the words still go out
+        _log.warning("no board picture for %s: %s", game.game_id, err)
+        return None
 
 
 def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:

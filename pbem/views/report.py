@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.log.game import Game
-from pbem.views.text import describe_event, next_step, opening_line, trust_lines
+from pbem.views.narrate import entry_lines
+from pbem.views.text import next_step, opening_line, trust_lines
 
 
 def report_lines(
@@ -21,30 +22,7 @@ def report_lines(
     """
     lines: list[str] = []
     for entry in entries:
-        kind = entry["kind"]
-        if kind == "move":
-            lines.append(f"entry {entry['seq']}: {entry['player']}'s move accepted")
-            for event in entry["outcome"]:
-                if event["event"] != "turn_started":
-                    lines.append(f"  {describe_event(game, event)}")
-        elif kind == "commit":
-            lines.append(f"entry {entry['seq']}: {entry['player']}'s nonce commitment recorded (P4)")
-        elif kind == "nonce":
-            lines.append(f"entry {entry['seq']}: {entry['player']}'s nonce revealed; it matches the commitment (P4)")
-        elif kind == "waive":
-            lines.append(f"entry {entry['seq']}: the host waived {entry['player']}'s nonce (P4)")
-        elif kind == "abandon":
-            lines.append(f"entry {entry['seq']}: the host abandoned the game before its start (P4)")
-        elif kind == "start":
-            setup = entry["setup"]
-            lines.append(
-                f"entry {entry['seq']}: the game starts; first player {setup['first_player']}, "
-                f"plague in {game.board.name_of(setup['plague'])}"
-            )
-        elif kind == "reveal":
-            lines.append(
-                f"entry {entry['seq']}: the secret is revealed; anyone can now run 'pbem audit'"
-            )
+        lines.extend(entry_lines(game, entry))
     if private_hint:
         for path in private:
             lines.append(

@@ -7,8 +7,10 @@ Witch reveals when they ask with ``--as``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from pbem.errors import PbemError, StateError
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.log.yamlio import dump_yaml
@@ -26,6 +28,20 @@ TRUST = (
     "is that nobody, the host included, chose or changed the rat order, rewrote this history "
     "unnoticed (keep your last log: 'pbem verify NEW --extends OLD'), or learned a face through pbem"
 )
+
+
+PROTOCOL_DOC = "docs/protocol.md"
+
+
+def audit_verdict(err: PbemError | None) -> str:
+    """The verdict line of `pbem audit` (tools/audit_min.py prints the same, word for word)."""
+    if err is None:
+        return f"verdict: FAIR. The rat order was fixed at the start and never touched (how to check: {PROTOCOL_DOC})."
+    if isinstance(err, StateError):
+        return f"verdict: NOT YET. The secret is revealed when the game is over (P6; how to check: {PROTOCOL_DOC})."
+    found = re.match(r"entry (\d+):", err.message)
+    where = f"at entry {found.group(1)}" if found else "as a whole"
+    return f"verdict: REFUSED. The log does not verify {where} ({err.rule}; how to check: {PROTOCOL_DOC})."
 
 
 def notices(game: Game) -> list[str]:
@@ -138,9 +154,13 @@ def board_lines(game: Game) -> list[str]:
         cubes = ", ".join(f"{p} {n}" for p, n in sorted(state.cubes[region].items())) or "-"
         plague = "  <- plague" if region == state.plague else ""
         lines.append(f"  {region_name(game, region):<{width}}  rats: {rats:<12} cubes: {cubes}{plague}")
+        near = ", ".join(region_name(game, n) for n in state.neighbours[region])
+        lines.append(f"  {'':<{width}}  neighbours: {near}")
     lines.append("  palace: " + (", ".join(f"{p} {n}" for p, n in state.palace.items() if n) or "-"))
     cards = ", ".join(f"{CARD_NAMES[c]}: {state.cards[c] or 'unowned'}" for c in CLASSES)
     lines.append(f"  cards: {cards}")
+    on_board = {p: sum(state.cubes[r].get(p, 0) for r in state.regions) for p in state.players}
+    lines.append("  cubes on the board: " + ", ".join(f"{p} {n}" for p, n in on_board.items()))
     lines.append("  cube supply: " + ", ".join(f"{p} {n}" for p, n in state.supply.items()))
     lines.append(f"  rats left in supply: {len(state.rat_supply)}; flipped: {len(state.flipped)}")
     if game.over:
@@ -174,8 +194,10 @@ def state_json(game: Game) -> dict[str, Any]:
         "turn": state.turn_number,
         "plague": state.plague,
         "regions": {
-            r: {"rats": list(state.rats[r]), "cubes": dict(state.cubes[r])} for r in state.regions
+            r: {"rats": list(state.rats[r]), "cubes": dict(state.cubes[r]),
+                "neighbours": list(state.neighbours[r])} for r in state.regions
         },
+        "on_board": {p: sum(state.cubes[r].get(p, 0) for r in state.regions) for p in state.players},
         "palace": dict(state.palace),
         "supply": dict(state.supply),
         "cards": dict(state.cards),

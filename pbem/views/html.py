@@ -1,0 +1,136 @@
+"""`pbem html`: one self-contained page to step through a game, entry by entry.
+
+Each entry's board is drawn (:mod:`pbem.views.svg`) from the game as the public log's
+replay has it after that entry (:func:`pbem.views.timeline.steps`), with the entry's
+narration (:mod:`pbem.views.narrate`) and, once the secret is revealed, the audit's
+verdict (P6).  The page loads nothing: the drawings and a few lines of script
+are inline, and its Content-Security-Policy forbids any fetch.  It honours a
+``#entry=N`` fragment, so a link (or a test) can open it at entry N.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.referee.audit import audit
+from pbem.views.narrate import entry_lines, status_line
+from pbem.views.svg import board_svg
+from pbem.views.text import audit_verdict  # the words of `pbem audit`, word for word
+from pbem.views.timeline import steps
+
+CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+
+STYLE = """
+body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12px; background: #f4f1ea; }
+h1 { font-size: 20px; margin: 0 0 8px 0; }
+#controls button { font-size: 16px; min-width: 44px; margin-right: 4px; }
+#where { margin-left: 12px; font-weight: bold; }
+#board svg { max-width: 100%; height: auto; border: 1px solid #999; background: #fff; }
+#narration { font-family: DejaVu Sans Mono, monospace; white-space: pre-wrap; background: #fff;
+             border: 1px solid #ccc; padding: 8px; margin: 8px 0; }
+#verdict { padding: 8px; border: 2px solid #2c7a2c; background: #eef8ee; }
+#verdict.refused { border-color: #b00000; background: #fbeaea; }
+#verdict:empty { display: none; }
+"""
+
+SCRIPT = """
+(function () {
+  var data = JSON.parse(document.getElementById('pbem-data').textContent);
+  var n = data.entries.length, shown = -1;
+  function wanted() {
+    var m = /entry=(\\d+)/.exec(location.hash);
+    var i = m ? parseInt(m[1], 10) : n - 1;
+    return Math.max(0, Math.min(n - 1, i));
+  }
+  function show(i) {
+    i = Math.max(0, Math.min(n - 1, i));
+    var e = data.entries[i];
+    shown = i;
+    document.getElementById('board').innerHTML = e.svg;
+    document.getElementById('narration').textContent = e.lines.join('\\n');
+    document.getElementById('where').textContent = 'entry ' + i + ' of ' + (n - 1) + '  (' + e.at + ')';
+    var v = document.getElementById('verdict');
+    var verdict = (data.verdict && i >= data.verdict.from) ? data.verdict : null;
+    v.textContent = verdict ? verdict.lines.join('\\n') : '';
+    v.className = verdict && !verdict.fair ? 'refused' : '';
+    document.getElementById('view').setAttribute('data-entry', String(i));
+    if (location.hash !== '#entry=' + i) { history.replaceState(null, '', '#entry=' + i); }
+  }
+  document.getElementById('first').onclick = function () { show(0); };
+  document.getElementById('prev').onclick = function () { show(shown - 1); };
+  document.getElementById('next').onclick = function () { show(shown + 1); };
+  document.getElementById('last').onclick = function () { show(n - 1); };
+  document.addEventListener('keydown', function (ev) {
+    if (ev.key === 'ArrowLeft') { show(shown - 1); }
+    else if (ev.key === 'ArrowRight') { show(shown + 1); }
+    else if (ev.key === 'Home') { show(0); }
+    else if (ev.key === 'End') { show(n - 1); }
+    else { return; }
+    ev.preventDefault();
+  });
+  window.addEventListener('hashchange', function () { if (wanted() !== shown) { show(wanted()); } });
+  show(wanted());
+})();
+"""
+
+
+def _verdict(game: Any, reveal_seq: int) -> dict[str, Any]:
+    """P6: the audit of a revealed game, as the page shows it from the reveal entry on."""
+    try:
+        findings = audit(game)
+    except PbemError as err:
+        return {"from": reveal_seq, "fair": False, "lines": [audit_verdict(err), str(err)]}
+    return {"from": reveal_seq, "fair": True,
+            "lines": [f"ok: {f}" for f in findings] + [audit_verdict(None)]}
+
+
+def game_page(entries: list[dict[str, Any]], hashes: list[str]) -> tuple[str, int]:
+    """The page and its number of entries; a log that does not replay is refused (P7)."""
+    frames: list[dict[str, Any]] = []
+    game: Any = None
+    reveal_seq: int | None = None
+    for game in steps(entries, hashes):
+        entry = game.entries[-1]
+        if entry.get("kind") == "reveal":
+            reveal_seq = entry["seq"]
+        frames.append({
+            "seq": game.last_seq,
+            "at": str(entry.get("at", "?")),
+            "svg": board_svg(game),
+            "lines": [*entry_lines(game, entry), f"now: {status_line(game)}"],
+        })
+    data: dict[str, Any] = {"game": game.game_id, "entries": frames,
+                            "verdict": _verdict(game, reveal_seq) if reveal_seq is not None else None}
+    blob = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
+    title = escape(f"Rattus game {game.game_id}")
+    page = f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
+<title>{title}</title>
+<style>{STYLE}</style>
+</head>
+<body>
+<main id="view" data-entry="">
+<h1>{title}</h1>
+<div id="controls">
+<button id="first" title="first entry (Home)">&laquo; first</button>
+<button id="prev" title="previous entry (left arrow)">&lsaquo; previous</button>
+<button id="next" title="next entry (right arrow)">next &rsaquo;</button>
+<button id="last" title="last entry (End)">last &raquo;</button>
+<span id="where"></span>
+</div>
+<div id="board"></div>
+<div id="narration"></div>
+<div id="verdict"></div>
+</main>
+<script type="application/json" id="pbem-data">{blob}</script>
+<script>{SCRIPT}</script>
+</body>
+</html>
+"""
+    return page, len(frames)

@@ -1,0 +1,139 @@
+"""A public log entry by entry: the game as of each entry, for `pbem history`,
+`pbem list`, `pbem show --at` and `pbem html`.
+
+Every step is the replay's own (:func:`pbem.referee.replay.apply_entry`): the board at
+entry N is computed from the public log's first N+1 entries, never stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import PbemError, UnknownError
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME, read_log
+from pbem.referee.replay import apply_entry, game_from_first
+from pbem.referee.signatures import log_has_signatures, require_valid
+from pbem.views.narrate import entry_lines, status_line
+
+
+def read_checked(log: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """A log's entries and hashes, its chain and (if any) its signatures checked (P7-P8)."""
+    entries, hashes = read_log(log)
+    if log_has_signatures(entries):  # P8; most games use no keys and skip the import
+        require_valid(entries)
+    return entries, hashes
+
+
+def steps(entries: list[dict[str, Any]], hashes: list[str]) -> Iterator[Game]:
+    """The game after entry 0, after entry 1, ...: one object, advanced in place (a
+    caller that keeps a step must take what it needs before asking for the next)."""
+    game = game_from_first(entries[0], hashes[0])
+    yield game
+    for seq in range(1, len(entries)):
+        apply_entry(game, entries[seq], hashes[seq])
+        yield game
+
+
+def game_at(entries: list[dict[str, Any]], hashes: list[str], seq: int) -> Game:
+    """The game as of entry ``seq`` (P7: the replay of the log's first seq+1 entries)."""
+    if not 0 <= seq < len(entries):
+        raise UnknownError(
+            f"the log has entries 0 to {len(entries) - 1}; there is no entry {seq}", "P7"
+        )
+    game = game_from_first(entries[0], hashes[0])
+    for n in range(1, seq + 1):
+        apply_entry(game, entries[n], hashes[n])
+    return game
+
+
+def status(game: Game) -> str:
+    """Where a game stands, in a word or three: for `pbem list`."""
+    if game.abandoned:
+        return "abandoned"
+    if game.over:
+        return "over, secret revealed" if game.secret is not None else "over"
+    if game.started:
+        return "in play"
+    return f"opening round {1 if game.opening.value == 'commit' else 2} of 2"
+
+
+def waiting_for(game: Game) -> tuple[str, ...]:
+    """Who the game waits for: the player to move, or the seats the opening awaits (P4)."""
+    if game.state is not None:
+        return (game.state.to_move,) if game.state.to_move is not None else ()
+    return game.awaited
+
+
+class Summary:
+    """One game for `pbem list`: its status, who is to move and since which entry."""
+
+    def __init__(self, game: Game, since_seq: int, since_at: str) -> None:
+        self.game_id = game.game_id
+        self.status = status(game)
+        self.waiting = waiting_for(game)
+        self.last_seq = game.last_seq
+        self.since_seq = since_seq
+        self.since_at = since_at
+        self.players = game.players
+
+    def line(self) -> str:
+        who = ", ".join(self.waiting) if self.waiting else "nobody"
+        to = {"in play": "to move", "opening round 1 of 2": "to commit to a nonce (P4)",
+              "opening round 2 of 2": "to reveal their nonce (P4)"}.get(self.status, "")
+        since = f"since {self.since_at} (entry {self.since_seq})"
+        if self.status in ("in play",) or self.status.startswith("opening"):
+            return f"{self.game_id}: {self.status}; {who} {to} {since}; last entry {self.last_seq}"
+        return f"{self.game_id}: {self.status} {since}; last entry {self.last_seq}"
+
+
+def summarize(entries: list[dict[str, Any]], hashes: list[str]) -> Summary:
+    """Replay step by step, noting the entry from which the game has waited as it waits now
+    (the same player to move, or the same opening round): "since when"."""
+    key: tuple[Any, ...] | None = None
+    since = 0
+    last: Game | None = None
+    for game in steps(entries, hashes):
+        now = (status(game), game.opening.value, game.to_move())
+        if now != key:
+            key, since = now, game.last_seq
+        last = game
+    assert last is not None
+    return Summary(last, since, str(entries[since].get("at", "?")))
+
+
+def list_lines(games: Path) -> list[str]:
+    """`pbem list`: one line per game folder under ``games``; a log that does not verify
+    is listed as such, with the reason, and the other games still are."""
+
+    try:
+        folders = sorted(p for p in games.iterdir() if (p / LOG_NAME).is_file())
+    except OSError as err:
+        raise UnknownError(f"cannot read the games folder {games}: {err.strerror}", "P1") from None
+    if not folders:
+        return [f"no games in {games.resolve()} (a game is a folder with a {LOG_NAME}; "
+                "name the folder that holds them with --games)"]
+    lines = []
+    for folder in folders:
+        try:
+            lines.append(summarize(*read_checked(folder / LOG_NAME)).line())
+        except PbemError as err:
+            lines.append(f"{folder.name}: does not verify: {err.message} ({err.rule})")
+    return lines
+
+
+def history_lines(entries: list[dict[str, Any]], hashes: list[str]) -> list[str]:
+    """The whole game told entry by entry (`pbem history`), each entry replayed before it is
+    told, so a log that does not verify is refused at its first bad entry (P7)."""
+    lines: list[str] = []
+    game: Game | None = None
+    for game in steps(entries, hashes):
+        entry = game.entries[-1]
+        told = entry_lines(game, entry)
+        told[0] += f"  [{entry.get('at', '?')}]"
+        lines.extend(told)
+    assert game is not None
+    lines.append(f"now: {status_line(game)}")
+    return lines
