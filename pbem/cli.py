@@ -96,12 +96,14 @@ def main() -> None:
               help="A player's e-mail address for 'pbem mail' (kept in host.yaml, not in the log).")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
               help="A folder with map.yaml and tokens.yaml: a custom game (P3), said in every output.")
+@click.option("--deadline", help="Time a turn may take, e.g. 72h or 3d (R8.1); then 'pbem tick' records a timeout.")
+@click.option("--reminder", help="Remind the player this long before the deadline, e.g. 24h.")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
-    games: Path,
+    deadline: str | None, reminder: str | None, games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.gamedata import GameDataError, read_data_dir
@@ -125,14 +127,25 @@ def new(
             raise FormatError(f"--data {data_dir}: {err}", "P3") from None
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
+    if deadline is not None or reminder is not None:
+        from pbem.deadlines import parse_duration
+
+        spec.deadline = parse_duration(deadline, "--deadline") if deadline is not None else None
+        spec.reminder = parse_duration(reminder, "--reminder") if reminder is not None else None
     path = create(games, spec)
     from pbem.host import load_game
     from pbem.view import notices
 
     click.echo(f"created game {game_id} in {path}")
     click.echo(f"players (seat order): {', '.join(names)}")
-    for line in notices(load_game(path)):
+    made = load_game(path)
+    for line in notices(made):
         click.echo(line)
+    from pbem.deadlines import rule_text
+
+    rule = rule_text(made)
+    if rule is not None:
+        click.echo(f"{rule}; no deadline runs during the opening (P4)")
     click.echo("next (P4): each player commits to a nonce ('pbem nonce GAME --player P' writes the "
                "move), then, when all have, reveals it; the last reveal starts the game")
 
@@ -265,20 +278,70 @@ def reveal(game_id: str, games: Path) -> None:
     _report(do_reveal(games, game_id))
 
 
+@main.command()
+@click.option("--now", "at", help="The time to act as of (tests, catching up): 2026-12-02T09:15:00Z.")
+@click.option("--from", "from_address", envvar="PBEM_FROM",
+              help="The host's From address for reminders and notices (or 'mail_from' in host.yaml).")
+@games_option
+@refusals
+def tick(at: str | None, from_address: str | None, games: Path) -> None:
+    """Host, from cron: remind players before their deadline (once), and record a timeout,
+    played by the stand-in rule, for each turn whose deadline has passed (R8.1-R8.3).
+    Mail is queued in GAMES/+mail-queue; 'pbem mail' (or 'pbem mail --flush') delivers it."""
+    from contextlib import nullcontext
+
+    from pbem.clock import now, pinned
+    from pbem.tick import tick as run_tick
+
+    with pinned(at) if at is not None else nullcontext():
+        result = run_tick(games, from_address)
+        for line in result.lines:
+            click.echo(line)
+        click.echo(f"tick at {now()}: {result.timeouts} timeout(s) recorded, {result.queued} mail(s) queued")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--seat", required=True, help="The seat handed to a new player.")
+@click.option("--email", help="The new player's address (host.yaml); without it the seat gets no mail.")
+@click.option("--key", "key_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="The new player's public key (.pub): their moves must be signed with it (P8).")
+@games_option
+@refusals
+def replace(game_id: str, seat: str, email: str | None, key_file: Path | None, games: Path) -> None:
+    """Host: hand a seat to a new player (R8.4); the seat's cubes, cards and turn order stay."""
+    from pbem.host import replace as do_replace
+
+    key = None
+    if key_file is not None:
+        from pbem.signing import read_public_key
+
+        key = read_public_key(key_file)
+    _report(do_replace(games, game_id, seat, email, key))
+
+
 # --- anyone's commands ---------------------------------------------------------------
 
 @main.command()
 @click.argument("game_id")
 @click.option("--player", help="The player the template is for (default: the one to move).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
+@click.option("--resign", "resigning", is_flag=True,
+              help="The move that resigns PLAYER's seat: the stand-in plays it from then on (R8.4).")
 @games_option
 @refusals
-def template(game_id: str, player: str | None, out: Path | None, games: Path) -> None:
+def template(game_id: str, player: str | None, out: Path | None, resigning: bool, games: Path) -> None:
     """A move file for the player to move (or, before the start, P4's commitment or nonce)."""
     from pbem.host import game_dir, load_game
     from pbem.view import template as make
 
     game = load_game(game_dir(games, game_id))
+    if resigning:
+        if player is None:
+            raise FormatError("--resign: name the resigning player with --player", "R8.4")
+        from pbem.view import resign_template
+
+        make = resign_template  # the resignation's move file instead
     who = player or game.to_move()
     if who is None:
         raise StateError(
@@ -376,6 +439,10 @@ def verify(log: Path, old: Path | None) -> None:
 
         for finding in do_audit(game):
             click.echo(f"ok: {finding}")
+    from pbem.seats import record_lines
+
+    for line in record_lines(game):
+        click.echo(f"ok: {line}")
     status = "over" if game.over else ("in play" if game.started else game.opening.value)
     click.echo(f"game {game.game_id}: {status}; last entry {game.last_seq} ({game.last_hash[:16]})")
     if old is not None:
@@ -453,6 +520,10 @@ def audit(log: Path) -> None:
     scores = game.state.scores()
     click.echo("final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players))
     click.echo(f"winner: {winner(game.state)} (R6.5)")
+    from pbem.seats import record_lines
+
+    for line in record_lines(game):
+        click.echo(f"ok: {line}")
     click.echo(audit_verdict(None))
     from pbem.view import trust_lines
 

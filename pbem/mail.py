@@ -740,6 +740,10 @@ def process(
     assert host.queue is not None
     try:
         done = [] if flush_only else host.run(inbox)
+        if not flush_only:  # R8: deadlines, reminders and timeouts, through the same queue
+            from pbem.tick import tick
+
+            tick(games, address)
         sent, kept = host.queue.flush(deliver)
     finally:
         if smtp_box is not None:

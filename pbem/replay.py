@@ -147,9 +147,21 @@ def game_from_first(first: dict[str, Any], first_hash: str) -> Game:
             keys=dict(first.get("keys", {})),
         )
         game.board.regions_in_use(len(game.players))
+        game.deadline, game.reminder = _deadline_options(first["options"])
         return game
     except (KeyError, TypeError, ValueError, AttributeError, GameDataError) as err:
         raise TamperError(f"entry 0: the first entry is malformed: {err}", "P3") from None
+
+
+def _deadline_options(options: dict[str, Any]) -> tuple[int | None, int | None]:
+    """R8.1: entry 0's deadline and reminder, in seconds (both absent: no deadline)."""
+    deadline, reminder = options.get("deadline"), options.get("reminder")
+    for name, value in (("deadline", deadline), ("reminder", reminder)):
+        if value is not None and (type(value) is not int or value < 60):
+            raise ValueError(f"options.{name} must be a whole number of seconds, at least 60 (R8.1)")
+    if reminder is not None and (deadline is None or reminder >= deadline):
+        raise ValueError("options.reminder needs a deadline, and must be shorter than it (R8.1)")
+    return deadline, reminder
 
 
 def replay(entries: list[dict[str, Any]], hashes: list[str]) -> Game:
@@ -207,9 +219,17 @@ def apply_entry(game: Game, entry: dict[str, Any], entry_hash: str) -> None:
     kind = entry.get("kind")
     if game.ready_to_start and kind != "start":
         raise TamperError(f"entry {seq}: every nonce is in, so the game must start with this entry (P4)", "P4")
+    turn_before = _turn_key(game)
+    if kind != "standin" and game.resigned and game.to_move() in game.resigned:
+        raise TamperError(f"entry {seq}: {game.to_move()} resigned, so the stand-in plays their turn "
+                          "at once, in this entry (R8.4)", "R8.4")
     try:
-        if kind in ("commit", "nonce", "move"):
+        if kind in ("commit", "nonce", "move", "resign"):
             _replay_move(game, entry, seq)
+        elif kind in ("timeout", "standin", "replace"):
+            from pbem.seats import replay_seat_entry  # lazily: it builds on this module (R8)
+
+            replay_seat_entry(game, entry, seq)
         elif kind == "waive":
             player = entry.get("player")
             check_waive(game, str(player))
@@ -229,6 +249,16 @@ def apply_entry(game: Game, entry: dict[str, Any], entry_hash: str) -> None:
         raise TamperError(f"entry {seq}: the host could not have admitted it: {err.message}", err.rule) from None
     game.entries.append(entry)
     game.hashes.append(entry_hash)
+    if _turn_key(game) != turn_before:
+        game.turn_since = seq  # R8.1: this entry made it the player to move's turn
+
+
+def _turn_key(game: Game) -> tuple[Any, ...] | None:
+    """R8.1: what identifies the turn being played (a Witch look does not change it)."""
+    state = game.state
+    if state is None or state.to_move is None:
+        return None
+    return (state.phase.value, state.current, state.turn_number, len(state.queue))
 
 
 def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
@@ -239,8 +269,10 @@ def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
             game.commits[move.player] = move.data["nonce_commitment"]
             if isinstance(move.data.get("key"), str):
                 game.keys.setdefault(move.player, move.data["key"])  # P8: registered with the commitment
-        else:
+        elif move.kind == "nonce":
             game.nonces[move.player] = move.data["nonce"]
+        else:
+            game.resigned.add(move.player)  # R8.4: the stand-in plays the seat from now on
     else:
         outcome = entry.get("outcome")
         if not isinstance(outcome, list):
@@ -304,6 +336,8 @@ def log_has_signatures(entries: list[dict[str, Any]]) -> bool:
     for entry in entries:
         move = entry.get("move")
         if "signature" in entry or (isinstance(move, dict) and ("signature" in move or "key" in move)):
+            return True
+        if entry.get("kind") == "replace" and "key" in entry:  # R8.4: a new player's key
             return True
     return False
 

@@ -309,6 +309,14 @@ def check_log(entries: list[dict[str, Any]]) -> LogSignatures:
         elif "signature" in entry:
             failures.append(f"entry {seq}: signed, but entry 0 names no host key")
         move, player = entry.get("move"), entry.get("player")
+        if entry.get("kind") == "replace" and isinstance(player, str):
+            # R8.4: the seat's new player signs with the new key from this entry on (none: unsigned)
+            new_key = entry.get("key")
+            if isinstance(new_key, str):
+                keys[player] = new_key
+            else:
+                keys.pop(player, None)
+            continue
         if not isinstance(move, dict) or not isinstance(player, str):
             continue
         try:

@@ -148,7 +148,27 @@ def board_lines(game: Game) -> list[str]:
         lines.append("  final scores: " + ", ".join(f"{p} {scores[p]}" for p in state.players))
     else:
         lines.append(f"  turn {state.turn_number}: {next_step(state)}")
+    lines.extend(f"  {line}" for line in deadline_lines(game))
     return lines
+
+
+def deadline_lines(game: Game) -> list[str]:
+    """R8: the deadline rule, who is due when, the resigned seats, and every timeout,
+    stand-in turn and change of hands with its time (public facts only)."""
+    from pbem.deadlines import phrase, rule_text
+    from pbem.seats import record_lines
+
+    out = []
+    rule = rule_text(game)
+    if rule is not None:
+        out.append(rule)
+        due = phrase(game)
+        if due is not None:
+            out.append(f"due: {due}")
+    if game.resigned:
+        out.append(f"resigned (played by the stand-in, R8.4): {', '.join(sorted(game.resigned))}")
+    out.extend(record_lines(game))
+    return out
 
 
 def state_json(game: Game) -> dict[str, Any]:
@@ -183,7 +203,15 @@ def state_json(game: Game) -> dict[str, Any]:
         "flipped": list(state.flipped),
         "scores": state.scores(),
         "over": game.over,
+        "resigned": sorted(game.resigned),
     })
+    from pbem.deadlines import due
+
+    found = due(game)
+    if game.deadline is not None:
+        out["deadline"] = {"seconds": game.deadline, "reminder": game.reminder,
+                           "turn_since": game.turn_since,
+                           "due": None if found is None else {"player": found[0], "at": found[1]}}
     return out
 
 
@@ -225,7 +253,12 @@ def template(game: Game, player: str) -> str:
     if state is None:
         return _opening_template(game, player)
     head.update({"kind": "move", "after": after_of(game)})
-    lines = [f"# {n}" for n in notices(game)] + [f"# {next_step(state)}"]
+    lines = [f"# {n}" for n in notices(game)] + _standin_news(game) + [f"# {next_step(state)}"]
+    from pbem.deadlines import phrase
+
+    due = phrase(game)
+    if due is not None and due.startswith(f"{player} "):
+        lines.append(f"# Deadline (R8.1): {due}; after it the stand-in rule (R8.3) plays your turn.")
     options: list[str] = []
     if state.to_move != player:
         lines.append(f"# Note: it is {state.to_move}'s turn, not {player}'s: this move would be refused.")
@@ -250,6 +283,30 @@ def template(game: Game, player: str) -> str:
         if state.phase is Phase.FINAL:
             options.append("  - {action: end}   # finish your part of the final round (R6.2)")
     return "\n".join(lines) + "\n" + dump_yaml(head) + "actions:\n" + "".join(o + "\n" for o in options)
+
+
+def resign_template(game: Game, player: str) -> str:
+    """The move file that resigns ``player``'s seat (R8.4), answering the log's last entry (P7)."""
+    head = {"game": game.game_id, "player": player, "kind": "resign", "after": after_of(game)}
+    return "".join(f"# {n}\n" for n in notices(game)) + (
+        f"# {player} resigns (R8.4): from the entry that records this, the stand-in rule (R8.3)\n"
+        "# plays the seat at once, turn after turn; its cubes stay and count. The host may hand\n"
+        "# the seat to a new player ('pbem replace'). Sign it if you registered a key, and mail it.\n"
+    ) + dump_yaml(head)
+
+
+def _standin_news(game: Game) -> list[str]:
+    """The timeouts, stand-in turns, resignations and new players since the last
+    player's move, as comment lines: what the stand-in did (R8.2-R8.4)."""
+    from pbem.report import entry_lines  # lazily: report builds on this module
+    from pbem.seats import SEAT_KINDS
+
+    recent: list[dict[str, Any]] = []
+    for entry in reversed(game.entries):
+        if entry.get("kind") not in SEAT_KINDS:
+            break
+        recent.insert(0, entry)
+    return [f"# {line}" for entry in recent for line in entry_lines(game, entry)]
 
 
 def private_lines(reveals: list[dict[str, Any]]) -> list[str]:
