@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from clitools import cli, ok, snapshot
-from test_tamper import refused_at, rechain, write
+from test_tamper import rechain, refused_at, write
 
 from pbem.clock import at_of, pinned, seconds
 from pbem.deadlines import due, parse_duration, phrase
