@@ -272,3 +272,22 @@ def test_the_template_after_a_timeout_says_what_the_stand_in_did(tmp_path: Path)
     text = ok("template", "g", "--games", tmp_path)
     assert f"# entry {game.last_seq} (" in text and "red's deadline passed" in text
     assert "#   the stand-in: place 2 cube(s) in" in text
+
+
+def test_check_gives_the_hosts_verdict_on_a_resignation(tmp_path: Path) -> None:
+    game = new_game(tmp_path)
+    (tmp_path / "resign.yaml").write_text(dump_yaml(resign_data(game, "yellow")))  # not on turn: allowed
+    assert "yellow's resignation would be recorded" in ok("check", tmp_path / "resign.yaml",
+                                                          "--log", tmp_path / "g" / LOG_NAME)
+    state = ok("show", "g", "--json", "--games", tmp_path)
+    assert '"due": {\n   "player": "red",\n   "at": "2026-12-04T09:00:00Z"' in state
+
+
+def test_tick_without_a_from_address_queues_nothing_and_says_why(tmp_path: Path) -> None:
+    new_game(tmp_path, emails=True)
+    (tmp_path / "g" / "host.yaml").write_text("emails: {red: red@example.org}\n")  # no mail_from
+    out = ok("tick", "--now", at(80), "--games", tmp_path)
+    assert "1 timeout(s) recorded, 0 mail(s) queued" in out and "--from" in out
+    assert not (tmp_path / "+mail-queue").exists()
+    out = ok("tick", "--now", at(80), "--from", "host@example.org", "--games", tmp_path)
+    assert "0 timeout(s) recorded, 1 mail(s) queued" in out  # the notice owed, queued now, once
