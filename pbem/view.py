@@ -257,8 +257,9 @@ def template(game: Game, player: str) -> str:
     from pbem.deadlines import phrase
 
     due = phrase(game)
-    if due is not None and due.startswith(f"{player} "):
-        lines.append(f"# Deadline (R8.1): {due}; after it the stand-in rule (R8.3) plays your turn.")
+    if due is not None:
+        mine = "; after it the stand-in rule (R8.3) plays your turn" if due.startswith(f"{player} ") else ""
+        lines.append(f"# Deadline (R8.1): {due}{mine}.")
     options: list[str] = []
     if state.to_move != player:
         lines.append(f"# Note: it is {state.to_move}'s turn, not {player}'s: this move would be refused.")
@@ -320,6 +321,11 @@ def _opening_template(game: Game, player: str) -> str:
     """P4's two rounds: what ``player`` sends now, with how to make it."""
     opening = game.opening
     notes = "".join(f"# {n}\n" for n in notices(game))
+    from pbem.deadlines import rule_text
+
+    rule = rule_text(game)
+    if rule is not None:
+        notes += f"# {rule}. No deadline runs during the opening (P4).\n"
     where = f"--games DIR --player {player}"
     if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
         head = {"game": game.game_id, "player": player, "kind": "commit",
