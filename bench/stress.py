@@ -229,7 +229,9 @@ def mail_host_campaign(root: Path) -> tuple[list[str], bool]:
     from mailhostile import HOST, hostile_messages, part_bomb
 
     from pbem.host.games import NewGame, create, load_game
-    from pbem.mail.host import QUEUE_NAME, MailHost, process
+    from pbem.mail.host import MailHost
+    from pbem.mail.outbox import QUEUE_NAME
+    from pbem.mail.run import process
     from pbem.player.nonces import commit_move, reveal_move
 
     emails = {"red": "red@example.org", "blue": "blue@example.net"}

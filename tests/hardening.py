@@ -569,7 +569,9 @@ def leak_game_memory(
     from pbem.cli.shell import _report
     from pbem.errors import PbemError
     from pbem.referee.admit import judge
-    from pbem.views.text import board_lines, state_json, template
+    from pbem.views.text import board_lines
+    from pbem.views.json import state_json
+    from pbem.views.template import template
 
     rng = random.Random(seed)
     path = make_game(games, game_id, n_players, seed, secret=secret)

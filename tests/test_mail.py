@@ -381,7 +381,7 @@ def test_automatic_messages_are_filed_unanswered(started: tuple[Path, Path, Path
 
 
 def test_messages_are_taken_in_arrival_order(tmp_path: Path) -> None:
-    from pbem.mail.host import new_messages
+    from pbem.mail.outbox import new_messages
 
     (tmp_path / "new").mkdir()
     for name in ("1700000002.M5P1.h", "1700000001.M900000P1.h", "1700000001.M10P2.h"):
@@ -619,6 +619,7 @@ def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import pbem.mail.host
+    import pbem.mail.run
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
@@ -629,7 +630,7 @@ def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
 
     monkeypatch.setattr(pbem.mail.host, "file_as_seen", killed)
     with pytest.raises(SystemExit):
-        pbem.mail.host.process(inbox, games, outbox, None, HOST)
+        pbem.mail.run.process(inbox, games, outbox, None, HOST)
     monkeypatch.undo()
     assert len(list((inbox / "new").iterdir())) == 1 and set(load_log(games).commits) == {"red"}
     out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)

@@ -9,12 +9,7 @@ signature fails, 10 no secret yet.  The last line is the verdict, word for word 
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import itertools
-import json
-import re
-import sys
+import hashlib, hmac, itertools, json, re, sys  # noqa: E401 (one line: this file stays under 300)
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -111,8 +106,8 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
             if not AT.match(str(e.get("at"))) or e["at"] < last_at:
                 raise Refused(seq, "P7", "its 'at' is not a time, or earlier than the entry before")
             last_at = e["at"]
-            if kind in ("commit", "nonce", "move"):  # P7: a move names the entry it answers
-                answers, after = (0 if kind != "move" else seq - 1), move.get("after", {})
+            if kind in ("commit", "nonce", "move", "resign"):  # P7: a move names the entry it answers
+                answers, after = (0 if kind in ("commit", "nonce") else seq - 1), move.get("after", {})
                 if (after.get("seq") != answers or len(after.get("hash", "")) < 16 or player not in players
                         or not hashes[answers].startswith(after["hash"])
                         or (move["player"], move["kind"]) != (player, kind)):
@@ -142,7 +137,9 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
                 if not isinstance(commitments, list) or [is_hex(c, 64) for c in commitments] != [True] * 49:
                     raise Refused(seq, "P6", "the start entry is malformed: there must be 49 commitments")
                 found["start"], found["start_seq"] = e, seq
-            elif kind == "move":  # P6: every revealed face opens its commitment
+            elif kind in ("move", "timeout", "standin"):  # P6: every revealed face opens its commitment
+                if kind == "timeout" and not e["at"] >= e["due"]:  # R8.2 (pbem verify recomputes 'due')
+                    raise Refused(seq, "R8.2", f"a timeout at {e['at']}, before its deadline {e['due']}")
                 for ev in e.get("outcome") or []:
                     if isinstance(ev, dict) and ev.get("event") == "token_flipped":
                         token, token_id, salt = str(ev.get("token")), ev.get("token_id"), str(ev.get("salt"))
@@ -158,7 +155,7 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
                 if found["secret"] or H(TAG + b"/secret" + secret).hex() != first["secret"]["commitment"]:
                     raise Refused(seq, "P3", "the revealed secret does not match the commitment of entry 0")
                 found["secret"] = secret
-            elif kind != "abandon":
+            elif kind not in ("abandon", "resign", "replace"):  # R8.4's seat changes: rules, not P3-P7
                 raise Refused(seq, "P7", f"unknown entry kind {kind!r}")
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
         raise Refused(seq, "P7", f"the entry is malformed ({type(err).__name__}: {err})") from None
@@ -169,7 +166,7 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
 def check_signatures(entries: list[Entry]) -> str | None:
     first, moves = entries[0], [e["move"] for e in entries if isinstance(e.get("move"), dict)]
     if not (first.get("host_key") or first.get("keys") or any("signature" in e for e in entries + moves)
-            or any("key" in m for m in moves)):
+            or any("key" in m for m in moves) or any(e.get("kind") == "replace" and "key" in e for e in entries)):
         return None
     import base64  # noqa: I001 (the imports P8 needs, only for a log with keys)
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -189,6 +186,8 @@ def check_signatures(entries: list[Entry]) -> str | None:
         if (host is not None or "signature" in e) and not verify(host, e.get("signature"), entry_hash(e).encode()):
             raise Refused(seq, "P8", "the host signature does not verify (or entry 0 names no host key)", 8)
         move, player = e.get("move"), e.get("player")
+        if e.get("kind") == "replace":  # R8.4: the seat's new key from here on (none: unsigned)
+            keys.pop(player, None) if "key" not in e else keys.update({player: e["key"]})
         if not isinstance(move, dict):
             continue
         public = keys.get(player) or (move.get("key") if e.get("kind") == "commit" else None)

@@ -32,12 +32,14 @@ from pbem.errors import Exit, FormatError
               help="A player's e-mail address for 'pbem mail' (kept in host.yaml, not in the log).")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
               help="A folder with map.yaml and tokens.yaml: a custom game (P3), said in every output.")
+@click.option("--deadline", help="Time a turn may take, e.g. 72h or 3d (R8.1); then 'pbem tick' records a timeout.")
+@click.option("--reminder", help="Remind the player this long before the deadline, e.g. 24h.")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
-    games: Path,
+    deadline: str | None, reminder: str | None, games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -62,14 +64,25 @@ def new(
             raise FormatError(f"--data {data_dir}: {err}", "P3") from None
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
+    if deadline is not None or reminder is not None:
+        from pbem.referee.deadlines import parse_duration
+
+        spec.deadline = parse_duration(deadline, "--deadline") if deadline is not None else None
+        spec.reminder = parse_duration(reminder, "--reminder") if reminder is not None else None
     path = create(games, spec)
     from pbem.host.games import load_game
     from pbem.views.text import notices
 
     click.echo(f"created game {game_id} in {path}")
     click.echo(f"players (seat order): {', '.join(names)}")
-    for line in notices(load_game(path)):
+    made = load_game(path)
+    for line in notices(made):
         click.echo(line)
+    from pbem.referee.deadlines import rule_text
+
+    rule = rule_text(made)
+    if rule is not None:
+        click.echo(f"{rule}; no deadline runs during the opening (P4)")
     click.echo("next (P4): each player commits to a nonce ('pbem nonce GAME --player P' writes the "
                "move), then, when all have, reveals it; the last reveal starts the game")
 
@@ -109,7 +122,7 @@ def apply(move_file: Path, games: Path) -> None:
 
     if _is_mail(move_file):  # an RFC 5322 message (pbem/mailmsg.py, pbem/mail.py)
         from pbem.files import read_limited
-        from pbem.mail.host import apply_mail_file
+        from pbem.mail.accept import apply_mail_file
         from pbem.mail.message import MAIL_LIMIT
 
         _report(apply_mail_file(games, read_limited(move_file, MAIL_LIMIT, "message")))
@@ -149,7 +162,7 @@ def mail(inbox: Path, outbox: Path | None, smtp: str | None, from_address: str |
     """Apply every new message of a Maildir, file it as seen (or quarantine it), queue
     the replies, then deliver the queue.  Exit 3 if a message was quarantined, 9 if
     replies are still queued (they are retried by the next run or --flush)."""
-    from pbem.mail.host import process
+    from pbem.mail.run import process
 
     run = process(inbox, games, outbox, smtp, from_address, flush_only=flush)
     for item in run.done:
@@ -162,4 +175,40 @@ def mail(inbox: Path, outbox: Path | None, smtp: str | None, from_address: str |
         sys.exit(int(Exit.BUSY))
 
 
+@main.command()
+@click.option("--now", "at", help="The time to act as of (tests, catching up): 2026-12-02T09:15:00Z.")
+@click.option("--from", "from_address", envvar="PBEM_FROM",
+              help="The host's From address for reminders and notices (or 'mail_from' in host.yaml).")
+@games_option
+@refusals
+def tick(at: str | None, from_address: str | None, games: Path) -> None:
+    """Host, from cron: remind players before their deadline (once), and record a timeout,
+    played by the stand-in rule, for each turn whose deadline has passed (R8.1-R8.3).
+    Mail is queued in GAMES/+mail-queue; 'pbem mail' (or 'pbem mail --flush') delivers it."""
+    from contextlib import nullcontext
 
+    from pbem.log.clock import now, pinned
+    from pbem.mail.tick import tick as run_tick
+
+    with pinned(at) if at is not None else nullcontext():
+        result = run_tick(games, from_address)
+        for line in result.lines:
+            click.echo(line)
+        click.echo(f"tick at {now()}: {result.timeouts} timeout(s) recorded, {result.queued} mail(s) queued")
+
+
+@main.command()
+@click.argument("game_id")
+@click.option("--seat", required=True, help="The seat handed to a new player.")
+@click.option("--email", help="The new player's address (host.yaml); without it the seat gets no mail.")
+@click.option("--key", "key_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="The new player's public key (.pub): their moves must be signed with it (P8).")
+@games_option
+@refusals
+def replace(game_id: str, seat: str, email: str | None, key_file: Path | None, games: Path) -> None:
+    """Host: hand a seat to a new player (R8.4); the seat's cubes, cards and turn order stay."""
+    from pbem.fair.keys import read_public_key
+    from pbem.host.games import replace as do_replace
+
+    key = read_public_key(key_file) if key_file is not None else None
+    _report(do_replace(games, game_id, seat, email, key))

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from pbem.cli.shell import games_option, main, refusals
-from pbem.errors import StateError, UnknownError
+from pbem.errors import FormatError, StateError, UnknownError
 
 
 @main.command()
@@ -55,14 +55,22 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
 @click.argument("game_id")
 @click.option("--player", help="The player the template is for (default: the one to move).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
+@click.option("--resign", "resigning", is_flag=True,
+              help="The move that resigns PLAYER's seat: the stand-in plays it from then on (R8.4).")
 @games_option
 @refusals
-def template(game_id: str, player: str | None, out: Path | None, games: Path) -> None:
+def template(game_id: str, player: str | None, out: Path | None, resigning: bool, games: Path) -> None:
     """A move file for the player to move (or, before the start, P4's commitment or nonce)."""
     from pbem.host.games import game_dir, load_game
-    from pbem.views.text import template as make
+    from pbem.views.template import template as make
 
     game = load_game(game_dir(games, game_id))
+    if resigning:
+        if player is None:
+            raise FormatError("--resign: name the resigning player with --player", "R8.4")
+        from pbem.views.template import resign_template
+
+        make = resign_template  # the resignation's move file instead
     who = player or game.to_move()
     if who is None:
         raise StateError(

@@ -33,7 +33,8 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
     """The board as a person reads it; with --as, that player's private reveals too."""
     from pbem.host.games import game_dir, read_private
     from pbem.log.logfile import LOG_NAME
-    from pbem.views.text import board_lines, private_lines, state_json
+    from pbem.views.json import state_json
+    from pbem.views.text import board_lines, private_lines
     from pbem.views.timeline import game_at, read_checked
 
     path = game_dir(games, game_id)
@@ -157,6 +158,10 @@ def verify(log: Path, old: Path | None) -> None:
 
         for finding in do_audit(game):
             click.echo(f"ok: {finding}")
+    from pbem.referee.seats import record_lines
+
+    for line in record_lines(game):
+        click.echo(f"ok: {line}")
     status = "over" if game.over else ("in play" if game.started else game.opening.value)
     click.echo(f"game {game.game_id}: {status}; last entry {game.last_seq} ({game.last_hash[:16]})")
     if old is not None:
@@ -222,6 +227,10 @@ def audit(log: Path) -> None:
     scores = game.state.scores()
     click.echo("final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players))
     click.echo(f"winner: {winner(game.state)} (R6.5)")
+    from pbem.referee.seats import record_lines
+
+    for line in record_lines(game):
+        click.echo(f"ok: {line}")
     click.echo(audit_verdict(None))
     from pbem.views.text import trust_lines
 

@@ -33,7 +33,9 @@ from pbem.log.yamlio import decode, dump_yaml, load_one, load_stream
 from pbem.record import Record
 from pbem.referee.admit import Verdict, check_abandon, check_waive, judge
 from pbem.referee.audit import host_faces, start_entry
-from pbem.referee.replay import apply_entry, outcome_dicts, replay
+from pbem.referee.replay import apply_entry, replay
+from pbem.referee.reveals import outcome_dicts
+from pbem.referee.seats import check_replace, due_at, resigned_to_move, standin_entry
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.rules import play
 from pbem.rules.data import Board, Catalogue
@@ -117,6 +119,8 @@ class NewGame:
     # key goes into entry 0 and which signs every entry; players' addresses (host.yaml)
     host_key_file: Path | None = None
     emails: dict[str, str] = field(default_factory=dict)
+    deadline: int | None = None  # R8.1: seconds a turn may take (pbem.referee.deadlines)
+    reminder: int | None = None  # seconds before the deadline a reminder is mailed
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -132,6 +136,8 @@ def create(games: Path, spec: NewGame) -> Path:
     if spec.first is not None and spec.first not in players:
         raise FormatError(f"--first {spec.first!r} is not one of the players", "R2.1")
     spec.board.regions_in_use(len(players))
+    if spec.reminder is not None and (spec.deadline is None or spec.reminder >= spec.deadline):
+        raise FormatError("--reminder needs a --deadline, and must be shorter than it", "R8.1")
     path = games / spec.game_id
     if path.exists():
         raise StateError(f"game {spec.game_id!r} already exists in {str(games)!r}", "P1")
@@ -147,7 +153,7 @@ def create(games: Path, spec: NewGame) -> Path:
         "engine": {"name": ENGINE_NAME, "version": __version__},
         "game": spec.game_id,
         "players": list(players),
-        "options": {"first": spec.first},
+        "options": _options(spec),
         "secret": {"commitment": protocol.secret_commitment(secret), "made": made},
         "edition": "standard" if data_hash in STANDARD_DATA_HASHES else "custom",  # P3
         "data_hash": data_hash,
@@ -189,6 +195,16 @@ def create(games: Path, spec: NewGame) -> Path:
         tmp.rmdir()
         raise
     return path
+
+
+def _options(spec: NewGame) -> dict[str, Any]:
+    """Entry 0's options: the first player (R2.1) and, when set, the deadline (R8.1)."""
+    options: dict[str, Any] = {"first": spec.first}
+    if spec.deadline is not None:
+        options["deadline"] = spec.deadline
+    if spec.reminder is not None:
+        options["reminder"] = spec.reminder
+    return options
 
 
 # --- applying moves -------------------------------------------------------------
@@ -274,6 +290,10 @@ def _write(
         chained.append(entry)
         if game.ready_to_start and not pending:  # P4: the last reveal (or waiver) starts the game
             pending.append(start_entry(game, _secret_for(game, path)))
+        elif game.resigned and not pending and resigned_to_move(game) is not None:
+            # R8.4: a resigned seat is played by the stand-in at once, turn after turn
+            faces = faces or host_faces(game, _secret_for(game, path))
+            pending.append(standin_entry(game, "standin", faces))
     private = _write_private(path, game, events or [], faces, seq, seq - len(chained))
     append(path / LOG_NAME, chained)
     return Applied(chained, events or [], private, game)
@@ -320,6 +340,48 @@ def _write_private(
         write_atomic(target, "".join("---\n" + d for d in docs).encode(), 0o600)
         written.append(target)
     return written
+
+
+# --- R8: timeouts and new players ----------------------------------------------------------
+
+def timeout(games: Path, game_id: str) -> Applied | None:
+    """R8.2: if the deadline of the player to move has passed (by the host's clock), record a
+    timeout whose turn the stand-in plays (R8.3); None when no deadline has passed.
+
+    Whether it is recorded depends on the log and the clock only, never on a face (P10)."""
+    from pbem.log.clock import now
+    from pbem.referee.deadlines import due
+
+    path = game_dir(games, game_id)
+    with locked(path):
+        game = load_game(path)
+        found = due(game)
+        if found is None or now() < found[1]:
+            return None
+        faces = host_faces(game, _secret_for(game, path))
+        assert due_at(game) == found[1]
+        return _write(path, game, [standin_entry(game, "timeout", faces)], faces=faces)
+
+
+def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | None) -> Applied:
+    """R8.4: hand ``seat`` to a new player: an entry naming the seat and, where used, the new
+    key (checked for that seat's moves from this entry on); the address goes to host.yaml."""
+    from pbem.host.settings import check_address, load_settings, save_settings
+
+    path = game_dir(games, game_id)
+    with locked(path):
+        game = load_game(path)
+        check_replace(game, seat)
+        settings = load_settings(path)
+        if email is not None:
+            settings.emails[seat] = check_address(email, seat)
+        elif seat in settings.emails:
+            del settings.emails[seat]  # the old player's address must not get the new player's mail
+        entry: dict[str, Any] = {"kind": "replace", "player": seat}
+        if key is not None:
+            entry["key"] = key
+        save_settings(path, settings)  # before the log: a crash leaves at worst no entry
+        return _write(path, game, [entry])
 
 
 # --- the end ------------------------------------------------------------------------

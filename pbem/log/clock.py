@@ -1,14 +1,18 @@
 """The host's clock (PROTOCOL.md P7): every entry's ``at``, RFC 3339 UTC to the second.
 
 ``PBEM_NOW`` (an ``at``-style time, e.g. ``2026-11-30T09:15:00Z``) sets the clock,
-so tests and recorded examples never depend on the real time and never sleep.
+so tests and recorded examples never depend on the real time and never sleep;
+:func:`pinned` does the same for one command (``pbem tick --now``).
 """
 
 from __future__ import annotations
 
+import calendar
 import os
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from pbem.errors import FormatError
 
@@ -31,8 +35,27 @@ def is_at(text: object) -> bool:
     return True
 
 
+_pinned: list[str] = []  # the innermost pinned() time, for one command (``--now``)
+
+
+@contextmanager
+def pinned(at: str) -> Iterator[None]:
+    """Within the block, :func:`now` is ``at`` (``pbem tick --now``, ``pbem mail --now``)."""
+    if not is_at(at):
+        from pbem.errors import FormatError
+
+        raise FormatError(f"--now {at!r} is not a time like 2026-11-30T09:15:00Z", "P7")
+    _pinned.append(at)
+    try:
+        yield
+    finally:
+        _pinned.pop()
+
+
 def now() -> str:
-    """The current time as an ``at`` (``PBEM_NOW`` when set)."""
+    """The current time as an ``at`` (a pinned time, else ``PBEM_NOW`` when set)."""
+    if _pinned:
+        return _pinned[-1]
     forced = os.environ.get(CLOCK_ENV)
     if forced is not None:
         if not is_at(forced):
@@ -45,3 +68,13 @@ def stamp(previous: str | None) -> str:
     """The ``at`` of a new entry: now, but never earlier than the entry before (P7)."""
     current = now()
     return previous if previous is not None and previous > current else current
+
+
+def seconds(at: str) -> int:
+    """An ``at`` as seconds since 1970 (UTC)."""
+    return calendar.timegm(time.strptime(at, "%Y-%m-%dT%H:%M:%SZ"))
+
+
+def at_of(secs: int) -> str:
+    """Seconds since 1970 (UTC) as an ``at``."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(secs))

@@ -48,6 +48,10 @@ class Game:
     secret: bytes | None = None  # once revealed (P6)
     abandoned: bool = False
     sent: dict[str, int] = field(default_factory=dict)  # P7: each recorded move's digest -> seq
+    deadline: int | None = None  # R8.1: seconds a turn may take (entry 0's options), or none
+    reminder: int | None = None  # seconds before the deadline a reminder is mailed, or none
+    resigned: set[str] = field(default_factory=set)  # R8.4: seats the stand-in plays, at once
+    turn_since: int = 0  # R8.1: the seq of the entry that made it the player to move's turn
 
     @property
     def started(self) -> bool:
@@ -101,6 +105,10 @@ class Game:
     def test_game(self) -> bool:
         """P7: a game made from a supplied secret is a test game."""
         return self.made == "supplied"
+
+    def at_of(self, seq: int) -> str:
+        """The ``at`` of entry ``seq`` (P7; every replayed entry has one)."""
+        return str(self.entries[seq]["at"])
 
     def to_move(self) -> str | None:
         return self.state.to_move if self.state is not None else None

@@ -40,7 +40,7 @@ OPENING_KINDS = ("commit", "nonce")
 class Move(Record):
     game: str
     player: str
-    kind: str  # "move", or P4's "commit" and "nonce"
+    kind: str  # "move", P4's "commit" and "nonce", or R8.4's "resign"
     data: dict[str, Any]  # the move as sent
 
     @property

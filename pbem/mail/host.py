@@ -30,15 +30,12 @@ import logging
 import mailbox
 import os
 import re
-import shutil
-import smtplib
-import ssl
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
-from email.parser import BytesHeaderParser, BytesParser
+from email.parser import BytesHeaderParser
 from email.utils import formatdate, getaddresses
 from pathlib import Path
 from typing import Any
@@ -49,6 +46,7 @@ from pbem.host.games import Applied, apply_move, game_dir, load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
+from pbem.mail.accept import check_sender, public_text, refused_text
 from pbem.mail.message import (
     MAIL_LIMIT,
     MSGID_RE,
@@ -59,60 +57,20 @@ from pbem.mail.message import (
     mail_move,
     parse_mail,
 )
+from pbem.mail.outbox import QUEUE_NAME, Queue, file_as_seen, new_messages
 from pbem.views.report import report_lines
-from pbem.views.text import board_lines, template
+from pbem.views.template import template
+from pbem.views.text import board_lines
 
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
 
 
-class SenderError(PbemError):
-    """The From address does not fit the move (or is not registered at all)."""
-
-    exit_code = Exit.SIGNATURE
-    label = "sender refused"
-
-
-# --- applying one message ----------------------------------------------------------------
-
-def accept_mail(games: Path, mail: Mail, require_sender: bool = True) -> Applied:
-    """Apply the move a message carries, after checking its sender and Message-ID.
-
-    ``require_sender``: the game must list the sender's address (``pbem mail``);
-    without it (``pbem apply MSG.eml``) the address is checked only when the game
-    lists addresses at all.
-    """
-    move, where = mail_move(mail)
-    path = game_dir(games, move.game)
-    settings = load_settings(path)
-    if settings.emails or require_sender:
-        check_sender(settings, mail, move, where)
-    if mail.message_id is not None:
-        seen = seen_ids(path)
-        if mail.message_id in seen:
-            raise StaleError(
-                f"this message ({mail.message_id}) was already applied, as entry "
-                f"{seen[mail.message_id]}; nothing was changed", "P7",
-            )
-    applied = apply_move(games, move)
-    if mail.message_id is not None:
-        with locked(path):
-            record_seen(path, mail.message_id, applied.entries[0]["seq"])
-    return applied
-
-
-def apply_mail_file(games: Path, data: bytes) -> Applied:
-    """``pbem apply MESSAGE.eml``."""
-    return accept_mail(games, parse_mail(data), require_sender=False)
-
-
 # --- the mailbox loop ----------------------------------------------------------------------
 
 QUARANTINE = ".Quarantine"  # a Maildir++ subfolder of the inbox: kept, never deleted
-QUEUE_NAME = "+mail-queue"  # in the games folder; '+' is never part of a game id
 SUBJECT_LIMIT = 160
 _ADDRESS_RE = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?\Z")
-_PATH_RE = re.compile(r"(?<![\w.])/(?:[^\s'\"/]+/)+[^\s'\"]*")
 
 
 class Unwanted(PbemError):
@@ -147,10 +105,6 @@ def safe_header(value: str, limit: int = SUBJECT_LIMIT) -> str:
     out = " ".join(out.split())
     return out if len(out) <= limit else out[: limit - 3].rstrip() + "..."
 
-
-def public_text(text: str) -> str:
-    """What a mailed text may say: no path of the host's files."""
-    return _PATH_RE.sub("<path>", text)
 
 
 def message_key(data: bytes, message_id: str | None) -> str:
@@ -496,26 +450,6 @@ def board_picture(game: Game) -> bytes | None:
         return None
 
 
-def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
-    if mail.sender is None:
-        raise SenderError("the message has no single From address to check", "P1")
-    players = settings.players_of(mail.sender)
-    if not players:
-        raise SenderError(
-            f"{mail.sender} is not the address of any player of game {move.game!r}; "
-            "nothing was changed", "P1",
-        )
-    if move.player not in players:
-        raise SenderError(
-            f"this message comes from {mail.sender}, the address of {', '.join(players)}, "
-            f"but the move ({where}) is {move.player}'s; nothing was changed", "P1",
-        )
-
-
-def refused_text(err: PbemError) -> str:
-    return f"Your message was not applied; nothing was changed.\n\npbem: {public_text(str(err))}\n"
-
-
 INVITED_NAME = "mail-invited.txt"  # the opening rounds whose invitations were queued
 ROUND_SUBJECTS = {
     "commit": "round 1 of 2: commit to a nonce",
@@ -529,182 +463,6 @@ ROUND_TEXT = ("Your part of the opening (P4): fill in the attached file as its c
 def invited_rounds(path: Path) -> set[str]:
     target = path / INVITED_NAME
     return set(target.read_text("utf-8").split()) if target.is_file() else set()
-
-
-# --- the queue: replies spooled before the message leaves new/, delivered apart -----------
-
-class Queue:
-    """Replies on disk, one folder a handled message (``BATCH/NN.eml``, ``BATCH/key``),
-    written whole (a temporary folder renamed) before the message is filed.  Delivery
-    renames each sent reply ``NN.eml.sent``; what fails stays for the next run."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def batch_id(self, ident: str) -> str:
-        return hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-
-    def message_id(self, batch: str, index: int, from_address: str) -> str:
-        """Stable: the same reply has the same Message-ID on every try."""
-        return f"<pbem.{batch}.{index}@{from_address.rsplit('@', 1)[1]}>"
-
-    def handled(self, batch: str, key: str) -> bool:
-        marker = self.path / batch / "key"
-        return marker.is_file() and marker.read_text("utf-8").strip() == key
-
-    def put(self, batch: str, key: str, messages: list[EmailMessage]) -> None:
-        self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.chmod(self.path, 0o700)
-        final = self.path / batch
-        if final.exists():  # the same message again (a new Maildir key): replies of a new try
-            batch = f"{batch}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
-            final = self.path / batch
-            if final.exists():
-                return
-        tmp = self.path / f".{batch}.{os.getpid()}.tmp"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        tmp.mkdir(mode=0o700)
-        for index, msg in enumerate(messages):
-            wire = msg.as_bytes(policy=policy.default.clone(linesep="\r\n"))  # SMTP's line ends
-            write_atomic(tmp / f"{index:03d}.eml", wire, 0o600)
-        write_atomic(tmp / "key", key.encode() + b"\n", 0o600)
-        os.rename(tmp, final)
-
-    def pending(self) -> list[Path]:
-        if not self.path.is_dir():
-            return []
-        batches = sorted((p for p in self.path.iterdir() if p.is_dir() and not p.name.startswith(".")),
-                         key=lambda p: (p.stat().st_mtime_ns, p.name))
-        return [eml for batch in batches for eml in sorted(batch.glob("*.eml"))]
-
-    def flush(self, deliver: Callable[[bytes, str], None]) -> tuple[int, int]:
-        """Deliver what is queued: (sent, kept for the next run)."""
-        sent = kept = 0
-        for path in self.pending():
-            data = path.read_bytes()
-            head = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
-            to = str(head.get("To", ""))
-            try:
-                deliver(data, to)
-            except (smtplib.SMTPException, OSError) as err:
-                kept += 1
-                _log.warning("reply %s kept for the next run: %s", path.name, err)
-                continue
-            os.rename(path, path.with_name(path.name + ".sent"))
-            sent += 1
-        return sent, kept
-
-
-# --- Maildir details --------------------------------------------------------------------
-
-_KEY_TIME = re.compile(r"^(\d+)\.(?:M(\d+))?")
-
-
-def new_messages(inbox: Path, colon: str = ":") -> list[tuple[str, str]]:
-    """(key, file name) of the messages in ``new/``, oldest delivery first."""
-    folder = inbox / "new"
-    found: list[tuple[float, str, str]] = []
-    for entry in os.scandir(folder):
-        if entry.name.startswith(".") or not entry.is_file():
-            continue
-        key = entry.name.split(colon)[0]
-        match = _KEY_TIME.match(key)
-        when = (
-            int(match.group(1)) + int(match.group(2) or 0) / 1e6
-            if match else entry.stat().st_mtime
-        )
-        found.append((when, key, entry.name))
-    return [(key, name) for _when, key, name in sorted(found)]
-
-
-def file_as_seen(inbox: Path, name: str, colon: str = ":") -> None:
-    """Maildir: new/KEY -> cur/KEY:2,S (the message's bytes are not touched)."""
-    key = name.split(colon)[0]
-    os.rename(inbox / "new" / name, inbox / "cur" / f"{key}{colon}2,S")
-
-
-# --- delivering replies -------------------------------------------------------------------
-
-class MaildirOutbox:
-    def __init__(self, path: Path) -> None:
-        self.box = mailbox.Maildir(str(path), create=True)
-
-    def __call__(self, data: bytes, to: str) -> None:
-        self.box.add(data)
-
-
-class SmtpOutbox:
-    """One SMTP connection, opened on the first reply; STARTTLS if offered.  A refused
-    reply (4xx/5xx) raises; a dropped connection is opened again on the next reply."""
-
-    def __init__(self, server: str, from_address: str) -> None:
-        host, _, port = server.rpartition(":") if ":" in server else (server, "", "587")
-        if not host or not port.isdigit():
-            raise FormatError(f"--smtp {server!r}: give HOST:PORT")
-        self.host, self.port = host, int(port)
-        self.from_address = from_address
-        self.conn: smtplib.SMTP | None = None
-
-    def __call__(self, data: bytes, to: str) -> None:
-        if self.conn is None:
-            self.conn = self._connect()
-        try:
-            self.conn.sendmail(self.from_address, [to], data)
-        except (smtplib.SMTPServerDisconnected, OSError):
-            self.conn = None
-            raise
-        except smtplib.SMTPException:
-            try:
-                self.conn.rset()
-            except (smtplib.SMTPException, OSError):
-                self.conn = None
-            raise
-
-    def _connect(self) -> smtplib.SMTP:
-        context = ssl.create_default_context()
-        conn: smtplib.SMTP
-        if self.port == 465:
-            conn = smtplib.SMTP_SSL(self.host, self.port, timeout=60, context=context)
-        else:
-            conn = smtplib.SMTP(self.host, self.port, timeout=60)
-        conn.ehlo()
-        secure = self.port == 465
-        if not secure and conn.has_extn("starttls"):
-            conn.starttls(context=context)
-            conn.ehlo()
-            secure = True
-        user = os.environ.get("PBEM_SMTP_USER")
-        if user:
-            if not secure and self.host not in ("localhost", "127.0.0.1", "::1"):
-                conn.close()
-                raise PbemError(
-                    f"{self.host}:{self.port} offers no STARTTLS: pbem will not send the SMTP "
-                    "password in clear text"
-                )
-            conn.login(user, os.environ.get("PBEM_SMTP_PASSWORD", ""))
-        return conn
-
-    def close(self) -> None:
-        if self.conn is not None:
-            try:
-                self.conn.quit()
-            except (smtplib.SMTPException, OSError):
-                self.conn.close()
-            self.conn = None
-
-
-@dataclass
-class Run:
-    """What one ``pbem mail`` run did."""
-
-    done: list[Processed]
-    sent: int
-    kept: int
-
-    @property
-    def quarantined(self) -> int:
-        return sum(1 for p in self.done if p.quarantined)
 
 
 def host_address(games: Path, from_address: str | None) -> str:
@@ -730,33 +488,3 @@ def host_address(games: Path, from_address: str | None) -> str:
     )
 
 
-def process(
-    inbox: Path, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
-    flush_only: bool = False,
-) -> Run:
-    """``pbem mail``: one pass over the inbox, then delivery of the queue."""
-    if outbox is None and smtp is None:
-        raise FormatError("give --outbox MAILDIR or --smtp HOST:PORT for the replies")
-    address = host_address(games, from_address)
-    if not flush_only and (not (inbox / "new").is_dir() or not (inbox / "cur").is_dir()):
-        raise FormatError("the inbox is not a Maildir (it needs new/ and cur/)")
-    senders: list[Callable[[bytes, str], None]] = []
-    if outbox is not None:
-        senders.append(MaildirOutbox(outbox))
-    smtp_box = SmtpOutbox(smtp, address) if smtp is not None else None
-    if smtp_box is not None:
-        senders.append(smtp_box)
-
-    def deliver(data: bytes, to: str) -> None:
-        for each in senders:
-            each(data, to)
-
-    host = MailHost(games, lambda _msg: None, address)
-    assert host.queue is not None
-    try:
-        done = [] if flush_only else host.run(inbox)
-        sent, kept = host.queue.flush(deliver)
-    finally:
-        if smtp_box is not None:
-            smtp_box.close()
-    return Run(done, sent, kept)

@@ -28,6 +28,9 @@ def check_move(move_file: Path, log: Path) -> list[str]:
                 "until every seat has committed"]
     if move.kind == "nonce":
         return [f"ok: {move.player}'s nonce matches the commitment and would be recorded (P4)"]
+    if move.kind == "resign":
+        return [f"ok: {move.player}'s resignation would be recorded against entry {game.last_seq}; from "
+                "then on the stand-in rule plays the seat at once (R8.4)"]
     head = f"ok: the host would accept all {len(verdict.actions)} action(s) against entry {game.last_seq} (P10)"
     if verdict.complete or verdict.state is None:
         return [head, "the turn is complete: mail it"]

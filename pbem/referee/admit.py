@@ -85,6 +85,10 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
         _commit(game, move)
     elif move.kind == "nonce":
         _nonce(game, move)
+    elif move.kind == "resign":
+        from pbem.referee.seats import check_resign  # lazily: R8.4, rare (apply's start-up speed)
+
+        check_resign(game, move.player)
     else:
         return _turn(game, move, key, faces)
     return Verdict(move, key, (), None, (), True)
@@ -109,7 +113,7 @@ def check_fresh(game: Game, move: Move) -> str:
         raise StaleError(f"this move was already applied, as entry {earlier}; nothing was changed", "P7")
     after = move.data["after"]
     seq, prefix = after["seq"], after["hash"]
-    target = 0 if move.kind != "move" else game.last_seq
+    target = 0 if move.kind in ("commit", "nonce") else game.last_seq  # P4's answer entry 0
     target_hash = game.hashes[target]
     if seq == target and target_hash.startswith(prefix):
         return key
@@ -213,6 +217,9 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
         )
     if state.to_move is None:
         raise StateError("the game is over: no more moves are taken", "R6.5")
+    if move.player in game.resigned:
+        raise RulesError(f"{move.player} resigned: the stand-in plays the seat (R8.3) until the host "
+                         "hands it to a new player ('pbem replace')", "R8.4")
     if state.to_move != move.player:
         raise RulesError(f"it is {state.to_move}'s turn, not {move.player}'s", "R3")
     actions = parse_actions(move.data.get("actions"))

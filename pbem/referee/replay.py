@@ -16,70 +16,16 @@ from typing import Any
 from pbem.data import STANDARD_DATA_HASHES
 from pbem.errors import FormatError, PbemError, TamperError
 from pbem.fair import protocol
-from pbem.fair.tokens import check_reveal, position_of
 from pbem.log.clock import is_at
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, validate
 from pbem.referee.admit import check_abandon, check_waive, judge
-from pbem.rules import Event, FaceUnknown, State, new_state
-from pbem.rules.data import Board, Catalogue, GameDataError, Token
-from pbem.rules.events import TokenFlipped
+from pbem.referee.reveals import RevealFaces, outcome_dicts
+from pbem.referee.seats import replay_seat_entry
+from pbem.rules import FaceUnknown, State, new_state
+from pbem.rules.data import Board, Catalogue, GameDataError
 
 SaltOf = Callable[[str], str]
-
-
-class RevealFaces:
-    """The faces recorded in one entry's outcome, each checked against its commitment."""
-
-    def __init__(self, game: Game, outcome: list[Any], seq: int) -> None:
-        self._game = game
-        self._seq = seq
-        self._reveals: dict[str, tuple[str, str]] = {}
-        for item in outcome:
-            if isinstance(item, dict) and item.get("event") == TokenFlipped.kind:
-                token, token_id, salt = item.get("token"), item.get("token_id"), item.get("salt")
-                if not all(isinstance(x, str) for x in (token, token_id, salt)):
-                    raise TamperError(f"entry {seq}: a token_flipped event lacks its reveal", "P6")
-                assert isinstance(token, str) and isinstance(token_id, str) and isinstance(salt, str)
-                self._reveals[token] = (token_id, salt)
-
-    def face(self, token: str) -> Token:
-        if token not in self._reveals:
-            raise FaceUnknown(token)
-        token_id, salt = self._reveals[token]
-        position = position_of(token)
-        commit = self._game.commitments[position - 1]
-        if not check_reveal(commit, position, salt, token_id):
-            raise TamperError(
-                f"entry {self._seq}: the reveal of {token} ({token_id}) does not match its "
-                "commitment in the start entry",
-                "P6",
-            )
-        try:
-            return self._game.catalogue.by_id(token_id)
-        except KeyError:
-            raise TamperError(
-                f"entry {self._seq}: {token} is revealed as {token_id!r}, "
-                "which is not in the game's catalogue",
-                "P6",
-            ) from None
-
-    def look(self, token: str) -> str | None:
-        return None
-
-    def salt(self, token: str) -> str:
-        return self._reveals[token][1]
-
-
-def outcome_dicts(events: list[Event], salt_of: SaltOf) -> list[dict[str, Any]]:
-    """The public outcome of a move: each event's public form, flips with their salts."""
-    out = []
-    for event in events:
-        data = event.to_dict()
-        if isinstance(event, TokenFlipped):
-            data["salt"] = salt_of(event.token)
-        out.append(data)
-    return out
 
 
 def _setup_state(game: Game, entry: dict[str, Any], seq: int) -> State:
@@ -151,9 +97,21 @@ def game_from_first(first: dict[str, Any], first_hash: str) -> Game:
             keys=dict(first.get("keys", {})),
         )
         game.board.regions_in_use(len(game.players))
+        game.deadline, game.reminder = _deadline_options(first["options"])
         return game
     except (KeyError, TypeError, ValueError, AttributeError, GameDataError) as err:
         raise TamperError(f"entry 0: the first entry is malformed: {err}", "P3") from None
+
+
+def _deadline_options(options: dict[str, Any]) -> tuple[int | None, int | None]:
+    """R8.1: entry 0's deadline and reminder, in seconds (both absent: no deadline)."""
+    deadline, reminder = options.get("deadline"), options.get("reminder")
+    for name, value in (("deadline", deadline), ("reminder", reminder)):
+        if value is not None and (type(value) is not int or value < 60):
+            raise ValueError(f"options.{name} must be a whole number of seconds, at least 60 (R8.1)")
+    if reminder is not None and (deadline is None or reminder >= deadline):
+        raise ValueError("options.reminder needs a deadline, and must be shorter than it (R8.1)")
+    return deadline, reminder
 
 
 def replay(entries: list[dict[str, Any]], hashes: list[str]) -> Game:
@@ -211,9 +169,15 @@ def apply_entry(game: Game, entry: dict[str, Any], entry_hash: str) -> None:
     kind = entry.get("kind")
     if game.ready_to_start and kind != "start":
         raise TamperError(f"entry {seq}: every nonce is in, so the game must start with this entry (P4)", "P4")
+    turn_before = _turn_key(game)
+    if kind != "standin" and game.resigned and game.to_move() in game.resigned:
+        raise TamperError(f"entry {seq}: {game.to_move()} resigned, so the stand-in plays their turn "
+                          "at once, in this entry (R8.4)", "R8.4")
     try:
-        if kind in ("commit", "nonce", "move"):
+        if kind in ("commit", "nonce", "move", "resign"):
             _replay_move(game, entry, seq)
+        elif kind in ("timeout", "standin", "replace"):
+            replay_seat_entry(game, entry, seq)
         elif kind == "waive":
             player = entry.get("player")
             check_waive(game, str(player))
@@ -233,6 +197,16 @@ def apply_entry(game: Game, entry: dict[str, Any], entry_hash: str) -> None:
         raise TamperError(f"entry {seq}: the host could not have admitted it: {err.message}", err.rule) from None
     game.entries.append(entry)
     game.hashes.append(entry_hash)
+    if _turn_key(game) != turn_before:
+        game.turn_since = seq  # R8.1: this entry made it the player to move's turn
+
+
+def _turn_key(game: Game) -> tuple[Any, ...] | None:
+    """R8.1: what identifies the turn being played (a Witch look does not change it)."""
+    state = game.state
+    if state is None or state.to_move is None:
+        return None
+    return (state.phase.value, state.current, state.turn_number, len(state.queue))
 
 
 def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
@@ -243,8 +217,10 @@ def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
             game.commits[move.player] = move.data["nonce_commitment"]
             if isinstance(move.data.get("key"), str):
                 game.keys.setdefault(move.player, move.data["key"])  # P8: registered with the commitment
-        else:
+        elif move.kind == "nonce":
             game.nonces[move.player] = move.data["nonce"]
+        else:
+            game.resigned.add(move.player)  # R8.4: the stand-in plays the seat from now on
     else:
         outcome = entry.get("outcome")
         if not isinstance(outcome, list):

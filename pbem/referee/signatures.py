@@ -26,6 +26,8 @@ def log_has_signatures(entries: list[dict[str, Any]]) -> bool:
         move = entry.get("move")
         if "signature" in entry or (isinstance(move, dict) and ("signature" in move or "key" in move)):
             return True
+        if entry.get("kind") == "replace" and "key" in entry:  # R8.4: a new player's key
+            return True
     return False
 
 
@@ -108,6 +110,14 @@ def check_log(entries: list[dict[str, Any]]) -> LogSignatures:
         elif "signature" in entry:
             failures.append(f"entry {seq}: signed, but entry 0 names no host key")
         move, player = entry.get("move"), entry.get("player")
+        if entry.get("kind") == "replace" and isinstance(player, str):
+            # R8.4: the seat's new player signs with the new key from this entry on (none: unsigned)
+            new_key = entry.get("key")
+            if isinstance(new_key, str):
+                keys[player] = new_key
+            else:
+                keys.pop(player, None)
+            continue
         if not isinstance(move, dict) or not isinstance(player, str):
             continue
         try:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.log.game import Game
-from pbem.views.text import describe_event, next_step, opening_line
+from pbem.rules import action_from_dict
+from pbem.views.text import describe_action, describe_event, next_step, opening_line
 
 
 def entry_lines(game: Game, entry: dict[str, Any]) -> list[str]:
@@ -43,7 +44,32 @@ def entry_lines(game: Game, entry: dict[str, Any]) -> list[str]:
                 f"plague in {game.board.name_of(setup['plague'])}"]
     if kind == "reveal":
         return [f"entry {seq}: the secret is revealed; anyone can now run 'pbem audit'"]
+    if kind == "resign":
+        return [f"entry {seq} ({_when(entry)}): {player} resigns; from now on the stand-in "
+                "rule plays the seat at once, and its cubes stay and count (R8.4)"]
+    if kind == "replace":
+        key = " with a new key (P8)" if entry.get("key") else " (moves unsigned)"
+        return [f"entry {seq} ({_when(entry)}): the host hands {player}'s seat to a new "
+                f"player{key}; cubes, cards and turn order stay (R8.4)"]
+    if kind in ("timeout", "standin"):
+        return _standin_lines(game, entry)
     return [f"entry {seq}: {kind}"]
+
+
+def _when(entry: dict[str, Any]) -> str:
+    return str(entry.get("at", "")).replace("T", " ").replace("Z", " UTC")
+
+
+def _standin_lines(game: Game, entry: dict[str, Any]) -> list[str]:
+    """A turn the stand-in rule played (R8.3): a timeout (R8.2) or a resigned seat (R8.4)."""
+    player = entry["player"]
+    why = (f"{player}'s deadline passed ({_when({'at': entry['due']})}): timeout (R8.2)"
+           if entry["kind"] == "timeout" else f"{player} resigned (R8.4)")
+    done = [describe_action(game, action_from_dict(a)) for a in entry["actions"] if a["action"] != "end"]
+    lines = [f"entry {entry['seq']} ({_when(entry)}): {why}; the stand-in rule (R8.3) played the turn",
+             "  the stand-in: " + ("; ".join(done) if done else "does nothing (R8.3)")]
+    lines.extend(f"  {describe_event(game, e)}" for e in entry["outcome"] if e["event"] != "turn_started")
+    return lines
 
 
 def status_line(game: Game) -> str:

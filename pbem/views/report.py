@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.log.game import Game
+from pbem.referee.deadlines import phrase
 from pbem.views.narrate import entry_lines
 from pbem.views.text import next_step, opening_line, trust_lines
 
@@ -30,6 +31,9 @@ def report_lines(
             )
     if game.state is not None:
         lines.append(f"next: {next_step(game.state)}")
+        due = phrase(game)
+        if due is not None:
+            lines.append(f"deadline: {due} (R8.1)")
     else:
         lines.append(f"next: {opening_line(game)}")
     lines.append(f"log now ends at entry {game.last_seq} ({game.last_hash[:16]})")

@@ -12,9 +12,9 @@ from typing import Any
 
 from pbem.errors import PbemError, StateError
 from pbem.log.game import Game, Opening
-from pbem.log.moves import after_of
-from pbem.log.yamlio import dump_yaml
-from pbem.rules import Action, Phase, Stage, State, legal_actions
+from pbem.referee.deadlines import phrase, rule_text
+from pbem.referee.seats import record_lines
+from pbem.rules import Action, Phase, Stage, State
 from pbem.rules.data import CLASSES
 
 CARD_NAMES = {
@@ -168,44 +168,23 @@ def board_lines(game: Game) -> list[str]:
         lines.append("  final scores: " + ", ".join(f"{p} {scores[p]}" for p in state.players))
     else:
         lines.append(f"  turn {state.turn_number}: {next_step(state)}")
+    lines.extend(f"  {line}" for line in deadline_lines(game))
     return lines
 
 
-def state_json(game: Game) -> dict[str, Any]:
-    state = game.state
-    out: dict[str, Any] = {
-        "game": game.game_id,
-        "players": list(game.players),
-        "last_entry": {"seq": game.last_seq, "hash": game.last_hash},
-        "started": state is not None,
-        "opening": game.opening.value,
-        "committed": sorted(game.commits),
-        "waived": sorted(game.waived),
-        "nonces_from": sorted(game.nonces),
-        "edition": game.edition,
-        "test_game": game.test_game,
-    }
-    if state is None:
-        return out
-    out.update({
-        "phase": state.phase.value,
-        "to_move": state.to_move,
-        "next": next_step(state),
-        "turn": state.turn_number,
-        "plague": state.plague,
-        "regions": {
-            r: {"rats": list(state.rats[r]), "cubes": dict(state.cubes[r]),
-                "neighbours": list(state.neighbours[r])} for r in state.regions
-        },
-        "on_board": {p: sum(state.cubes[r].get(p, 0) for r in state.regions) for p in state.players},
-        "palace": dict(state.palace),
-        "supply": dict(state.supply),
-        "cards": dict(state.cards),
-        "rat_supply": len(state.rat_supply),
-        "flipped": list(state.flipped),
-        "scores": state.scores(),
-        "over": game.over,
-    })
+def deadline_lines(game: Game) -> list[str]:
+    """R8: the deadline rule, who is due when, the resigned seats, and every timeout,
+    stand-in turn and change of hands with its time (public facts only)."""
+    out = []
+    rule = rule_text(game)
+    if rule is not None:
+        out.append(rule)
+        due = phrase(game)
+        if due is not None:
+            out.append(f"due: {due}")
+    if game.resigned:
+        out.append(f"resigned (played by the stand-in, R8.4): {', '.join(sorted(game.resigned))}")
+    out.extend(record_lines(game))
     return out
 
 
@@ -240,68 +219,8 @@ def describe_action(game: Game, action: Action) -> str:
     return "end your part of the final round"
 
 
-def template(game: Game, player: str) -> str:
-    """A move file for ``player``: header filled in, legal choices as comments (P7)."""
-    state = game.state
-    head: dict[str, Any] = {"game": game.game_id, "player": player}
-    if state is None:
-        return _opening_template(game, player)
-    head.update({"kind": "move", "after": after_of(game)})
-    lines = [f"# {n}" for n in notices(game)] + [f"# {next_step(state)}"]
-    options: list[str] = []
-    if state.to_move != player:
-        lines.append(f"# Note: it is {state.to_move}'s turn, not {player}'s: this move would be refused.")
-    else:
-        lines.append("# Uncomment the actions you choose under 'actions:', in the order you play them,")
-        lines.append("# then check the file ('pbem check') and mail it.")
-        if state.phase is Phase.TURN and state.turn.stage is Stage.MAIN:
-            lines.append(
-                "# After move_plague add one 'spread' per drawn rat: {action: spread, region: ...},"
-            )
-            lines.append(
-                "# a neighbour of the plague's new region holding fewer than 3 rats (R4.1). You may"
-            )
-            lines.append(
-                "# then name the flip order with 'flip' actions; unnamed rats flip oldest first (R4.2)."
-            )
-        for action in legal_actions(state):
-            if action.kind == "end":
-                continue
-            flow = dump_yaml(action.to_dict()).strip().replace("\n", ", ")
-            options.append(f"#  - {{{flow}}}   # {describe_action(game, action)}")
-        if state.phase is Phase.FINAL:
-            options.append("  - {action: end}   # finish your part of the final round (R6.2)")
-    return "\n".join(lines) + "\n" + dump_yaml(head) + "actions:\n" + "".join(o + "\n" for o in options)
-
-
 def private_lines(reveals: list[dict[str, Any]]) -> list[str]:
     return [
         f"  you saw rat {r['token']} = {r['token_id']} (entry {r['seq']}; salt {r['salt']})"
         for r in reveals
     ]
-
-
-def _opening_template(game: Game, player: str) -> str:
-    """P4's two rounds: what ``player`` sends now, with how to make it."""
-    opening = game.opening
-    notes = "".join(f"# {n}\n" for n in notices(game))
-    where = f"--games DIR --player {player}"
-    if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
-        head = {"game": game.game_id, "player": player, "kind": "commit",
-                "after": after_of(game, opening=True), "nonce_commitment": ""}
-        return notes + (
-            "# Round 1 of 2 (P4): commit to a nonce of your own, so that nobody, the host\n"
-            "# included, can steer the shuffle. Easiest: let pbem write this file for you:\n"
-            f"#     pbem nonce {game.game_id} {where} --out commit.yaml\n"
-            "# It keeps the nonce in a private file and fills in nonce_commitment below\n"
-            "# (H('pbem-rattus/v1/nonce' || nonce) as 64 hex digits). Mail the result.\n"
-        ) + dump_yaml(head)
-    if opening is Opening.REVEAL and player in game.commits and player not in game.nonces:
-        head = {"game": game.game_id, "player": player, "kind": "nonce",
-                "after": after_of(game, opening=True), "nonce": ""}
-        return notes + (
-            "# Round 2 of 2 (P4): every seat has committed; now reveal the nonce you committed to.\n"
-            f"#     pbem nonce {game.game_id} {where} --reveal --out nonce.yaml\n"
-            "# writes this file from the nonce pbem kept for you. Mail the result.\n"
-        ) + dump_yaml(head)
-    return notes + f"# Nothing to send now for {player}: {opening_line(game)}.\n"

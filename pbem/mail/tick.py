@@ -1,0 +1,163 @@
+"""`pbem tick`: deadlines kept by the clock, safe to run from cron as often as one likes.
+
+For each game in the games folder whose deadline runs (R8.1):
+
+* when the deadline of the player to move has passed, a **timeout** entry is
+  recorded, whose turn the stand-in rule plays (R8.2, R8.3; ``pbem.host.timeout``),
+  and every player is mailed what the stand-in did, the player now to move with
+  their template;
+* when the reminder time of the current turn has come, the player to move is
+  reminded, once.
+
+Mail goes through the mail host's durable outbox (``GAMES/+mail-queue``, delivered
+by ``pbem mail`` or ``pbem mail --flush``).  What was queued is recorded per game in
+``mail-notices.txt`` (``remind SEQ`` for the turn begun at entry SEQ, ``notice SEQ``
+for the timeout or stand-in entry SEQ), under the game's lock, so a second run at
+the same moment changes nothing, and a run stopped between recording a timeout and
+queueing its notice queues it next time.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.errors import PbemError
+from pbem.files import write_atomic
+from pbem.host.games import game_dir, load_game, timeout
+from pbem.host.settings import load_settings
+from pbem.log.clock import now
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME, locked
+from pbem.mail.host import MailHost, host_address
+from pbem.referee.deadlines import due, phrase, remind_at
+from pbem.views.narrate import entry_lines
+from pbem.views.template import template
+from pbem.views.text import board_lines
+
+NOTICES_NAME = "mail-notices.txt"
+_log = logging.getLogger("pbem.mail.tick")
+
+
+@dataclass
+class Tick:
+    """What one run did, a line per thing done."""
+
+    lines: list[str] = field(default_factory=list)
+    timeouts: int = 0
+    queued: int = 0
+
+
+def notices_sent(path: Path) -> set[str]:
+    target = path / NOTICES_NAME
+    return set(target.read_text("utf-8").splitlines()) if target.is_file() else set()
+
+
+def _note(path: Path, item: str) -> None:
+    done = notices_sent(path) | {item}
+    write_atomic(path / NOTICES_NAME, "".join(f"{x}\n" for x in sorted(done)).encode(), 0o600)
+
+
+def tick(games: Path, from_address: str | None = None) -> Tick:
+    """One pass over every game (one game's trouble stops no other game's deadlines)."""
+    result = Tick()
+    if not games.is_dir():
+        return result
+    host: MailHost | None = None
+    for child in sorted(games.iterdir()):
+        if not (child / LOG_NAME).is_file():
+            continue
+        try:
+            game = load_game(child)
+            if game.deadline is None:
+                continue
+            found = due(game)
+            if found is not None and now() >= found[1]:
+                applied = timeout(games, game.game_id)
+                if applied is not None:
+                    result.timeouts += 1
+                    result.lines.append(f"{game.game_id}: timeout recorded as entry {applied.entries[0]['seq']} "
+                                        f"({found[0]}'s deadline {found[1]} passed; R8.2)")
+                    game = applied.game
+            if load_settings(child).emails:
+                if host is None:
+                    host = MailHost(games, lambda _m: None, host_address(games, from_address))
+                result.queued += _mail(host, child, game, result.lines)
+        except PbemError as err:
+            result.lines.append(f"{child.name}: {err}")
+            _log.warning("tick: %s: %s", child.name, err)
+    return result
+
+
+def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:
+    """Queue what this game still owes its players: stand-in notices, then the reminder."""
+    assert host.queue is not None
+    queued = 0
+    emails = load_settings(path).emails
+    with locked(path):
+        sent = notices_sent(path)
+        for seq, entry in enumerate(game.entries):
+            if entry.get("kind") != "timeout" or f"notice {seq}" in sent:
+                continue
+            batch = host.queue.batch_id(f"notice:{game.game_id}:{seq}")
+            messages = _notice(host, game, seq, emails, batch)
+            if messages:
+                host.queue.put(batch, f"notice {seq}", messages)
+            _note(path, f"notice {seq}")
+            queued += len(messages)
+            lines.append(f"{game.game_id}: {len(messages)} notice(s) of entry {seq} queued")
+        at = remind_at(game)
+        found = due(game)
+        item = f"remind {game.turn_since}"
+        if at is not None and found is not None and now() >= at and item not in sent:
+            player = found[0]
+            if player in emails:
+                batch = host.queue.batch_id(f"remind:{game.game_id}:{game.turn_since}")
+                host.queue.put(batch, item, [_reminder(host, game, player, emails[player], batch)])
+                queued += 1
+                lines.append(f"{game.game_id}: reminder queued for {player} (due {found[1]})")
+            _note(path, item)
+    return queued
+
+
+def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str) -> EmailMessage:
+    assert host.queue is not None
+    said = phrase(game) or ""
+    text = template(game, player)
+    body = (f"Reminder (R8.1): {said}.\nIf you do not move by then, the stand-in rule (R8.3) plays "
+            "your turn: no card, no ability, cubes on the region with the fewest rats, the plague one "
+            f"step to where you have the fewest cubes.\n\nYour move file:\n\n{text}")
+    msg = host._message(address, f"[pbem {game.game_id}] reminder: your move, {player}, due "
+                        f"{said.split('due ', 1)[-1]}", body, host.queue.message_id(batch, 0, host.from_address))
+    msg.add_attachment(text.encode("utf-8"), maintype="application", subtype="yaml",
+                       filename=f"{game.game_id}-{game.last_seq}-{player}.yaml")
+    return msg
+
+
+def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch: str) -> list[EmailMessage]:
+    """The timeout notice: what the stand-in did (to everyone), the template to the player to
+    move (who is told so).  Built from the log of the timeout's moment, public facts only."""
+    assert host.queue is not None
+    told = entry_lines(game, game.entries[seq])
+    to_move = game.to_move()
+    board = "\n".join(board_lines(game))
+    log_bytes = (game_dir(host.games, game.game_id) / LOG_NAME).read_bytes()
+    out = []
+    for index, player in enumerate(p for p in game.players if p in emails):
+        subject = f"[pbem {game.game_id}] entry {seq}: timeout, the stand-in played {game.entries[seq]['player']}"
+        parts = ["\n".join(told), board]
+        if player == to_move and seq == game.last_seq:
+            subject += f"; your move, {player}"
+            parts.append("It is your move. Fill in the attached move file (or the copy below) and send "
+                         "it back.\n\n" + template(game, player))
+        msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",
+                            host.queue.message_id(batch, index, host.from_address))
+        msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
+        if player == to_move and seq == game.last_seq:
+            msg.add_attachment(template(game, player).encode("utf-8"), maintype="application",
+                               subtype="yaml", filename=f"{game.game_id}-{game.last_seq}-{player}.yaml")
+        out.append(msg)
+    return out
+

@@ -1,0 +1,70 @@
+"""The faces a log entry reveals (PROTOCOL.md P6): each flip's token id and salt, checked
+against its commitment before the rules may use it; and an outcome's public form."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pbem.errors import TamperError
+from pbem.fair.tokens import check_reveal, position_of
+from pbem.log.game import Game
+from pbem.rules import Event, FaceUnknown
+from pbem.rules.data import Token
+from pbem.rules.events import TokenFlipped
+
+SaltOf = Callable[[str], str]
+
+
+class RevealFaces:
+    """The faces recorded in one entry's outcome, each checked against its commitment."""
+
+    def __init__(self, game: Game, outcome: list[Any], seq: int) -> None:
+        self._game = game
+        self._seq = seq
+        self._reveals: dict[str, tuple[str, str]] = {}
+        for item in outcome:
+            if isinstance(item, dict) and item.get("event") == TokenFlipped.kind:
+                token, token_id, salt = item.get("token"), item.get("token_id"), item.get("salt")
+                if not all(isinstance(x, str) for x in (token, token_id, salt)):
+                    raise TamperError(f"entry {seq}: a token_flipped event lacks its reveal", "P6")
+                assert isinstance(token, str) and isinstance(token_id, str) and isinstance(salt, str)
+                self._reveals[token] = (token_id, salt)
+
+    def face(self, token: str) -> Token:
+        if token not in self._reveals:
+            raise FaceUnknown(token)
+        token_id, salt = self._reveals[token]
+        position = position_of(token)
+        commit = self._game.commitments[position - 1]
+        if not check_reveal(commit, position, salt, token_id):
+            raise TamperError(
+                f"entry {self._seq}: the reveal of {token} ({token_id}) does not match its "
+                "commitment in the start entry",
+                "P6",
+            )
+        try:
+            return self._game.catalogue.by_id(token_id)
+        except KeyError:
+            raise TamperError(
+                f"entry {self._seq}: {token} is revealed as {token_id!r}, "
+                "which is not in the game's catalogue",
+                "P6",
+            ) from None
+
+    def look(self, token: str) -> str | None:
+        return None
+
+    def salt(self, token: str) -> str:
+        return self._reveals[token][1]
+
+
+def outcome_dicts(events: list[Event], salt_of: SaltOf) -> list[dict[str, Any]]:
+    """The public outcome of a move: each event's public form, flips with their salts."""
+    out = []
+    for event in events:
+        data = event.to_dict()
+        if isinstance(event, TokenFlipped):
+            data["salt"] = salt_of(event.token)
+        out.append(data)
+    return out

@@ -1,0 +1,184 @@
+"""R8.2-R8.4 in the log: timeouts, stand-in turns, resignations and new players.
+
+Four entry kinds (docs/protocol.md, schemas/entry.json):
+
+* ``timeout`` ``{player, since, due, actions, outcome}``: the deadline of the turn
+  that entry ``since`` began had passed (``due``, R8.1) and the stand-in played it
+  (R8.2, R8.3);
+* ``standin`` ``{player, actions, outcome}``: a resigned seat's turn, played by the
+  stand-in at once (R8.4);
+* ``resign`` ``{player, move}``: the player's move saying so (signed where the seat
+  has a key, P8); it answers the log's last entry like any move (P7);
+* ``replace`` ``{player, key?}``: the host hands the seat to a new player, whose moves
+  are checked against ``key`` from this entry on (none: the seat's moves are unsigned).
+
+Every reader checks a timeout from the entries' ``at`` alone, recomputes the
+stand-in's actions from the public state (``pbem.rules.standin``) and compares,
+and resolves them with the reveals the entry records, like any move.  Nothing
+here consults a face still hidden (P10): whether a timeout or a stand-in turn is
+admitted depends on the log only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.errors import StaleError, StateError, TamperError, UnknownError
+from pbem.fair.dealing import HostFaces
+from pbem.log.clock import at_of, seconds
+from pbem.log.game import Game
+from pbem.referee.reveals import RevealFaces, outcome_dicts
+from pbem.rules import FaceUnknown, RuleError, action_from_dict, play
+from pbem.rules.standin import standin_actions
+
+STANDIN_KINDS = ("timeout", "standin")
+SEAT_KINDS = (*STANDIN_KINDS, "resign", "replace")
+
+
+def due_at(game: Game) -> str:
+    assert game.deadline is not None
+    return at_of(seconds(game.at_of(game.turn_since)) + game.deadline)
+
+
+# --- the host: the entries ----------------------------------------------------------------
+
+def standin_entry(game: Game, kind: str, faces: HostFaces) -> dict[str, Any]:
+    """The ``timeout`` or ``standin`` entry for the player to move: R8.3's actions on the
+    public state, resolved with the host's faces (P10: the choice never saw a face)."""
+    state = game.state
+    assert state is not None and state.to_move is not None
+    player = state.to_move
+    actions = standin_actions(state)
+    _after, events = play(state, player, actions, faces)
+    entry: dict[str, Any] = {"kind": kind, "player": player}
+    if kind == "timeout":
+        entry.update({"since": game.turn_since, "due": due_at(game)})
+    entry.update({"actions": [a.to_dict() for a in actions], "outcome": outcome_dicts(events, faces.salt)})
+    return entry
+
+
+def resigned_to_move(game: Game) -> str | None:
+    """R8.4: the resigned seat the stand-in must play at once, if one is to move."""
+    player = game.to_move()
+    return player if player is not None and player in game.resigned else None
+
+
+# --- every reader: the checks ----------------------------------------------------------------
+
+def replay_seat_entry(game: Game, entry: dict[str, Any], seq: int) -> None:
+    """Check a ``timeout``, ``standin`` or ``replace`` entry the way the host wrote it, and add it."""
+    kind = entry["kind"]
+    if kind == "replace":
+        _replay_replace(game, entry, seq)
+    else:
+        _replay_standin(game, entry, seq)
+
+
+def _replay_standin(game: Game, entry: dict[str, Any], seq: int) -> None:
+    kind, player, state = entry["kind"], entry.get("player"), game.state
+    if state is None or state.to_move is None:
+        raise TamperError(f"entry {seq}: a {kind} entry, but no turn is being played (R8.2)", "R8.2")
+    if player != state.to_move:
+        raise TamperError(f"entry {seq}: a {kind} entry for {player!r}, but it is {state.to_move}'s turn", "R8.2")
+    if kind == "timeout":
+        if game.deadline is None:
+            raise TamperError(f"entry {seq}: a timeout in a game without a deadline (entry 0)", "R8.1")
+        if player in game.resigned:
+            raise TamperError(f"entry {seq}: {player} resigned; their turns are 'standin' entries", "R8.4")
+        due = due_at(game)
+        if entry.get("since") != game.turn_since or entry.get("due") != due:
+            raise TamperError(
+                f"entry {seq}: the timeout names the turn begun at entry {entry.get('since')!r}, due "
+                f"{entry.get('due')!r}; the log gives entry {game.turn_since}, due {due} (R8.1)", "R8.1",
+            )
+        if str(entry["at"]) < due:
+            raise TamperError(
+                f"entry {seq}: a timeout recorded at {entry['at']}, before {player}'s deadline {due} "
+                f"(the turn began at entry {game.turn_since}, {game.at_of(game.turn_since)})", "R8.2",
+            )
+    elif player not in game.resigned:
+        raise TamperError(f"entry {seq}: a stand-in turn for {player}, who has not resigned", "R8.4")
+    expected = [a.to_dict() for a in standin_actions(state)]
+    if entry.get("actions") != expected:
+        raise TamperError(
+            f"entry {seq}: the stand-in's actions are not R8.3's on the public state: the log says "
+            f"{entry.get('actions')!r}, R8.3 gives {expected!r}", "R8.3",
+        )
+    outcome = entry.get("outcome")
+    if not isinstance(outcome, list):
+        raise TamperError(f"entry {seq}: a {kind} entry needs its outcome", "P7")
+    faces = RevealFaces(game, outcome, seq)
+    try:
+        after, events = play(state, str(player), [action_from_dict(a) for a in expected], faces)
+    except FaceUnknown as err:
+        raise TamperError(
+            f"entry {seq}: the replay flips {err.args[0]}, whose reveal the entry does not record", "P6"
+        ) from None
+    except RuleError as err:  # pragma: no cover - R8.3's actions are legal by construction
+        raise TamperError(f"entry {seq}: the stand-in's actions break {err.rule}: {err.message}", err.rule) from None
+    if outcome_dicts(events, faces.salt) != outcome:
+        raise TamperError(f"entry {seq}: the recorded outcome differs from the replay of the stand-in's turn", "P7")
+    game.state = after
+
+
+def _replay_replace(game: Game, entry: dict[str, Any], seq: int) -> None:
+    player, key = entry.get("player"), entry.get("key")
+    check_replace(game, str(player))
+    if key is not None:
+        from pbem.fair.keys import is_public_text  # lazily: only a log that hands a seat over
+
+        if not is_public_text(key):
+            raise TamperError(f"entry {seq}: the new key for {player} is not an ed25519 public key", "P8")
+        game.keys[str(player)] = str(key)
+    else:
+        game.keys.pop(str(player), None)
+    game.resigned.discard(str(player))
+
+
+def check_replace(game: Game, player: str) -> None:
+    """R8.4: a seat of a game in play may be handed to a new player."""
+
+    if player not in game.players:
+        raise UnknownError(f"{player!r} is not a seat of game {game.game_id!r} "
+                           f"(seats: {', '.join(game.players)})", "R8.4")
+    if game.state is None:
+        raise StateError("a seat is handed over once the game has started (before it, waive the "
+                         "seat or abandon the game, P4)", "R8.4")
+    if game.over:
+        raise StateError("the game is over: its seats are no longer handed over", "R8.4")
+
+
+def check_resign(game: Game, player: str) -> None:
+    """R8.4: a player of a game in play may resign, once."""
+
+    if game.state is None:
+        raise StateError("the game has not started: a player resigns from a game in play "
+                         "(before the start, the host may waive the seat, P4)", "R8.4")
+    if game.over:
+        raise StateError("the game is over: there is nothing to resign from", "R8.4")
+    if player in game.resigned:
+        raise StaleError(f"{player} has already resigned; the stand-in plays the seat (R8.3)", "R8.4")
+
+
+# --- what changed, for show, verify and audit -------------------------------------------------
+
+def record_lines(game: Game) -> list[str]:
+    """Every timeout, stand-in turn, resignation and change of hands, with its time."""
+    out = []
+    for seq, entry in enumerate(game.entries):
+        kind = entry.get("kind")
+        if kind not in SEAT_KINDS:
+            continue
+        at = str(entry.get("at", "")).replace("T", " ").replace("Z", " UTC")
+        who = entry.get("player")
+        if kind == "timeout":
+            out.append(f"entry {seq} ({at}): timeout: {who}'s turn (due {entry['due']}) "
+                       "played by the stand-in (R8.2-R8.3)")
+        elif kind == "standin":
+            out.append(f"entry {seq} ({at}): stand-in turn for {who}, who resigned (R8.4)")
+        elif kind == "resign":
+            out.append(f"entry {seq} ({at}): {who} resigned; the stand-in plays the seat (R8.4)")
+        else:
+            key = f", key {str(entry['key'])[8:20]}..." if entry.get("key") else ", no key"
+            out.append(f"entry {seq} ({at}): seat {who} handed to a new player{key} (R8.4)")
+    return out

@@ -1,0 +1,153 @@
+"""R8 through the real mail path: a 4-player game on a test clock, moves mailed as messages
+into a Maildir, `pbem mail` (which runs `pbem tick`) every 4 simulated hours, replies,
+reminders and timeout notices delivered to a real SMTP server (aiosmtpd on 127.0.0.1).
+
+Blue misses three deadlines; green resigns halfway (a signed resignation).  Nobody sleeps:
+every `at` comes from ``pbem.log.clock.pinned``.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clitools import ok
+from test_mail import Collect, attachment, deliver, eml, signed, smtp, to_of
+
+from pbem.log.clock import at_of, pinned, seconds
+from pbem.sim.demo import bot_actions
+from pbem.host.games import load_game
+from pbem.log.logfile import LOG_NAME
+from pbem.log.moves import after_of
+from pbem.player.nonces import commit_move, reveal_move
+from pbem.log.yamlio import dump_yaml
+
+__all__ = ["smtp"]  # the fixture, shared with test_mail
+
+PLAYERS = ("red", "green", "blue", "yellow")
+ADDRESSES = {p: f"{p}@example.org" for p in PLAYERS}
+HOST = "rattus@host.example"
+T0 = "2026-12-01T08:00:00Z"
+STEP = 6 * 3600
+DEADLINE, REMINDER = 24 * 3600, 8 * 3600
+
+
+def start(tmp: Path) -> tuple[Path, Path]:
+    games, inbox = tmp / "games", tmp / "inbox"
+    (inbox / "new").mkdir(parents=True)
+    (inbox / "cur").mkdir()
+    (inbox / "tmp").mkdir()
+    for name in ("host", "green"):
+        ok("keygen", "--out", tmp / f"{name}.key")
+    args: list[Any] = ["new", "g", "--players", ",".join(PLAYERS), "--first", "red", "--deadline", "24h",
+                       "--reminder", "8h", "--host-key", tmp / "host.key", "--key", f"green={tmp / 'green.key.pub'}"]
+    for player, address in ADDRESSES.items():
+        args += ["--email", f"{player}={address}"]
+    with pinned(T0):
+        ok(*args, "--games", games)
+        # the opening (P4) by mail too: every commitment, then every nonce (green signs hers)
+        for make in (commit_move, reveal_move):
+            for i, player in enumerate(PLAYERS):
+                data = make(load_game(games / "g"), player, bytes([i + 7]) * 16)
+                text = signed(data, tmp / "green.key", tmp) if player == "green" else dump_yaml(data)
+                deliver(inbox, eml(ADDRESSES[player], text))
+            ok("mail", "--inbox", inbox, "--outbox", tmp / "opening-mail", "--games", games, "--from", HOST)
+    assert load_game(games / "g").started
+    return games, inbox
+
+
+@pytest.mark.parametrize(
+    ("misses", "resign_turn", "steps"),
+    [({1}, 0, 10), pytest.param({2, 4, 6}, 12, None, marks=pytest.mark.slow, id="two-weeks")],
+    ids=str,
+)
+def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
+    tmp_path: Path, smtp: tuple[str, Collect], misses: set[int], resign_turn: int, steps: int | None
+) -> None:
+    server, collected = smtp
+    games, inbox = start(tmp_path)
+    rng = random.Random(12)
+    t = seconds(T0)
+    blue_turns, blue_since, resigned, step = 0, -1, False, 0
+    missed_at: list[int] = []  # the turn_since of each turn blue let pass
+    while steps is None or step < steps:
+        game = load_game(games / "g")
+        if game.over:
+            break
+        step += 1
+        t += STEP
+        player = game.to_move()
+        assert (player is not None and game.state is not None and player != "green") or not resigned
+        if player == "blue" and game.turn_since != blue_since:
+            blue_turns, blue_since = blue_turns + 1, game.turn_since
+            if blue_turns in misses:
+                missed_at.append(game.turn_since)
+        if player == "blue" and blue_turns in misses:
+            pass  # blue is away: nothing arrives; the clock runs on
+        elif player == "green" and game.state.turn_number >= resign_turn:
+            data = {"game": "g", "player": "green", "kind": "resign", "after": after_of(game)}
+            deliver(inbox, eml(ADDRESSES["green"], signed(data, tmp_path / "green.key", tmp_path)))
+            resigned = True
+        else:
+            data = {"game": "g", "player": player, "kind": "move", "after": after_of(game),
+                    "actions": [a.to_dict() for a in bot_actions(game.state, rng)]}
+            text = signed(data, tmp_path / "green.key", tmp_path) if player == "green" else dump_yaml(data)
+            deliver(inbox, eml(ADDRESSES[player], text))
+        with pinned(at_of(t)):
+            ok("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
+    game = load_game(games / "g")
+    entries = game.entries
+    timeouts = [e for e in entries if e["kind"] == "timeout"]
+    mails = [m for _rcpt, m in collected.messages]
+
+    # each timeout after (never before) its deadline, at the first run after it
+    assert [e["since"] for e in timeouts] == missed_at and len(timeouts) == len(misses)
+    for e in timeouts:
+        assert e["player"] == "blue"
+        assert e["due"] == at_of(seconds(entries[e["since"]]["at"]) + DEADLINE)
+        assert e["due"] <= e["at"] < at_of(seconds(e["due"]) + STEP)
+    # each reminder once: one per missed turn (the others move well within 16 hours), to blue only
+    reminders = [m for m in mails if "reminder: your move" in str(m["Subject"])]
+    assert len(reminders) == len(misses) and {to_of(m) for m in reminders} == {ADDRESSES["blue"]}
+    assert len({str(m["Message-ID"]) for m in reminders}) == len(reminders)
+    assert all("R8.3" in m.get_body(("plain",)).get_content() for m in reminders)
+    # the notice of a timeout reaches every player; the next player's says what the stand-in did
+    for e in timeouts:
+        notices = [m for m in mails if f"entry {e['seq']}: timeout" in str(m["Subject"])]
+        assert Counter(to_of(m) for m in notices) == Counter(ADDRESSES.values())
+        nxt = [m for m in notices if "your move" in str(m["Subject"])]
+        if nxt:
+            body = nxt[0].get_body(("plain",)).get_content()
+            assert "the stand-in:" in body and "blue's deadline passed" in body
+            template = attachment(nxt[0], ".yaml")
+            assert template is not None
+    # green resigned (signed), and from then on every green turn is a stand-in entry, at once
+    assert resigned and game.resigned == {"green"}
+    kinds = [(e["kind"], e.get("player")) for e in entries]
+    first = kinds.index(("resign", "green"))
+    assert kinds[first + 1] == ("standin", "green")
+    assert ("move", "green") not in kinds[first:]
+    assert all(entries[i]["at"] == entries[i - 1]["at"] for i, k in enumerate(kinds) if k[0] == "standin")
+    if steps is None:
+        assert game.over
+        with pinned(at_of(t + 60)):
+            ok("reveal", "g", "--games", games)
+        log = games / "g" / LOG_NAME
+        verified = ok("verify", log)
+        audited = ok("audit", log)
+        assert "verdict: FAIR" in audited
+        for text in (verified, audited):
+            assert text.count("timeout: blue's turn") == 3
+            assert "green resigned; the stand-in plays the seat (R8.4)" in text
+            assert "stand-in turn for green" in text
+        assert seconds(entries[-1]["at"]) - seconds(T0) >= 12 * 86400  # about two weeks of play
+        tool = Path(__file__).parent.parent / "tools" / "audit_min.py"  # the auditor without pbem reads R8 too
+        done = subprocess.run([sys.executable, str(tool), str(log)], capture_output=True, text=True, check=False)
+        assert done.returncode == 0 and "verdict: FAIR" in done.stdout, done.stdout + done.stderr
+    else:
+        ok("verify", games / "g" / LOG_NAME)
