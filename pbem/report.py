@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem.owed import owed, unfinished
 from pbem.view import describe_event, next_step, opening_line, trust_lines
 
 if TYPE_CHECKING:
@@ -49,6 +50,10 @@ def report_lines(applied: Applied, private_hint: bool = True) -> list[str]:
             lines.append(
                 f"private reveal for {path.stem} written to {path} (send it to {path.stem} only)"
             )
+    mover = applied.entries[-1].get("player") if applied.entries else None
+    if game.state is not None and applied.entries[-1]["kind"] == "move" and isinstance(mover, str) \
+            and unfinished(game.state, mover):
+        lines.append(f"{mover}'s turn is not finished: {owed(game.state, mover, game.board.name_of)}")
     if game.state is not None:
         lines.append(f"next: {next_step(game.state)}")
     else:
