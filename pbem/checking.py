@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pbem import referee
 from pbem.logfile import read_log
-from pbem.replay import replay
 from pbem.owed import owed
+from pbem.replay import replay
 from pbem.yamlio import MOVE_LIMIT, read_limited
 
 

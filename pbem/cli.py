@@ -313,6 +313,17 @@ def check(move_file: Path, log: Path) -> None:
 
 
 @main.command()
+@click.argument("query", required=False)
+@refusals
+def rules(query: str | None) -> None:
+    """The rules reference: all of it, one rule (R3.2, P7) or the rules mentioning a word."""
+    from pbem.rulesref import lookup
+
+    for line in lookup(query):
+        click.echo(line)
+
+
+@main.command()
 @click.argument("game_id")
 @click.option("--as", "as_player", help="Also show this player's private knowledge (Witch looks).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
@@ -340,7 +351,7 @@ def show(game_id: str, as_player: str | None, as_json: bool, games: Path) -> Non
         click.echo(line)
     if as_player is not None:
         click.echo(f"private to {as_player}:")
-        for line in private_lines(reveals) or ["  nothing yet"]:
+        for line in private_lines(game, reveals) or ["  nothing yet"]:
             click.echo(line)
 
 

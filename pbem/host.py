@@ -21,7 +21,7 @@ from pbem.clock import stamp
 from pbem.dealing import HostFaces
 from pbem.errors import FormatError, PbemError, StateError, TamperError, UnknownError
 from pbem.game import Game
-from pbem.gamedata import STANDARD_DATA_HASHES, Board, Catalogue, default_board, default_catalogue
+from pbem.gamedata import STANDARD_DATA_HASHES, Board, Catalogue, default_board, default_catalogue, face_words
 from pbem.logfile import LOG_NAME, append, link, locked, read_log
 from pbem.moves import Move
 from pbem.record import Record
@@ -293,6 +293,11 @@ def read_private(path: Path, player: str, up_to: int) -> list[dict[str, Any]]:
     return [d for d in docs if isinstance(d, dict) and isinstance(d.get("seq"), int) and d["seq"] <= up_to]
 
 
+def _face_words(game: Game, token_id: str | None) -> str:
+    """R5.6: what the Witch saw, in words, for the private file."""
+    return face_words(game.catalogue.by_id(token_id)) if token_id else ""
+
+
 def _write_private(
     path: Path, game: Game, events: list[Event], faces: HostFaces | None, seq: int, before: int
 ) -> list[Path]:
@@ -313,6 +318,7 @@ def _write_private(
                 "seq": seq,
                 "token": look.token,
                 "token_id": faces.look(look.token),
+                "face": _face_words(game, faces.look(look.token)),
                 "salt": faces.salt(look.token),
                 "position": position,
                 "commitment": game.commitments[position - 1],

@@ -498,7 +498,11 @@ def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
 
 
 def refused_text(err: PbemError) -> str:
-    return f"Your message was not applied; nothing was changed.\n\npbem: {public_text(str(err))}\n"
+    from pbem.rulesref import sentence  # the rule's own words, so a player need not look it up
+
+    quote = sentence(err.rule) if err.rule else None
+    rule = f"\n\n{err.rule} says: \"{quote}\" ('pbem rules {err.rule}' has the rest)" if quote else ""
+    return f"Your message was not applied; nothing was changed.\n\npbem: {public_text(str(err))}{rule}\n"
 
 
 INVITED_NAME = "mail-invited.txt"  # the opening rounds whose invitations were queued

@@ -100,7 +100,7 @@ class _Planner:
         return () if self.state.cards[card] == self.player else (_d(TakeCard(card)),)
 
     def main(self) -> list[Section]:
-        s, player = self.state, self.player
+        s = self.state
         sections = [
             Section("Phase A (optional, R3.1): take one card, unowned or another player's",
                     tuple(Offer(_d(a), f"take the {_card(a.to_dict()['card'])}", ())
@@ -192,7 +192,8 @@ class _Planner:
                                f"a drawn rat to {self.name(r)}", moved) for r in room if count)
             spreads = tuple(_d(Spread(r)) for r in _fill(trial, room, count))
             placed = self.context(dest)
-            if dest not in flipped and trial.rats[dest] and (any(trial.cubes[dest].values()) or (placed and placed[0]["region"] == dest)):
+            cubes = any(trial.cubes[dest].values()) or (placed and placed[0]["region"] == dest)
+            if dest not in flipped and trial.rats[dest] and cubes:
                 ctx = (*moved, *spreads)
                 if knight is not None and knight_line is None and (len(move.path) == 1 or knight is s):
                     knight_line = Offer({"action": "knight_cubes"},

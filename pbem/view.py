@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.game import Game, Opening
-from pbem.gamedata import CLASSES
+from pbem.gamedata import CLASSES, face_words
 from pbem.moves import after_of
-from pbem.rules import Action, Phase, Stage, State, legal_actions
+from pbem.rules import Action, Phase, Stage, State
 from pbem.yamlio import dump_yaml
 
 CARD_NAMES = {
@@ -93,8 +93,8 @@ def describe_event(game: Game, e: dict[str, Any]) -> str:
     if kind == "token_flipped":
         result = "the plague breaks out" if e["outbreak"] else "no outbreak"
         return (
-            f"rat {e['token']} in {r('region')} is {e['token_id']} (threshold {e['threshold']}, "
-            f"{e['cubes']} cube(s)): {result}"
+            f"rat {e['token']} in {r('region')} is {_face(game, e['token_id'])} ({e['token_id']}; "
+            f"{e['cubes']} cube(s) there): {result}"
         )
     if kind == "cube_removed":
         return f"{e['player']} loses a cube in {r('region')} ({e['symbol']})"
@@ -241,9 +241,19 @@ def template(game: Game, player: str) -> str:
     return "\n".join(lines) + "\n" + dump_yaml(head) + "actions:\n" + "".join(o + "\n" for o in options)
 
 
-def private_lines(reveals: list[dict[str, Any]]) -> list[str]:
+def _face(game: Game, token_id: str) -> str:
+    """A face already shown to this reader, in words, from the game's own catalogue."""
+    try:
+        return face_words(game.catalogue.by_id(token_id))
+    except KeyError:
+        return token_id
+
+
+def private_lines(game: Game, reveals: list[dict[str, Any]]) -> list[str]:
+    """One player's own Witch looks (R5.6), faces in words."""
     return [
-        f"  you saw rat {r['token']} = {r['token_id']} (entry {r['seq']}; salt {r['salt']})"
+        f"  you saw rat {r['token']}: {_face(game, str(r['token_id']))} ({r['token_id']}; entry {r['seq']}; "
+        f"salt {r['salt']})"
         for r in reveals
     ]
 
