@@ -15,6 +15,7 @@ A move file is YAML (``schemas/move.json``)::
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -132,12 +133,22 @@ def _normalise(doc: dict[str, Any]) -> None:
     for action in actions:
         if not isinstance(action, dict):
             continue
-        for field in _NAMED:
-            if isinstance(action.get(field), str):
-                action[field] = action[field].strip().lower()
+        for field in (f for f in _NAMED if f in action):
+            action[field] = _lower(action.get(field))
         path = action.get("path")
         if isinstance(path, list):
-            action["path"] = [r.strip().lower() if isinstance(r, str) else r for r in path]
+            action["path"] = [_lower(r) for r in path]
+
+
+_NAME_SHAPE = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
+
+
+def _lower(value: Any) -> Any:
+    """A name in lower case when that makes it a name; anything else as written, so a refusal
+    quotes what the player wrote."""
+    if isinstance(value, str) and _NAME_SHAPE.match(value.lower()):
+        return value.lower()
+    return value
 
 
 def read_move(path: Path) -> Move:

@@ -118,9 +118,11 @@ def check_fresh(game: Game, move: Move) -> str:
     owner = next((i for i, h in enumerate(game.hashes) if h.startswith(prefix)), None)
     if seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
         why = f"the log has moved on to entry {game.last_seq} since"
-    elif owner is not None:
+    elif owner is not None and seq < len(game.hashes):
+        since = ("it is the log's last entry: write seq " + str(owner) if owner == target
+                 else "the log has moved on since")
         why = (f"{prefix[:16]} is the hash of entry {owner}, not of entry {seq}: the move was written "
-               f"against entry {owner} and its seq changed by hand, and the log has moved on since")
+               f"against entry {owner} and its seq changed by hand; {since}")
     elif seq < len(game.hashes):
         why = (f"entry {seq} of this log has hash {game.hashes[seq][:16]}: the move was written "
                "against another copy of this game's log (a different game, or a rewritten log)")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clitools import cli
 
 from pbem import referee, turnplan
 from pbem.bot import random_action
@@ -21,8 +22,6 @@ from pbem.rules import NoFaces, Phase, Stage, apply_in_place
 from pbem.simulate import new_random_game
 from pbem.view import template
 from pbem.yamlio import load_one
-
-from clitools import cli
 
 OFFER = "#  - {"
 

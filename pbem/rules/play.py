@@ -86,8 +86,11 @@ def _flip_order(state: State, tail: Sequence[Action], first: int, spread: int = 
         if isinstance(action, KnightCubes):
             raise RuleError("R5.4", f"action {index} (knight_cubes): the Knight declares the neutral "
                             "cubes before the flip order, right after the spreads")
-        if isinstance(action, Spread):
-            raise _spread_too_many(index, spread)
+        if isinstance(action, Spread):  # one spread line too many (R4.1); the outbreak has begun
+            drawn = (f"only {spread} rat{' was' if spread == 1 else 's were'} drawn" if spread
+                     else "no rat was drawn")
+            raise RuleError("R7.4", f"action {index} (spread): {drawn} when the plague moved, and the "
+                            f"outbreak in {state.plague} has begun: remove this spread line")
         if not isinstance(action, Flip):
             raise RuleError(
                 "R7.4",
