@@ -93,7 +93,7 @@ def describe_event(game: Game, e: dict[str, Any]) -> str:
     if kind == "token_flipped":
         result = "the plague breaks out" if e["outbreak"] else "no outbreak"
         return (
-            f"rat {e['token']} in {r('region')} is {_face(game, e['token_id'])} ({e['token_id']}; "
+            f"rat {e['token']} in {r('region')} is {e['token_id']} ({_face(game, e['token_id'], e['threshold'])}; "
             f"{e['cubes']} cube(s) there): {result}"
         )
     if kind == "cube_removed":
@@ -241,18 +241,18 @@ def template(game: Game, player: str) -> str:
     return "\n".join(lines) + "\n" + dump_yaml(head) + "actions:\n" + "".join(o + "\n" for o in options)
 
 
-def _face(game: Game, token_id: str) -> str:
+def _face(game: Game, token_id: str, threshold: int | None = None) -> str:
     """A face already shown to this reader, in words, from the game's own catalogue."""
     try:
         return face_words(game.catalogue.by_id(token_id))
     except KeyError:
-        return token_id
+        return f"threshold {threshold}" if threshold is not None else token_id
 
 
 def private_lines(game: Game, reveals: list[dict[str, Any]]) -> list[str]:
     """One player's own Witch looks (R5.6), faces in words."""
     return [
-        f"  you saw rat {r['token']}: {_face(game, str(r['token_id']))} ({r['token_id']}; entry {r['seq']}; "
+        f"  you saw rat {r['token']} = {r['token_id']} ({_face(game, str(r['token_id']))}; entry {r['seq']}; "
         f"salt {r['salt']})"
         for r in reveals
     ]

@@ -182,4 +182,4 @@ def test_issue11_faces_in_words(game: Game) -> None:
                                     "outbreak": True})
     assert words in flipped
     look = private_lines(game, [{"token": "t04", "token_id": token.id, "seq": 9, "salt": "ab"}])
-    assert f"you saw rat t04: {words}" in look[0]
+    assert f"you saw rat t04 = {token.id} ({words};" in look[0]

@@ -8,7 +8,6 @@ one used by replays and simulations.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 
 from pbem.gamedata import CLASSES
@@ -56,6 +55,8 @@ Handler = Callable[[State, str, Action, Faces, list[Event]], None]
 
 def _region(state: State, region: str, rule: str = "R1.2") -> None:
     if region not in state.cubes:
+        import difflib  # lazily: only a refusal needs it (pbem apply's start-up speed)
+
         close = difflib.get_close_matches(region, state.regions, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]}?" if close else f" (regions in use: {', '.join(state.regions)})"
         raise RuleError(rule, f"{region!r} is not a region in use in this game{hint}")
