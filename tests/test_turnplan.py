@@ -252,7 +252,13 @@ def test_issue11_check_and_apply_report_what_is_owed(tmp_path: Path) -> None:
         text = template(game, game.to_move() or "")
         apply_move(tmp_path, parse_move(uncomment(text, [offered(text)[0]]).encode()))
         game = load_game(tmp_path / "o")
-    text = template(game, "red")
+    text = cli("template", "o", "--games", tmp_path).output
+    for i, line in enumerate(offered(text)[:: max(1, len(offered(text)) // 6)]):  # a few lines, by the CLI
+        alone = tmp_path / f"alone{i}.yaml"
+        alone.write_text(uncomment(text, [line]))
+        result = cli("check", alone, "--log", tmp_path / "o" / "log.yaml")
+        assert result.exit_code in (0, 4), result.output + result.stderr  # accepted, or owes its prerequisite
+        assert "malformed" not in result.stderr
     move = tmp_path / "m.yaml"
     move.write_text(uncomment(text, [next(x for x in offered(text) if "{action: place" in x)]))
     out = cli("check", move, "--log", tmp_path / "o" / "log.yaml")
