@@ -27,4 +27,4 @@ def test_r5_6_a_look_left_by_a_killed_apply_is_not_shown(tmp_path: Path) -> None
     (folder / "red.yaml").write_text(reveal_doc(5, "t03") + reveal_doc(6, "t05"))
     assert [d["token"] for d in read_private(path, "red", up_to=5)] == ["t03"]
     shown = ok("show", "g", "--games", tmp_path, "--as", "red")
-    assert "rat t03 = S01" in shown and "t05" not in shown.split("private to red:")[1]
+    assert "rat t03 = S01 (threshold 2: peasant;" in shown and "t05" not in shown.split("private to red:")[1]

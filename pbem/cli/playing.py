@@ -134,4 +134,12 @@ def sign(move_file: Path, key: Path, register: bool) -> None:
     click.echo(f"signed {move_file} ({move.player}'s {move.kind} for game {move.game})")
 
 
+@main.command()
+@click.argument("query", required=False)
+@refusals
+def rules(query: str | None) -> None:
+    """The rules reference: all of it, one rule (R3.2, P7) or the rules mentioning a word."""
+    from pbem.views.rulesref import lookup
 
+    for line in lookup(query):
+        click.echo(line)

@@ -56,7 +56,7 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
         click.echo(line)
     if as_player is not None:
         click.echo(f"private to {as_player}:")
-        for line in private_lines(reveals) or ["  nothing yet"]:
+        for line in private_lines(game, reveals) or ["  nothing yet"]:
             click.echo(line)
 
 

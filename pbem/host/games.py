@@ -38,7 +38,7 @@ from pbem.referee.reveals import outcome_dicts
 from pbem.referee.seats import check_replace, due_at, resigned_to_move, standin_entry
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.rules import play
-from pbem.rules.data import Board, Catalogue
+from pbem.rules.data import Board, Catalogue, face_words
 from pbem.rules.events import Event, TokenLooked
 
 SECRET_NAME = "secret.yaml"
@@ -313,6 +313,11 @@ def read_private(path: Path, player: str, up_to: int) -> list[dict[str, Any]]:
     return [d for d in docs if isinstance(d, dict) and isinstance(d.get("seq"), int) and d["seq"] <= up_to]
 
 
+def _face_words(game: Game, token_id: str | None) -> str:
+    """R5.6: what the Witch saw, in words, for the private file."""
+    return face_words(game.catalogue.by_id(token_id)) if token_id else ""
+
+
 def _write_private(
     path: Path, game: Game, events: list[Event], faces: HostFaces | None, seq: int, before: int
 ) -> list[Path]:
@@ -333,6 +338,7 @@ def _write_private(
                 "seq": seq,
                 "token": look.token,
                 "token_id": faces.look(look.token),
+                "face": _face_words(game, faces.look(look.token)),
                 "salt": faces.salt(look.token),
                 "position": position,
                 "commitment": game.commitments[position - 1],

@@ -15,6 +15,7 @@ A move file is YAML (``schemas/move.json``)::
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -79,12 +80,18 @@ def validate(data: Any, name: str, what: str) -> None:
     if not errors:
         return
     err = errors[0]
-    where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
+    path = list(err.absolute_path)
+    if len(path) >= 2 and path[0] == "actions" and isinstance(path[1], int):
+        path[1] = f"action {path[1] + 1}"  # actions count from 1, as the rules' refusals do
+        path = path[1:]
+    where = "/".join(str(p) for p in path) or "(top level)"
     detail = err.message
     if len(detail) > 300:
         detail = detail[:300] + "..."
     if err.instance is None:
         detail = "is empty (in a template, uncomment the lines you choose)"
+    elif err.instance == "":
+        detail = "is empty: fill it in (for a nonce or its commitment, 'pbem nonce' writes the file for you)"
     if err.validator == "additionalProperties":
         detail = f"unexpected field: {detail}"
     raise FormatError(f"{what}: at {where}: {detail} (schemas/{name})", "P7")
@@ -101,6 +108,7 @@ def parse_move(data: bytes, what: str = "move file") -> Move:
     actions = doc.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:  # before the schema walks them all
         raise FormatError(f"the {what} lists {len(actions)} actions; at most {MAX_ACTIONS} are allowed", "P7")
+    _normalise(doc)
     validate(doc, "move.json", f"the {what}")
     key = doc.get("key")
     if isinstance(key, str) and not canonical_base64(key[len("ed25519:"):], 32):
@@ -109,6 +117,36 @@ def parse_move(data: bytes, what: str = "move file") -> Move:
             "its last character must be zero; copy the key as 'pbem keygen' wrote it)", "P2",
         )
     return Move(doc["game"], doc["player"], doc["kind"], doc)
+
+
+_NAMED = ("region", "source", "target", "card", "token")
+
+
+def _normalise(doc: dict[str, Any]) -> None:
+    """Region, card and token names in any case (``Gallia`` as ``pbem show`` prints it): written
+    in lower case before the schema, so the move is recorded (and signed) as normalised."""
+    actions = doc.get("actions")
+    if not isinstance(actions, list):
+        return
+    for action in actions:
+        if not isinstance(action, dict):
+            continue
+        for field in (f for f in _NAMED if f in action):
+            action[field] = _lower(action.get(field))
+        path = action.get("path")
+        if isinstance(path, list):
+            action["path"] = [_lower(r) for r in path]
+
+
+_NAME_SHAPE = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
+
+
+def _lower(value: Any) -> Any:
+    """A name in lower case when that makes it a name; anything else as written, so a refusal
+    quotes what the player wrote."""
+    if isinstance(value, str) and _NAME_SHAPE.match(value.lower()):
+        return value.lower()
+    return value
 
 
 def read_move(path: Path) -> Move:

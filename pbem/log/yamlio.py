@@ -104,6 +104,10 @@ def _where(event: Any) -> str:
 
 
 def decode(data: bytes, what: str) -> str:
+    head = data[:64]
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) >= 8 and head.count(0) * 3 >= len(head)):
+        raise FormatError(f"{what} is UTF-16 text, not UTF-8: save it again as UTF-8 (in most editors: "
+                          "Save As, Encoding: UTF-8)", "P2")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -243,6 +247,10 @@ def load_one(text: str, what: str) -> Any:
     except RecursionError:
         raise FormatError(f"{what} is nested too deeply", "P2") from None
     except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        if mark is not None and "\t" in (text.splitlines()[mark.line:mark.line + 1] or [""])[0]:
+            raise FormatError(f"{what} is not valid YAML: line {mark.line + 1} holds a tab; YAML indents "
+                              "with spaces only: replace the tab with spaces", "P2") from None
         raise FormatError(f"{what} is not valid YAML: {_yaml_problem(err)}", "P2") from None
     except ValueError as err:  # a scalar YAML cannot convert: a 5000-digit number, 2024-13-45
         raise FormatError(f"{what} holds a value that cannot be read: {str(err)[:200]}", "P2") from None

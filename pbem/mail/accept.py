@@ -19,6 +19,7 @@ from pbem.mail.message import (
     mail_move,
     parse_mail,
 )
+from pbem.views.rulesref import sentence
 
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
@@ -84,7 +85,9 @@ def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
 
 
 def refused_text(err: PbemError) -> str:
-    return f"Your message was not applied; nothing was changed.\n\npbem: {public_text(str(err))}\n"
+    quote = sentence(err.rule) if err.rule else None  # the rule's own words: no need to look it up
+    rule = f"\n\n{err.rule} says: \"{quote}\" ('pbem rules {err.rule}' has the rest)" if quote else ""
+    return f"Your message was not applied; nothing was changed.\n\npbem: {public_text(str(err))}{rule}\n"
 
 
 _PATH_RE = re.compile(r"(?<![\w.])/(?:[^\s'\"/]+/)+[^\s'\"]*")

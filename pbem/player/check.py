@@ -14,7 +14,7 @@ from pbem.log.logfile import read_log
 from pbem.log.yamlio import MOVE_LIMIT
 from pbem.referee import admit as referee
 from pbem.referee.replay import replay
-from pbem.views.text import next_step
+from pbem.views.owed import owed
 
 
 def check_move(move_file: Path, log: Path) -> list[str]:
@@ -34,5 +34,5 @@ def check_move(move_file: Path, log: Path) -> list[str]:
     head = f"ok: the host would accept all {len(verdict.actions)} action(s) against entry {game.last_seq} (P10)"
     if verdict.complete or verdict.state is None:
         return [head, "the turn is complete: mail it"]
-    return [head, f"the turn is not finished: after these actions {next_step(verdict.state)}; "
-                  "add those actions, or mail this and send the rest in another move file"]
+    return [head, f"the turn is not finished: {owed(verdict.state, move.player, game.board.name_of)}; "
+                  "add those lines, or mail this and send the rest in another move file"]

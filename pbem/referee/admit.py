@@ -118,8 +118,14 @@ def check_fresh(game: Game, move: Move) -> str:
     if seq == target and target_hash.startswith(prefix):
         return key
     fix = f"it must answer entry {target} ({target_hash[:16]}): ask for a new template ('pbem template')"
+    owner = next((i for i, h in enumerate(game.hashes) if h.startswith(prefix)), None)
     if seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
         why = f"the log has moved on to entry {game.last_seq} since"
+    elif owner is not None and seq < len(game.hashes):
+        since = ("it is the log's last entry: write seq " + str(owner) if owner == target
+                 else "the log has moved on since")
+        why = (f"{prefix[:16]} is the hash of entry {owner}, not of entry {seq}: the move was written "
+               f"against entry {owner} and its seq changed by hand; {since}")
     elif seq < len(game.hashes):
         why = (f"entry {seq} of this log has hash {game.hashes[seq][:16]}: the move was written "
                "against another copy of this game's log (a different game, or a rewritten log)")
@@ -199,10 +205,13 @@ def check_abandon(game: Game) -> None:
 def parse_actions(raw: Any) -> list[Action]:
     if not isinstance(raw, list):
         raise FormatError("'actions' must be a list", "P7")
-    try:
-        return [action_from_dict(item) for item in raw]
-    except ActionFormatError as err:
-        raise FormatError(str(err), "P7") from None
+    out = []
+    for index, item in enumerate(raw, start=1):
+        try:
+            out.append(action_from_dict(item))
+        except ActionFormatError as err:
+            raise FormatError(f"action {index}: {err}", "P7") from None
+    return out
 
 
 def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:

@@ -35,6 +35,14 @@ class Token(Record):
     symbols: tuple[str, ...]
 
 
+SYMBOL_WORDS = {"M": "majority", "A": "all"}
+
+
+def face_words(token: Token) -> str:
+    """A face in words, as shown to whoever may see it (R1.4): ``threshold 3: majority, merchant, monk``."""
+    return f"threshold {token.threshold}: " + ", ".join(SYMBOL_WORDS.get(s, s) for s in token.symbols)
+
+
 class Catalogue(Record):
     """The 49 rat tokens, in catalogue order."""
 

@@ -55,7 +55,17 @@ Handler = Callable[[State, str, Action, Faces, list[Event]], None]
 
 def _region(state: State, region: str, rule: str = "R1.2") -> None:
     if region not in state.cubes:
-        raise RuleError(rule, f"{region!r} is not a region in use in this game")
+        import difflib  # lazily: only a refusal needs it (pbem apply's start-up speed)
+
+        close = difflib.get_close_matches(region, state.regions, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]}?" if close else f" (regions in use: {', '.join(state.regions)})"
+        raise RuleError(rule, f"{region!r} is not a region in use in this game{hint}")
+
+
+def _not_next(state: State, region: str, of: str, what: str = "") -> str:
+    """A refusal's sentence for a region that is not a neighbour, listing the neighbours."""
+    return (f"{region} is not a neighbour of {what}{of} (its neighbours: "
+            f"{', '.join(state.neighbours[of])})")
 
 
 def _ability(state: State, player: str, card: str, rule: str) -> None:
@@ -90,7 +100,7 @@ def _path(state: State, path: tuple[str, ...], longest: int, rule: str) -> None:
     for region in path:
         _region(state, region, rule)
         if region not in state.neighbours[here]:
-            raise RuleError(rule, f"{region} is not a neighbour of {here}")
+            raise RuleError(rule, _not_next(state, region, here))
         here = region
     if here == state.plague:
         raise RuleError(rule, f"the plague piece may not end where it started ({here})")
@@ -195,7 +205,7 @@ def _merchant(state: State, player: str, action: Action, faces: Faces, out: list
     _region(state, action.source, "R5.2")
     _region(state, action.target, "R5.2")
     if action.target not in state.neighbours[action.source]:
-        raise RuleError("R5.2", f"{action.target} is not a neighbour of {action.source}")
+        raise RuleError("R5.2", _not_next(state, action.target, action.source))
     if not 1 <= action.count <= 3:
         raise RuleError("R5.2", f"the Merchant moves 1 to 3 cubes, not {action.count}")
     if state.cubes_of(action.source, player) < action.count:
@@ -217,7 +227,7 @@ def _monk(state: State, player: str, action: Action, faces: Faces, out: list[Eve
     source = _board_token(state, action.token, "R5.3")
     _region(state, action.target, "R5.3")
     if action.target not in state.neighbours[source]:
-        raise RuleError("R5.3", f"{action.target} is not a neighbour of {source}")
+        raise RuleError("R5.3", _not_next(state, action.target, source, f"{action.token}'s region "))
     if len(state.rats[action.target]) >= MAX_RATS:
         raise RuleError("R1.7", f"{action.target} already holds {MAX_RATS} rats")
     state.turn.used.add("monk")
@@ -301,7 +311,7 @@ def _spread(state: State, player: str, action: Action, faces: Faces, out: list[E
         raise RuleError("R4.1", "there is no drawn rat to place now")
     _region(state, action.region, "R4.1")
     if action.region not in state.neighbours[state.plague]:
-        raise RuleError("R4.1", f"{action.region} is not a neighbour of the plague region {state.plague}")
+        raise RuleError("R4.1", _not_next(state, action.region, state.plague, "the plague region "))
     if len(state.rats[action.region]) >= MAX_RATS:
         raise RuleError("R4.1", f"{action.region} already holds {MAX_RATS} rats; choose another neighbour")
     token = state.rat_supply.pop(0)

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pbem.rules.actions import Action, EndTurn, Flip, KnightCubes
+from pbem.rules.actions import Action, EndTurn, Flip, KnightCubes, Spread
 from pbem.rules.data import Token
 from pbem.rules.engine import apply_in_place
 from pbem.rules.errors import RuleError
-from pbem.rules.events import Event
+from pbem.rules.events import Event, PlagueMoved
 from pbem.rules.faces import Faces, FaceUnknown
 from pbem.rules.plague import outbreak_pending
 from pbem.rules.state import Phase, Stage, State
@@ -55,7 +55,9 @@ def _in_outbreak(state: State, player: str) -> bool:
     )
 
 
-def _after_end(index: int, action: Action, state: State) -> RuleError:
+def _after_end(index: int, action: Action, state: State, spread: int | None = None) -> RuleError:
+    if isinstance(action, Spread) and spread is not None:
+        return _spread_too_many(index, spread)
     after = "the game is over" if state.to_move is None else f"{state.to_move} is to move"
     return RuleError(
         "R7.4",
@@ -64,7 +66,14 @@ def _after_end(index: int, action: Action, state: State) -> RuleError:
     )
 
 
-def _flip_order(state: State, tail: Sequence[Action], first: int) -> list[str]:
+def _spread_too_many(index: int, spread: int) -> RuleError:
+    """R4.1: a spread line more than the rats drawn (a public count)."""
+    drawn = f"only {spread} rat{' was' if spread == 1 else 's were'} drawn" if spread else "no rat was drawn"
+    return RuleError("R4.1", f"action {index} (spread): {drawn} when the plague moved, and each spread "
+                     "line places one drawn rat: remove this spread line")
+
+
+def _flip_order(state: State, tail: Sequence[Action], first: int, spread: int = 0) -> list[str]:
     """R7.4, R4.2, R5.4: what may follow the start of the outbreak, checked with no face.
 
     Returns the named flip order.  The Knight's neutral cubes may come first."""
@@ -77,6 +86,11 @@ def _flip_order(state: State, tail: Sequence[Action], first: int) -> list[str]:
         if isinstance(action, KnightCubes):
             raise RuleError("R5.4", f"action {index} (knight_cubes): the Knight declares the neutral "
                             "cubes before the flip order, right after the spreads")
+        if isinstance(action, Spread):  # one spread line too many (R4.1); the outbreak has begun
+            drawn = (f"only {spread} rat{' was' if spread == 1 else 's were'} drawn" if spread
+                     else "no rat was drawn")
+            raise RuleError("R7.4", f"action {index} (spread): {drawn} when the plague moved, and the "
+                            f"outbreak in {state.plague} has begun: remove this spread line")
         if not isinstance(action, Flip):
             raise RuleError(
                 "R7.4",
@@ -106,21 +120,24 @@ def play(
     seam: Faces = _NO_FACES if faces is None else faces
     events: list[Event] = []
     ended = False
+    spread: int | None = None  # R4.1: the rats drawn by this move's plague move, once it is made
     for index, action in enumerate(actions, start=1):
         if ended or new.to_move != player:
             if index == 1:  # not this player's turn at all: the engine says whose it is
                 _step(new, player, action, seam, index)
-            raise _after_end(index, action, new)
+            raise _after_end(index, action, new, spread)
         if _in_outbreak(new, player):
             tail = actions[index - 1 :]
             if isinstance(tail[0], KnightCubes):
                 events.extend(_step(new, player, tail[0], seam, index))
-            order = _flip_order(new, tail, index)
+            order = _flip_order(new, tail, index, spread or 0)
             if faces is not None:
                 events.extend(_preferred_flips(new, player, order, faces))
             return new, events
         try:
-            events.extend(_step(new, player, action, seam, index))
+            done = _step(new, player, action, seam, index)
+            events.extend(done)
+            spread = next((e.spread for e in done if isinstance(e, PlagueMoved)), spread)
         except FaceUnknown:
             if faces is not None or not isinstance(action, EndTurn):
                 raise

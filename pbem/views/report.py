@@ -10,6 +10,7 @@ from typing import Any
 from pbem.log.game import Game
 from pbem.referee.deadlines import phrase
 from pbem.views.narrate import entry_lines
+from pbem.views.owed import owed, unfinished
 from pbem.views.text import next_step, opening_line, trust_lines
 
 
@@ -29,6 +30,10 @@ def report_lines(
             lines.append(
                 f"private reveal for {path.stem} written to {path} (send it to {path.stem} only)"
             )
+    mover = entries[-1].get("player") if entries else None
+    if game.state is not None and entries[-1]["kind"] == "move" and isinstance(mover, str) \
+            and unfinished(game.state, mover):
+        lines.append(f"{mover}'s turn is not finished: {owed(game.state, mover, game.board.name_of)}")
     if game.state is not None:
         lines.append(f"next: {next_step(game.state)}")
         due = phrase(game)

@@ -12,9 +12,10 @@ from pbem.log.moves import after_of
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.deadlines import phrase, rule_text
 from pbem.referee.seats import SEAT_KINDS
-from pbem.rules import Phase, Stage, legal_actions
+from pbem.rules import Phase
+from pbem.views import turnplan
 from pbem.views.narrate import entry_lines
-from pbem.views.text import describe_action, next_step, notices, opening_line
+from pbem.views.text import next_step, notices, opening_line
 
 
 def template(game: Game, player: str) -> str:
@@ -33,23 +34,10 @@ def template(game: Game, player: str) -> str:
     if state.to_move != player:
         lines.append(f"# Note: it is {state.to_move}'s turn, not {player}'s: this move would be refused.")
     else:
-        lines.append("# Uncomment the actions you choose under 'actions:', in the order you play them,")
-        lines.append("# then check the file ('pbem check') and mail it.")
-        if state.phase is Phase.TURN and state.turn.stage is Stage.MAIN:
-            lines.append(
-                "# After move_plague add one 'spread' per drawn rat: {action: spread, region: ...},"
-            )
-            lines.append(
-                "# a neighbour of the plague's new region holding fewer than 3 rats (R4.1). You may"
-            )
-            lines.append(
-                "# then name the flip order with 'flip' actions; unnamed rats flip oldest first (R4.2)."
-            )
-        for action in legal_actions(state):
-            if action.kind == "end":
-                continue
-            flow = dump_yaml(action.to_dict()).strip().replace("\n", ", ")
-            options.append(f"#  - {{{flow}}}   # {describe_action(game, action)}")
+        lines.append("# Uncomment the lines you choose, in the order you play them (the order below),")
+        lines.append("# then check the file ('pbem check --log LOG FILE') and mail it. One file holds a")
+        lines.append("# whole turn; only a Witch's look needs a second file, to see the face first.")
+        options.extend(turnplan.lines(game.board.name_of, state, player))
         if state.phase is Phase.FINAL:
             options.append("  - {action: end}   # finish your part of the final round (R6.2)")
     return "\n".join(lines) + "\n" + dump_yaml(head) + "actions:\n" + "".join(o + "\n" for o in options)

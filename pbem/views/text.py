@@ -15,7 +15,7 @@ from pbem.log.game import Game, Opening
 from pbem.referee.deadlines import phrase, rule_text
 from pbem.referee.seats import record_lines
 from pbem.rules import Action, Phase, Stage, State
-from pbem.rules.data import CLASSES
+from pbem.rules.data import CLASSES, face_words
 
 CARD_NAMES = {
     "peasant": "Peasant", "merchant": "Merchant", "monk": "Monk",
@@ -109,8 +109,8 @@ def describe_event(game: Game, e: dict[str, Any]) -> str:
     if kind == "token_flipped":
         result = "the plague breaks out" if e["outbreak"] else "no outbreak"
         return (
-            f"rat {e['token']} in {r('region')} is {e['token_id']} (threshold {e['threshold']}, "
-            f"{e['cubes']} cube(s)): {result}"
+            f"rat {e['token']} in {r('region')} is {e['token_id']} ({_face(game, e['token_id'], e['threshold'])}; "
+            f"{e['cubes']} cube(s) there): {result}"
         )
     if kind == "cube_removed":
         return f"{e['player']} loses a cube in {r('region')} ({e['symbol']})"
@@ -219,8 +219,18 @@ def describe_action(game: Game, action: Action) -> str:
     return "end your part of the final round"
 
 
-def private_lines(reveals: list[dict[str, Any]]) -> list[str]:
+def _face(game: Game, token_id: str, threshold: int | None = None) -> str:
+    """A face already shown to this reader, in words, from the game's own catalogue."""
+    try:
+        return face_words(game.catalogue.by_id(token_id))
+    except KeyError:
+        return f"threshold {threshold}" if threshold is not None else token_id
+
+
+def private_lines(game: Game, reveals: list[dict[str, Any]]) -> list[str]:
+    """One player's own Witch looks (R5.6), faces in words."""
     return [
-        f"  you saw rat {r['token']} = {r['token_id']} (entry {r['seq']}; salt {r['salt']})"
+        f"  you saw rat {r['token']} = {r['token_id']} ({_face(game, str(r['token_id']))}; entry {r['seq']}; "
+        f"salt {r['salt']})"
         for r in reveals
     ]
