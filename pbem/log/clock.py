@@ -42,8 +42,6 @@ _pinned: list[str] = []  # the innermost pinned() time, for one command (``--now
 def pinned(at: str) -> Iterator[None]:
     """Within the block, :func:`now` is ``at`` (``pbem tick --now``, ``pbem mail --now``)."""
     if not is_at(at):
-        from pbem.errors import FormatError
-
         raise FormatError(f"--now {at!r} is not a time like 2026-11-30T09:15:00Z", "P7")
     _pinned.append(at)
     try:

@@ -100,60 +100,65 @@ def compare(
         raise ValueError("compare: each log needs one hash per entry (read_log gives both)")
     if not new_entries or not old_entries:
         raise ValueError("compare: a log has at least entry 0 (read_log refuses an empty one)")
-    new_last, old_last = len(new_hashes) - 1, len(old_hashes) - 1
     parted = next(
         (k for k, (a, b) in enumerate(zip(new_hashes, old_hashes, strict=False)) if a != b), None
     )
     if parted is None:
-        if new_last == old_last:
-            return HistoryCheck(
-                "identical",
-                f"NEW and OLD are the same history: both end at entry {new_last} "
-                f"({new_hashes[-1][:SHORT]}), nothing was added (P9)",
-                new_last, old_last,
-            )
-        if new_last > old_last:
-            added = new_last - old_last
-            return HistoryCheck(
-                "extends",
-                f"NEW extends OLD by {added} {'entry' if added == 1 else 'entries'}: entries 0 to "
-                f"{old_last} are the same, hash for hash (entry {old_last}: "
-                f"{old_hashes[-1][:SHORT]}), and NEW goes on to entry {new_last} "
-                f"({new_hashes[-1][:SHORT]}) (P9)",
-                new_last, old_last,
-            )
+        return _one_history(new_hashes, old_hashes)
+    return _parted(new_entries, new_hashes, old_entries, old_hashes, parted)
+
+
+def _one_history(new_hashes: list[str], old_hashes: list[str]) -> HistoryCheck:
+    """NEW and OLD agree on every entry both have: the same, one longer, or NEW cut short."""
+    new_last, old_last = len(new_hashes) - 1, len(old_hashes) - 1
+    if new_last == old_last:
         return HistoryCheck(
-            "truncated",
-            f"NEW ends at entry {new_last} ({new_hashes[-1][:SHORT]}) but OLD, which you kept, "
-            f"already has entries up to {old_last}: history was cut. Entries {new_last + 1} to "
-            f"{old_last} of OLD are missing from NEW (a rollback); NEW verifies on its own, "
-            "which is why a player keeps the last log they received. Keep OLD and ask the host "
-            "why",
+            "identical",
+            f"NEW and OLD are the same history: both end at entry {new_last} "
+            f"({new_hashes[-1][:SHORT]}), nothing was added (P9)",
             new_last, old_last,
         )
+    if new_last > old_last:
+        added = new_last - old_last
+        return HistoryCheck(
+            "extends",
+            f"NEW extends OLD by {added} {'entry' if added == 1 else 'entries'}: entries 0 to "
+            f"{old_last} are the same, hash for hash (entry {old_last}: "
+            f"{old_hashes[-1][:SHORT]}), and NEW goes on to entry {new_last} "
+            f"({new_hashes[-1][:SHORT]}) (P9)",
+            new_last, old_last,
+        )
+    return HistoryCheck(
+        "truncated",
+        f"NEW ends at entry {new_last} ({new_hashes[-1][:SHORT]}) but OLD, which you kept, "
+        f"already has entries up to {old_last}: history was cut. Entries {new_last + 1} to "
+        f"{old_last} of OLD are missing from NEW (a rollback); NEW verifies on its own, "
+        "which is why a player keeps the last log they received. Keep OLD and ask the host "
+        "why",
+        new_last, old_last,
+    )
+
+
+def _parted(
+    new_entries: list[dict[str, Any]],
+    new_hashes: list[str],
+    old_entries: list[dict[str, Any]],
+    old_hashes: list[str],
+    parted: int,
+) -> HistoryCheck:
+    """NEW and OLD differ from entry ``parted`` on: re-created at entry 0, else forked."""
     proof = _proof(new_entries, new_hashes, old_entries, old_hashes, parted)
     both = (
         f"NEW's entry {parted} has hash {new_hashes[parted][:SHORT]}..., "
         f"OLD's has {old_hashes[parted][:SHORT]}... (first {SHORT} hex digits)"
     )
+    outcome: Outcome
     if parted == 0:
-        new_id, old_id = new_entries[0].get("game"), old_entries[0].get("game")
-        what = (
-            f"a different game was created under the same id {new_id!r}"
-            if new_id == old_id
-            else f"they are different games ({new_id!r} in NEW, {old_id!r} in OLD)"
-        )
-        new_c, old_c = _commitment(new_entries[0]), _commitment(old_entries[0])
-        if new_c != old_c:
-            what += (
-                f" (a different secret commitment: {new_c[:SHORT]}... in NEW, "
-                f"{old_c[:SHORT]}... in OLD)"
-            )
         message = (
-            f"NEW and OLD part at entry 0: {both}, so {what}. Nothing of OLD's history is in "
-            "NEW: the game was re-created, which lets a host deal again"
+            f"NEW and OLD part at entry 0: {both}, so {_recreated(new_entries[0], old_entries[0])}. "
+            "Nothing of OLD's history is in NEW: the game was re-created, which lets a host deal again"
         )
-        outcome: Outcome = "recreated"
+        outcome = "recreated"
     else:
         message = (
             f"NEW and OLD part at entry {parted}: entries 0 to {parted - 1} are the same, but "
@@ -165,7 +170,24 @@ def compare(
         message += f". {proof.statement()}"
     else:
         message += ". Keep OLD and ask the host why"
-    return HistoryCheck(outcome, message, new_last, old_last, parted, proof)
+    return HistoryCheck(outcome, message, len(new_hashes) - 1, len(old_hashes) - 1, parted, proof)
+
+
+def _recreated(new_first: dict[str, Any], old_first: dict[str, Any]) -> str:
+    """What two different entries 0 say: the same id re-used, or two games."""
+    new_id, old_id = new_first.get("game"), old_first.get("game")
+    what = (
+        f"a different game was created under the same id {new_id!r}"
+        if new_id == old_id
+        else f"they are different games ({new_id!r} in NEW, {old_id!r} in OLD)"
+    )
+    new_c, old_c = _commitment(new_first), _commitment(old_first)
+    if new_c != old_c:
+        what += (
+            f" (a different secret commitment: {new_c[:SHORT]}... in NEW, "
+            f"{old_c[:SHORT]}... in OLD)"
+        )
+    return what
 
 
 def _commitment(entry: dict[str, Any]) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 from pbem.errors import StaleError, StateError, TamperError, UnknownError
 from pbem.fair.dealing import HostFaces
+from pbem.fair.keys import is_public_text
 from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
 from pbem.referee.reveals import RevealFaces, outcome_dicts
@@ -125,8 +126,6 @@ def _replay_replace(game: Game, entry: dict[str, Any], seq: int) -> None:
     player, key = entry.get("player"), entry.get("key")
     check_replace(game, str(player))
     if key is not None:
-        from pbem.fair.keys import is_public_text  # lazily: only a log that hands a seat over
-
         if not is_public_text(key):
             raise TamperError(f"entry {seq}: the new key for {player} is not an ed25519 public key", "P8")
         game.keys[str(player)] = str(key)

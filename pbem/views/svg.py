@@ -15,6 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pbem.log.game import Game
 from pbem.rules.data import CLASSES
+from pbem.rules.state import State
 from pbem.views.layout import BOX_H, BOX_W, HEIGHT, MAP_WIDTH, WIDTH, places
 from pbem.views.text import CARD_NAMES, next_step, notices, opening_line
 
@@ -157,7 +158,19 @@ def _panel(game: Game, colours: dict[str, str]) -> list[str]:
     x = MAP_WIDTH + 16
     out = [_text(x, 34, f"Rattus: {game.game_id}", 20, 'font-weight="bold"'),
            _text(x, 56, f"as of entry {game.last_seq}", 13, 'fill="#555"')]
-    y = 82
+    y = _status(game, x, 82, out)
+    y = _players(game, colours, x, y, out)
+    if state is None:
+        return out
+    y = _palace(state, colours, x, y + 10, out)
+    y = _cards(state, colours, x, y, out)
+    _legend(state, x, y, out)
+    return out
+
+
+def _status(game: Game, x: int, y: int, out: list[str]) -> int:
+    """Whose turn (or the opening, or the final scores) and the notices, wrapped; the next y."""
+    state = game.state
     if state is None:
         lines = [opening_line(game)]
     elif game.over:
@@ -172,6 +185,12 @@ def _panel(game: Game, colours: dict[str, str]) -> list[str]:
             out.append(f'<text class="status" x="{x}" y="{y}" font-size="13">{escape(part)}</text>')
             y += 17
         y += 4
+    return y
+
+
+def _players(game: Game, colours: dict[str, str], x: int, y: int, out: list[str]) -> int:
+    """Each player's colour, cubes on the board and in supply; the next y."""
+    state = game.state
     out.append(_text(x, y + 14, "Players", 15, 'font-weight="bold"'))
     y += 24
     for p in game.players:
@@ -184,9 +203,11 @@ def _panel(game: Game, colours: dict[str, str]) -> list[str]:
             f"{_text(x + 26, y + 14, f'{p}: {on_board} on the board, {supply} in supply', 13)}</g>"
         )
         y += 24
-    if state is None:
-        return out
-    y += 10
+    return y
+
+
+def _palace(state: State, colours: dict[str, str], x: int, y: int, out: list[str]) -> int:
+    """The palace's cubes, player by player; the next y."""
     out.append(_text(x, y + 14, "Palace", 15, 'font-weight="bold"'))
     y += 22
     out.append(f'<rect x="{x}" y="{y}" width="{WIDTH - MAP_WIDTH - 32}" height="36" rx="8" fill="#efe3f7" '
@@ -203,7 +224,11 @@ def _panel(game: Game, colours: dict[str, str]) -> list[str]:
         px += 34
     if not held:
         out.append(_text(px, y + 23, "empty", 13, 'fill="#666"'))
-    y += 50
+    return y + 50
+
+
+def _cards(state: State, colours: dict[str, str], x: int, y: int, out: list[str]) -> int:
+    """The class cards, two a row, each with its holder's colour and name; the next y."""
     out.append(_text(x, y + 14, "Class cards", 15, 'font-weight="bold"'))
     y += 22
     for i, card in enumerate(CLASSES):
@@ -217,7 +242,11 @@ def _panel(game: Game, colours: dict[str, str]) -> list[str]:
             f"{_text(cx + 16, cy + 17, CARD_NAMES[card], 14, BOLD)}"
             f"{_text(cx + 16, cy + 35, holder or 'unowned', 12, GREY)}</g>"
         )
-    y += 160
+    return y + 160
+
+
+def _legend(state: State, x: int, y: int, out: list[str]) -> None:
+    """The rats still in supply and flipped, and what the two kinds of neighbour lines mean."""
     out.append(_text(x, y, f"rats in supply: {len(state.rat_supply)}; flipped: {len(state.flipped)}", 13))
     y += 30
     out.append(f'<line x1="{x}" y1="{y}" x2="{x + 60}" y2="{y}" stroke="#7a5c2e" stroke-width="8"/>')
@@ -226,7 +255,6 @@ def _panel(game: Game, colours: dict[str, str]) -> list[str]:
     out.append(f'<line x1="{x}" y1="{y}" x2="{x + 60}" y2="{y}" stroke="#2b5d80" stroke-width="3" '
                'stroke-dasharray="9 6" marker-start="url(#arrowhead)" marker-end="url(#arrowhead)"/>')
     out.append(_text(x + 70, y + 5, "neighbours across the sea", 12))
-    return out
 
 
 def board_png(svg: str) -> bytes:
