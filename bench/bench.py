@@ -30,7 +30,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.host.games import NewGame, apply_move, create, load_game, reveal
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, load_game, reveal
 from pbem.log.moves import read_move
 from pbem.sim.demo import bot_actions, open_game, write_move
 from pbem.sim.simulate import PLAYER_NAMES, simulate

@@ -228,7 +228,8 @@ def mail_host_campaign(root: Path) -> tuple[list[str], bool]:
     from aiosmtpd.controller import Controller
     from mailhostile import HOST, hostile_messages, part_bomb
 
-    from pbem.host.games import NewGame, create, load_game
+    from pbem.host.create import NewGame, create
+    from pbem.host.games import load_game
     from pbem.mail.host import MailHost
     from pbem.mail.outbox import QUEUE_NAME
     from pbem.mail.run import process

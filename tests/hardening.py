@@ -32,14 +32,9 @@ from pbem.cli import main
 from pbem.errors import Exit
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
-from pbem.host.games import (
-    SECRET_NAME,
-    NewGame,
-    apply_move,
-    create,
-    load_game,
-    read_secret,
-)
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, load_game
+from pbem.host.secret import SECRET_NAME, read_secret, secret_for
 from pbem.log.game import Game
 from pbem.log.moves import Move, after_of, parse_move
 from pbem.log.yamlio import dump_yaml
@@ -579,7 +574,7 @@ def leak_game_memory(
     leak.path, leak._secret, leak._faces = path, None, None
     leak.check_modes(path)
     game = load_game(path)
-    host_faces_ = host_faces(game, host._secret_for(game, path))  # the host's, once the game started
+    host_faces_ = host_faces(game, secret_for(game, path))  # the host's, once the game started
 
     def attempt(data: dict[str, Any]) -> tuple[bool, str]:
         out = io.StringIO()
@@ -587,7 +582,7 @@ def leak_game_memory(
             move = Move(data["game"], data["player"], data["kind"], data)  # parsing is fuzzed elsewhere
             verdict = judge(game, move)  # every refusal comes from here, before any face
             entry, events = host.resolve(game, verdict, host_faces_)
-            with mock.patch.object(host, "append"), mock.patch.object(host, "_write_private", return_value=[]):
+            with mock.patch.object(host, "append"), mock.patch.object(host, "write_private", return_value=[]):
                 applied = host._write(path, game, [entry], events=events, faces=host_faces_)
             with contextlib.redirect_stdout(out):
                 _report(applied)

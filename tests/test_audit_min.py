@@ -248,7 +248,7 @@ def test_rules_only_edits_are_the_rules_replays_job(entries: Entries, tmp_path: 
 
 def test_signed_log_a_bad_host_signature_is_named_as_pbem_verify_names_it(tmp_path: Path) -> None:
     from pbem.fair.keys import keygen
-    from pbem.host.games import NewGame, create
+    from pbem.host.create import NewGame, create
     from pbem.sim.demo import open_game
 
     keygen(tmp_path / "host.key")

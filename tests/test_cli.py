@@ -23,7 +23,8 @@ from clitools import cli, ok, snapshot
 
 from pbem.errors import Exit
 from pbem.fair.protocol import nonce_commitment
-from pbem.host.games import NewGame, apply_move, create, load_game
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, load_game
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import read_log
 from pbem.log.moves import after_of, parse_move

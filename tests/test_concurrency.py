@@ -14,7 +14,8 @@ from typing import Any
 from hardening import PBEM, SECRET, judge, make_game, race_many_games, race_one_game, read_log_checked
 
 from pbem.errors import Exit
-from pbem.host.games import NewGame, apply_move, create, load_game
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, load_game
 from pbem.log.moves import parse_move
 from pbem.log.yamlio import dump_yaml, load_one
 from pbem.player.nonces import commit_move, reveal_move

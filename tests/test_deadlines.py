@@ -19,7 +19,8 @@ from pbem.referee.deadlines import due, parse_duration, phrase
 from pbem.sim.demo import bot_actions, open_game
 from pbem.errors import Exit, FormatError
 from pbem.log.game import Game
-from pbem.host.games import NewGame, apply_move, create, game_dir, load_game
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, game_dir, load_game
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.moves import after_of, parse_move
 from pbem.rules import Place, TakeCard, WitchLook

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from clitools import ok
 
-from pbem.host.games import PRIVATE_DIR, NewGame, create, read_private
+from pbem.host.create import NewGame, create
+from pbem.host.private import PRIVATE_DIR, read_private
 from pbem.log.yamlio import dump_yaml
 from pbem.sim.demo import open_game
 

@@ -17,7 +17,8 @@ from pbem.sim.bot import random_action
 from pbem.sim.demo import open_game
 from pbem.errors import PbemError, RulesError
 from pbem.log.game import Game
-from pbem.host.games import NewGame, apply_move, create, load_game
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, load_game
 from pbem.log.moves import Move, parse_move
 from pbem.rules import NoFaces, Phase, Stage, apply_in_place
 from pbem.sim.simulate import new_random_game

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import StateError
-from pbem.host.games import NewGame, apply_move, create, game_dir, load_game, reveal
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, game_dir, load_game, reveal
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move, read_move
 from pbem.log.yamlio import dump_yaml

@@ -1,0 +1,153 @@
+"""Creating a game (P3): its folder, its secret file and entry 0, all or nothing.
+
+:func:`create` checks the players, the options and the registrations, builds
+entry 0 (the game data with its hash, the secret's commitment, the options and
+the keys), then writes everything into a private temporary folder and renames
+it into place, so a refused or interrupted ``pbem new`` leaves no game behind.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import ENGINE_NAME, __version__
+from pbem.data import STANDARD_DATA_HASHES, default_board, default_catalogue
+from pbem.errors import FormatError, StateError
+from pbem.fair import protocol
+from pbem.fair.keys import public_text
+from pbem.files import write_atomic
+from pbem.host.sealer import Sealer, sealer_for
+from pbem.host.secret import SECRET_NAME
+from pbem.host.settings import Settings, check_registrations, save_settings
+from pbem.log.clock import stamp
+from pbem.log.logfile import LOG_NAME, append, link
+from pbem.log.yamlio import dump_yaml
+from pbem.rules.data import Board, Catalogue
+
+PLAYER_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}\Z")  # as schemas/move.json
+
+
+@dataclass
+class NewGame:
+    game_id: str
+    players: tuple[str, ...]
+    first: str | None = None
+    secret: bytes | None = None  # None: 32 bytes from the OS CSPRNG (P1)
+    board: Board = field(default_factory=default_board)
+    catalogue: Catalogue = field(default_factory=default_catalogue)
+    keys: dict[str, str] = field(default_factory=dict)
+    host_key: str | None = None
+    # P8 / mail (pbem.fair.keys, pbem.host.settings): the host's private key file, whose public
+    # key goes into entry 0 and which signs every entry; players' addresses (host.yaml)
+    host_key_file: Path | None = None
+    emails: dict[str, str] = field(default_factory=dict)
+    deadline: int | None = None  # R8.1: seconds a turn may take (pbem.referee.deadlines)
+    reminder: int | None = None  # seconds before the deadline a reminder is mailed
+
+
+def create(games: Path, spec: NewGame) -> Path:
+    """P3: the game directory, its secret file (0600) and the first log entry."""
+    _check_spec(spec)
+    path = games / spec.game_id
+    if path.exists():
+        raise StateError(f"game {spec.game_id!r} already exists in {str(games)!r}", "P1")
+    made = "supplied" if spec.secret is not None else "os-csprng"
+    secret = spec.secret if spec.secret is not None else secrets.token_bytes(32)
+    if len(secret) != 32:
+        raise FormatError("the secret must be 32 bytes (64 hex digits)", "P1")
+    entry = _first_entry(spec, secret, made)
+    # --- P8: the host key signs entry 0 too; host.yaml keeps its path (pbem.fair.keys) ---
+    emails = check_registrations(spec.players, spec.keys, spec.emails)
+    sealer = None
+    if spec.host_key_file is not None:
+        sealer = sealer_for(spec.host_key_file.resolve(), spec.host_key)
+        spec.host_key = public_text(sealer.key)
+    settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None)
+    # --- end P8 ---
+    if spec.host_key:
+        entry["host_key"] = spec.host_key
+    _write_game(games, spec.game_id, {"secret": secret.hex(), "made": made}, entry, settings, sealer)
+    return path
+
+
+def _check_spec(spec: NewGame) -> None:
+    """The game id, the players (R2), the first player (R2.1), the map, the deadline (R8.1)."""
+    if not protocol.GAME_ID_RE.match(spec.game_id):
+        raise FormatError(f"{spec.game_id!r} is not a game id ({protocol.GAME_ID_RULE})", "P2")
+    players = spec.players
+    if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
+        raise FormatError("Rattus is for 2 to 4 players with distinct names", "R2")
+    for p in players:
+        if not PLAYER_RE.match(p):
+            raise FormatError(f"player name {p!r}: use 1-32 lowercase letters, digits, _ or -", "P2")
+    if spec.first is not None and spec.first not in players:
+        raise FormatError(f"--first {spec.first!r} is not one of the players", "R2.1")
+    spec.board.regions_in_use(len(players))
+    if spec.reminder is not None and (spec.deadline is None or spec.reminder >= spec.deadline):
+        raise FormatError("--reminder needs a --deadline, and must be shorter than it", "R8.1")
+
+
+def _first_entry(spec: NewGame, secret: bytes, made: str) -> dict[str, Any]:
+    """Entry 0 before it is chained (P3): the game, its data and edition, the secret's commitment."""
+    data = {"map": spec.board.to_data(), "tokens": spec.catalogue.to_data()}
+    data_hash = protocol.data_hash(data["map"], data["tokens"])
+    entry: dict[str, Any] = {
+        "kind": "create",
+        "protocol": protocol.PROTOCOL,
+        "engine": {"name": ENGINE_NAME, "version": __version__},
+        "game": spec.game_id,
+        "players": list(spec.players),
+        "options": _options(spec),
+        "secret": {"commitment": protocol.secret_commitment(secret), "made": made},
+        "edition": "standard" if data_hash in STANDARD_DATA_HASHES else "custom",  # P3
+        "data_hash": data_hash,
+        "data": data,
+    }
+    if spec.keys:
+        entry["keys"] = dict(sorted(spec.keys.items()))
+    return entry
+
+
+def _options(spec: NewGame) -> dict[str, Any]:
+    """Entry 0's options: the first player (R2.1) and, when set, the deadline (R8.1)."""
+    options: dict[str, Any] = {"first": spec.first}
+    if spec.deadline is not None:
+        options["deadline"] = spec.deadline
+    if spec.reminder is not None:
+        options["reminder"] = spec.reminder
+    return options
+
+
+def _write_game(
+    games: Path, game_id: str, secret: dict[str, str], entry: dict[str, Any], settings: Settings,
+    sealer: Sealer | None,
+) -> None:
+    """The game's files written in a private temporary folder, then renamed into place at once."""
+    if not games.exists():
+        games.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(games, 0o700)
+    tmp = games / f".{game_id}.{os.getpid()}.new"
+    tmp.mkdir(mode=0o700)
+    os.chmod(tmp, 0o700)  # the game folder is the host's alone, whatever the umask
+    try:
+        write_atomic(tmp / SECRET_NAME, dump_yaml(secret).encode(), 0o600)
+        os.close(os.open(tmp / ".lock", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+        os.chmod(tmp / ".lock", 0o600)
+        first = link(entry, 0, protocol.ZERO_HASH, stamp(None))
+        if not settings.empty():
+            save_settings(tmp, settings)
+        append(tmp / LOG_NAME, [sealer.seal(first) if sealer else first])
+        try:
+            os.rename(tmp, games / game_id)
+        except OSError:  # another `pbem new` made it first
+            raise StateError(f"game {game_id!r} already exists in {str(games)!r}", "P1") from None
+    except BaseException:
+        for child in tmp.iterdir():
+            child.unlink()
+        tmp.rmdir()
+        raise
