@@ -37,7 +37,7 @@ HOST = "rattus@host.example"
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     """Drawing the board's PNG costs ~0.2 s a mail, so these tests skip it; tests/test_pictures.py
     checks that a real report mail carries it inline."""
-    monkeypatch.setattr("pbem.mail.host.board_picture", lambda game: None)
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)
 
 
 def eml(sender: str, move: dict[str, Any] | str, attach: bool = False, msgid: str | None = None) -> bytes:
@@ -415,7 +415,7 @@ def test_mail_needs_somewhere_to_reply(tmp_path: Path) -> None:
 def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
     from pbem.host.games import Applied
     from pbem.mail.host import MailHost
-    from pbem.mail.message import parse_mail
+    from pbem.mail.headers import parse_mail
 
     games, _inbox, _outbox = started
     private = games / "g" / "private" / "blue.yaml"

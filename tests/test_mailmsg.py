@@ -10,7 +10,8 @@ from pbem.errors import Exit, FormatError
 from pbem.fair.keys import load_private_key, move_message, sign, verify
 from pbem.log.moves import parse_move
 from pbem.log.yamlio import dump_yaml
-from pbem.mail.message import looks_like_mail, mail_move, parse_mail, unflow, yaml_block
+from pbem.mail.headers import parse_mail
+from pbem.mail.message import looks_like_mail, mail_move, unflow, yaml_block
 
 MAIL = Path(__file__).parent / "data" / "mail"
 CLIENTS = [

@@ -19,8 +19,8 @@ from pbem.errors import FormatError, PbemError, RulesError, StaleError
 from pbem.log.game import Game
 from pbem.rules.data import face_words
 from pbem.data import default_catalogue
-from pbem.host.games import NewGame, create
-from pbem.mail.host import refused_text
+from pbem.host.create import NewGame, create
+from pbem.mail.accept import refused_text
 from pbem.log.moves import Move, after_of, parse_move
 from pbem.rules import NoFaces, Phase, apply_in_place
 from pbem.views.rulesref import rules, sentence

@@ -14,11 +14,8 @@ from pbem.errors import Exit, PbemError, StaleError
 from pbem.host.games import Applied, apply_move, game_dir
 from pbem.host.settings import load_settings, record_seen, seen_ids
 from pbem.log.logfile import locked
-from pbem.mail.message import (
-    Mail,
-    mail_move,
-    parse_mail,
-)
+from pbem.mail.headers import Mail, parse_mail
+from pbem.mail.message import mail_move
 from pbem.views.rulesref import sentence
 
 Send = Callable[[EmailMessage], None]

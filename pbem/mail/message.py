@@ -17,40 +17,22 @@ the body is cleaned before the block is cut out of it:
   lines is joined again.
 
 The move is then parsed and checked exactly like a move file; signatures are
-checked over the parsed move (P8), never over the message's bytes.
+checked over the parsed move (P8), never over the message's bytes.  Reading
+the message safely before any of this is :mod:`pbem.mail.headers`'s.
 """
 
 from __future__ import annotations
 
-import codecs
 import re
-import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
-from email import policy
-from email.message import EmailMessage, Message
-from email.parser import BytesHeaderParser, BytesParser
-from email.utils import getaddresses
+from email.message import EmailMessage
 
 from pbem.errors import FormatError
 from pbem.log.moves import Move, parse_move
+from pbem.mail.headers import MAIL_LIMIT as MAIL_LIMIT
+from pbem.mail.headers import HostileMail, Mail
 
-MAIL_LIMIT = 8 * 1024 * 1024
-# Limits checked on the raw bytes, before the MIME parser sees them (issue 10, item 3):
-HEADER_LIMIT = 64 * 1024  # the header block
-HEADER_LINES = 256
-MAX_PARTS = 64  # MIME parts of the whole tree
-MAX_DEPTH = 6  # multipart / message nesting
-DELIMITER_LINES = 4 * MAX_PARTS  # lines starting with "--" (every MIME delimiter is one)
+# MAIL_LIMIT (pbem.mail.headers) is named here too for the command line's import.
 DECODED_LIMIT = MAIL_LIMIT  # a part's decoded bytes
-READ_HEADERS = ("From", "To", "Subject", "Message-ID", "Auto-Submitted", "Precedence", "Content-Type")
-MSGID_RE = re.compile(r"^<[!-;=?-~]{1,250}>\Z")  # printable ASCII, no '<' or '>' inside
-
-
-class HostileMail(FormatError):
-    """The message itself is unsafe to handle (oversized, a MIME bomb, a header carrying
-    controls or undecodable bytes): the mail host quarantines it and never answers it
-    as a move."""
 YAML_TYPES = frozenset({"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"})
 YAML_SUFFIXES = (".yaml", ".yml")
 MOVE_KEYS = ("game", "player", "kind", "after", "actions", "nonce", "nonce_commitment", "key", "comment", "signature")
@@ -62,18 +44,6 @@ _MAIL_HEADERS = frozenset({
 })
 _B64_START = re.compile(r'^((?:signature|key)[ \t]*:[ \t]*"?)([A-Za-z0-9+/:=]+)"?$')
 _B64_MORE = re.compile(r'^[ \t]*([A-Za-z0-9+/=]+)("?)[ \t]*$')
-
-
-@dataclass(frozen=True)
-class Mail:
-    """A received message: who sent it, its id, and whether it is an automatic one."""
-
-    message: EmailMessage
-    sender: str | None  # the bare From address, or None if there is not exactly one
-    message_id: str | None
-    subject: str
-    to: str | None
-    automatic: bool  # a bounce, an auto-reply or a list message: never answered
 
 
 def looks_like_mail(name: str, head: bytes) -> bool:
@@ -96,145 +66,6 @@ def looks_like_mail(name: str, head: bytes) -> bool:
     else:
         return False
     return "from" in names and bool(names & _MAIL_HEADERS)
-
-
-Admit = Callable[["Mail"], None]
-
-
-def parse_mail(data: bytes, admit: Admit | None = None) -> Mail:
-    """The message, checked in order of cost: its size, its header block (size, lines,
-    the headers pbem reads: no controls, no undecodable bytes, no duplicates), then
-    ``admit`` (the mail host's sender check) on the headers alone, then the MIME
-    structure counted on the raw bytes, and only then the full parse (part count and
-    depth checked again on the tree).  Every failure is a :class:`HostileMail`."""
-    if len(data) > MAIL_LIMIT:
-        raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
-    head = header_block(data)
-    headers = BytesHeaderParser(policy=policy.default).parsebytes(head)
-    assert isinstance(headers, EmailMessage)
-    mail = _read_headers(headers)
-    if admit is not None:
-        admit(mail)
-    check_structure(data)
-    try:
-        message = BytesParser(policy=policy.default).parsebytes(data)
-    except RecursionError:  # the stdlib parser recurses once per nested MIME part
-        raise HostileMail("the message's MIME parts are nested too deeply", "P7") from None
-    assert isinstance(message, EmailMessage)
-    check_tree(message)
-    return Mail(message, mail.sender, mail.message_id, mail.subject, mail.to,
-                mail.automatic or message.get_content_type() == "multipart/report")
-
-
-def header_block(data: bytes) -> bytes:
-    """The raw header block (up to the first empty line), capped in size and lines."""
-    window = data[: HEADER_LIMIT + 4]
-    ends = [i for i in (window.find(b"\r\n\r\n"), window.find(b"\n\n")) if i >= 0]
-    if not ends and len(data) > HEADER_LIMIT:
-        raise HostileMail(f"the message's header block is larger than {HEADER_LIMIT // 1024} KiB")
-    head = window[: min(ends)] if ends else data
-    if re.search(rb"\r(?!\n)|\x00", head):
-        raise HostileMail("the message's header block has a bare CR or a NUL byte")
-    if head.count(b"\n") > HEADER_LINES:
-        raise HostileMail(f"the message has more than {HEADER_LINES} header lines")
-    return head + b"\n\n"
-
-
-def check_structure(data: bytes) -> None:
-    """MIME part count and nesting bounded on the raw bytes, before any parsing."""
-    delimiters = data.count(b"\n--") + data.startswith(b"--")
-    if delimiters > DELIMITER_LINES:
-        raise HostileMail(f"the message has {delimiters} MIME delimiter lines (at most "
-                          f"{DELIMITER_LINES}): a MIME bomb")
-    containers = len(re.findall(rb"(?i)boundary[ \t]*=", data)) + len(
-        re.findall(rb"(?i)content-type:[ \t]*message/", data))
-    if containers > MAX_PARTS:
-        raise HostileMail(f"the message declares {containers} nested MIME containers: a MIME bomb")
-
-
-def check_tree(message: Message) -> None:
-    count = 0
-    stack: list[tuple[Message, int]] = [(message, 0)]
-    while stack:
-        part, depth = stack.pop()
-        count += 1
-        if count > MAX_PARTS:
-            raise HostileMail(f"the message has more than {MAX_PARTS} MIME parts")
-        if depth > MAX_DEPTH:
-            raise HostileMail(f"the message's MIME parts are nested deeper than {MAX_DEPTH}")
-        payload = part.get_payload()
-        if isinstance(payload, list):
-            stack.extend((child, depth + 1) for child in payload if isinstance(child, Message))
-
-
-def clean_text(value: str) -> bool:
-    """No control characters (CR, LF, NUL...), no line or paragraph separators, and no
-    undecodable bytes (the parser's surrogate escapes)."""
-    return not any(
-        (unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") and ch != "\t") or ch == "\ufffd"
-        for ch in value
-    )
-
-
-_ENCODED_WORD = re.compile(r"=\?([^?\s]*)\?([^?\s]*)\?([^?\s]*)\?=")
-
-
-def encoded_words_ok(raw: str) -> bool:
-    """Every RFC 2047 encoded word names a known charset and a B or Q encoding, and a B
-    word is whole base64."""
-    for charset, encoding, text in _ENCODED_WORD.findall(raw):
-        try:
-            codecs.lookup(charset.split("*")[0])
-        except LookupError:
-            return False
-        if encoding.upper() == "B":
-            if len(text) % 4 or not re.fullmatch(r"[A-Za-z0-9+/]*={0,2}", text):
-                return False
-        elif encoding.upper() != "Q":
-            return False
-    return True
-
-
-def _read_headers(headers: EmailMessage) -> Mail:
-    values: dict[str, str] = {}
-    wanted = {n.lower() for n in READ_HEADERS}
-    for raw_name, raw_value in headers.raw_items():
-        if raw_name.lower() in wanted and not encoded_words_ok(str(raw_value)):
-            raise HostileMail(f"the {raw_name} header has a broken encoded word")
-    for name in READ_HEADERS:
-        try:
-            found = headers.get_all(name) or []
-        except Exception as err:  # the stdlib's header parser gave up on it
-            raise HostileMail(f"the {name} header cannot be read ({type(err).__name__})") from None
-        if len(found) > 1:
-            raise HostileMail(f"the message has {len(found)} {name} headers")
-        if not found:
-            continue
-        value = str(found[0])
-        defects = getattr(found[0], "defects", ())
-        if not clean_text(value):
-            raise HostileMail(f"the {name} header carries control characters or undecodable bytes")
-        broken = [type(d).__name__ for d in defects if type(d).__name__ != "ObsoleteHeaderDefect"]
-        if broken and name in ("From", "To", "Subject", "Message-ID"):
-            raise HostileMail(f"the {name} header is malformed ({broken[0]})")
-        if len(value) > 998:
-            raise HostileMail(f"the {name} header is longer than 998 characters")
-        values[name] = value
-    senders = [a for _n, a in getaddresses([values.get("From", "")]) if a]
-    sender = senders[0] if len(senders) == 1 and "@" in senders[0] else None
-    raw_id = values.get("Message-ID", "").strip()
-    if raw_id and not MSGID_RE.match(raw_id):
-        raise HostileMail("the Message-ID header is not a <...> id of printable characters")
-    tos = [a for _n, a in getaddresses([values.get("To", "")]) if a]
-    auto = values.get("Auto-Submitted", "").strip().lower()
-    precedence = values.get("Precedence", "").strip().lower()
-    automatic = (
-        (auto not in ("", "no"))
-        or precedence in ("bulk", "junk", "list")
-        or (sender or "").split("@")[0].lower() in ("mailer-daemon", "postmaster")
-    )
-    return Mail(headers, sender, raw_id or None, values.get("Subject", ""), tos[0] if tos else None,
-                automatic)
 
 
 def mail_move(mail: Mail) -> tuple[Move, str]:

@@ -1,0 +1,88 @@
+"""The opening's invitations (issue 10, item 5): each round's templates mailed once.
+
+Once a game is created each awaited player gets the commitment template, once
+every commitment is in the reveal template, and at the start the first move's
+template; ``mail-invited.txt`` in the game's folder records the rounds already
+invited, so a round is never mailed twice.  The invitations are spooled to the
+queue like every reply.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from pbem.files import write_atomic
+from pbem.host.games import load_game
+from pbem.host.settings import SETTINGS_NAME, load_settings
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME, locked
+from pbem.mail.outbox import Queue
+from pbem.mail.replies import ROUND_SUBJECTS, ROUND_TEXT, compose
+from pbem.views.template import template
+
+_log = logging.getLogger("pbem.mail.host")
+
+INVITED_NAME = "mail-invited.txt"  # the opening rounds whose invitations were queued
+
+
+def invited_rounds(path: Path) -> set[str]:
+    target = path / INVITED_NAME
+    return set(target.read_text("utf-8").split()) if target.is_file() else set()
+
+
+def invite_round(path: Path, game: Game) -> set[str]:
+    """The players to invite to the opening round the game is in now, if nobody was
+    invited to it yet (the round is then marked as invited); else nobody."""
+    rnd = game.opening.value
+    if rnd not in ("commit", "reveal", "started"):
+        return set()
+    with locked(path):
+        done = invited_rounds(path)
+        if rnd in done:
+            return set()
+        write_atomic(path / INVITED_NAME, "".join(f"{r}\n" for r in sorted(done | {rnd})).encode(), 0o600)
+    if rnd == "started":  # the first move's template goes with the per-move mail / below
+        return set()
+    return set(game.awaited)
+
+
+def invite(games: Path, queue: Queue, from_address: str) -> None:
+    """Invitations not yet sent, for every game; one game's trouble stops no other game's."""
+    if not games.is_dir():
+        return
+    for child in sorted(games.iterdir()):
+        if not ((child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file()):
+            continue
+        try:
+            _invite_game(child, queue, from_address)
+        except Exception as err:  # one game's trouble stops no other game's invitations
+            _log.warning("no invitations for %s: %s", child.name, err)
+
+
+def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
+    """The invitations to the round one game is in, if that round has none yet."""
+    emails = load_settings(child).emails
+    if not emails:
+        return
+    game = load_game(child)
+    if game.opening.value in invited_rounds(child):
+        return
+    started = game.opening.value == "started"
+    players = invite_round(child, game)
+    to_move = game.to_move()
+    if started and to_move is not None:  # started without a mail (pbem waive...)
+        players = {to_move}
+    batch = queue.batch_id(f"invite:{game.game_id}:{game.opening.value}")
+    out = []
+    for index, player in enumerate(sorted(p for p in players if p in emails)):
+        subject = (f"[pbem {game.game_id}] your move, {player} (after entry {game.last_seq})"
+                   if started else f"[pbem {game.game_id}] {ROUND_SUBJECTS[game.opening.value]}")
+        text = template(game, player)
+        msg = compose(from_address, emails[player], subject, ROUND_TEXT + "\n\n" + text,
+                      queue.message_id(batch, index, from_address))
+        msg.add_attachment(text.encode("utf-8"), maintype="application", subtype="yaml",
+                           filename=f"{game.game_id}-{game.opening.value}-{player}.yaml")
+        out.append(msg)
+    if out:
+        queue.put(batch, "invite", out)

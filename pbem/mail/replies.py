@@ -1,0 +1,194 @@
+"""Composing the mail host's replies: safe headers, and the mails after an applied move.
+
+Every reply comes from the host's configured address, never from an incoming
+header; every address is checked to be a plain ``local@domain`` and every
+header value is printable text of bounded length.  After an applied move each
+player gets one mail (issue 10, item 7): the mover's result, the public report
+and log, the board's picture, the next template, and that player's own private
+reveal only.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate
+from pathlib import Path
+
+from pbem.errors import FormatError
+from pbem.host.games import Applied
+from pbem.host.settings import normal_address
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME
+from pbem.mail.accept import public_text
+from pbem.mail.headers import MSGID_RE, Mail
+from pbem.views.report import report_lines
+from pbem.views.template import template
+from pbem.views.text import board_lines
+
+_log = logging.getLogger("pbem.mail.host")
+
+SUBJECT_LIMIT = 160
+_ADDRESS_RE = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?\Z")
+ROUND_SUBJECTS = {
+    "commit": "round 1 of 2: commit to a nonce",
+    "reveal": "round 2 of 2: reveal your nonce",
+    "started": "the game has started",
+}
+ROUND_TEXT = ("Your part of the opening (P4): fill in the attached file as its comments say "
+              "('pbem nonce' can write it for you) and send it back.")
+
+
+def checked_address(address: str, what: str) -> str:
+    """A bare address safe for a header and an SMTP envelope, or :class:`FormatError`."""
+    if not _ADDRESS_RE.match(address) or ".." in address:
+        raise FormatError(f"{what} {address!r} is not a plain e-mail address (local@domain)", "P1")
+    return address
+
+
+def safe_header(value: str, limit: int = SUBJECT_LIMIT) -> str:
+    """A header value made of printable text only: controls (CR, LF...) and separators
+    become spaces, runs of spaces one, and the length is capped."""
+    out = "".join(" " if unicodedata.category(ch)[0] in ("C", "Z") else ch for ch in value)
+    out = " ".join(out.split())
+    return out if len(out) <= limit else out[: limit - 3].rstrip() + "..."
+
+
+def compose(from_address: str, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
+    """A plain-text mail from the host, marked as an automatic reply."""
+    msg = EmailMessage()
+    msg["From"] = from_address  # the host's, never an incoming message's
+    msg["To"] = checked_address(to, "a reply's address")
+    msg["Subject"] = safe_header(subject)
+    msg["Date"] = formatdate(localtime=True)
+    msg["Message-ID"] = message_id
+    msg["Auto-Submitted"] = "auto-replied"
+    msg.set_content(public_text(body))
+    return msg
+
+
+def reply(from_address: str, mail: Mail, to: str, body: str, message_id: str) -> EmailMessage:
+    """:func:`compose` as an answer to ``mail``: "Re:" its subject, threaded under its id."""
+    subject = safe_header(mail.subject) or "your move"
+    subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    msg = compose(from_address, to, subject, body, message_id)
+    if mail.message_id and MSGID_RE.match(mail.message_id):
+        msg["In-Reply-To"] = mail.message_id
+        msg["References"] = mail.message_id
+    return msg
+
+
+def board_picture(game: Game) -> bytes | None:
+    """The board as a PNG for the report mails; a mail without it beats no mail (logged)."""
+    try:
+        from pbem.views.svg import board_png, board_svg  # start-up: the rasterizer only where a picture is sent
+
+        return board_png(board_svg(game))
+    except Exception as err:  # e.g. resvg-py missing or failing: the words still go out
+        _log.warning("no board picture for %s: %s", game.game_id, err)
+        return None
+
+
+@dataclass(frozen=True)
+class Report:
+    """What every player's mail after one applied move shares: public facts only (P10)."""
+
+    applied: Applied
+    lines: list[str]
+    log_bytes: bytes
+    board: str
+    picture: bytes | None
+
+    @classmethod
+    def of(cls, applied: Applied, path: Path) -> Report:
+        lines = report_lines(applied.game, applied.entries, private_hint=False)
+        log_bytes = (path / LOG_NAME).read_bytes()
+        board = "\n".join(board_lines(applied.game))
+        picture = board_picture(applied.game)  # one drawing for every player
+        return cls(applied, lines, log_bytes, board, picture)
+
+
+def applied_mails(
+    from_address: str, mail: Mail, report: Report, emails: dict[str, str], inviting: set[str],
+    message_id: Callable[[int], str], sender: str,
+) -> list[EmailMessage]:
+    """One mail per registered player (``message_id(0)`` answers the mover's message), and the
+    result to the sender when the sender's address is not the mover's registered one."""
+    game = report.applied.game
+    mover = report.applied.entries[0].get("player", "host")
+    privates = {p.stem: p for p in report.applied.private}
+    out: list[EmailMessage] = []
+    mover_told = False
+    counter = iter(range(1, 10_000))
+    for player in game.players:
+        if player not in emails:
+            continue
+        is_mover = normal_address(emails[player]) == sender and player == mover
+        subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates)
+        if is_mover:
+            mover_told = True
+            msg = reply(from_address, mail, checked_address(emails[player], "a player's address"), body,
+                        message_id(0))
+            msg.replace_header("Subject", safe_header(subject))
+        else:
+            msg = compose(from_address, emails[player], subject, body, message_id(next(counter)))
+        _attach(msg, report, player, player in inviting, privates.get(player))
+        out.append(msg)
+    if not mover_told:  # the sender's address is not the mover's registered one
+        out.insert(0, reply(from_address, mail, checked_address(sender, "the sender"),
+                            "Your move was accepted.\n\n" + "\n".join(report.lines) + "\n", message_id(0)))
+    return out
+
+
+def _player_text(
+    report: Report, player: str, mover: str, is_mover: bool, invited: bool, private: bool
+) -> tuple[str, str]:
+    """One player's subject and body: the result, the report, and what is theirs to do or see."""
+    game = report.applied.game
+    subject = f"[pbem {game.game_id}] entry {game.last_seq}: {mover}"
+    parts = []
+    if is_mover:
+        parts.append("Your move was accepted.")
+    parts += ["\n".join(report.lines), report.board, "The public log is attached; anyone can check it with "
+              "'pbem verify log.yaml'."]
+    if player == game.to_move():
+        subject += f"; your move, {player}"
+        parts.append("It is your move. Fill in the attached move file (or the copy below), sign "
+                     "it if you registered a key ('pbem sign'), and send it back as an attachment "
+                     "or as the text of a plain-text message.\n\n" + template(game, player))
+    if invited:
+        subject += f"; {ROUND_SUBJECTS[game.opening.value]}"
+        parts.append(ROUND_TEXT + "\n\n" + template(game, player))
+    if private:
+        subject += f"; private to {player}: your Witch look"
+        parts.append("For your eyes only (attached): what your Witch saw, with the salt to check "
+                     "it against the commitment in the start entry (P6). Do not forward this message.")
+    return subject, "\n\n".join(parts) + "\n"
+
+
+def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, private: Path | None) -> None:
+    """The picture inline, the public log, the player's templates and private reveal."""
+    game = report.applied.game
+    if report.picture is not None:  # inline, after the text part: mail clients that show no SVG
+        msg.add_attachment(report.picture, maintype="image", subtype="png", disposition="inline",
+                           filename=f"{game.game_id}-{game.last_seq}.png")
+    msg.add_attachment(report.log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
+    if player == game.to_move():
+        msg.add_attachment(
+            template(game, player).encode("utf-8"), maintype="application", subtype="yaml",
+            filename=f"{game.game_id}-{game.last_seq}-{player}.yaml",
+        )
+    if invited:
+        msg.add_attachment(
+            template(game, player).encode("utf-8"), maintype="application", subtype="yaml",
+            filename=f"{game.game_id}-{game.opening.value}-{player}.yaml",
+        )
+    if private is not None:
+        msg.add_attachment(
+            private.read_bytes(), maintype="application", subtype="yaml",
+            filename=f"{game.game_id}-private-{player}.yaml",
+        )
