@@ -1,8 +1,11 @@
-"""Every refusal pbem gives, as a value with a kind, an exit code and a sentence.
+"""Every refusal pbem gives, as a value with a kind, an exit code and a sentence: one family.
 
 A player or host sees one paragraph: what is wrong, which rule or protocol
 section it breaks, and what to do.  No message ever shows a face-down token's
-face or salt.
+face or salt.  Every kind is built the same way, ``Kind(message, rule)``, and
+:data:`EXIT_CODES` is the one table from kind to process exit code (the rules
+core's :class:`pbem.rules.errors.RuleError` is an illegal move like any other).
+May import: the standard library only (the bottom layer).
 """
 
 from __future__ import annotations
@@ -23,12 +26,12 @@ class Exit(IntEnum):
     SIGNATURE = 8  # missing or bad signature (P8)
     BUSY = 9  # another pbem holds the game's lock too long
     STATE = 10  # the command does not fit the game's state (not over yet, already started...)
+    INTERNAL = 1  # a bug in pbem: whatever failed, wherever
 
 
 class PbemError(Exception):
     """A refusal. ``rule`` is a RULES.md or PROTOCOL.md number (``R5.3``, ``P7``)."""
 
-    exit_code: Exit = Exit.FORMAT
     label = "error"
 
     def __init__(self, message: str, rule: str | None = None) -> None:
@@ -36,46 +39,79 @@ class PbemError(Exception):
         self.message = message
         self.rule = rule
 
+    @property
+    def exit_code(self) -> Exit:
+        """This kind's exit code, from :data:`EXIT_CODES` (the nearest kind it is)."""
+        for kind in type(self).__mro__:
+            if kind in EXIT_CODES:
+                return EXIT_CODES[kind]
+        return Exit.INTERNAL  # pragma: no cover - every kind is in the table
+
     def __str__(self) -> str:
         where = f" ({self.rule})" if self.rule else ""
         return f"{self.label}{where}: {self.message}"
 
 
 class FormatError(PbemError):
-    exit_code = Exit.FORMAT
     label = "malformed input"
 
 
 class RulesError(PbemError):
-    exit_code = Exit.RULES
     label = "illegal move"
 
 
 class StaleError(PbemError):
-    exit_code = Exit.STALE
     label = "stale move"
 
 
 class UnknownError(PbemError):
-    exit_code = Exit.UNKNOWN
     label = "not found"
 
 
 class TamperError(PbemError):
-    exit_code = Exit.TAMPERED
     label = "log does not verify"
 
 
 class SignatureError(PbemError):
-    exit_code = Exit.SIGNATURE
     label = "signature refused"
 
 
+class SenderError(SignatureError):
+    """A mail's From address does not fit the move (or is not registered at all, P8)."""
+
+    label = "sender refused"
+
+
+class Unwanted(FormatError):
+    """A message the mail host will not answer: its sender is no registered player."""
+
+    label = "not a player's message"
+
+
 class BusyError(PbemError):
-    exit_code = Exit.BUSY
     label = "busy"
 
 
 class StateError(PbemError):
-    exit_code = Exit.STATE
     label = "not now"
+
+
+class InternalError(PbemError):
+    """A bug in pbem itself (an admitted move that does not resolve, say): never a refusal."""
+
+    label = "internal error"
+
+
+EXIT_CODES: dict[type[PbemError], Exit] = {
+    PbemError: Exit.FORMAT,
+    FormatError: Exit.FORMAT,
+    RulesError: Exit.RULES,
+    StaleError: Exit.STALE,
+    UnknownError: Exit.UNKNOWN,
+    TamperError: Exit.TAMPERED,
+    SignatureError: Exit.SIGNATURE,
+    BusyError: Exit.BUSY,
+    StateError: Exit.STATE,
+    InternalError: Exit.INTERNAL,
+}
+"""The one table from kind to exit code (README "When a move is refused")."""

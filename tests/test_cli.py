@@ -31,7 +31,7 @@ from pbem.log.moves import after_of, parse_move
 from pbem.log.yamlio import dump_entry, dump_yaml, load_one
 from pbem.player.nonces import commit_move, reveal_move
 from pbem.rules import Phase, Stage, legal_actions, play
-from pbem.rules.engine import place_counts
+from pbem.rules.checks import place_counts
 from pbem.sim.demo import bot_actions
 
 SECRET = "5e" * 32

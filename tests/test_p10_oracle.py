@@ -128,7 +128,7 @@ def host_verdict(game: Game, raw: bytes, faces: Faces) -> tuple[str, int, str, l
         verdict = referee.judge(game, referee.read(raw))
         entry, _events = resolve(game, verdict, faces)  # cannot refuse (P10)
     except PbemError as err:
-        return type(err).__name__, int(err.exit_code), str(err), None
+        return err.label, int(err.exit_code), str(err), None
     return "accepted", 0, "", entry["outcome"]
 
 
@@ -172,7 +172,7 @@ def test_p10_the_probe_from_the_report_gets_one_text_whatever_the_faces() -> Non
         verdicts = {host_verdict(game, raw, faces)[:3] for faces in (one, two)}
         assert len(verdicts) == 1
         kind, code, text = verdicts.pop()
-        assert (kind, code) == ("RulesError", 4) and "(R7.4)" in text and "outbreak" in text, text
+        assert (kind, code) == ("illegal move", 4) and "(R7.4)" in text and "outbreak" in text, text
         assert "turn, not" not in text and "phase C" not in text
         texts.add(text.split(": ", 2)[-1].split(" (")[0])
         probes += 1

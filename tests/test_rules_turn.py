@@ -235,7 +235,7 @@ def test_r7_3_a_refused_action_leaves_the_state_unchanged_and_names_the_rule() -
     before = copy.deepcopy(state)
     with pytest.raises(RuleError) as caught:
         apply_in_place(state, "red", Place("gallia", 1), NO_FACES)
-    assert caught.value.rule == "R3.2" and str(caught.value).startswith("R3.2: ")
+    assert caught.value.rule == "R3.2" and str(caught.value).startswith("illegal move (R3.2): ")
     assert caught.value.message
     assert state == before
     with pytest.raises(RuleError):

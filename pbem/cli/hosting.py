@@ -45,7 +45,7 @@ def new(
     from pbem.data import read_data_dir
     from pbem.fair.keys import read_public_key
     from pbem.files import read_limited
-    from pbem.host.games import NewGame, create
+    from pbem.host.create import NewGame, create
     from pbem.rules.data import GameDataError
 
     secret = None
@@ -123,7 +123,7 @@ def apply(move_file: Path, games: Path) -> None:
     if _is_mail(move_file):  # an RFC 5322 message (pbem/mailmsg.py, pbem/mail.py)
         from pbem.files import read_limited
         from pbem.mail.accept import apply_mail_file
-        from pbem.mail.message import MAIL_LIMIT
+        from pbem.mail.headers import MAIL_LIMIT
 
         _report(apply_mail_file(games, read_limited(move_file, MAIL_LIMIT, "message")))
         return

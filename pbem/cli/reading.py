@@ -31,7 +31,8 @@ from pbem.views.text import audit_verdict
 def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
          svg_out: Path | None, png_out: Path | None, games: Path) -> None:
     """The board as a person reads it; with --as, that player's private reveals too."""
-    from pbem.host.games import game_dir, read_private
+    from pbem.host.games import game_dir
+    from pbem.host.private import read_private
     from pbem.log.logfile import LOG_NAME
     from pbem.views.json import state_json
     from pbem.views.text import board_lines, private_lines

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from pbem import __version__
-from pbem.errors import FormatError, PbemError
+from pbem.errors import Exit, FormatError, PbemError
 
 if TYPE_CHECKING:
     from pbem.host.games import Applied
@@ -52,7 +52,7 @@ def refusals(func: F) -> F:
                 "Please report this with the input that caused it (PBEM_DEBUG=1 shows details).",
                 err=True,
             )
-            sys.exit(1)
+            sys.exit(int(Exit.INTERNAL))
 
     return wrapper  # type: ignore[return-value]
 

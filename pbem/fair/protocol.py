@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from pbem.record import Record
-from pbem.rules.data import Board, Catalogue
+from pbem.rules.data import N_TOKENS, Board, Catalogue
 
 __all__ = [
     "GAME_ID_RE",
@@ -71,8 +71,6 @@ MIN_NONCE_BYTES = 16
 HASH_PREFIX_MIN = 16
 """P7: a move names the entry it answers by at least the first 16 hex digits of its hash."""
 
-N_TOKENS = 49
-"""P6: positions run 1..49."""
 
 SALT_BYTES = 16
 """P6: ``salt_i`` is the first 16 bytes of an HMAC."""

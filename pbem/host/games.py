@@ -12,12 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import PbemError, StateError, TamperError, UnknownError
+from pbem.errors import InternalError, StateError, TamperError, UnknownError
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
-from pbem.host.create import NewGame as NewGame
-from pbem.host.create import create as create
-from pbem.host.private import read_private as read_private
 from pbem.host.private import write_private
 from pbem.host.sealer import game_sealer
 from pbem.host.secret import secret_for
@@ -36,9 +33,6 @@ from pbem.referee.seats import check_replace, due_at, resigned_to_move, standin_
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.rules import play
 from pbem.rules.events import Event
-
-# NewGame, create (pbem.host.create) and read_private (pbem.host.private) are named here
-# too for the command line's imports, until it imports them from their own modules.
 
 
 def game_dir(games: Path, game_id: str) -> Path:
@@ -109,7 +103,7 @@ def resolve(game: Game, verdict: Verdict, faces: HostFaces) -> tuple[dict[str, A
     try:
         _state, events = play(game.state, move.player, verdict.actions, faces)
     except Exception as err:  # pragma: no cover - a bug in pbem, never a refusal
-        raise PbemError(f"internal error: an admitted move did not resolve: {err}") from err
+        raise InternalError(f"an admitted move did not resolve: {err}") from err
     entry = {"kind": "move", "player": move.player, "move": move.data, "outcome": outcome_dicts(events, faces.salt)}
     return entry, events
 
@@ -156,7 +150,7 @@ def _write(
         try:
             apply_entry(game, entry, prev)  # the same check every reader will make
         except TamperError as err:  # pragma: no cover - would be a bug in pbem itself
-            raise PbemError(f"internal error: the new entry does not replay: {err}") from err
+            raise InternalError(f"the new entry does not replay: {err}") from err
         chained.append(entry)
         if game.ready_to_start and not pending:  # P4: the last reveal (or waiver) starts the game
             pending.append(start_entry(game, secret_for(game, path)))

@@ -10,7 +10,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import Exit, PbemError, StaleError
+from pbem.errors import PbemError, SenderError, StaleError
 from pbem.host.games import Applied, apply_move, game_dir
 from pbem.host.settings import load_settings, record_seen, seen_ids
 from pbem.log.logfile import locked
@@ -24,11 +24,6 @@ _log = logging.getLogger("pbem.mail.host")
 
 
 
-class SenderError(PbemError):
-    """The From address does not fit the move (or is not registered at all)."""
-
-    exit_code = Exit.SIGNATURE
-    label = "sender refused"
 
 
 # --- applying one message ----------------------------------------------------------------

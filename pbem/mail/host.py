@@ -40,7 +40,7 @@ from email.utils import formatdate, getaddresses
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import Exit, FormatError, PbemError, StaleError
+from pbem.errors import FormatError, PbemError, StaleError, Unwanted
 from pbem.host.games import Applied, apply_move, game_dir
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.log.logfile import LOG_NAME, locked
@@ -58,13 +58,6 @@ _log = logging.getLogger("pbem.mail.host")
 # --- the mailbox loop ----------------------------------------------------------------------
 
 QUARANTINE = ".Quarantine"  # a Maildir++ subfolder of the inbox: kept, never deleted
-
-
-class Unwanted(PbemError):
-    """A message the host will not answer: its sender is no registered player."""
-
-    exit_code = Exit.FORMAT
-    label = "not a player's message"
 
 
 

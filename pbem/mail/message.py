@@ -28,10 +28,8 @@ from email.message import EmailMessage
 
 from pbem.errors import FormatError
 from pbem.log.moves import Move, parse_move
-from pbem.mail.headers import MAIL_LIMIT as MAIL_LIMIT
-from pbem.mail.headers import HostileMail, Mail
+from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail
 
-# MAIL_LIMIT (pbem.mail.headers) is named here too for the command line's import.
 DECODED_LIMIT = MAIL_LIMIT  # a part's decoded bytes
 YAML_TYPES = frozenset({"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"})
 YAML_SUFFIXES = (".yaml", ".yml")

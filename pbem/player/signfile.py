@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbem.errors import FormatError, SignatureError, UnknownError
+from pbem.errors import FormatError, InternalError, SignatureError
 from pbem.fair.keys import fingerprint, load_private_key, move_message, public_text, sign, verify
 from pbem.files import read_limited, write_atomic
 from pbem.log.moves import Move, parse_move
@@ -54,7 +54,7 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
         new_text = dump_yaml(signed)
     result = parse_move(new_text.encode("utf-8"), f"move file {path.name}")
     if result.data != signed or not verify(public, signature, move_message(result.data)):
-        raise UnknownError("internal error: the signed move does not read back")  # pragma: no cover
+        raise InternalError("the signed move does not read back")  # pragma: no cover
     mode = path.stat().st_mode & 0o777
     write_atomic(path, new_text.encode("utf-8"), mode)
     return result

@@ -36,7 +36,6 @@ from pbem.rules import (
     EndTurn,
     Event,
     Faces,
-    RuleError,
     State,
     action_from_dict,
     play,
@@ -209,8 +208,8 @@ def parse_actions(raw: Any) -> list[Action]:
     for index, item in enumerate(raw, start=1):
         try:
             out.append(action_from_dict(item))
-        except ActionFormatError as err:
-            raise FormatError(f"action {index}: {err}", "P7") from None
+        except ActionFormatError as err:  # numbered from 1, as every message numbers actions
+            raise ActionFormatError(f"action {index}: {err.message}", err.rule) from None
     return out
 
 
@@ -232,10 +231,7 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
     if state.to_move != move.player:
         raise RulesError(f"it is {state.to_move}'s turn, not {move.player}'s", "R3")
     actions = parse_actions(move.data.get("actions"))
-    try:
-        after, events = play(state, move.player, actions, faces)
-    except RuleError as err:
-        raise RulesError(err.message, err.rule) from None
+    after, events = play(state, move.player, actions, faces)  # a RuleError is the refusal (R7.3)
     complete = (
         after.to_move != move.player
         or (after.turn.stage is Stage.OUTBREAK and after.players[after.current] == move.player)

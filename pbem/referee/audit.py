@@ -17,6 +17,7 @@ from pbem.fair.dealing import HostFaces
 from pbem.fair.tokens import commitments
 from pbem.log.game import Game
 from pbem.referee.signatures import log_has_signatures, require_valid
+from pbem.rules.data import N_TOKENS
 
 
 def host_faces(game: Game, secret: bytes) -> HostFaces:
@@ -61,7 +62,7 @@ def audit(game: Game) -> list[str]:
             )
     ids = sorted(faces.deal.token_ids)
     if ids != sorted(t.id for t in game.catalogue.tokens):
-        raise TamperError("the 49 committed tokens are not the game's catalogue", "P6")
+        raise TamperError(f"the {N_TOKENS} committed tokens are not the game's catalogue", "P6")
     flips = 0
     for seq, entry in enumerate(game.entries):
         for item in entry.get("outcome", []) if entry.get("kind") == "move" else []:
@@ -72,7 +73,7 @@ def audit(game: Game) -> list[str]:
     return [
         "the secret matches its commitment (P3)",
         "the seed, every draw and the public setup are what the secret and nonces give (P4-P5)",
-        "all 49 commitments recomputed; they commit to exactly the game's catalogue (P6)",
+        f"all {N_TOKENS} commitments recomputed; they commit to exactly the game's catalogue (P6)",
         f"all {flips} flipped tokens are the dealt tokens, with their salts (P6)",
         f"every move replays under the rules with its recorded outcome ({game.last_seq + 1} entries, P7)",
     ]

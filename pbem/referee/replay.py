@@ -23,7 +23,7 @@ from pbem.referee.admit import check_abandon, check_waive, judge
 from pbem.referee.reveals import RevealFaces, outcome_dicts
 from pbem.referee.seats import replay_seat_entry
 from pbem.rules import FaceUnknown, State, new_state
-from pbem.rules.data import Board, Catalogue, GameDataError
+from pbem.rules.data import N_TOKENS, Board, Catalogue, GameDataError
 
 SaltOf = Callable[[str], str]
 
@@ -38,11 +38,11 @@ def _setup_state(game: Game, entry: dict[str, Any], seq: int) -> State:
         if list(board_names) != list(regions):
             raise ValueError("the board does not list the regions in use in map order")
         names = [*board_names.values(), *supply, *removed]
-        if names != [protocol.Deal.name(i) for i in range(1, len(names) + 1)] or len(names) != 49:
+        if names != [protocol.Deal.name(i) for i in range(1, len(names) + 1)] or len(names) != N_TOKENS:
             raise ValueError("token positions must run t01..t49: board, supply, removed (P6)")
         commitments = entry["commitments"]
-        if len(commitments) != 49 or not all(_hex(c, 64, 64) for c in commitments):
-            raise ValueError("there must be 49 commitments of 64 lowercase hex digits (P2, P6)")
+        if len(commitments) != N_TOKENS or not all(_hex(c, 64, 64) for c in commitments):
+            raise ValueError(f"there must be {N_TOKENS} commitments of 64 lowercase hex digits (P2, P6)")
         game.commitments = list(commitments)
         return new_state(
             players=game.players,

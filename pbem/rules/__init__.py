@@ -23,13 +23,15 @@ from pbem.rules.actions import (
     WitchSwap,
     action_from_dict,
 )
-from pbem.rules.engine import apply_in_place, can_place, step, winner
+from pbem.rules.checks import can_place
+from pbem.rules.engine import apply_in_place, step
 from pbem.rules.errors import RuleError
 from pbem.rules.events import Event
 from pbem.rules.faces import Faces, FaceUnknown, MappingFaces
 from pbem.rules.legal import legal_actions, legal_by_kind
 from pbem.rules.play import NoFaces, apply_all, check, default_flips, play
 from pbem.rules.state import Phase, Stage, State, new_state
+from pbem.rules.turnflow import winner
 
 __all__ = [
     "ACTION_TYPES", "Action", "ActionFormatError", "EndTurn", "Event", "FaceUnknown", "Faces",

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from pbem.errors import FormatError
 from pbem.record import Record
 
 
-class ActionFormatError(ValueError):
-    """The action is not of a known kind or its fields have the wrong shape."""
+class ActionFormatError(FormatError):
+    """The action is not of a known kind or its fields have the wrong shape (P7)."""
 
 
 class Action(Record):
@@ -153,31 +154,29 @@ _FIELD_TYPES: dict[str, type] = {
 def action_from_dict(raw: Mapping[str, Any]) -> Action:
     """Build an action from its move-file form; :class:`ActionFormatError` if malformed."""
     if not isinstance(raw, Mapping):
-        raise ActionFormatError("an action must be a mapping such as {action: place, ...}")
+        raise ActionFormatError("an action must be a mapping such as {action: place, ...}", "P7")
     kind = raw.get("action")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise ActionFormatError(
-            f"unknown action {kind!r}; known actions: {', '.join(sorted(ACTION_TYPES))}"
-        )
+        raise ActionFormatError(f"unknown action {kind!r}; known actions: {', '.join(sorted(ACTION_TYPES))}", "P7")
     names = cls._fields
     extra = sorted(set(raw) - {"action", *names})
     if extra:
-        raise ActionFormatError(f"action {kind}: unexpected field(s) {', '.join(extra)}")
+        raise ActionFormatError(f"action {kind}: unexpected field(s) {', '.join(extra)}", "P7")
     values: dict[str, Any] = {}
     for name in names:
         if name not in raw:
-            raise ActionFormatError(f"action {kind}: missing field {name!r}")
+            raise ActionFormatError(f"action {kind}: missing field {name!r}", "P7")
         value = raw[name]
         want = _FIELD_TYPES[name]
         if want is tuple:
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise ActionFormatError(f"action {kind}: {name!r} must be a list of region ids")
+                raise ActionFormatError(f"action {kind}: {name!r} must be a list of region ids", "P7")
             value = tuple(value)
         elif want is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ActionFormatError(f"action {kind}: {name!r} must be a whole number")
+                raise ActionFormatError(f"action {kind}: {name!r} must be a whole number", "P7")
         elif not isinstance(value, want):
-            raise ActionFormatError(f"action {kind}: {name!r} must be a {want.__name__}")
+            raise ActionFormatError(f"action {kind}: {name!r} must be a {want.__name__}", "P7")
         values[name] = value
     return cls(**values)

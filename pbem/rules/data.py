@@ -22,8 +22,16 @@ SYMBOLS: frozenset[str] = frozenset(CLASSES) | {"M", "A"}
 
 
 
+N_TOKENS = 49
+"""R1.4: rat tokens in a game."""
+
+N_STARTING = 12
+"""R1.4: of them, starting rats."""
+
+
 class GameDataError(ValueError):
-    """The map or token catalogue is malformed."""
+    """The map or token catalogue is malformed (a value check of the data types; every
+    reader turns it into the error of its own kind: malformed input, or a tampered log)."""
 
 
 class Token(Record):
@@ -97,9 +105,9 @@ class Catalogue(Record):
         if len(set(ids)) != len(ids):
             raise GameDataError("token catalogue: token ids must be unique")
         catalogue = cls(tuple(tokens))
-        if len(tokens) != 49 or len(catalogue.starting) != 12:
+        if len(tokens) != N_TOKENS or len(catalogue.starting) != N_STARTING:
             raise GameDataError(
-                "token catalogue: R1.4 needs 49 tokens, 12 of them starting rats "
+                f"token catalogue: R1.4 needs {N_TOKENS} tokens, {N_STARTING} of them starting rats "
                 f"(got {len(tokens)} with {len(catalogue.starting)} starting)"
             )
         return catalogue

@@ -1,16 +1,14 @@
-"""Refusals of the rules core: a value with the rule number and a plain sentence."""
+"""Refusals of the rules core: the illegal-move kind of pbem's one error family."""
 
 from __future__ import annotations
 
+from pbem.errors import RulesError
 
-class RuleError(Exception):
+
+class RuleError(RulesError):
     """An action that breaks a rule (R7.3). Nothing was changed.
 
-    ``rule`` is the number in RULES.md (``"R5.3"``); ``message`` is a sentence a
-    player can act on.  It never names a face-down token's face.
+    Constructed like every :class:`pbem.errors.PbemError`: ``RuleError(message, rule)``,
+    ``rule`` the number in RULES.md (``"R5.3"``), ``message`` a sentence a player can act
+    on.  It never names a face-down token's face.
     """
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{rule}: {message}")
-        self.rule = rule
-        self.message = message

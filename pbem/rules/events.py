@@ -146,3 +146,27 @@ class GameOver(Event):
             "scores": {player: score for player, score in self.scores},
             "winner": self.winner,
         }
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (CubesPlaced, CardTaken, CubesMoved, CubeToPalace, RatMoved, TokenLooked, TokensSwapped,
+                PlagueMoved, RatDrawn, KnightCubesDeclared, TokenFlipped, CubeRemoved, TurnStarted,
+                GameEnding, GameOver)
+}
+"""Every event kind, by the name its public form carries (``{"event": "cubes_placed", ...}``)."""
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """An event back from its public form in a log entry's outcome (the inverse of ``to_dict``;
+    a Witch's look comes back without its face).  ``ValueError`` for anything else."""
+    cls = EVENT_TYPES.get(str(data.get("event")))
+    if cls is None:
+        raise ValueError(f"unknown event {data.get('event')!r}")
+    if cls is GameOver:
+        return GameOver(tuple(data["scores"].items()), data["winner"])
+    values = []
+    for name in cls._fields:
+        value = data.get(name) if name in cls.private else data[name]
+        values.append(tuple(value) if isinstance(value, list) else value)
+    return cls(*values)

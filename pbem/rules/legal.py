@@ -28,8 +28,8 @@ from pbem.rules.actions import (
     WitchLook,
     WitchSwap,
 )
+from pbem.rules.checks import can_place, place_counts
 from pbem.rules.data import CLASSES
-from pbem.rules.engine import can_place, place_counts
 from pbem.rules.state import MAX_RATS, Phase, Stage, State
 
 Generator = Callable[[State, str], list[Action]]

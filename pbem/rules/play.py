@@ -60,17 +60,17 @@ def _after_end(index: int, action: Action, state: State, spread: int | None = No
         return _spread_too_many(index, spread)
     after = "the game is over" if state.to_move is None else f"{state.to_move} is to move"
     return RuleError(
-        "R7.4",
         f"action {index} ({action.kind}): your turn ended with the action before it ({after}); "
         "a move file holds the actions of one player's turn only",
+        "R7.4",
     )
 
 
 def _spread_too_many(index: int, spread: int) -> RuleError:
     """R4.1: a spread line more than the rats drawn (a public count)."""
     drawn = f"only {spread} rat{' was' if spread == 1 else 's were'} drawn" if spread else "no rat was drawn"
-    return RuleError("R4.1", f"action {index} (spread): {drawn} when the plague moved, and each spread "
-                     "line places one drawn rat: remove this spread line")
+    return RuleError(f"action {index} (spread): {drawn} when the plague moved, and each spread "
+                     "line places one drawn rat: remove this spread line", "R4.1")
 
 
 def _flip_order(state: State, tail: Sequence[Action], first: int, spread: int = 0) -> list[str]:
@@ -84,25 +84,25 @@ def _flip_order(state: State, tail: Sequence[Action], first: int, spread: int = 
         if isinstance(action, KnightCubes) and offset == 0:
             continue  # checked by the engine, on the public state
         if isinstance(action, KnightCubes):
-            raise RuleError("R5.4", f"action {index} (knight_cubes): the Knight declares the neutral "
-                            "cubes before the flip order, right after the spreads")
+            raise RuleError(f"action {index} (knight_cubes): the Knight declares the neutral "
+                            "cubes before the flip order, right after the spreads", "R5.4")
         if isinstance(action, Spread):  # one spread line too many (R4.1); the outbreak has begun
             drawn = (f"only {spread} rat{' was' if spread == 1 else 's were'} drawn" if spread
                      else "no rat was drawn")
-            raise RuleError("R7.4", f"action {index} (spread): {drawn} when the plague moved, and the "
-                            f"outbreak in {state.plague} has begun: remove this spread line")
+            raise RuleError(f"action {index} (spread): {drawn} when the plague moved, and the "
+                            f"outbreak in {state.plague} has begun: remove this spread line", "R7.4")
         if not isinstance(action, Flip):
             raise RuleError(
-                "R7.4",
                 f"action {index} ({action.kind}): the outbreak in {state.plague} has begun, and the "
                 "outbreak ends the turn; after the plague's move and its spreads a move may only "
                 "name the Knight's neutral cubes and the order of the flips",
+                "R7.4",
             )
         if action.token not in here:
-            raise RuleError("R4.2", f"action {index} (flip): {action.token} is not a face-down rat "
-                            f"in the plague region {state.plague} (there: {', '.join(here)})")
+            raise RuleError(f"action {index} (flip): {action.token} is not a face-down rat "
+                            f"in the plague region {state.plague} (there: {', '.join(here)})", "R4.2")
         if action.token in named:
-            raise RuleError("R4.2", f"action {index} (flip): {action.token} is named twice in the flip order")
+            raise RuleError(f"action {index} (flip): {action.token} is named twice in the flip order", "R4.2")
         named.append(action.token)
     return named
 
@@ -151,7 +151,7 @@ def _step(state: State, player: str, action: Action, faces: Faces, index: int) -
     try:
         return apply_in_place(state, player, action, faces)
     except RuleError as err:
-        raise RuleError(err.rule, f"action {index} ({action.kind}): {err.message}") from None
+        raise RuleError(f"action {index} ({action.kind}): {err.message}", err.rule) from None
 
 
 def _preferred_flips(state: State, player: str, order: list[str], faces: Faces) -> list[Event]:

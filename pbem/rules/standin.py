@@ -29,7 +29,8 @@ map order on a tie, or on the first region in map order when no region holds a r
 from __future__ import annotations
 
 from pbem.rules.actions import Action, EndTurn, MovePlague, Place, Spread
-from pbem.rules.engine import apply_in_place, can_place
+from pbem.rules.checks import can_place
+from pbem.rules.engine import apply_in_place
 from pbem.rules.errors import RuleError
 from pbem.rules.play import NoFaces
 from pbem.rules.state import MAX_RATS, Phase, Stage, State
@@ -74,7 +75,7 @@ def spread_target(state: State) -> str:
     for region in _map_order(state, list(state.neighbours[state.plague])):
         if len(state.rats[region]) < MAX_RATS:
             return region
-    raise RuleError("R4.1", "no neighbour of the plague region can take a rat")  # spread_count prevents it
+    raise RuleError("no neighbour of the plague region can take a rat", "R4.1")  # spread_count prevents it
 
 
 def standin_actions(state: State) -> list[Action]:

@@ -11,9 +11,10 @@ from pbem.data import default_board, default_catalogue
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces, start_state
 from pbem.rules import Event, State, apply_in_place
-from pbem.rules.data import Board, Catalogue
+from pbem.rules.data import N_TOKENS, Board, Catalogue
 from pbem.rules.events import GameOver
 from pbem.rules.faces import Faces
+from pbem.rules.state import CUBES_PER_PLAYER
 from pbem.sim.bot import random_action
 
 PLAYER_NAMES = ("red", "green", "blue", "yellow")
@@ -68,19 +69,19 @@ def play_random_game(
 
 
 def check_invariants(state: State) -> None:
-    """The conservation laws of R1: 20 cubes each, <= 3 rats a region, 49 tokens,
+    """The conservation laws of R1: each player's cubes, <= 3 rats a region, every token,
     none flipped twice, the plague piece on a region in use."""
     for player in state.players:
         on_board = sum(c.get(player, 0) for c in state.cubes.values())
         total = state.supply[player] + on_board + state.palace[player]
-        if total != 20:
-            raise AssertionError(f"R1.3: {player} has {total} cubes, not 20")
+        if total != CUBES_PER_PLAYER:
+            raise AssertionError(f"R1.3: {player} has {total} cubes, not {CUBES_PER_PLAYER}")
     for region, rats in state.rats.items():
         if len(rats) > 3:
             raise AssertionError(f"R1.7: {region} holds {len(rats)} rats")
     tokens = [t for r in state.rats.values() for t in r]
     tokens += [*state.rat_supply, *state.flipped, *state.removed]
-    if len(tokens) != 49 or len(set(tokens)) != 49:
+    if len(tokens) != N_TOKENS or len(set(tokens)) != N_TOKENS:
         raise AssertionError(f"R1.4: {len(tokens)} tokens accounted for ({len(set(tokens))} distinct)")
     if len(set(state.flipped)) != len(state.flipped):
         raise AssertionError("R4.2: a token was flipped twice")

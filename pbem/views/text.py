@@ -14,8 +14,44 @@ from pbem.errors import PbemError, StateError
 from pbem.log.game import Game, Opening
 from pbem.referee.deadlines import phrase, rule_text
 from pbem.referee.seats import record_lines
-from pbem.rules import Action, Phase, Stage, State
+from pbem.rules import (
+    Action,
+    Flip,
+    King,
+    KnightCubes,
+    KnightMove,
+    Merchant,
+    Monk,
+    MovePlague,
+    Phase,
+    Place,
+    Spread,
+    Stage,
+    State,
+    TakeCard,
+    WitchLook,
+    WitchSwap,
+)
 from pbem.rules.data import CLASSES, face_words
+from pbem.rules.events import (
+    CardTaken,
+    CubeRemoved,
+    CubesMoved,
+    CubesPlaced,
+    CubeToPalace,
+    GameEnding,
+    GameOver,
+    KnightCubesDeclared,
+    PlagueMoved,
+    RatDrawn,
+    RatMoved,
+    TokenFlipped,
+    TokenLooked,
+    TokensSwapped,
+    TurnStarted,
+    event_from_dict,
+)
+from pbem.rules.plague import NEUTRAL_CUBES
 
 CARD_NAMES = {
     "peasant": "Peasant", "merchant": "Merchant", "monk": "Monk",
@@ -77,52 +113,45 @@ def region_name(game: Game, region: str) -> str:
     return game.board.name_of(region)
 
 
-def describe_event(game: Game, e: dict[str, Any]) -> str:
-    """One event of a recorded outcome in a sentence."""
-    def r(key: str) -> str:
-        return region_name(game, e[key])
+def describe_event(game: Game, data: dict[str, Any]) -> str:
+    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`)."""
+    def name(region: str) -> str:
+        return region_name(game, region)
 
-    kind = e["event"]
-    if kind == "cubes_placed":
-        return f"{e['player']} places {e['count']} cube(s) in {r('region')}"
-    if kind == "card_taken":
-        source = f" from {e['previous']}" if e["previous"] else ""
-        return f"{e['player']} takes the {CARD_NAMES[e['card']]}{source}"
-    if kind == "cubes_moved":
-        return f"{e['player']} moves {e['count']} cube(s) from {r('source')} to {r('target')} (Merchant)"
-    if kind == "cube_to_palace":
-        return f"{e['player']} moves a cube from {r('region')} to the palace (King)"
-    if kind == "rat_moved":
-        return f"rat {e['token']} moves from {r('source')} to {r('target')} (Monk)"
-    if kind == "token_looked":
-        return f"{e['player']} looks at rat {e['token']} (Witch)"
-    if kind == "tokens_swapped":
-        return f"rats {e['first']} and {e['second']} swap places (Witch)"
-    if kind == "plague_moved":
-        path = " -> ".join(region_name(game, x) for x in e["path"])
-        spread = f"; {e['spread']} rat(s) spread" if e["spread"] else ""
-        return f"the plague moves to {path}{spread}"
-    if kind == "rat_drawn":
-        return f"rat {e['token']} is drawn and placed in {r('region')}"
-    if kind == "knight_cubes":
-        return f"{e['player']} counts the plague piece as 2 neutral cubes in {r('region')} (Knight)"
-    if kind == "token_flipped":
-        result = "the plague breaks out" if e["outbreak"] else "no outbreak"
-        return (
-            f"rat {e['token']} in {r('region')} is {e['token_id']} ({_face(game, e['token_id'], e['threshold'])}; "
-            f"{e['cubes']} cube(s) there): {result}"
-        )
-    if kind == "cube_removed":
-        return f"{e['player']} loses a cube in {r('region')} ({e['symbol']})"
-    if kind == "turn_started":
-        what = {"setup": "places initial cubes", "turn": "is to play", "final": "plays in the final round"}
-        return f"{e['player']} {what.get(e['phase'], 'is to move')}"
-    if kind == "game_ending":
-        return f"the game ends ({e['reason']}); final round: {', '.join(e['final_round'])}"
-    if kind == "game_over":
-        scores = ", ".join(f"{p} {n}" for p, n in e["scores"].items())
-        return f"game over: {scores}; {e['winner']} wins"
-    return str(e)
+    match event_from_dict(data):
+        case CubesPlaced(player=p, region=r, count=n):
+            return f"{p} places {n} cube(s) in {name(r)}"
+        case CardTaken(player=p, card=card, previous=before):
+            return f"{p} takes the {CARD_NAMES[card]}" + (f" from {before}" if before else "")
+        case CubesMoved(player=p, source=a, target=b, count=n):
+            return f"{p} moves {n} cube(s) from {name(a)} to {name(b)} (Merchant)"
+        case CubeToPalace(player=p, region=r):
+            return f"{p} moves a cube from {name(r)} to the palace (King)"
+        case RatMoved(token=t, source=a, target=b):
+            return f"rat {t} moves from {name(a)} to {name(b)} (Monk)"
+        case TokenLooked(player=p, token=t):
+            return f"{p} looks at rat {t} (Witch)"
+        case TokensSwapped(first=a, second=b):
+            return f"rats {a} and {b} swap places (Witch)"
+        case PlagueMoved(path=path, spread=n):
+            return "the plague moves to " + " -> ".join(map(name, path)) + (f"; {n} rat(s) spread" if n else "")
+        case RatDrawn(token=t, region=r):
+            return f"rat {t} is drawn and placed in {name(r)}"
+        case KnightCubesDeclared(player=p, region=r):
+            return f"{p} counts the plague piece as {NEUTRAL_CUBES} neutral cubes in {name(r)} (Knight)"
+        case TokenFlipped(token=t, token_id=tid, region=r, cubes=n, threshold=k, outbreak=out):
+            result = "the plague breaks out" if out else "no outbreak"
+            return f"rat {t} in {name(r)} is {tid} ({_face(game, tid, k)}; {n} cube(s) there): {result}"
+        case CubeRemoved(player=p, region=r, symbol=sym):
+            return f"{p} loses a cube in {name(r)} ({sym})"
+        case TurnStarted(player=p, phase=phase):
+            what = {"setup": "places initial cubes", "turn": "is to play", "final": "plays in the final round"}
+            return f"{p} {what.get(phase, 'is to move')}"
+        case GameEnding(reason=why, final_round=seats):
+            return f"the game ends ({why}); final round: {', '.join(seats)}"
+        case GameOver(scores=scores, winner=best):
+            return "game over: " + ", ".join(f"{p} {n}" for p, n in scores) + f"; {best} wins"
+    return str(data)  # pragma: no cover - every event kind is matched above
 
 
 def next_step(state: State) -> str:
@@ -189,33 +218,33 @@ def deadline_lines(game: Game) -> list[str]:
 
 
 def describe_action(game: Game, action: Action) -> str:
-    d = action.to_dict()
-    def name(key: str) -> str:
-        return region_name(game, d[key])
+    """One action of a move in a sentence (typed, like :func:`describe_event`)."""
+    def name(region: str) -> str:
+        return region_name(game, region)
 
-    kind = d["action"]
-    if kind == "take_card":
-        return f"take the {CARD_NAMES[d['card']]} card"
-    if kind == "place":
-        return f"place {d['count']} cube(s) in {name('region')}"
-    if kind == "king":
-        return f"King: move a cube from {name('region')} to the palace"
-    if kind == "merchant":
-        return f"Merchant: move {d['count']} cube(s) from {name('source')} to {name('target')}"
-    if kind == "monk":
-        return f"Monk: move rat {d['token']} to {name('target')}"
-    if kind == "witch_look":
-        return f"Witch: look at rat {d['token']}"
-    if kind == "witch_swap":
-        return "Witch: swap the two rats you looked at"
-    if kind in ("move_plague", "knight_move"):
-        return "move the plague to " + " -> ".join(region_name(game, r) for r in d["path"])
-    if kind == "spread":
-        return f"put the drawn rat in {name('region')}"
-    if kind == "knight_cubes":
-        return "Knight: count the plague piece as 2 neutral cubes"
-    if kind == "flip":
-        return f"flip rat {d['token']} next"
+    match action:
+        case TakeCard(card=card):
+            return f"take the {CARD_NAMES[card]} card"
+        case Place(region=r, count=n):
+            return f"place {n} cube(s) in {name(r)}"
+        case King(region=r):
+            return f"King: move a cube from {name(r)} to the palace"
+        case Merchant(source=a, target=b, count=n):
+            return f"Merchant: move {n} cube(s) from {name(a)} to {name(b)}"
+        case Monk(token=t, target=b):
+            return f"Monk: move rat {t} to {name(b)}"
+        case WitchLook(token=t):
+            return f"Witch: look at rat {t}"
+        case WitchSwap():
+            return "Witch: swap the two rats you looked at"
+        case MovePlague(path=path) | KnightMove(path=path):
+            return "move the plague to " + " -> ".join(map(name, path))
+        case Spread(region=r):
+            return f"put the drawn rat in {name(r)}"
+        case KnightCubes():
+            return f"Knight: count the plague piece as {NEUTRAL_CUBES} neutral cubes"
+        case Flip(token=t):
+            return f"flip rat {t} next"
     return "end your part of the final round"
 
 

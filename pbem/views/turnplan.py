@@ -26,9 +26,27 @@ import re
 from typing import Any
 
 from pbem.record import Record
-from pbem.rules import Action, MovePlague, Phase, Place, Spread, Stage, State, TakeCard, legal_by_kind
-from pbem.rules.engine import can_place
-from pbem.rules.plague import outbreak_pending, spread_count
+from pbem.rules import (
+    Action,
+    Flip,
+    King,
+    KnightCubes,
+    KnightMove,
+    Merchant,
+    Monk,
+    MovePlague,
+    Phase,
+    Place,
+    Spread,
+    Stage,
+    State,
+    TakeCard,
+    WitchLook,
+    WitchSwap,
+    legal_by_kind,
+)
+from pbem.rules.checks import can_place
+from pbem.rules.plague import NEUTRAL_CUBES, outbreak_pending, spread_count
 from pbem.rules.state import MAX_RATS
 
 _PLAIN = re.compile(r"[a-z][a-z0-9_-]*\Z")
@@ -197,7 +215,7 @@ class _Planner:
                 ctx = (*moved, *spreads)
                 if knight is not None and knight_line is None and (len(move.path) == 1 or knight is s):
                     knight_line = Offer({"action": "knight_cubes"},
-                                        "Knight (R5.4): the plague piece counts as 2 neutral cubes in "
+                                        f"Knight (R5.4): the plague piece counts as {NEUTRAL_CUBES} neutral cubes in "
                                         "this turn's outbreak; after the spreads, before the flips",
                                         (*self.take("knight"), *ctx) if len(move.path) == 1 else ctx)
                 flipped.add(dest)
@@ -224,7 +242,7 @@ class _Planner:
         if outbreak_pending(s, dest):
             if s.cards["knight"] == self.player:
                 out.append(Section("The Knight's option (R5.4)", (Offer(
-                    {"action": "knight_cubes"}, "the plague piece counts as 2 neutral cubes", ctx),)))
+                    {"action": "knight_cubes"}, f"the plague piece counts as {NEUTRAL_CUBES} neutral cubes", ctx),)))
             out.append(Section("Flip order (R4.2), a preference", tuple(
                 Offer({"action": "flip", "token": t}, f"flip {t} next", ctx) for t in s.rats[dest])))
         return out
@@ -261,30 +279,30 @@ def _card(card: str) -> str:
 
 
 def _use(name: Any, action: Action) -> str:
-    d = action.to_dict()
-    kind = d["action"]
-    if kind == "king":
-        return f"a cube from {name(d['region'])} to the palace"
-    if kind == "merchant":
-        return f"{d['count']} cube(s) from {name(d['source'])} to {name(d['target'])}"
-    if kind == "monk":
-        return f"rat {d['token']} to {name(d['target'])}"
-    if kind == "witch_look":
-        return f"look at rat {d['token']}"
-    if kind == "witch_swap":
-        return "swap the two rats you looked at"
-    if kind == "take_card":
-        return f"take the {_card(d['card'])}"
-    if kind == "place":
-        return f"{d['count']} cube(s) in {name(d['region'])}"
-    if kind in ("move_plague", "knight_move"):
-        return "the plague to " + " -> ".join(name(r) for r in d["path"])
-    if kind == "spread":
-        return f"a drawn rat to {name(d['region'])}"
-    if kind == "knight_cubes":
-        return "the plague piece counts as 2 neutral cubes"
-    if kind == "flip":
-        return f"flip {d['token']} next"
+    """A template line's comment: the action in words (typed dispatch, like the views')."""
+    match action:
+        case King(region=r):
+            return f"a cube from {name(r)} to the palace"
+        case Merchant(source=a, target=b, count=n):
+            return f"{n} cube(s) from {name(a)} to {name(b)}"
+        case Monk(token=t, target=b):
+            return f"rat {t} to {name(b)}"
+        case WitchLook(token=t):
+            return f"look at rat {t}"
+        case WitchSwap():
+            return "swap the two rats you looked at"
+        case TakeCard(card=card):
+            return f"take the {_card(card)}"
+        case Place(region=r, count=n):
+            return f"{n} cube(s) in {name(r)}"
+        case MovePlague(path=path) | KnightMove(path=path):
+            return "the plague to " + " -> ".join(name(r) for r in path)
+        case Spread(region=r):
+            return f"a drawn rat to {name(r)}"
+        case KnightCubes():
+            return f"the plague piece counts as {NEUTRAL_CUBES} neutral cubes"
+        case Flip(token=t):
+            return f"flip {t} next"
     return "end your part of the final round"
 
 
