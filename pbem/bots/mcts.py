@@ -1,0 +1,88 @@
+"""The ``mcts`` level: information-set Monte Carlo search over whole turns.
+
+The root's children are the greedy level's best whole turns (pbem.bots.greedy).
+Each iteration draws a determinization from the seat's :class:`Knowledge`
+(every face hidden from the seat drawn from the pool, its own looks kept: an
+information set, never the host's faces), plays each child still in the race
+(successive halving, the same draw for every child: common random numbers) as a
+turn with the sampled faces through the rules core (:func:`pbem.rules.play`:
+the outbreak's flips resolved exactly, R4.2-R4.5), lets the following seats
+play fast playout turns with the same faces, and scores the position reached
+by the seat's expected cubes against the best opponent's.  When the budget
+(``seconds``) is spent it plays the child with the best mean result.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from pbem.bots.greedy import Estimator, GreedyBot
+from pbem.bots.knowledge import Knowledge
+from pbem.bots.randombot import RandomBot
+from pbem.rules import Action, Faces, Phase, RuleError, State, play
+
+CHILDREN = 8
+
+
+class MctsBot:
+    level = "mcts"
+
+    def __init__(self, rng: random.Random, seconds: float, depth: int = 0) -> None:
+        self.rng = rng
+        self.seconds = seconds
+        self.depth = depth  # other seats' playout turns after ours
+        self.greedy = GreedyBot(rng)
+        self.playout = RandomBot(rng)
+        self.iterations = 0  # of the last decision, for benchmarks
+
+    def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
+        deadline = time.perf_counter() + self.seconds
+        children = self.greedy.candidates(state, knowledge, CHILDREN)
+        if len(children) == 1 or state.phase is not Phase.TURN:
+            self.iterations = 0
+            return children[0].actions
+        me = state.to_move
+        assert me is not None
+        est = Estimator(knowledge)
+        # Common random numbers: each round draws one determinization and plays every
+        # child still in the race under it; after each round the worse half of the
+        # children whose share of rounds is spent drops out (successive halving).
+        alive = list(range(len(children)))
+        totals = [0.0] * len(children)
+        rounds = 0
+        budget = 4  # rounds before the next halving
+        while True:
+            faces_seed = self.rng.getrandbits(64)
+            for k in alive:
+                faces = knowledge.sample(random.Random(faces_seed))
+                totals[k] += self._rollout(state, me, children[k].actions, faces, est)
+            rounds += 1
+            if time.perf_counter() >= deadline:
+                break
+            if rounds >= budget and len(alive) > 2:
+                alive.sort(key=lambda i: -totals[i])
+                alive = alive[: max(2, len(alive) // 2)]
+                budget *= 2
+        self.iterations = rounds
+        best = max(alive, key=lambda i: (totals[i], -i))
+        return children[best].actions
+
+    def _rollout(self, state: State, me: str, actions: list[Action], faces: Faces, est: Estimator) -> float:
+        try:
+            after, _events = play(state, me, actions, faces)
+        except RuleError:  # pragma: no cover - the greedy candidates are legal
+            return -1e9
+        for _ in range(self.depth):
+            player = after.to_move
+            if player is None or player == me:
+                break
+            while after.to_move == player:
+                after, _events = play(after, player, self.playout.choose(after, est.knowledge), faces)
+        if after.to_move is None:
+            from pbem.rules import winner
+
+            scores = after.scores()
+            mine = scores.pop(me)
+            return mine - max(scores.values()) + (3.0 if winner(after) == me else 0.0)
+        return est.score(after, me)
