@@ -96,12 +96,14 @@ def main() -> None:
               help="A player's e-mail address for 'pbem mail' (kept in host.yaml, not in the log).")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
               help="A folder with map.yaml and tokens.yaml: a custom game (P3), said in every output.")
+@click.option("--bot", "bots", multiple=True, metavar="PLAYER=LEVEL",
+              help="The host's bot plays this seat (random, greedy, mcts); named in entry 0.")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
-    games: Path,
+    bots: tuple[str, ...], games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.gamedata import GameDataError, read_data_dir
@@ -125,14 +127,21 @@ def new(
             raise FormatError(f"--data {data_dir}: {err}", "P3") from None
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
+    spec.bots = _pairs(bots, "--bot")
     path = create(games, spec)
     from pbem.host import load_game
     from pbem.view import notices
 
     click.echo(f"created game {game_id} in {path}")
     click.echo(f"players (seat order): {', '.join(names)}")
-    for line in notices(load_game(path)):
+    game = load_game(path)
+    for line in notices(game):
         click.echo(line)
+    if spec.bots:  # P4: the bot seats commit to their nonces at once
+        from pbem.bots.seat import play_bots
+
+        for step in play_bots(games, game, []):
+            _report(step)
     click.echo("next (P4): each player commits to a nonce ('pbem nonce GAME --player P' writes the "
                "move), then, when all have, reveals it; the last reveal starts the game")
 
@@ -536,6 +545,61 @@ def simulate(n_games: int, players: int, seed: int, check: bool) -> None:
 
 
 @main.command()
+@click.argument("game_id")
+@click.option("--player", required=True, help="The seat the bot plays.")
+@click.option("--level", default="greedy", show_default=True, type=click.Choice(["random", "greedy", "mcts"]))
+@click.option("--seconds", default=1.0, show_default=True, type=click.FloatRange(0.01, 600),
+              help="The mcts bot's thinking time.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
+@games_option
+@refusals
+def bot(game_id: str, player: str, level: str, seconds: float, out: Path | None, games: Path) -> None:
+    """A bot writes PLAYER's next move from that seat's view only (the log and its own
+    Witch looks): help for a player, or a host playing a bot seat by hand."""
+    from pbem.bots.seat import bot_move
+    from pbem.host import game_dir, load_game
+    from pbem.yamlio import dump_yaml
+
+    path = game_dir(games, game_id)
+    if out is not None and out.exists():
+        raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+    if out is not None and not out.parent.is_dir():
+        raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+    text = dump_yaml(bot_move(path, load_game(path), player, level, seconds))
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"{level} bot's move for {player} written to {out}; apply it with: pbem apply {out}")
+
+
+@main.command()
+@click.option("--games", "n_games", default=100, show_default=True, type=click.IntRange(1, 10**6))
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 4))
+@click.option("--bots", "bots", default="greedy,random,random,random", show_default=True,
+              help="One level per seat, comma-separated; seats rotate from game to game.")
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seconds", default=1.0, show_default=True, type=click.FloatRange(0.01, 600),
+              help="The mcts bots' thinking time per turn.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64), help="Parallel processes.")
+@refusals
+def tournament(n_games: int, players: int, bots: str, seed: int, seconds: float, jobs: int) -> None:
+    """Bots play in-memory games; each level's win share (95% Wilson interval), cubes left,
+    and thinking time per turn."""
+    from pbem.bots import LEVELS
+    from pbem.tournament import run as play
+
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(levels) != players:
+        raise FormatError(f"--bots names {len(levels)} bot(s) for {players} players: name one per seat", "R2")
+    for level in levels:
+        if level not in LEVELS:
+            raise FormatError(f"--bots: no bot level {level!r} (levels: {', '.join(LEVELS)})", "R2")
+    for line in play(n_games, levels, seed, seconds, jobs).lines():
+        click.echo(line)
+
+
+@main.command()
 @click.option("--players", default=3, show_default=True, type=click.IntRange(2, 4))
 @click.option(
     "--dir",
@@ -545,9 +609,21 @@ def simulate(n_games: int, players: int, seed: int, check: bool) -> None:
 )
 @click.option("--seed", default=None, type=int, help="Bot choices (default: random).")
 @click.option("--quiet", is_flag=True, help="Only the summary.")
+@click.option("--play-as", "play_as", metavar="SEAT",
+              help="Play this seat yourself against the host's bots (red, green, blue, yellow).")
+@click.option("--level", default="greedy", show_default=True, type=click.Choice(["random", "greedy", "mcts"]),
+              help="With --play-as: the bots' level.")
 @refusals
-def demo(players: int, directory: Path | None, seed: int | None, quiet: bool) -> None:
-    """Bots play a whole game through the real path: move files, apply, reveal, audit."""
+def demo(players: int, directory: Path | None, seed: int | None, quiet: bool, play_as: str | None,
+         level: str) -> None:
+    """Bots play a whole game through the real path: move files, apply, reveal, audit.
+    With --play-as SEAT: a game where you play SEAT against bots."""
+    if play_as is not None:
+        from pbem.bots.play_as import play_as as start
+
+        for line in start(directory or Path("demo-games"), players, play_as, level, seed):
+            click.echo(line)
+        return
     from pbem.demo import play_demo
 
     play_demo(directory or Path("demo-games"), players, seed, echo=None if quiet else click.echo, summary=click.echo)

@@ -111,6 +111,7 @@ class NewGame:
     # key goes into entry 0 and which signs every entry; players' addresses (host.yaml)
     host_key_file: Path | None = None
     emails: dict[str, str] = field(default_factory=dict)
+    bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (issue 13; entry 0)
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -141,7 +142,7 @@ def create(games: Path, spec: NewGame) -> Path:
         "engine": {"name": ENGINE_NAME, "version": __version__},
         "game": spec.game_id,
         "players": list(players),
-        "options": {"first": spec.first},
+        "options": {"first": spec.first, **_bot_options(spec)},
         "secret": {"commitment": protocol.secret_commitment(secret), "made": made},
         "edition": "standard" if data_hash in STANDARD_DATA_HASHES else "custom",  # P3
         "data_hash": data_hash,
@@ -189,6 +190,27 @@ def create(games: Path, spec: NewGame) -> Path:
     return path
 
 
+def _bot_options(spec: NewGame) -> dict[str, Any]:
+    """Entry 0's ``bots`` (seat -> level): public, since a bot seat is the host's seat."""
+    if not spec.bots:
+        return {}
+    from pbem.bots import LEVELS
+
+    for player, level in spec.bots.items():
+        if player not in spec.players:
+            raise FormatError(f"--bot {player}={level}: {player!r} is not one of the players "
+                              f"({', '.join(spec.players)})", "P1")
+        if level not in LEVELS:
+            raise FormatError(f"--bot {player}={level}: no bot level {level!r} (levels: {', '.join(LEVELS)})", "P1")
+        if player in spec.keys:
+            raise FormatError(f"--bot {player} and --key {player}: a bot seat is played by the host, "
+                              "which cannot sign as a player; a bot seat has no player key (P8)", "P8")
+    if len(spec.bots) == len(spec.players):
+        raise FormatError("--bot: every seat would be a bot; a game needs at least one human seat "
+                          "(use 'pbem tournament' for bots alone)", "P1")
+    return {"bots": dict(sorted(spec.bots.items()))}
+
+
 # --- applying moves -------------------------------------------------------------
 
 class Applied(Record):
@@ -202,7 +224,28 @@ class Applied(Record):
 
 def apply_move(games: Path, move: Move) -> Applied:
     """The referee's verdict on ``move`` (P10: on public facts only), then, if admitted,
-    its resolution with the faces and its entries (P4, P7, R1-R7)."""
+    its resolution with the faces and its entries (P4, P7, R1-R7); then the host plays
+    the game's bot seats, if any, until a human seat is awaited (pbem.bots.seat)."""
+    applied = apply_one(games, move)
+    if not applied.game.bots:
+        return applied
+    return answer_bots(games, applied)
+
+
+def answer_bots(games: Path, applied: Applied) -> Applied:
+    """``applied`` followed by the bot seats' entries, as one :class:`Applied`."""
+    from pbem.bots.seat import play_bots  # only games with bot seats pay for the bots' import
+
+    steps = play_bots(games, applied.game, [applied])
+    return Applied(
+        [e for a in steps for e in a.entries], [e for a in steps for e in a.events],
+        [p for a in steps for p in a.private if p not in applied.private or a is applied],
+        steps[-1].game,
+    )
+
+
+def apply_one(games: Path, move: Move) -> Applied:
+    """One move: :func:`apply_move` without the bot seats' answers."""
     path = game_dir(games, move.game)
     with locked(path):
         game = load_game(path)

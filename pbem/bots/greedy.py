@@ -159,10 +159,11 @@ class Candidate:
 
 class GreedyBot:
     level = "greedy"
-    beam = 5
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, beam: int = 5, cards: bool = True) -> None:
         self.rng = rng
+        self.beam = beam  # (card, placement) pairs whose plague moves are tried
+        self.cards = cards  # False: a quicker bot that never takes a card (mcts playouts)
 
     def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
         return self.candidates(state, knowledge, 1)[0].actions
@@ -189,7 +190,7 @@ class GreedyBot:
 
     def _turns(self, state: State, me: str, est: Estimator) -> list[Candidate]:
         cards: list[list[Action]] = [[]]
-        if not state.turn.card_taken:
+        if not state.turn.card_taken and self.cards:
             cards += [[TakeCard(c)] for c in CLASSES if state.cards[c] != me]
         partial: list[Candidate] = []
         for start in cards:
@@ -210,7 +211,7 @@ class GreedyBot:
         partial.sort(key=lambda c: -c.score)
         out: list[Candidate] = []
         for cand in partial[: self.beam]:
-            actions = cand.actions + self._merchant(state, me, est, cand.actions)
+            actions = cand.actions + (self._merchant(state, me, est, cand.actions) if self.cards else [])
             s2 = _try(state, me, actions)
             if s2 is None:  # pragma: no cover
                 continue

@@ -19,7 +19,6 @@ import time
 
 from pbem.bots.greedy import Estimator, GreedyBot
 from pbem.bots.knowledge import Knowledge
-from pbem.bots.randombot import RandomBot
 from pbem.rules import Action, Faces, Phase, RuleError, State, play
 
 CHILDREN = 8
@@ -28,12 +27,13 @@ CHILDREN = 8
 class MctsBot:
     level = "mcts"
 
-    def __init__(self, rng: random.Random, seconds: float, depth: int = 0) -> None:
+    def __init__(self, rng: random.Random, seconds: float, depth: int = 3, rounds: int | None = None) -> None:
         self.rng = rng
         self.seconds = seconds
+        self.rounds = rounds  # a fixed number of rounds instead of the clock (reproducible tests)
         self.depth = depth  # other seats' playout turns after ours
         self.greedy = GreedyBot(rng)
-        self.playout = RandomBot(rng)
+        self.playout = GreedyBot(rng, beam=1, cards=False)
         self.iterations = 0  # of the last decision, for benchmarks
 
     def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
@@ -58,7 +58,7 @@ class MctsBot:
                 faces = knowledge.sample(random.Random(faces_seed))
                 totals[k] += self._rollout(state, me, children[k].actions, faces, est)
             rounds += 1
-            if time.perf_counter() >= deadline:
+            if (rounds >= self.rounds) if self.rounds is not None else (time.perf_counter() >= deadline):
                 break
             if rounds >= budget and len(alive) > 2:
                 alive.sort(key=lambda i: -totals[i])
