@@ -19,21 +19,23 @@ import time
 
 from pbem.bots.greedy import Estimator, GreedyBot
 from pbem.bots.knowledge import Knowledge
+from pbem.bots.playout import playout_turn
 from pbem.rules import Action, Faces, Phase, RuleError, State, play
 
 CHILDREN = 8
+PRIOR = 4.0
 
 
 class MctsBot:
     level = "mcts"
 
-    def __init__(self, rng: random.Random, seconds: float, depth: int = 3, rounds: int | None = None) -> None:
+    def __init__(self, rng: random.Random, seconds: float, depth: int | None = 0,
+                 rounds: int | None = None) -> None:
         self.rng = rng
         self.seconds = seconds
         self.rounds = rounds  # a fixed number of rounds instead of the clock (reproducible tests)
-        self.depth = depth  # other seats' playout turns after ours
+        self.depth = depth  # playout turns after ours (None: to the end of the game)
         self.greedy = GreedyBot(rng)
-        self.playout = GreedyBot(rng, beam=1, cards=False)
         self.iterations = 0  # of the last decision, for benchmarks
 
     def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
@@ -65,7 +67,9 @@ class MctsBot:
                 alive = alive[: max(2, len(alive) // 2)]
                 budget *= 2
         self.iterations = rounds
-        best = max(alive, key=lambda i: (totals[i], -i))
+        # Shrink each mean towards the greedy estimate (PRIOR pseudo-rounds): with few
+        # rounds a noisy mean would otherwise pick the luckiest child, not the best.
+        best = max(alive, key=lambda i: ((totals[i] + PRIOR * children[i].score) / (rounds + PRIOR), -i))
         return children[best].actions
 
     def _rollout(self, state: State, me: str, actions: list[Action], faces: Faces, est: Estimator) -> float:
@@ -73,12 +77,10 @@ class MctsBot:
             after, _events = play(state, me, actions, faces)
         except RuleError:  # pragma: no cover - the greedy candidates are legal
             return -1e9
-        for _ in range(self.depth):
-            player = after.to_move
-            if player is None or player == me:
-                break
-            while after.to_move == player:
-                after, _events = play(after, player, self.playout.choose(after, est.knowledge), faces)
+        turns = 0
+        while after.to_move is not None and (self.depth is None or turns < self.depth):
+            playout_turn(after, faces)
+            turns += 1
         if after.to_move is None:
             from pbem.rules import winner
 
