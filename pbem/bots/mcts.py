@@ -1,15 +1,17 @@
 """The ``mcts`` level: information-set Monte Carlo search over whole turns.
 
 The root's children are the greedy level's best whole turns (pbem.bots.greedy).
-Each iteration draws a determinization from the seat's :class:`Knowledge`
-(every face hidden from the seat drawn from the pool, its own looks kept: an
-information set, never the host's faces), plays each child still in the race
-(successive halving, the same draw for every child: common random numbers) as a
-turn with the sampled faces through the rules core (:func:`pbem.rules.play`:
-the outbreak's flips resolved exactly, R4.2-R4.5), lets the following seats
-play fast playout turns with the same faces, and scores the position reached
-by the seat's expected cubes against the best opponent's.  When the budget
-(``seconds``) is spent it plays the child with the best mean result.
+Each round draws one determinization from the seat's :class:`Knowledge` (every
+face hidden from the seat drawn from the pool, its own looks kept: a member of
+its information set, never the host's faces) and, under it, plays every child
+still in the race through the rules core (:func:`pbem.rules.play`: the
+outbreak's flips resolved exactly, R4.2-R4.5), then the other seats' replies
+(a quicker greedy: no card, beam 1), then scores the position by the seat's
+expected cubes against the best opponent's (the greedy estimate; at the end of
+the game the real scores and R6.5's winner).  The same draw for every child
+(common random numbers) and successive halving spend the budget (``seconds``)
+on the children that still might be best; the means are shrunk towards the
+greedy estimate, so that a few lucky draws do not decide.
 """
 
 from __future__ import annotations
@@ -22,20 +24,21 @@ from pbem.bots.knowledge import Knowledge
 from pbem.bots.playout import playout_turn
 from pbem.rules import Action, Faces, Phase, RuleError, State, play
 
-CHILDREN = 8
-PRIOR = 4.0
+CHILDREN = 6
+PRIOR = 2.0
 
 
 class MctsBot:
     level = "mcts"
 
-    def __init__(self, rng: random.Random, seconds: float, depth: int | None = 0,
-                 rounds: int | None = None) -> None:
+    def __init__(self, rng: random.Random, seconds: float, depth: int | None = 3,
+                 rounds: int | None = None, replies: bool = True) -> None:
         self.rng = rng
         self.seconds = seconds
         self.rounds = rounds  # a fixed number of rounds instead of the clock (reproducible tests)
         self.depth = depth  # playout turns after ours (None: to the end of the game)
         self.greedy = GreedyBot(rng)
+        self.reply: GreedyBot | None = GreedyBot(rng, beam=1, cards=False) if replies else None
         self.iterations = 0  # of the last decision, for benchmarks
 
     def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
@@ -79,7 +82,13 @@ class MctsBot:
             return -1e9
         turns = 0
         while after.to_move is not None and (self.depth is None or turns < self.depth):
-            playout_turn(after, faces)
+            if self.reply is not None and turns < len(state.players) - 1:
+                # the other seats' replies, by a quicker greedy (no card, beam 1)
+                player = after.to_move
+                while after.to_move == player:
+                    after, _events = play(after, player, self.reply.choose(after, est.knowledge), faces)
+            else:
+                playout_turn(after, faces)
             turns += 1
         if after.to_move is None:
             from pbem.rules import winner
