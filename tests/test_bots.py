@@ -243,6 +243,7 @@ def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(tm
     ok("reveal", "g", "--games", games)
     audited = ok("audit", games / "g" / LOG_NAME)
     assert "verdict: FAIR" in audited and "BOT SEATS: blue (greedy), yellow (random)" in audited
+    assert "schemas/entry.json" in ok("verify", games / "g" / LOG_NAME)  # options.bots fits the schema
     for player in ("blue", "yellow"):  # a bot seat's looks are in its private file, as a player's
         private = games / "g" / "private" / f"{player}.yaml"
         if private.exists():

@@ -78,10 +78,6 @@ class Knowledge:
         faces.update(self.revealed)
         return MappingFaces(faces)
 
-    def pool_key(self) -> int:
-        """Changes whenever the pool does (for caches of pool statistics)."""
-        return len(self.pool) * 64 + len(self.looks)
-
 
 def all_tokens(catalogue: Catalogue) -> tuple[str, ...]:
     from pbem.protocol import Deal

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import protocol
 from pbem.bots import DEFAULT_SECONDS, make_bot
 from pbem.bots.knowledge import Knowledge, from_log
-from pbem.errors import StaleError, StateError, UnknownError
+from pbem.errors import PbemError, StaleError, StateError, UnknownError
 from pbem.game import Game, Opening
 from pbem.moves import after_of, parse_move
 from pbem.yamlio import dump_yaml
@@ -97,6 +97,9 @@ def play_bots(games: Path, game: Game, applied: list[Applied]) -> list[Applied]:
             done = apply_one(games, parse_move(dump_yaml(data).encode(), "bot move"))
         except StaleError:  # another process played this bot seat first
             return applied
+        except PbemError as err:  # pragma: no cover - a bot's move refused would be a bug in pbem
+            raise PbemError(f"internal error: the host's bot for {data['player']} made a move the "
+                            f"referee refused ({err}); the moves before it are recorded") from err
         applied.append(done)
         game = done.game
     raise StateError("the bot seats did not hand the turn back", "R3")  # pragma: no cover
