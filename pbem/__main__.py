@@ -2,4 +2,5 @@
 
 from pbem.cli import run
 
-run()
+if __name__ == "__main__":  # not when a tournament's worker process imports it (spawn)
+    run()

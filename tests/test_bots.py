@@ -137,7 +137,7 @@ def test_wilson_interval_and_seat_rotation() -> None:
 
 
 def test_pbem_tournament_prints_shares_with_intervals() -> None:
-    out = ok("tournament", "--games", "2", "--players", "2", "--bots", "greedy,random", "--seed", "3")
+    out = ok("tournament", "--games", "2", "--players", "2", "--bots", "greedy,random", "--seed", "3", "--jobs", "2")
     assert "greedy (1 seat): wins" in out and "95% CI" in out and "ms per turn" in out
     bad = cli("tournament", "--players", "3", "--bots", "greedy,random")
     assert bad.exit_code == Exit.FORMAT and "one per seat" in bad.stderr
