@@ -24,7 +24,7 @@ from pbem.bots.knowledge import Knowledge
 from pbem.bots.playout import playout_turn
 from pbem.rules import Action, Faces, Phase, RuleError, State, play
 
-CHILDREN = 6
+CHILDREN = 4
 PRIOR = 2.0
 
 
@@ -57,13 +57,17 @@ class MctsBot:
         totals = [0.0] * len(children)
         rounds = 0
         budget = 4  # rounds before the next halving
+        started, rollouts = time.perf_counter(), 0
         while True:
             faces_seed = self.rng.getrandbits(64)
             for k in alive:
                 faces = knowledge.sample(random.Random(faces_seed))
                 totals[k] += self._rollout(state, me, children[k].actions, faces, est)
             rounds += 1
-            if (rounds >= self.rounds) if self.rounds is not None else (time.perf_counter() >= deadline):
+            rollouts += len(alive)
+            now = time.perf_counter()
+            next_round = (now - started) / rollouts * len(alive)  # a round is not cut short
+            if (rounds >= self.rounds) if self.rounds is not None else (now + next_round > deadline):
                 break
             if rounds >= budget and len(alive) > 2:
                 alive.sort(key=lambda i: -totals[i])
