@@ -6,7 +6,7 @@ face hidden from the seat drawn from the pool, its own looks kept: a member of
 its information set, never the host's faces) and, under it, plays every child
 still in the race through the rules core (:func:`pbem.rules.play`: the
 outbreak's flips resolved exactly, R4.2-R4.5), then the other seats' replies
-(a quicker greedy: no card, beam 1), then scores the position by the seat's
+(the greedy level with a narrower beam), then scores the position by the seat's
 expected cubes against the best opponent's (the greedy estimate; at the end of
 the game the real scores and R6.5's winner).  The same draw for every child
 (common random numbers) and successive halving spend the budget (``seconds``)
@@ -38,7 +38,7 @@ class MctsBot:
         self.rounds = rounds  # a fixed number of rounds instead of the clock (reproducible tests)
         self.depth = depth  # playout turns after ours (None: to the end of the game)
         self.greedy = GreedyBot(rng)
-        self.reply: GreedyBot | None = GreedyBot(rng, beam=1, cards=False) if replies else None
+        self.reply: GreedyBot | None = GreedyBot(rng, beam=2) if replies else None
         self.iterations = 0  # of the last decision, for benchmarks
 
     def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
@@ -87,7 +87,7 @@ class MctsBot:
         turns = 0
         while after.to_move is not None and (self.depth is None or turns < self.depth):
             if self.reply is not None and turns < len(state.players) - 1:
-                # the other seats' replies, by a quicker greedy (no card, beam 1)
+                # the other seats' replies, by the greedy level with a narrower beam
                 player = after.to_move
                 while after.to_move == player:
                     after, _events = play(after, player, self.reply.choose(after, est.knowledge), faces)
