@@ -33,7 +33,8 @@ from pathlib import Path
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game, reveal
 from pbem.log.moves import read_move
-from pbem.sim.demo import bot_actions, open_game, write_move
+from pbem.sim.demo import open_game, write_move
+from pbem.bots.randombot import bot_actions
 from pbem.sim.simulate import PLAYER_NAMES, simulate
 
 FLOOR = [sys.executable, "-c", "import yaml, jsonschema, click"]

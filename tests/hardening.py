@@ -39,7 +39,8 @@ from pbem.log.game import Game
 from pbem.log.moves import Move, after_of, parse_move
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.audit import host_faces
-from pbem.sim.demo import bot_actions, open_game
+from pbem.sim.demo import open_game
+from pbem.bots.randombot import bot_actions
 from pbem.sim.simulate import PLAYER_NAMES
 
 PBEM = [sys.executable, "-m", "pbem"]

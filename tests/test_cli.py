@@ -32,7 +32,7 @@ from pbem.log.yamlio import dump_entry, dump_yaml, load_one
 from pbem.player.nonces import commit_move, reveal_move
 from pbem.rules import Phase, Stage, legal_actions, play
 from pbem.rules.checks import place_counts
-from pbem.sim.demo import bot_actions
+from pbem.bots.randombot import bot_actions
 
 SECRET = "5e" * 32
 GAME = "g1"

@@ -20,7 +20,7 @@ from clitools import ok
 from test_mail import Collect, attachment, deliver, eml, signed, smtp, to_of
 
 from pbem.log.clock import at_of, pinned, seconds
-from pbem.sim.demo import bot_actions
+from pbem.bots.randombot import bot_actions
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import after_of

@@ -16,7 +16,8 @@ from test_tamper import rechain, refused_at, write
 
 from pbem.log.clock import at_of, pinned, seconds
 from pbem.referee.deadlines import due, parse_duration, phrase
-from pbem.sim.demo import bot_actions, open_game
+from pbem.sim.demo import open_game
+from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit, FormatError
 from pbem.log.game import Game
 from pbem.host.create import NewGame, create

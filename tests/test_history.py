@@ -29,7 +29,7 @@ from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.yamlio import dump_yaml, load_one
 from pbem.referee.history import compare
-from pbem.sim.demo import bot_actions
+from pbem.bots.randombot import bot_actions
 
 GAME = "h1"
 

@@ -27,6 +27,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("pbem.views",),  # what people read
     ("pbem.host",),  # the only writer of a game's files
     ("pbem.player",),  # a player's own tools
+    ("pbem.bots",),  # bots that play a seat from its view only, and the host's bot seats
     ("pbem.mail",),  # the mail host
     ("pbem.sim",),  # bots and simulations
     ("pbem.cli", "pbem.__main__"),  # the shell

@@ -40,7 +40,7 @@ from pbem.rules import (
 )
 from pbem.rules.data import CLASSES
 from pbem.rules.faces import Faces
-from pbem.sim.bot import random_action
+from pbem.bots.randombot import random_action
 from pbem.sim.simulate import new_random_game
 
 REGIONS = [r.id for r in default_board().regions] + ["atlantis"]

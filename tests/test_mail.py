@@ -27,7 +27,7 @@ from pbem.log.yamlio import dump_yaml, load_one, load_stream
 from pbem.player.nonces import commit_move, reveal_move
 from pbem.referee.replay import replay
 from pbem.rules import Action
-from pbem.sim.demo import bot_actions
+from pbem.bots.randombot import bot_actions
 
 ADDRESSES = {"red": "red@example.org", "blue": "blue@example.net"}
 HOST = "rattus@host.example"

@@ -13,7 +13,7 @@ import pytest
 from clitools import cli
 
 from pbem.referee import admit as referee
-from pbem.sim.bot import random_action
+from pbem.bots.randombot import random_action
 from pbem.sim.demo import open_game
 from pbem.errors import FormatError, PbemError, RulesError, StaleError
 from pbem.log.game import Game

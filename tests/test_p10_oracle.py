@@ -26,7 +26,7 @@ from pbem.log.yamlio import dump_yaml
 from pbem.referee import admit as referee
 from pbem.rules import MappingFaces, Phase, Stage, State, play
 from pbem.rules.data import CLASSES, Token
-from pbem.sim.demo import bot_actions
+from pbem.bots.randombot import bot_actions
 from pbem.sim.simulate import new_random_game
 
 ENTRY0 = "ab" * 32

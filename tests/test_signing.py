@@ -24,7 +24,8 @@ from pbem.log.logfile import LOG_NAME, check_chain, link
 from pbem.log.moves import parse_move, read_move, schema
 from pbem.log.yamlio import dump_entry, dump_yaml, load_stream
 from pbem.referee.replay import replay
-from pbem.sim.demo import bot_actions, write_move
+from pbem.sim.demo import write_move
+from pbem.bots.randombot import bot_actions
 
 
 @pytest.fixture()

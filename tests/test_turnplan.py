@@ -13,7 +13,7 @@ from clitools import cli
 
 from pbem.referee import admit as referee
 from pbem.views import turnplan
-from pbem.sim.bot import random_action
+from pbem.bots.randombot import random_action
 from pbem.sim.demo import open_game
 from pbem.errors import PbemError, RulesError
 from pbem.log.game import Game

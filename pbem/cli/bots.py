@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.shell import main, refusals
+from pbem.cli.shell import games_option, main, refusals
+from pbem.errors import FormatError, StateError, UnknownError
 
 # --- bots -----------------------------------------------------------------------------
 
@@ -28,6 +29,61 @@ def simulate(n_games: int, players: int, seed: int, check: bool) -> None:
 
 
 @main.command()
+@click.argument("game_id")
+@click.option("--player", required=True, help="The seat the bot plays.")
+@click.option("--level", default="greedy", show_default=True, type=click.Choice(["random", "greedy", "mcts"]))
+@click.option("--seconds", default=1.0, show_default=True, type=click.FloatRange(0.01, 600),
+              help="The mcts bot's thinking time.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
+@games_option
+@refusals
+def bot(game_id: str, player: str, level: str, seconds: float, out: Path | None, games: Path) -> None:
+    """A bot writes PLAYER's next move from that seat's view only (the log and its own
+    Witch looks): help for a player, or a host playing a bot seat by hand."""
+    from pbem.bots.seat import bot_move
+    from pbem.host.games import game_dir, load_game
+    from pbem.log.yamlio import dump_yaml
+
+    path = game_dir(games, game_id)
+    if out is not None and out.exists():
+        raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+    if out is not None and not out.parent.is_dir():
+        raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+    text = dump_yaml(bot_move(path, load_game(path), player, level, seconds))
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"{level} bot's move for {player} written to {out}; apply it with: pbem apply {out}")
+
+
+@main.command()
+@click.option("--games", "n_games", default=100, show_default=True, type=click.IntRange(1, 10**6))
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 4))
+@click.option("--bots", "bots", default="greedy,random,random,random", show_default=True,
+              help="One level per seat, comma-separated; seats rotate from game to game.")
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--seconds", default=1.0, show_default=True, type=click.FloatRange(0.01, 600),
+              help="The mcts bots' thinking time per turn.")
+@click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64), help="Parallel processes.")
+@refusals
+def tournament(n_games: int, players: int, bots: str, seed: int, seconds: float, jobs: int) -> None:
+    """Bots play in-memory games; each level's win share (95% Wilson interval), cubes left,
+    and thinking time per turn."""
+    from pbem.log.game import BOT_LEVELS
+    from pbem.sim.tournament import run as play
+
+    levels = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(levels) != players:
+        raise FormatError(f"--bots names {len(levels)} bot(s) for {players} players: name one per seat", "R2")
+    for level in levels:
+        if level not in BOT_LEVELS:
+            raise FormatError(f"--bots: no bot level {level!r} (levels: {', '.join(BOT_LEVELS)})", "R2")
+    for line in play(n_games, levels, seed, seconds, jobs).lines():
+        click.echo(line)
+
+
+@main.command()
 @click.option("--players", default=3, show_default=True, type=click.IntRange(2, 4))
 @click.option(
     "--dir",
@@ -37,9 +93,21 @@ def simulate(n_games: int, players: int, seed: int, check: bool) -> None:
 )
 @click.option("--seed", default=None, type=int, help="Bot choices (default: random).")
 @click.option("--quiet", is_flag=True, help="Only the summary.")
+@click.option("--play-as", "play_as", metavar="SEAT",
+              help="Play this seat yourself against the host's bots (red, green, blue, yellow).")
+@click.option("--level", default="greedy", show_default=True, type=click.Choice(["random", "greedy", "mcts"]),
+              help="With --play-as: the bots' level.")
 @refusals
-def demo(players: int, directory: Path | None, seed: int | None, quiet: bool) -> None:
-    """Bots play a whole game through the real path: move files, apply, reveal, audit."""
+def demo(players: int, directory: Path | None, seed: int | None, quiet: bool, play_as: str | None,
+         level: str) -> None:
+    """Bots play a whole game through the real path: move files, apply, reveal, audit.
+    With --play-as SEAT: a game where you play SEAT against bots."""
+    if play_as is not None:
+        from pbem.sim.play_as import play_as as start
+
+        for line in start(directory or Path("demo-games"), players, play_as, level, seed):
+            click.echo(line)
+        return
     from pbem.sim.demo import play_demo
 
     play_demo(directory or Path("demo-games"), players, seed, echo=None if quiet else click.echo, summary=click.echo)

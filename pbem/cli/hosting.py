@@ -34,12 +34,14 @@ from pbem.errors import Exit, FormatError
               help="A folder with map.yaml and tokens.yaml: a custom game (P3), said in every output.")
 @click.option("--deadline", help="Time a turn may take, e.g. 72h or 3d (R8.1); then 'pbem tick' records a timeout.")
 @click.option("--reminder", help="Remind the player this long before the deadline, e.g. 24h.")
+@click.option("--bot", "bots", multiple=True, metavar="PLAYER=LEVEL",
+              help="The host's bot plays this seat (random, greedy, mcts); named in entry 0.")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
-    deadline: str | None, reminder: str | None, games: Path,
+    deadline: str | None, reminder: str | None, bots: tuple[str, ...], games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -64,6 +66,7 @@ def new(
             raise FormatError(f"--data {data_dir}: {err}", "P3") from None
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
+    spec.bots = _pairs(bots, "--bot")
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration
 
@@ -78,6 +81,11 @@ def new(
     made = load_game(path)
     for line in notices(made):
         click.echo(line)
+    if spec.bots:  # P4: the bot seats commit to their nonces at once
+        from pbem.bots.seat import play_bots
+
+        for step in play_bots(games, made, []):
+            _report(step)
     from pbem.referee.deadlines import rule_text
 
     rule = rule_text(made)
@@ -117,7 +125,7 @@ def abandon(game_id: str, games: Path) -> None:
 @refusals
 def apply(move_file: Path, games: Path) -> None:
     """Check a player's move file and record it in the game's log."""
-    from pbem.host.games import apply_move
+    from pbem.bots.seat import apply_and_answer
     from pbem.log.moves import read_move
 
     if _is_mail(move_file):  # an RFC 5322 message (pbem/mailmsg.py, pbem/mail.py)
@@ -128,7 +136,7 @@ def apply(move_file: Path, games: Path) -> None:
         _report(apply_mail_file(games, read_limited(move_file, MAIL_LIMIT, "message")))
         return
     move = read_move(move_file)
-    applied = apply_move(games, move)
+    applied = apply_and_answer(games, move)
     _report(applied)
 
 

@@ -25,6 +25,7 @@ from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
 from pbem.host.settings import Settings, check_registrations, save_settings
 from pbem.log.clock import stamp
+from pbem.log.game import BOT_LEVELS
 from pbem.log.logfile import LOG_NAME, append, link
 from pbem.log.yamlio import dump_yaml
 from pbem.rules.data import Board, Catalogue
@@ -48,6 +49,7 @@ class NewGame:
     emails: dict[str, str] = field(default_factory=dict)
     deadline: int | None = None  # R8.1: seconds a turn may take (pbem.referee.deadlines)
     reminder: int | None = None  # seconds before the deadline a reminder is mailed
+    bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (issue 13; entry 0)
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -120,6 +122,8 @@ def _options(spec: NewGame) -> dict[str, Any]:
         options["deadline"] = spec.deadline
     if spec.reminder is not None:
         options["reminder"] = spec.reminder
+    if spec.bots:
+        options["bots"] = _bot_seats(spec)
     return options
 
 
@@ -151,3 +155,21 @@ def _write_game(
             child.unlink()
         tmp.rmdir()
         raise
+
+
+def _bot_seats(spec: NewGame) -> dict[str, str]:
+    """Entry 0's ``bots`` (seat -> level): public, since a bot seat is the host's seat."""
+    for player, level in spec.bots.items():
+        if player not in spec.players:
+            raise FormatError(f"--bot {player}={level}: {player!r} is not one of the players "
+                              f"({', '.join(spec.players)})", "P1")
+        if level not in BOT_LEVELS:
+            raise FormatError(f"--bot {player}={level}: no bot level {level!r} (levels: {', '.join(BOT_LEVELS)})",
+                              "P1")
+        if player in spec.keys:
+            raise FormatError(f"--bot {player} and --key {player}: a bot seat is played by the host, "
+                              "which cannot sign as a player; a bot seat has no player key (P8)", "P8")
+    if len(spec.bots) == len(spec.players):
+        raise FormatError("--bot: every seat would be a bot; a game needs at least one human seat "
+                          "(use 'pbem tournament' for bots alone)", "P1")
+    return dict(sorted(spec.bots.items()))

@@ -14,6 +14,9 @@ from typing import Any
 from pbem.rules import State
 from pbem.rules.data import Board, Catalogue
 
+BOT_LEVELS = ("random", "greedy", "mcts")
+"""The levels of pbem's bots a seat may be given (entry 0 ``options.bots``, issue 13)."""
+
 
 class Opening(StrEnum):
     """Where a game stands before its start (PROTOCOL.md P4)."""
@@ -43,6 +46,7 @@ class Game:
     waived: set[str] = field(default_factory=set)  # P4: seats that add no nonce
     nonces: dict[str, str] = field(default_factory=dict)  # P4: revealed nonces, hex
     keys: dict[str, str] = field(default_factory=dict)  # P8: player -> public key
+    bots: dict[str, str] = field(default_factory=dict)  # entry 0: seat -> bot level, played by the host
     commitments: list[str] = field(default_factory=list)  # P6: the 49, from the start entry
     state: State | None = None
     secret: bytes | None = None  # once revealed (P6)

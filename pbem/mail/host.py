@@ -40,8 +40,9 @@ from email.utils import formatdate, getaddresses
 from pathlib import Path
 from typing import Any
 
+from pbem.bots.seat import apply_and_answer
 from pbem.errors import FormatError, PbemError, StaleError, Unwanted
-from pbem.host.games import Applied, apply_move, game_dir
+from pbem.host.games import Applied, game_dir
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.accept import check_sender, public_text, refused_text
@@ -153,7 +154,7 @@ class MailHost:
             raise StaleError(
                 f"this message was already applied, as entry {seen[ident]}; nothing was changed", "P7",
             )
-        applied = apply_move(self.games, move)
+        applied = apply_and_answer(self.games, move)
         state["applied"] = f"game {applied.game.game_id}, entry {applied.entries[0]['seq']}"
         with locked(path):
             record_seen(path, ident, applied.entries[0]["seq"])

@@ -95,9 +95,12 @@ def game_from_first(first: dict[str, Any], first_hash: str) -> Game:
             edition=edition,
             data_hash=recorded,
             keys=dict(first.get("keys", {})),
+            bots=dict(first["options"].get("bots", {})),
         )
         game.board.regions_in_use(len(game.players))
         game.deadline, game.reminder = _deadline_options(first["options"])
+        if not set(game.bots) <= set(game.players) or not all(isinstance(v, str) for v in game.bots.values()):
+            raise ValueError("options.bots names a seat that is not a player")
         return game
     except (KeyError, TypeError, ValueError, AttributeError, GameDataError) as err:
         raise TamperError(f"entry 0: the first entry is malformed: {err}", "P3") from None

@@ -83,12 +83,13 @@ def can_place(state: State, player: str) -> bool:
 def place_counts(state: State, player: str, region: str) -> tuple[int, ...]:
     """R3.2, R5.5: the cube counts ``player`` may place on ``region`` in phase B."""
     supply = state.supply[player]
+    if not supply:
+        return ()
     rats = len(state.rats[region])
-    counts = []
-    if rats:
-        counts.append(min(rats, supply))
+    normal = rats if rats < supply else supply  # R3.2: all that is left, if fewer
     if state.cards["peasant"] == player and "peasant" not in state.turn.used:
-        counts.append(min(rats + 1, supply))
-    return tuple(sorted({c for c in counts if c > 0}))
+        extra = rats + 1 if rats < supply else supply  # R5.5: one more
+        return (normal, extra) if rats and normal != extra else (extra,)
+    return (normal,) if rats else ()
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pbem.bots.randombot import bot_actions
 from pbem.errors import StateError
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game, reveal
@@ -24,51 +25,11 @@ from pbem.player.nonces import commit_move, reveal_move
 from pbem.referee.audit import audit
 from pbem.rules import (
     Action,
-    FaceUnknown,
-    Flip,
-    KnightCubes,
-    NoFaces,
-    Phase,
-    Stage,
-    State,
-    WitchLook,
-    apply_in_place,
     winner,
 )
-from pbem.sim.bot import random_action
 from pbem.sim.simulate import PLAYER_NAMES
 
 Echo = Callable[[str], Any]
-
-
-def bot_actions(state: State, rng: random.Random) -> list[Action]:
-    """A bot's move from the public state alone: random legal actions to the end of its
-    turn (with, now and then, a random flip order, R4.2), or up to a Witch's look, after
-    which it wants to see the face before it goes on."""
-    player = state.to_move
-    assert player is not None
-    trial = state.copy()
-    actions: list[Action] = []
-    while trial.to_move == player:
-        if trial.phase is Phase.TURN and trial.turn.stage is Stage.OUTBREAK:
-            if trial.cards["knight"] == player and not trial.turn.knight_cubes and rng.random() < 0.5:
-                actions.append(KnightCubes())  # R5.4: the neutral cubes, before the flip order
-            here = list(trial.rats[trial.plague])
-            rng.shuffle(here)
-            actions.extend(Flip(t) for t in here[: rng.randrange(len(here) + 1)])
-            break  # the outbreak ends the turn (R7.4)
-        phase, turn_number = trial.phase, trial.turn_number
-        action = random_action(trial, rng)
-        actions.append(action)
-        try:
-            apply_in_place(trial, player, action, NoFaces())
-        except FaceUnknown:
-            break  # the final sweep
-        if isinstance(action, WitchLook) or trial.phase is not phase or trial.turn_number != turn_number:
-            break
-        if phase is Phase.SETUP:
-            break
-    return actions
 
 
 def open_game(games: Path, game_id: str, nonces: Mapping[str, bytes] | None = None,

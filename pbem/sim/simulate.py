@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from pbem.bots.randombot import random_action
 from pbem.data import default_board, default_catalogue
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces, start_state
@@ -15,7 +16,6 @@ from pbem.rules.data import N_TOKENS, Board, Catalogue
 from pbem.rules.events import GameOver
 from pbem.rules.faces import Faces
 from pbem.rules.state import CUBES_PER_PLAYER
-from pbem.sim.bot import random_action
 
 PLAYER_NAMES = ("red", "green", "blue", "yellow")
 

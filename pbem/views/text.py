@@ -86,6 +86,11 @@ def notices(game: Game) -> list[str]:
     if game.test_game:
         out.append("TEST GAME: its secret was supplied, not made by the OS (P7); whoever knows it "
                    "knows every face, so it proves nothing about fair play")
+    if game.bots:
+        seats = ", ".join(f"{p} ({level})" for p, level in sorted(game.bots.items()))
+        out.append(f"BOT SEATS: {seats} played by the host's bots. A bot sees only its seat's view "
+                   "(the log and its own Witch looks), but the host holds its seat and made its "
+                   "nonce (P4): the rule that the host holds no seat does not hold for this game")
     if game.edition != "standard":
         out.append(f"CUSTOM GAME: its map or rat tokens are not pbem's standard data "
                    f"(P3, data_hash {game.data_hash[:16]})")

@@ -1,0 +1,65 @@
+"""The ``random`` level: uniformly chosen legal actions, up to the end of the turn or a Witch's
+look (R3, R5, R6); also the random games of ``pbem simulate`` and ``pbem demo``."""
+
+from __future__ import annotations
+
+import random
+
+from pbem.bots.knowledge import Knowledge
+from pbem.rules import Action, FaceUnknown, Flip, KnightCubes, NoFaces, Phase, Stage, State, WitchLook, apply_in_place
+from pbem.rules.legal import generators
+
+
+class RandomBot:
+    level = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
+        return bot_actions(state, self.rng)
+
+
+def random_action(state: State, rng: random.Random) -> Action:
+    """A uniformly chosen legal kind, then a uniformly chosen action of that kind.
+
+    The generators of :func:`pbem.rules.legal_by_kind`, called directly (no thunk per
+    kind: this is the playouts' inner loop); the same draws from ``rng``."""
+    player = state.to_move
+    if player is not None:
+        kinds = list(generators(state).values())
+        while kinds:
+            actions = kinds.pop(rng.randrange(len(kinds)))(state, player)
+            if actions:
+                return actions[rng.randrange(len(actions))]
+    raise RuntimeError("no legal action: the game is over or the state is inconsistent")
+
+
+def bot_actions(state: State, rng: random.Random) -> list[Action]:
+    """A bot's move from the public state alone: random legal actions to the end of its
+    turn (with, now and then, a random flip order, R4.2), or up to a Witch's look, after
+    which it wants to see the face before it goes on."""
+    player = state.to_move
+    assert player is not None
+    trial = state.copy()
+    actions: list[Action] = []
+    while trial.to_move == player:
+        if trial.phase is Phase.TURN and trial.turn.stage is Stage.OUTBREAK:
+            if trial.cards["knight"] == player and not trial.turn.knight_cubes and rng.random() < 0.5:
+                actions.append(KnightCubes())  # R5.4: the neutral cubes, before the flip order
+            here = list(trial.rats[trial.plague])
+            rng.shuffle(here)
+            actions.extend(Flip(t) for t in here[: rng.randrange(len(here) + 1)])
+            break  # the outbreak ends the turn (R7.4)
+        phase, turn_number = trial.phase, trial.turn_number
+        action = random_action(trial, rng)
+        actions.append(action)
+        try:
+            apply_in_place(trial, player, action, NoFaces())
+        except FaceUnknown:
+            break  # the final sweep
+        if isinstance(action, WitchLook) or trial.phase is not phase or trial.turn_number != turn_number:
+            break
+        if phase is Phase.SETUP:
+            break
+    return actions

@@ -1,0 +1,251 @@
+"""Issue 13: bots that play from their seat's view only, bot seats in a real game,
+`pbem bot`, `pbem demo --play-as`, `pbem tournament`."""
+
+from __future__ import annotations
+
+import mailbox
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clitools import cli, ok, snapshot
+
+from pbem.bots.levels import Bot, make_bot
+from pbem.sim.arena import learn, play_game, play_turn
+from pbem.bots.knowledge import Knowledge, from_public
+from pbem.bots.mcts import MctsBot
+from pbem.bots.randombot import bot_actions
+from pbem.errors import Exit
+from pbem.rules.data import Token
+from pbem.data import default_catalogue
+from pbem.host.games import load_game
+from pbem.log.logfile import LOG_NAME
+from pbem.fair.protocol import Deal
+from pbem.rules import MappingFaces, State, play
+from pbem.rules.events import TokenLooked
+from pbem.sim.simulate import new_random_game
+from pbem.sim.tournament import seating, wilson
+from pbem.log.yamlio import dump_yaml, load_stream
+
+CATALOGUE = default_catalogue()
+NAMES = [Deal.name(i) for i in range(1, 50)]
+
+
+# --- the seat's knowledge -----------------------------------------------------------------
+
+def test_the_pool_is_the_catalogue_minus_every_face_the_seat_has_seen() -> None:
+    faces = {t: CATALOGUE.tokens[i] for i, t in enumerate(NAMES)}
+    know = from_public("red", CATALOGUE, {"t01": faces["t01"]}, {"t02": faces["t02"], "t01": faces["t01"]})
+    assert len(know.pool) == 47 and faces["t01"] not in know.pool and faces["t02"] not in know.pool
+    assert know.hidden == tuple(NAMES[2:])
+    assert know.known("t02") == faces["t02"] and know.known("t03") is None
+    sample = know.sample(random.Random(1))
+    assert sample.face("t02") == faces["t02"]  # its own look is kept (R5.6)
+    assert sorted(sample.face(t).id for t in NAMES) == sorted(t.id for t in CATALOGUE.tokens)
+
+
+# --- no bot can peek (P10) ---------------------------------------------------------------
+
+def seat_position(seed: int) -> tuple[State, Knowledge, Knowledge]:
+    """A reachable position (random bots, the host's faces, each seat learning only what it
+    may) and the seat-to-move's knowledge under two face sets that agree on everything the
+    seat has seen (public flips, its own looks) and permute every face hidden from it."""
+    rng = random.Random(seed)
+    n = rng.choice((2, 3, 4))
+    state, dealt = new_random_game(n, seed)
+    one = {t: dealt.face(t) for t in NAMES}
+    looks: dict[str, set[str]] = {p: set() for p in state.players}
+    for _ in range(rng.randrange(4, 160)):
+        player = state.to_move
+        assert player is not None
+        before = state
+        state, events = play(state, player, bot_actions(state, rng), MappingFaces(one))
+        for e in events:
+            if isinstance(e, TokenLooked):
+                looks[e.player].add(e.token)
+        if state.to_move is None:
+            state = before
+            break
+    me = state.to_move
+    assert me is not None
+    hidden = [t for t in NAMES if t not in state.flipped and t not in looks[me]]
+    shuffled = [one[t] for t in hidden]
+    rng.shuffle(shuffled)
+    two: dict[str, Token] = {**one, **dict(zip(hidden, shuffled, strict=True))}
+    assert two != one or len(hidden) < 2
+
+    def knowledge(faces: dict[str, Token]) -> Knowledge:  # what the seat sees under these faces
+        return from_public(me, CATALOGUE, {t: faces[t] for t in state.flipped},
+                           {t: faces[t] for t in looks[me]})
+
+    return state, knowledge(one), knowledge(two)
+
+
+def bots(seed: int) -> list[Bot]:
+    return [make_bot("random", random.Random(seed)), make_bot("greedy", random.Random(seed)),
+            MctsBot(random.Random(seed), seconds=0.0, rounds=3)]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_bot_can_peek_its_move_is_the_same_whatever_the_faces_hidden_from_it(seed: int) -> None:
+    state, one, two = seat_position(seed)
+    for bot_one, bot_two in zip(bots(seed), bots(seed), strict=True):
+        move_one = bot_one.choose(state.copy(), one)
+        move_two = bot_two.choose(state.copy(), two)
+        assert move_one == move_two, bot_one.level
+        assert move_one  # and it is a real move, legal on the public facts (R7.4)
+        play(state, state.to_move or "", move_one)
+
+
+def test_every_level_plays_whole_games_to_the_end() -> None:
+    result = play_game(["greedy", "random", "mcts"], seed=5, seconds=0.02)
+    assert sum(result.scores.values()) > 0 and result.winner in result.players
+    assert all(result.decisions[p] > 0 for p in result.players)
+
+
+def test_a_bot_answers_its_witch_look_in_the_same_turn() -> None:
+    """R5.6: a random bot that looks is asked again, with the look learnt, before the turn ends."""
+    for seed in range(40):
+        state, faces = new_random_game(3, seed)
+        know = {p: from_public(p, CATALOGUE, {}, {}) for p in state.players}
+        bot = make_bot("random", random.Random(seed))
+        while state.to_move is not None:
+            player = state.to_move
+            state, events = play_turn(state, bot, know, faces, CATALOGUE)
+            looked = [e for e in events if isinstance(e, TokenLooked)]
+            if looked:
+                assert know[player].known(looked[0].token) == faces.face(looked[0].token)
+                assert state.to_move != player or state.phase.value == "final"
+                return
+    pytest.fail("no Witch look in 40 games")  # pragma: no cover
+
+
+def test_learn_tells_a_look_to_its_holder_only() -> None:
+    state, faces = new_random_game(2, 1)
+    know = {p: from_public(p, CATALOGUE, {}, {}) for p in state.players}
+    learn(know, [TokenLooked("red", "t01", faces.face("t01").id)], CATALOGUE)
+    assert know["red"].known("t01") == faces.face("t01") and know["green"].known("t01") is None
+
+
+# --- tournaments --------------------------------------------------------------------------
+
+def test_wilson_interval_and_seat_rotation() -> None:
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+    assert [seating(["a", "b", "c"], g) for g in range(3)] == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+
+
+def test_pbem_tournament_prints_shares_with_intervals() -> None:
+    out = ok("tournament", "--games", "2", "--players", "2", "--bots", "greedy,random", "--seed", "3", "--jobs", "2")
+    assert "greedy (1 seat): wins" in out and "95% CI" in out and "ms per turn" in out
+    bad = cli("tournament", "--players", "3", "--bots", "greedy,random")
+    assert bad.exit_code == Exit.FORMAT and "one per seat" in bad.stderr
+
+
+# --- bot seats on the real path ------------------------------------------------------------
+
+def test_new_refuses_a_bot_seat_with_a_player_key_and_changes_nothing(tmp_path: Path) -> None:
+    ok("keygen", "--out", tmp_path / "blue.key")
+    games = tmp_path / "games"
+    games.mkdir()
+    before = snapshot(tmp_path)
+    for extra, why in (
+        (["--bot", "blue=greedy", "--key", f"blue={tmp_path / 'blue.key.pub'}"], "no player key"),
+        (["--bot", "blue=genius"], "no bot level"),
+        (["--bot", "pink=greedy"], "not one of the players"),
+        (["--bot", "red=random", "--bot", "blue=random"], "at least one human seat"),
+    ):
+        result = cli("new", "g", "--players", "red,blue", "--games", games, *extra)
+        assert result.exit_code == Exit.FORMAT and why in result.stderr, result.stderr
+        assert snapshot(tmp_path) == before
+
+
+def test_pbem_bot_writes_a_legal_move_of_that_seat(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    ok("demo", "--play-as", "red", "--players", "3", "--dir", games, "--seed", "4", "--level", "random")
+    game_id = next(p.name for p in games.iterdir() if p.is_dir())
+    refused = cli("bot", game_id, "--games", games, "--player", "green")
+    assert refused.exit_code == Exit.STATE and "not to move" in refused.stderr
+    out = tmp_path / "m.yaml"
+    ok("bot", game_id, "--games", games, "--player", "red", "--level", "greedy", "--out", out)
+    assert "ok" in ok("check", out, "--log", games / game_id / LOG_NAME).lower()
+
+
+def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
+    """Issue 13 item 4: after each apply the bots answer until it is red's turn again."""
+    games = tmp_path / "games"
+    out = ok("demo", "--play-as", "red", "--players", "4", "--dir", games, "--seed", "2", "--level", "random")
+    assert "pbem apply" in out and "edit your move" in out
+    game_id = next(p.name for p in games.iterdir() if p.is_dir())
+    rng = random.Random(2)
+    for _ in range(400):
+        game = load_game(games / game_id)
+        assert game.state is not None
+        if game.over:
+            break
+        assert game.state.to_move == "red"
+        move = tmp_path / "move.yaml"
+        move.write_text(dump_yaml({"game": game_id, "player": "red", "kind": "move",
+                                   "after": {"seq": game.last_seq, "hash": game.last_hash[:16]},
+                                   "actions": [a.to_dict() for a in bot_actions(game.state, rng)]}))
+        report = ok("apply", move, "--games", games)
+        assert "BOT SEATS: blue (random), green (random), yellow (random)" in report
+    assert load_game(games / game_id).over
+    ok("reveal", game_id, "--games", games)
+    audited = ok("audit", games / game_id / LOG_NAME)
+    assert "verdict: FAIR" in audited and "BOT SEATS" in audited
+
+
+def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(tmp_path: Path) -> None:
+    """Issue 13: red and green mail their moves; blue (greedy) and yellow (random) are the
+    host's bots, which commit, reveal and play at once after each applied message."""
+    games, inbox, outbox = tmp_path / "games", tmp_path / "inbox", tmp_path / "outbox"
+    mailbox.Maildir(str(inbox), create=True)
+    addresses = {"red": "red@example.org", "green": "green@example.net"}
+    ok("new", "g", "--players", "red,green,blue,yellow", "--games", games,
+       "--email", f"red={addresses['red']}", "--email", f"green={addresses['green']}",
+       "--bot", "blue=greedy", "--bot", "yellow=random")
+    game = load_game(games / "g")
+    assert set(game.commits) == {"blue", "yellow"}  # the bots committed at once (P4)
+    from email.message import EmailMessage
+
+    def send(player: str, data: dict[str, Any]) -> None:
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = addresses[player], "host@example.org", "move"
+        msg.set_content(dump_yaml(data))
+        mailbox.Maildir(str(inbox)).add(bytes(msg))
+        assert "applied: game g" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games,
+                                       "--from", "host@example.org")
+
+    from pbem.player.nonces import commit_move, reveal_move
+
+    nonces = {"red": b"r" * 32, "green": b"g" * 32}
+    for player in ("red", "green"):
+        send(player, commit_move(load_game(games / "g"), player, nonces[player]))
+    for player in ("red", "green"):
+        send(player, reveal_move(load_game(games / "g"), player, nonces[player]))
+    rng = random.Random(13)
+    for _ in range(500):
+        game = load_game(games / "g")
+        assert game.state is not None
+        player = game.state.to_move
+        if player is None:
+            break
+        assert player in addresses  # the bots never leave a human waiting on them
+        send(player, {"game": "g", "player": player, "kind": "move",
+                      "after": {"seq": game.last_seq, "hash": game.last_hash[:16]},
+                      "actions": [a.to_dict() for a in bot_actions(game.state, rng)]})
+    game = load_game(games / "g")
+    assert game.over
+    movers = {e["player"] for e in game.entries if e["kind"] == "move"}
+    assert movers == {"red", "green", "blue", "yellow"}
+    ok("reveal", "g", "--games", games)
+    audited = ok("audit", games / "g" / LOG_NAME)
+    assert "verdict: FAIR" in audited and "BOT SEATS: blue (greedy), yellow (random)" in audited
+    assert "schemas/entry.json" in ok("verify", games / "g" / LOG_NAME)  # options.bots fits the schema
+    for player in ("blue", "yellow"):  # a bot seat's looks are in its private file, as a player's
+        private = games / "g" / "private" / f"{player}.yaml"
+        if private.exists():
+            assert all(d["token"] for d in load_stream(private.read_text(), "private"))
