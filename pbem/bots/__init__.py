@@ -12,3 +12,6 @@ learnt.  Levels: ``random``, ``greedy``, ``mcts`` (:func:`pbem.bots.levels.make_
 one, and :mod:`.seat` plays a game's bot seats through the host.
 May import: :mod:`pbem.player`, :mod:`pbem.host`, :mod:`pbem.views`, and every layer below.
 """
+
+DEFAULT_SECONDS = 1.0
+"""The mcts bot's thinking time per decision, unless told otherwise."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from pbem.bots import DEFAULT_SECONDS
 from pbem.bots.greedy import GreedyBot
 from pbem.bots.knowledge import Knowledge
 from pbem.bots.mcts import MctsBot
@@ -13,7 +14,6 @@ from pbem.log.game import BOT_LEVELS
 from pbem.rules import Action, State
 
 LEVELS = BOT_LEVELS
-DEFAULT_SECONDS = 1.0
 
 
 class Bot(Protocol):

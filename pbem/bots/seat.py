@@ -21,8 +21,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from pbem.bots import DEFAULT_SECONDS
 from pbem.bots.knowledge import Knowledge, from_log
-from pbem.bots.levels import DEFAULT_SECONDS, make_bot
 from pbem.errors import InternalError, PbemError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.host.games import Applied, apply_move, game_dir
@@ -51,6 +51,8 @@ def bot_move(path: Path, game: Game, player: str, level: str, seconds: float = D
     if game.state.to_move != player:
         whose = "the game is over" if game.state.to_move is None else f"it is {game.state.to_move}'s turn"
         raise StateError(f"{player} is not to move: {whose} (R3)", "R3")
+    from pbem.bots.levels import make_bot  # start-up speed: a game without bot seats never loads a bot
+
     bot = make_bot(level, rng or random.Random(secrets.randbits(64)), seconds)
     actions = bot.choose(game.state, seat_knowledge(path, game, player))
     return {

@@ -194,6 +194,12 @@ def data_hash(map_data: object, tokens_data: object) -> str:
     return sha256_hex(canonical_json({"map": map_data, "tokens": tokens_data}))
 
 
+def checked_json(obj: object) -> bytes:
+    """:func:`canonical_json` of a value already known to hold only P2's values (a log
+    entry whose hash was computed, say): the same bytes, without walking it again."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
 def nonce_commitment(nonce: bytes) -> str:
     """P4: ``H("pbem-rattus/v1/nonce" || nonce)`` as hex: what a player commits to first."""
     return sha256_hex(f"{TAG}/nonce".encode() + bytes(nonce))
