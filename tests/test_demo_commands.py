@@ -21,13 +21,15 @@ def test_every_command_the_demo_prints_at_its_end_runs_from_where_it_ran(tmp_pat
     lines = done.stdout.splitlines()
     start = lines.index("try it yourself, from this folder:")
     commands = [line.strip() for line in lines[start + 1 :]]
-    assert [c.split()[1] for c in commands] == ["show", "verify", "audit"]
+    assert [c.split()[1] for c in commands] == ["show", "history", "verify", "audit", "html"]
     for command in commands:
         words = shlex.split(command)
         assert words[0] == "pbem"
         result = run([*PBEM, *words[1:]], tmp_path)  # as pasted into a shell in that folder
         assert result.returncode == 0, (command, result.stderr)
-    assert "verdict: FAIR." in result.stdout and "docs/protocol.md" in result.stdout
+        if words[1] == "audit":
+            assert "verdict: FAIR." in result.stdout and "docs/protocol.md" in result.stdout
+    assert list(tmp_path.glob("demo-games/*.html")), "pbem html wrote its page"
 
 
 def test_show_of_an_unknown_game_lists_what_it_sees_and_where_it_looked(tmp_path: Path) -> None:

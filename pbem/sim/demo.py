@@ -119,8 +119,12 @@ def play_demo(
 def next_commands(games: Path, game_id: str) -> list[str]:
     """The commands that look at the demo game, exactly as they run from where the demo ran."""
     log = shlex.quote(str(games / game_id / "log.yaml"))
+    folder = shlex.quote(str(games))
+    page = shlex.quote(str(games / f"{game_id}.html"))
     return [
-        f"pbem show {game_id} --games {shlex.quote(str(games))}",
+        f"pbem show {game_id} --games {folder}",
+        f"pbem history {game_id} --games {folder}",
         f"pbem verify {log}",
         f"pbem audit {log}",
+        f"pbem html {log} -o {page}",
     ]
