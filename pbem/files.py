@@ -36,8 +36,9 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
     return data
 
 
-def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` with ``data`` whole or not at all (temp file, fsync, rename)."""
+def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+    """Replace ``path`` with ``data`` whole or not at all (temp file, fsync, rename); the host's
+    files are its own (mode 0600 unless told, whatever the umask: issue 10)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:

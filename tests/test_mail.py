@@ -690,7 +690,7 @@ def test_files_are_the_hosts_alone_whatever_the_umask(tmp_path: Path, monkeypatc
         os.umask(old)
     game = games / "g"
     assert stat.S_IMODE(game.stat().st_mode) == 0o700
-    for name in ("secret.yaml", "host.yaml", ".lock", "mail-seen.txt"):
+    for name in ("secret.yaml", "host.yaml", ".lock", "mail-seen.txt", "log.yaml"):
         assert stat.S_IMODE((game / name).stat().st_mode) == 0o600, name
     queue = games / "+mail-queue"
     assert stat.S_IMODE(queue.stat().st_mode) == 0o700
