@@ -8,7 +8,7 @@ from pbem.rules import MappingFaces, State, new_state
 from pbem.rules.data import Board, Catalogue
 
 
-def start_state(deal: Deal, board: Board, players: tuple[str, ...]) -> State:
+def start_state(deal: Deal, board: Board, players: tuple[str, ...], catalogue: Catalogue | None = None) -> State:
     """R2.1-R2.4 as dealt: starting rats, supply, removed tokens, plague start, first player."""
     regions = deal.regions_in_use
     return new_state(
@@ -20,6 +20,7 @@ def start_state(deal: Deal, board: Board, players: tuple[str, ...]) -> State:
         rat_supply=deal.supply,
         removed=deal.removed,
         plague=deal.plague_start,
+        catalogue=catalogue,
     )
 
 

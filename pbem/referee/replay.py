@@ -53,6 +53,7 @@ def _setup_state(game: Game, entry: dict[str, Any], seq: int) -> State:
             rat_supply=supply,
             removed=removed,
             plague=setup["plague"],
+            catalogue=game.catalogue,
         )
     except (KeyError, TypeError, ValueError, AttributeError, GameDataError) as err:
         raise TamperError(f"entry {seq}: the start entry is malformed: {err}", "P6") from None

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
-from pbem.rules.data import CLASSES
+from pbem.record import Record
+from pbem.rules.data import CLASSES, Catalogue
 
 CUBES_PER_PLAYER = 20  # R1.3
 MAX_RATS = 3  # R1.7
@@ -92,33 +93,43 @@ class TurnState(_Slots):
         )
 
 
+class Table(Record):
+    """The fixed facts of one game (OpenSpiel's *Game*, apart from its *State*): who plays,
+    in seat order (R2.1), the regions in use in map order (R1.2), their neighbours among
+    the regions in use, and the game's token catalogue when the caller has it.  Immutable,
+    made once, shared by every state of the game."""
+
+    players: tuple[str, ...]
+    regions: tuple[str, ...]
+    neighbours: Mapping[str, tuple[str, ...]]
+    catalogue: Catalogue | None
+
+
 class State(_Slots):
+    """What changes during a game; the fixed facts are its :class:`Table`."""
+
     __slots__ = (
         "cards",
         "cubes",
         "current",
         "flipped",
         "last_player",
-        "neighbours",
         "palace",
         "phase",
         "plague",
-        "players",
         "queue",
         "rat_supply",
         "rats",
-        "regions",
         "removed",
         "supply",
+        "table",
         "turn",
         "turn_number",
     )
 
     def __init__(
         self,
-        players: tuple[str, ...],
-        regions: tuple[str, ...],  # in use, map order (R1.2)
-        neighbours: Mapping[str, tuple[str, ...]],  # among regions in use only
+        table: Table,
         rats: dict[str, list[str]],  # region -> face-down tokens, arrival order (R4.2)
         cubes: dict[str, dict[str, int]],  # region -> player -> count (> 0 only)
         palace: dict[str, int],
@@ -135,9 +146,7 @@ class State(_Slots):
         turn_number: int = 0,
         last_player: int | None = None,  # the one who played the last normal turn (R6.2)
     ) -> None:
-        self.players = players
-        self.regions = regions
-        self.neighbours = neighbours
+        self.table = table
         self.rats = rats
         self.cubes = cubes
         self.palace = palace
@@ -153,6 +162,18 @@ class State(_Slots):
         self.turn = turn
         self.turn_number = turn_number
         self.last_player = last_player
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.table.players
+
+    @property
+    def regions(self) -> tuple[str, ...]:
+        return self.table.regions
+
+    @property
+    def neighbours(self) -> Mapping[str, tuple[str, ...]]:
+        return self.table.neighbours
 
     @property
     def to_move(self) -> str | None:
@@ -177,7 +198,7 @@ class State(_Slots):
 
     def copy(self) -> State:
         return State(
-            self.players, self.regions, self.neighbours,
+            self.table,
             {r: list(ts) for r, ts in self.rats.items()},
             {r: dict(c) for r, c in self.cubes.items()},
             dict(self.palace), dict(self.supply), list(self.rat_supply), self.removed,
@@ -195,6 +216,7 @@ def new_state(
     rat_supply: Sequence[str],
     removed: Sequence[str],
     plague: str,
+    catalogue: Catalogue | None = None,
 ) -> State:
     """The state after R2.1-R2.4; the first action is R2.5's first placement.
 
@@ -211,9 +233,7 @@ def new_state(
     start = players.index(first)
     order = [(start + i) % n for i in range(n)]
     return State(
-        players=players,
-        regions=tuple(regions),
-        neighbours=neighbours,
+        table=Table(players, tuple(regions), neighbours, catalogue),
         rats={r: list(board.get(r, ())) for r in regions},
         cubes={r: {} for r in regions},
         palace=dict.fromkeys(players, 0),

@@ -38,7 +38,7 @@ def new_random_game(
     secret = bytes.fromhex(protocol.sha256_hex(f"simulate/{seed}".encode()))  # 32 bytes from the seed
     drbg_seed = protocol.derive_seed(secret, "simulate", [b""] * n_players)
     deal = protocol.deal(drbg_seed, players, None, board, catalogue)
-    return start_state(deal, board, players), HostFaces(drbg_seed, deal, catalogue)
+    return start_state(deal, board, players, catalogue), HostFaces(drbg_seed, deal, catalogue)
 
 
 MAX_ACTIONS = 10_000
