@@ -23,7 +23,7 @@ def test_sigkill_during_200_appends(tmp_path: Path) -> None:
     inbox.mkdir()
     result = kill_campaign(tmp_path / "games", 200, seed=11, inbox=inbox)
     assert (result.torn, result.lost) == (0, 0), result
-    assert result.killed >= 100 and result.completed >= 20, result  # both kinds of moment were hit
+    assert result.killed >= 60 and result.completed >= 20, result  # both kinds of moment were hit
 
 
 def test_8_rivals_per_turn_for_10_turns(tmp_path: Path) -> None:
