@@ -801,7 +801,7 @@ def verify_process(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     return read_log_checked(path)
 
 
-# --- mail messages (pbem/mailmsg.py, pbem/mail.py: ``pbem apply MESSAGE.eml``) ---------
+# --- mail messages (pbem/mail/: ``pbem apply MESSAGE.eml``) ---------
 
 def valid_eml(move: bytes, attach: bool = True, message_id: str = "<m1@example.org>", second: bool = False) -> bytes:
     from email.message import EmailMessage

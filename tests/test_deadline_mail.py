@@ -1,5 +1,5 @@
 """R8 through the real mail path: a 4-player game on a test clock, moves mailed as messages
-into a Maildir, `pbem mail` (which runs `pbem tick`) every 4 simulated hours, replies,
+into a Maildir, `pbem mail` (which runs `pbem tick`) every 7 simulated hours, replies,
 reminders and timeout notices delivered to a real SMTP server (aiosmtpd on 127.0.0.1).
 
 Blue misses three deadlines; green resigns halfway (a signed resignation).  Nobody sleeps:
@@ -33,7 +33,7 @@ PLAYERS = ("red", "green", "blue", "yellow")
 ADDRESSES = {p: f"{p}@example.org" for p in PLAYERS}
 HOST = "rattus@host.example"
 T0 = "2026-12-01T08:00:00Z"
-STEP = 6 * 3600
+STEP = 7 * 3600
 DEADLINE, REMINDER = 24 * 3600, 8 * 3600
 
 

@@ -131,7 +131,7 @@ def test_list_shows_every_game_its_state_who_is_to_move_and_since_when(
     games = tmp_path / "games"
     play_demo(games, 2, seed=5, echo=None, summary=lambda _line: None, game_id="done",
               secret=SECRET, nonces={"red": NONCES["red"], "green": NONCES["green"]})
-    monkeypatch.setenv("PBEM_NOW", "2026-11-30T09:00:00Z")  # pbem/clock.py: the entries' 'at'
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T09:00:00Z")  # pbem/log/clock.py: the entries' 'at'
     ok("new", "fresh", "--players", "red,blue", "--games", games)
     ok("new", "playing", "--players", "red,blue", "--first", "blue", "--games", games)
     ok("new", "gone", "--players", "red,blue", "--games", games)

@@ -128,7 +128,7 @@ def apply(move_file: Path, games: Path) -> None:
     from pbem.bots.seat import apply_and_answer
     from pbem.log.moves import read_move
 
-    if _is_mail(move_file):  # an RFC 5322 message (pbem/mailmsg.py, pbem/mail.py)
+    if _is_mail(move_file):  # an RFC 5322 message (pbem/mail/)
         from pbem.files import read_limited
         from pbem.mail.accept import apply_mail_file
         from pbem.mail.headers import MAIL_LIMIT

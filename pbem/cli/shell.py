@@ -105,7 +105,7 @@ def _pairs(items: tuple[str, ...], option: str) -> dict[str, str]:
 
 
 def _report(applied: Applied) -> None:
-    from pbem.views.report import report_lines  # shared with the mail host (pbem/mail.py)
+    from pbem.views.report import report_lines  # shared with the mail host (pbem/mail/replies.py)
 
     for line in report_lines(applied.game, applied.entries, applied.private):
         click.echo(line)
