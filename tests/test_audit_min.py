@@ -99,6 +99,7 @@ def demo_logs(tmp_path: Path, n: int) -> list[Path]:
     return logs
 
 
+@pytest.mark.slow
 def test_agrees_with_pbem_audit_on_5_demo_games(tmp_path: Path) -> None:
     for log in demo_logs(tmp_path, 5):
         assert agree(log).startswith("verdict: FAIR.")
@@ -212,6 +213,7 @@ def tampered() -> list[Case]:
     return cases
 
 
+@pytest.mark.slow
 def test_tampered_logs_fail_at_the_entry_pbem_verify_names(entries: Entries, tmp_path: Path) -> None:
     tally: dict[str, list[str]] = {"same": [], "next": [], "start": [], "blind": []}
     for name, make, sees in tampered():
