@@ -359,6 +359,8 @@ def mutate_log(data: bytes, rng: random.Random) -> bytes:
         del lines[rng.randrange(len(lines))]
         return b"".join(lines)
     docs = [b"---\n" + d for d in data.split(b"---\n") if d]
+    if not docs:  # nothing but separators left: edit the bytes instead
+        return mutate_bytes(data, rng)
     if op == 2:
         i = rng.randrange(len(docs))
         docs.insert(rng.randrange(len(docs) + 1), docs[i])
