@@ -1,10 +1,15 @@
-"""Small immutable records: what ``@dataclass(frozen=True)`` gives, at import-time cost ~0.
+"""pbem's two record bases, in one place: :class:`Record` (immutable: actions, events,
+data) and :class:`Slots` (mutable: the game state).
 
-``pbem apply`` runs as a fresh process for every mailed move, so import time
-is most of its cost (bench/bench.py); a dataclass costs about half a
-millisecond to create and the core has dozens.  A :class:`Record` subclass
-lists its fields as annotations; ``dataclass_transform`` tells type checkers
-about the generated ``__init__``.
+They give what ``@dataclass(frozen=True)`` and ``@dataclass(slots=True)`` give, at an
+import-time cost near zero.  ``pbem apply`` runs as a fresh process for every mailed
+move, so import time is most of its cost (bench/bench.py, limit 1.3 times the import
+floor); measured here, a dataclass costs about 0.6 ms to create and the core has about
+45 record classes, about 25 ms in all, which alone would take ``pbem apply`` past its
+limit.  A :class:`Record` subclass lists its fields as annotations; its ``__init__`` is
+one small generated function (as a dataclass's is, but one instead of five), and
+``dataclass_transform`` tells type checkers about it.  ARCHITECTURE.md, "Start-up
+speed", lists every such choice.
 """
 
 from __future__ import annotations
@@ -49,3 +54,21 @@ class Record:
     def __repr__(self) -> str:
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
         return f"{type(self).__name__}({inner})"
+
+
+class Slots:
+    """A mutable record (the game state): equality and repr over ``__slots__``, as a
+    ``@dataclass(slots=True)`` would give, without its import-time cost (see above)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__name__}({inner})"
+
+    __hash__ = None  # type: ignore[assignment]  # mutable

@@ -1,15 +1,29 @@
 """Applying one action: check it against the state, then change the state.
 
-Every handler checks first and changes nothing until every check has passed,
-so a refused action (:class:`RuleError`) leaves the state exactly as it was.
-:func:`step` is the pure form (a new state); :func:`apply_in_place` the fast
-one used by replays and simulations.
+Each kind has a check and an effect.  The check asks the rules of
+:mod:`pbem.rules.checks` (the same functions the generators of
+:mod:`pbem.rules.legal` enumerate through) in the order a refusal names them;
+the effect changes nothing until the check has passed, so a refused action
+(:class:`RuleError`) leaves the state exactly as it was.  :func:`step` is the
+pure form (a new state); :func:`apply_in_place` the fast one used by replays;
+:func:`apply_legal` skips the check for an action a generator has just listed
+(random playouts).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from pbem.rules.abilities import (
+    king_refusal,
+    knight_cubes_refusal,
+    look_gate,
+    look_refusal,
+    merchant_refusal,
+    monk_refusal,
+    step_refusal,
+    swap_refusal,
+)
 from pbem.rules.actions import (
     Action,
     EndTurn,
@@ -27,17 +41,24 @@ from pbem.rules.actions import (
     WitchSwap,
 )
 from pbem.rules.checks import (
+    ability_refusal,
     board_token,
-    can_place,
-    check_ability,
-    check_before_phase_c,
-    check_path,
-    check_region,
-    not_next,
-    place_counts,
+    card_refusal,
+    count_refusal,
+    flip_refusal,
+    kinds_now,
+    mover_refusal,
+    not_now,
+    path_refusal,
+    path_rule,
+    place_gate,
+    plague_gate,
+    reach,
+    region_refusal,
+    require,
+    spread_refusal,
+    token_refusal,
 )
-from pbem.rules.data import CLASSES
-from pbem.rules.errors import RuleError
 from pbem.rules.events import (
     CardTaken,
     CubesMoved,
@@ -53,25 +74,98 @@ from pbem.rules.events import (
 )
 from pbem.rules.faces import Faces
 from pbem.rules.plague import NEUTRAL_CUBES, outbreak_pending, resolve_flip, spread_count
-from pbem.rules.state import MAX_RATS, Phase, Stage, State
+from pbem.rules.state import Phase, Stage, State
 from pbem.rules.turnflow import end_setup_placement, end_turn, final_sweep, start_part
 
-Handler = Callable[[State, str, Action, Faces, list[Event]], None]
+Check = Callable[[State, str, Action], None]
+Effect = Callable[[State, str, Action, Faces, list[Event]], None]
 
 
+# --- checks: each kind's rules, from pbem.rules.checks, in the order they are told ------------
 
-# --- handlers ------------------------------------------------------------------
+def _check_take_card(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, TakeCard)
+    require(card_refusal, state, player, action.card)
+
+
+def _check_place(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, Place)
+    require(region_refusal, state, action.region)
+    require(place_gate, state, player)
+    require(count_refusal, state, player, action.region, action.count)
+
+
+def _check_king(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, King)
+    require(ability_refusal, state, player, "king", "R5.1")
+    require(region_refusal, state, action.region, "R5.1")
+    require(king_refusal, state, player, action.region)
+
+
+def _check_merchant(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, Merchant)
+    require(ability_refusal, state, player, "merchant", "R5.2")
+    require(region_refusal, state, action.source, "R5.2")
+    require(region_refusal, state, action.target, "R5.2")
+    require(step_refusal, state, action.source, action.target)
+    require(merchant_refusal, state, player, action.source, action.count)
+
+
+def _check_monk(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, Monk)
+    require(ability_refusal, state, player, "monk", "R5.3")
+    require(token_refusal, state, action.token, "R5.3")
+    require(region_refusal, state, action.target, "R5.3")
+    require(monk_refusal, state, action.token, board_token(state, action.token), action.target)
+
+
+def _check_witch_look(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, WitchLook)
+    require(look_gate, state, player)
+    require(token_refusal, state, action.token, "R5.6")
+    require(look_refusal, state, action.token)
+
+
+def _check_witch_swap(state: State, player: str, action: Action) -> None:
+    require(swap_refusal, state, player)
+
+
+def _check_move_plague(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, MovePlague)
+    require(plague_gate, state, player)
+    require(path_refusal, state, action.path, reach(state, player), path_rule(action.path))
+
+
+def _check_spread(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, Spread)
+    require(region_refusal, state, action.region, "R4.1")
+    require(spread_refusal, state, action.region)
+
+
+def _check_knight_cubes(state: State, player: str, action: Action) -> None:
+    require(knight_cubes_refusal, state, player)
+
+
+def _check_flip(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, Flip)
+    require(flip_refusal, state, action.token)
+
+
+def _check_knight_move(state: State, player: str, action: Action) -> None:
+    assert isinstance(action, KnightMove)
+    require(ability_refusal, state, player, "knight", "R6.3")
+    require(path_refusal, state, action.path, 2, "R6.3")
+
+
+def _check_end(state: State, player: str, action: Action) -> None:
+    """R6.2: in the final round a player may always end their go."""
+
+
+# --- effects: what a legal action changes -----------------------------------------------------
 
 def _take_card(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, TakeCard)
-    check_before_phase_c(state, "taking a card", "R3.1")
-    if action.card not in CLASSES:
-        raise RuleError(f"there is no class card {action.card!r}", "R1.5")
-    if state.turn.card_taken:
-        raise RuleError("you have already taken a card this turn", "R3.1")
     previous = state.cards[action.card]
-    if previous == player:
-        raise RuleError(f"you already hold the {action.card.capitalize()} card", "R3.1")
     state.cards[action.card] = player
     state.turn.card_taken = True
     out.append(CardTaken(player, action.card, previous))
@@ -79,35 +173,9 @@ def _take_card(state: State, player: str, action: Action, faces: Faces, out: lis
 
 def _place(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Place)
-    check_region(state, action.region)
-    if state.phase is Phase.SETUP:
-        if action.count != 2:
-            raise RuleError("each initial placement is exactly 2 cubes", "R2.5")
-    elif state.phase is Phase.FINAL:
-        check_ability(state, player, "peasant", "R6.3")
-        if action.count != 1:
-            raise RuleError("in the final round the Peasant places exactly one cube", "R6.3")
-        if state.supply[player] < 1:
-            raise RuleError("your supply has no cube left", "R1.3")
+    if state.phase is Phase.FINAL:
         state.turn.used.add("peasant")
-    else:
-        check_before_phase_c(state, "placing cubes", "R3.2")
-        if state.turn.placed:
-            raise RuleError("you have already placed cubes this turn (phase B)", "R3.2")
-        allowed = place_counts(state, player, action.region)
-        if action.count not in allowed:
-            rats = len(state.rats[action.region])
-            if not allowed:
-                reason = (
-                    "your supply is empty" if state.supply[player] == 0
-                    else f"{action.region} has no rats (only the Peasant may place there, R5.5)"
-                )
-                raise RuleError(f"you cannot place cubes on {action.region}: {reason}", "R3.2")
-            raise RuleError(
-                f"{action.region} has {rats} rat(s) and your supply {state.supply[player]} "
-                f"cube(s): place {' or '.join(map(str, allowed))} there, not {action.count}",
-                "R3.2",
-            )
+    elif state.phase is Phase.TURN:
         if action.count > min(len(state.rats[action.region]), state.supply[player]):
             state.turn.used.add("peasant")  # R5.5: the extra cube is the Peasant's ability
         state.turn.placed = True
@@ -119,12 +187,6 @@ def _place(state: State, player: str, action: Action, faces: Faces, out: list[Ev
 
 def _king(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, King)
-    check_ability(state, player, "king", "R5.1")
-    check_region(state, action.region, "R5.1")
-    if state.rats[action.region]:
-        raise RuleError(f"{action.region} has rats; the King takes from a region without", "R5.1")
-    if state.cubes_of(action.region, player) < 1:
-        raise RuleError(f"you have no cube in {action.region}", "R5.1")
     state.turn.used.add("king")
     here = state.cubes[action.region]
     here[player] -= 1
@@ -136,17 +198,6 @@ def _king(state: State, player: str, action: Action, faces: Faces, out: list[Eve
 
 def _merchant(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Merchant)
-    check_ability(state, player, "merchant", "R5.2")
-    check_region(state, action.source, "R5.2")
-    check_region(state, action.target, "R5.2")
-    if action.target not in state.neighbours[action.source]:
-        raise RuleError(not_next(state, action.target, action.source), "R5.2")
-    if not 1 <= action.count <= 3:
-        raise RuleError(f"the Merchant moves 1 to 3 cubes, not {action.count}", "R5.2")
-    if state.cubes_of(action.source, player) < action.count:
-        raise RuleError(
-            f"you have only {state.cubes_of(action.source, player)} cube(s) in {action.source}", "R5.2"
-        )
     state.turn.used.add("merchant")
     src, dst = state.cubes[action.source], state.cubes[action.target]
     src[player] -= action.count
@@ -158,13 +209,8 @@ def _merchant(state: State, player: str, action: Action, faces: Faces, out: list
 
 def _monk(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Monk)
-    check_ability(state, player, "monk", "R5.3")
-    source = board_token(state, action.token, "R5.3")
-    check_region(state, action.target, "R5.3")
-    if action.target not in state.neighbours[source]:
-        raise RuleError(not_next(state, action.target, source, f"{action.token}'s region "), "R5.3")
-    if len(state.rats[action.target]) >= MAX_RATS:
-        raise RuleError(f"{action.target} already holds {MAX_RATS} rats", "R1.7")
+    source = board_token(state, action.token)
+    assert source is not None
     state.turn.used.add("monk")
     state.rats[source].remove(action.token)
     state.rats[action.target].append(action.token)  # arrives last (R4.2)
@@ -174,15 +220,6 @@ def _monk(state: State, player: str, action: Action, faces: Faces, out: list[Eve
 def _witch_look(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, WitchLook)
     turn = state.turn
-    if turn.witch_open and len(turn.witch_looked) == 1:
-        if state.cards["witch"] != player:  # the card cannot change hands mid-use
-            raise RuleError("you do not hold the Witch card", "R5.6")
-        board_token(state, action.token, "R5.6")
-        if action.token == turn.witch_looked[0]:
-            raise RuleError("the second look must be at another token", "R5.6")
-    else:
-        check_ability(state, player, "witch", "R5.6")
-        board_token(state, action.token, "R5.6")
     seen = faces.look(action.token)
     if not turn.witch_open:
         turn.used.add("witch")
@@ -194,13 +231,9 @@ def _witch_look(state: State, player: str, action: Action, faces: Faces, out: li
 
 def _witch_swap(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     turn = state.turn
-    if not (turn.witch_open and len(turn.witch_looked) == 2):
-        raise RuleError(
-            "the Witch swaps only the two tokens just looked at, right after the looks", "R5.6"
-        )
     first, second = turn.witch_looked
-    region_a = board_token(state, first, "R5.6")
-    region_b = board_token(state, second, "R5.6")
+    region_a, region_b = board_token(state, first), board_token(state, second)
+    assert region_a is not None and region_b is not None
     rats_a, rats_b = state.rats[region_a], state.rats[region_b]
     ia, ib = rats_a.index(first), rats_b.index(second)
     rats_a[ia], rats_b[ib] = second, first  # each takes the other's place (R4.2)
@@ -210,17 +243,6 @@ def _witch_swap(state: State, player: str, action: Action, faces: Faces, out: li
 
 def _move_plague(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, MovePlague)
-    if state.phase is not Phase.TURN:
-        raise RuleError("the plague piece does not move in the final round (but see R6.3)", "R6.2")
-    if state.turn.stage is not Stage.MAIN:
-        raise RuleError("the plague piece has already moved this turn", "R3.3")
-    if not state.turn.placed and can_place(state, player):
-        raise RuleError(
-            "place your cubes (phase B) before moving the plague: it is compulsory "
-            "while you have cubes and a region to place them on", "R3.2"
-        )
-    knight = state.cards["knight"] == player
-    check_path(state, action.path, 2 if knight else 1, "R5.4" if len(action.path) > 1 else "R3.3")
     if len(action.path) == 2:
         state.turn.used.add("knight")
     state.plague = action.path[-1]
@@ -242,13 +264,6 @@ def _after_spread(state: State, out: list[Event]) -> None:
 
 def _spread(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Spread)
-    if state.phase is not Phase.TURN or state.turn.stage is not Stage.SPREAD:
-        raise RuleError("there is no drawn rat to place now", "R4.1")
-    check_region(state, action.region, "R4.1")
-    if action.region not in state.neighbours[state.plague]:
-        raise RuleError(not_next(state, action.region, state.plague, "the plague region "), "R4.1")
-    if len(state.rats[action.region]) >= MAX_RATS:
-        raise RuleError(f"{action.region} already holds {MAX_RATS} rats; choose another neighbour", "R4.1")
     token = state.rat_supply.pop(0)
     state.rats[action.region].append(token)
     state.turn.spread_left -= 1
@@ -257,23 +272,13 @@ def _spread(state: State, player: str, action: Action, faces: Faces, out: list[E
 
 
 def _knight_cubes(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
-    if state.phase is not Phase.TURN or state.turn.stage is not Stage.OUTBREAK or state.turn.flips:
-        raise RuleError("the Knight declares the neutral cubes after spreading, before the first flip", "R5.4")
-    if state.cards["knight"] != player:
-        raise RuleError("you do not hold the Knight card", "R5.4")
-    if state.turn.knight_cubes:
-        raise RuleError("the neutral cubes are already declared", "R5.4")
     state.turn.knight_cubes = True
     out.append(KnightCubesDeclared(player, state.plague))
 
 
 def _flip(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Flip)
-    if state.phase is not Phase.TURN or state.turn.stage is not Stage.OUTBREAK:
-        raise RuleError("there is no outbreak to flip rats for now", "R4.2")
-    if action.token not in state.rats[state.plague]:
-        raise RuleError(f"{action.token} is not a face-down rat in the plague region {state.plague}", "R4.2")
-    face = faces.face(action.token)
+    face = faces.face(action.token)  # first: a face the seam cannot tell changes nothing
     neutral = NEUTRAL_CUBES if state.turn.knight_cubes else 0
     state.turn.flips += 1
     resolve_flip(state, state.plague, action.token, face, neutral, out)
@@ -283,36 +288,27 @@ def _flip(state: State, player: str, action: Action, faces: Faces, out: list[Eve
 
 def _knight_move(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, KnightMove)
-    if state.phase is not Phase.FINAL:
-        raise RuleError("knight_move is the final round's; in a turn use move_plague", "R6.3")
-    check_ability(state, player, "knight", "R6.3")
-    check_path(state, action.path, 2, "R6.3")
     state.turn.used.add("knight")
     state.plague = action.path[-1]
     out.append(PlagueMoved(action.path, 0))
 
 
 def _end(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
-    if state.phase is not Phase.FINAL:
-        raise RuleError("a turn ends by moving the plague (phase C), not with 'end'", "R3.4")
     if state.queue:
         start_part(state, state.queue.pop(0), Phase.FINAL, out)
     else:
         final_sweep(state, faces, out)
 
 
-HANDLERS: dict[type[Action], Handler] = {
-    TakeCard: _take_card, Place: _place, King: _king, Merchant: _merchant, Monk: _monk,
-    WitchLook: _witch_look, WitchSwap: _witch_swap, MovePlague: _move_plague, Spread: _spread,
-    KnightCubes: _knight_cubes, Flip: _flip, KnightMove: _knight_move, EndTurn: _end,
+HANDLERS: dict[type[Action], tuple[Check, Effect]] = {
+    TakeCard: (_check_take_card, _take_card), Place: (_check_place, _place),
+    King: (_check_king, _king), Merchant: (_check_merchant, _merchant), Monk: (_check_monk, _monk),
+    WitchLook: (_check_witch_look, _witch_look), WitchSwap: (_check_witch_swap, _witch_swap),
+    MovePlague: (_check_move_plague, _move_plague), Spread: (_check_spread, _spread),
+    KnightCubes: (_check_knight_cubes, _knight_cubes), Flip: (_check_flip, _flip),
+    KnightMove: (_check_knight_move, _knight_move), EndTurn: (_check_end, _end),
 }
-
-ALLOWED: dict[Phase, frozenset[type[Action]]] = {
-    Phase.SETUP: frozenset({Place}),
-    Phase.TURN: frozenset(HANDLERS) - {KnightMove, EndTurn},
-    Phase.FINAL: frozenset({Place, King, Merchant, Monk, WitchLook, WitchSwap, KnightMove, EndTurn}),
-    Phase.OVER: frozenset(),
-}
+EFFECTS: dict[type[Action], Effect] = {kind: effect for kind, (_, effect) in HANDLERS.items()}
 
 
 # --- entry points --------------------------------------------------------------
@@ -322,41 +318,26 @@ def apply_in_place(state: State, player: str, action: Action, faces: Faces) -> l
 
     On refusal ``state`` is unchanged.  On success it returns the events, in order.
     """
-    if state.phase is Phase.OVER:
-        raise RuleError("the game is over", "R6.5")
-    if player not in state.players:
-        raise RuleError(f"{player!r} is not a player in this game", "R2.1")
-    if player != state.players[state.current]:
-        raise RuleError(
-            f"it is {state.players[state.current]}'s turn, not {player}'s", "R3"
-        )
-    handler = HANDLERS.get(type(action))
-    if handler is None or type(action) not in ALLOWED[state.phase]:
-        raise _not_now(state, action)
+    require(mover_refusal, state, player)
+    if type(action) not in kinds_now(state):
+        raise not_now(state, action)
+    check, _ = HANDLERS[type(action)]
+    check(state, player, action)
+    return apply_legal(state, player, action, faces)
+
+
+def apply_legal(state: State, player: str, action: Action, faces: Faces) -> list[Event]:
+    """Apply an action already known to be legal (one of :func:`pbem.rules.legal_actions`
+    of this very state, e.g. a random playout's): :func:`apply_in_place` without the
+    checks, which the generator ran.  Anything else must go through :func:`apply_in_place`."""
     out: list[Event] = []
     setup = state.phase is Phase.SETUP
-    handler(state, player, action, faces, out)
+    EFFECTS[type(action)](state, player, action, faces, out)
     if setup:
         end_setup_placement(state, out)
-    elif not isinstance(action, WitchLook | WitchSwap):
+    elif type(action) is not WitchLook and type(action) is not WitchSwap:
         state.turn.witch_open = False  # R5.6 ruling: any other action ends the Witch's use
     return out
-
-
-def _not_now(state: State, action: Action) -> RuleError:
-    """The refusal of an action of a kind the phase does not allow (R7.3)."""
-    if state.phase is Phase.SETUP:
-        return RuleError("during setup each player only places their 2 initial cubes", "R2.5")
-    if state.phase is Phase.FINAL:
-        return RuleError(
-            f"'{action.kind}' is not allowed in the final round: only class abilities (R6.2-R6.3) and 'end'",
-            "R6.2",
-        )
-    if isinstance(action, EndTurn):
-        return RuleError("a turn ends by moving the plague (phase C), not with 'end'", "R3.4")
-    if isinstance(action, KnightMove):
-        return RuleError("knight_move is the final round's; in a turn use move_plague", "R6.3")
-    return RuleError(f"'{action.kind}' is not allowed now", action.rule or "R3")
 
 
 def step(state: State, player: str, action: Action, faces: Faces) -> tuple[State, list[Event]]:

@@ -1,10 +1,13 @@
-"""Every legal next action of the player to move.
+"""Every legal next action of the player to move, enumerated through the rules.
 
+Each generator lists the candidates of one kind (regions in use, tokens on the
+board, walks between neighbours, counts from a rule's domain) and keeps those
+that the checks of :mod:`pbem.rules.checks` allow: the very functions the
+engine refuses with, so the list and the engine cannot disagree
+(``tests/test_legal.py`` still checks that they do not).
 :func:`legal_actions` lists them all; :func:`legal_by_kind` gives them grouped
 by action kind, each group built only when asked for, so a bot can pick a kind
-first without building every Merchant move.  Both agree with
-:func:`pbem.rules.apply_in_place`: every listed action is accepted, every
-other action refused (``tests/test_legal.py`` checks this).
+first without building every Merchant move.
 """
 
 from __future__ import annotations
@@ -12,6 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
+from pbem.rules.abilities import (
+    king_refusal,
+    knight_cubes_refusal,
+    look_gate,
+    look_refusal,
+    merchant_counts,
+    monk_refusal,
+    step_refusal,
+    swap_refusal,
+)
 from pbem.rules.actions import (
     Action,
     EndTurn,
@@ -28,106 +41,96 @@ from pbem.rules.actions import (
     WitchLook,
     WitchSwap,
 )
-from pbem.rules.checks import can_place, place_counts
+from pbem.rules.checks import (
+    KINDS,
+    ability_refusal,
+    card_refusal,
+    flip_refusal,
+    path_refusal,
+    path_rule,
+    place_counts,
+    place_gate,
+    plague_gate,
+    reach,
+    spread_refusal,
+    walks,
+)
 from pbem.rules.data import CLASSES
-from pbem.rules.state import MAX_RATS, Phase, Stage, State
+from pbem.rules.state import Phase, Stage, State
 
 Generator = Callable[[State, str], list[Action]]
 
 
-def _can_use(state: State, player: str, card: str) -> bool:
-    return state.cards[card] == player and card not in state.turn.used
-
-
-def _paths(state: State, longest: int) -> list[tuple[str, ...]]:
-    start = state.plague
-    paths: list[tuple[str, ...]] = []
-    for first in state.neighbours[start]:
-        paths.append((first,))
-        if longest == 2:
-            paths.extend((first, second) for second in state.neighbours[first] if second != start)
-    return paths
-
-
 def _take_cards(state: State, player: str) -> list[Action]:
-    if state.turn.card_taken:
-        return []
-    return [TakeCard(c) for c in CLASSES if state.cards[c] != player]
+    return [TakeCard(c) for c in CLASSES if card_refusal(state, player, c) is None]
 
 
 def _places(state: State, player: str) -> list[Action]:
-    if state.phase is Phase.SETUP:
-        return [Place(r, 2) for r in state.regions]
-    if state.phase is Phase.FINAL:
-        if _can_use(state, player, "peasant") and state.supply[player] > 0:
-            return [Place(r, 1) for r in state.regions]
-        return []
-    if state.turn.placed:
+    if place_gate(state, player) is not None:
         return []
     return [Place(r, n) for r in state.regions for n in place_counts(state, player, r)]
 
 
 def _kings(state: State, player: str) -> list[Action]:
-    if not _can_use(state, player, "king"):
+    if ability_refusal(state, player, "king", "R5.1") is not None:
         return []
-    return [King(r) for r in state.regions if not state.rats[r] and state.cubes[r].get(player)]
+    return [King(r) for r in state.regions if king_refusal(state, player, r) is None]
 
 
 def _merchants(state: State, player: str) -> list[Action]:
-    if not _can_use(state, player, "merchant"):
+    if ability_refusal(state, player, "merchant", "R5.2") is not None:
         return []
     return [
         Merchant(r, n, k)
         for r in state.regions
+        if merchant_counts(state, player, r)
         for n in state.neighbours[r]
-        for k in range(1, min(3, state.cubes[r].get(player, 0)) + 1)
+        if step_refusal(state, r, n) is None
+        for k in merchant_counts(state, player, r)
     ]
 
 
 def _monks(state: State, player: str) -> list[Action]:
-    if not _can_use(state, player, "monk"):
+    if ability_refusal(state, player, "monk", "R5.3") is not None:
         return []
-    return [
-        Monk(t, n)
-        for r in state.regions
-        for t in state.rats[r]
-        for n in state.neighbours[r]
-        if len(state.rats[n]) < MAX_RATS
-    ]
+    actions: list[Action] = []
+    for r in state.regions:
+        rats = state.rats[r]
+        if rats:  # where a rat may go does not depend on which of the region's rats it is
+            targets = [n for n in state.neighbours[r] if monk_refusal(state, rats[0], r, n) is None]
+            actions.extend(Monk(t, n) for t in rats for n in targets)
+    return actions
 
 
 def _witch(state: State, player: str) -> list[Action]:
-    turn = state.turn
-    on_board = [t for r in state.regions for t in state.rats[r]]
-    if turn.witch_open and state.cards["witch"] == player:
-        if len(turn.witch_looked) == 1:
-            return [WitchLook(t) for t in on_board if t != turn.witch_looked[0]]
-        return [WitchSwap()]
-    if _can_use(state, player, "witch"):
-        return [WitchLook(t) for t in on_board]
-    return []
+    actions: list[Action] = []
+    if look_gate(state, player) is None:
+        actions = [WitchLook(t) for r in state.regions for t in state.rats[r] if look_refusal(state, t) is None]
+    if swap_refusal(state, player) is None:
+        actions.append(WitchSwap())
+    return actions
 
 
 def _move_plague(state: State, player: str) -> list[Action]:
-    if not state.turn.placed and can_place(state, player):
+    if plague_gate(state, player) is not None:
         return []
-    longest = 2 if state.cards["knight"] == player else 1
-    return [MovePlague(p) for p in _paths(state, longest) if p[-1] != state.plague]
+    longest = reach(state, player)
+    return [MovePlague(p) for p in walks(state, longest) if path_refusal(state, p, longest, path_rule(p)) is None]
 
 
 def _knight_moves(state: State, player: str) -> list[Action]:
-    if not _can_use(state, player, "knight"):
+    if ability_refusal(state, player, "knight", "R6.3") is not None:
         return []
-    return [KnightMove(p) for p in _paths(state, 2) if p[-1] != state.plague]
+    return [KnightMove(p) for p in walks(state, 2) if path_refusal(state, p, 2, "R6.3") is None]
 
 
 def _spreads(state: State, player: str) -> list[Action]:
-    return [Spread(n) for n in state.neighbours[state.plague] if len(state.rats[n]) < MAX_RATS]
+    return [Spread(n) for n in state.neighbours[state.plague] if spread_refusal(state, n) is None]
 
 
 def _outbreak(state: State, player: str) -> list[Action]:
-    actions: list[Action] = [Flip(t) for t in state.rats[state.plague]]
-    if state.cards["knight"] == player and not state.turn.knight_cubes and not state.turn.flips:
+    actions: list[Action] = [Flip(t) for t in state.rats[state.plague] if flip_refusal(state, t) is None]
+    if knight_cubes_refusal(state, player) is None:
         actions.append(KnightCubes())
     return actions
 
@@ -136,30 +139,24 @@ def _end(state: State, player: str) -> list[Action]:
     return [EndTurn()]
 
 
-_MAIN: dict[str, Generator] = {
-    TakeCard.kind: _take_cards, Place.kind: _places, King.kind: _kings,
-    Merchant.kind: _merchants, Monk.kind: _monks, WitchLook.kind: _witch,
-    MovePlague.kind: _move_plague,
+_GENERATOR: dict[type[Action], tuple[str, Generator]] = {
+    TakeCard: (TakeCard.kind, _take_cards), Place: (Place.kind, _places), King: (King.kind, _kings),
+    Merchant: (Merchant.kind, _merchants), Monk: (Monk.kind, _monks),
+    WitchLook: (WitchLook.kind, _witch), WitchSwap: (WitchLook.kind, _witch),  # one group: looks, then the swap
+    MovePlague: (MovePlague.kind, _move_plague), Spread: (Spread.kind, _spreads),
+    Flip: (Flip.kind, _outbreak), KnightCubes: (Flip.kind, _outbreak),  # one group: flips, then the Knight's cubes
+    KnightMove: (KnightMove.kind, _knight_moves), EndTurn: (EndTurn.kind, _end),
 }
-_FINAL: dict[str, Generator] = {
-    Place.kind: _places, King.kind: _kings, Merchant.kind: _merchants, Monk.kind: _monks,
-    WitchLook.kind: _witch, KnightMove.kind: _knight_moves, EndTurn.kind: _end,
+_GROUPS: dict[tuple[Phase, Stage], dict[str, Generator]] = {
+    key: {_GENERATOR[kind][0]: _GENERATOR[kind][1] for kind in kinds} for key, kinds in KINDS.items()
 }
+_NONE: dict[str, Generator] = {}
 
 
 def generators(state: State) -> dict[str, Generator]:
-    """The action generators that may apply now, by kind (WitchSwap is under witch_look)."""
-    if state.phase is Phase.SETUP:
-        return {Place.kind: _places}
-    if state.phase is Phase.FINAL:
-        return _FINAL
-    if state.phase is Phase.TURN:
-        if state.turn.stage is Stage.SPREAD:
-            return {Spread.kind: _spreads}
-        if state.turn.stage is Stage.OUTBREAK:
-            return {Flip.kind: _outbreak}
-        return _MAIN
-    return {}
+    """The action generators of the kinds this part of the game allows (:data:`KINDS`),
+    by kind (the swap listed with the looks, the Knight's cubes with the flips)."""
+    return _GROUPS.get((state.phase, state.turn.stage), _NONE)
 
 
 def legal_by_kind(state: State) -> Iterator[tuple[str, Callable[[], list[Action]]]]:

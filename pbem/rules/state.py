@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 
-from pbem.record import Record
+from pbem.record import Record, Slots
 from pbem.rules.data import CLASSES, Catalogue
 
 CUBES_PER_PLAYER = 20  # R1.3
@@ -31,25 +31,7 @@ class Stage(StrEnum):
     OUTBREAK = "outbreak"  # R4.2: rats still to flip
 
 
-class _Slots:
-    """Equality and repr over ``__slots__``: a dataclass's, without its import-time cost
-    (``pbem apply`` is a fresh process per mailed move; see pbem/record.py)."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
-        return f"{type(self).__name__}({inner})"
-
-    __hash__ = None  # type: ignore[assignment]  # mutable
-
-
-class TurnState(_Slots):
+class TurnState(Slots):
     """What the player on turn has done so far this turn."""
 
     __slots__ = (
@@ -105,7 +87,7 @@ class Table(Record):
     catalogue: Catalogue | None
 
 
-class State(_Slots):
+class State(Slots):
     """What changes during a game; the fixed facts are its :class:`Table`."""
 
     __slots__ = (
@@ -114,12 +96,15 @@ class State(_Slots):
         "current",
         "flipped",
         "last_player",
+        "neighbours",
         "palace",
         "phase",
         "plague",
+        "players",
         "queue",
         "rat_supply",
         "rats",
+        "regions",
         "removed",
         "supply",
         "table",
@@ -147,6 +132,10 @@ class State(_Slots):
         last_player: int | None = None,  # the one who played the last normal turn (R6.2)
     ) -> None:
         self.table = table
+        # The table's facts, copied here: the playouts' inner loop reads them constantly.
+        self.players: tuple[str, ...] = table.players
+        self.regions: tuple[str, ...] = table.regions
+        self.neighbours: Mapping[str, tuple[str, ...]] = table.neighbours
         self.rats = rats
         self.cubes = cubes
         self.palace = palace
@@ -162,18 +151,6 @@ class State(_Slots):
         self.turn = turn
         self.turn_number = turn_number
         self.last_player = last_player
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.table.players
-
-    @property
-    def regions(self) -> tuple[str, ...]:
-        return self.table.regions
-
-    @property
-    def neighbours(self) -> Mapping[str, tuple[str, ...]]:
-        return self.table.neighbours
 
     @property
     def to_move(self) -> str | None:

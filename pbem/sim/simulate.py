@@ -11,8 +11,9 @@ from pbem.bots.randombot import random_action
 from pbem.data import default_board, default_catalogue
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces, start_state
-from pbem.rules import Event, State, apply_in_place
+from pbem.rules import Event, State
 from pbem.rules.data import N_TOKENS, Board, Catalogue
+from pbem.rules.engine import apply_legal
 from pbem.rules.events import GameOver
 from pbem.rules.faces import Faces
 from pbem.rules.state import CUBES_PER_PLAYER
@@ -57,7 +58,7 @@ def play_random_game(
         if n_actions >= MAX_ACTIONS:
             raise AssertionError(f"R6.1: game {seed} has not ended after {n_actions} actions")
         player = state.to_move
-        events = apply_in_place(state, player, random_action(state, rng), faces)
+        events = apply_legal(state, player, random_action(state, rng), faces)  # listed as legal just now
         n_actions += 1
         n_events += len(events)
         if events:
