@@ -9,8 +9,11 @@ with a :class:`RuleError` exactly when it is not in the legal list.
 
 from __future__ import annotations
 
+import ast
+import inspect
 import random
-from collections.abc import Iterator
+import textwrap
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -144,3 +147,74 @@ def test_r7_3_legal_actions_are_exactly_the_accepted_actions(n_players: int) -> 
             seen_phases.add((state.phase, state.turn.stage.value))
     # setup, phases A/B, spread, outbreak and the final round were all met
     assert states > 50 and len(seen_phases) >= 5, seen_phases
+
+
+# --- one source of legality (issue 9) -----------------------------------------------------
+
+RULE_MODULES = ("pbem.rules.checks", "pbem.rules.abilities")
+
+
+def _rule_names() -> set[str]:
+    import importlib
+
+    names: set[str] = set()
+    for module in RULE_MODULES:
+        names |= {n for n, v in vars(importlib.import_module(module)).items()
+                  if inspect.isfunction(v) and v.__module__ == module}
+    return names
+
+
+def _asks_only_the_rules(func: Callable[..., object], rules: set[str]) -> list[str]:
+    """What in ``func`` decides legality by itself instead of asking a rule function: any
+    comparison other than ``rule(...) is None`` / ``is not None``, any other condition than
+    such a comparison, a rule's answer or an emptiness guard, and any and/or/not."""
+    source = textwrap.dedent(inspect.getsource(func))
+    faults: list[str] = []
+
+    def asks_rule(node: ast.expr) -> bool:
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in rules
+
+    def condition(node: ast.expr) -> None:
+        if isinstance(node, ast.Compare):
+            ok = (len(node.ops) == 1 and isinstance(node.ops[0], ast.Is | ast.IsNot)
+                  and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value is None
+                  and asks_rule(node.left))
+        else:
+            ok = asks_rule(node) or isinstance(node, ast.Name)
+        if not ok:
+            faults.append(f"{func.__name__}: `{ast.unparse(node)}`")
+
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.If | ast.IfExp | ast.While):
+            condition(node.test)
+        elif isinstance(node, ast.comprehension):
+            for test in node.ifs:
+                condition(test)
+        elif isinstance(node, ast.BoolOp) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            faults.append(f"{func.__name__}: `{ast.unparse(node)}`")
+    return faults
+
+
+def test_issue9_legality_is_stated_once_generators_and_engine_checks_only_ask_the_rules() -> None:
+    """Every generator of legal actions and every check of the engine decides only by asking
+    the rule functions of pbem.rules.checks and pbem.rules.abilities (the ones that return
+    None or a Refusal): no condition of their own, so the two cannot drift apart."""
+    from pbem.rules import engine, legal
+
+    rules = _rule_names()
+    generators = {gen for _kind, gen in legal._GENERATOR.values()}
+    checks = {check for check, _effect in engine.HANDLERS.values()}
+    assert len(generators) == 11 and len(checks) == 13
+    faults = [f for func in [*generators, *checks] for f in _asks_only_the_rules(func, rules)]
+    assert not faults, "conditions stated outside the rules:\n" + "\n".join(faults)
+
+
+def test_issue9_the_check_above_catches_a_rule_restated_in_a_generator() -> None:
+    """The structural check is not vacuous: the generators as they were before (each rule
+    written out again beside the engine's checks) fail it."""
+    def _kings(state: State, player: str) -> list[Action]:
+        if state.cards["king"] != player or "king" in state.turn.used:
+            return []
+        return [King(r) for r in state.regions if not state.rats[r] and state.cubes[r].get(player)]
+
+    assert len(_asks_only_the_rules(_kings, _rule_names())) >= 2
