@@ -642,6 +642,74 @@ def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
     assert len(load_log(games).entries) == 2
 
 
+def test_a_run_killed_between_the_log_write_and_its_replies_reports_the_move_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 10, a reply is never lost: the host dies after the log took the move and before
+    any reply was spooled.  The next run tells the mover the move was accepted (not "already
+    applied") and sends every player the report, once; the same message resent later is the
+    duplicate it is, and nobody gets the report twice."""
+    import pbem.mail.run
+    from pbem.mail.outbox import Queue
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    message = eml("red@example.org", commit(games, "red"))
+    deliver(inbox, message)
+
+    def killed(*_a: Any, **_k: Any) -> None:
+        raise SystemExit(137)
+
+    monkeypatch.setattr(Queue, "put", killed)
+    with pytest.raises(SystemExit):
+        pbem.mail.run.process(inbox, games, outbox, None, HOST)
+    monkeypatch.undo()
+    assert set(load_log(games).commits) == {"red"} and len(list((inbox / "new").iterdir())) == 1
+    assert not (games / "+mail-queue").exists() or not any((games / "+mail-queue").iterdir())
+
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "applied: game g, entry 1" in out and "refused" not in out, out
+    got = replies(outbox)
+    assert sorted(to_of(m) for m in got if "] entry 1: red" in str(m["Subject"])) == sorted(ADDRESSES.values())
+    accepted = [to_of(m) for m in got if "Your move was accepted." in m.get_body(("plain",)).get_content()]
+    assert accepted == ["red@example.org"] and len(load_log(games).entries) == 2
+
+    deliver(inbox, message)  # the very same message again: a duplicate, refused, no second report
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "refused" in out and "already applied" in out, out
+    again = replies(outbox)[len(got):]
+    assert [to_of(m) for m in again] == ["red@example.org"] and len(load_log(games).entries) == 2
+
+
+def test_a_move_quarantined_after_applying_is_reported_when_the_host_puts_it_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quarantine keeps a message whose replies could not be written, though its move was
+    applied; once the host has fixed the fault and moved it back to new/, the players get the
+    report they were owed (and the move is not applied twice)."""
+    from pbem.mail.host import MailHost
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+
+    def broken(self: MailHost, mail: Any, applied: Any, batch: str = "") -> Any:
+        raise ValueError("a fault while writing the replies")
+
+    monkeypatch.setattr(MailHost, "_applied", broken)
+    result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "quarantined: ValueError" in result.output
+    monkeypatch.undo()
+    kept = list((inbox / ".Quarantine" / "cur").iterdir())
+    assert len(kept) == 1
+    kept[0].rename(inbox / "new" / kept[0].name.split(":")[0])
+    before = len(replies(outbox))
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "applied: game g, entry 1" in out, out
+    reports = [to_of(m) for m in replies(outbox)[before:] if "] entry 1: red" in str(m["Subject"])]
+    assert sorted(reports) == sorted(ADDRESSES.values()) and len(load_log(games).entries) == 2
+
+
 def test_an_internal_error_after_applying_says_so_and_quarantines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

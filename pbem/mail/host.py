@@ -42,7 +42,8 @@ from typing import Any
 
 from pbem.bots.seat import apply_and_answer
 from pbem.errors import FormatError, PbemError, StaleError, Unwanted
-from pbem.host.games import Applied, game_dir
+from pbem.host.games import Applied, game_dir, load_game
+from pbem.host.private import PRIVATE_DIR, read_private
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.accept import check_sender, public_text, refused_text
@@ -51,6 +52,7 @@ from pbem.mail.invite import invite, invite_round
 from pbem.mail.message import mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue, file_as_seen, new_messages
 from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, safe_header
+from pbem.referee.admit import sent_key
 
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
@@ -59,6 +61,7 @@ _log = logging.getLogger("pbem.mail.host")
 # --- the mailbox loop ----------------------------------------------------------------------
 
 QUARANTINE = ".Quarantine"  # a Maildir++ subfolder of the inbox: kept, never deleted
+_HOSTS_OWN = ("standin", "start", "reveal")  # entries the host adds after a move, in the same apply
 
 
 
@@ -135,7 +138,7 @@ class MailHost:
         sender = state["to"] = checked_address(normal_address(mail.sender or ""), "the sender")
         try:
             move, where = mail_move(mail)
-            applied = self._accept(mail, ident, move, where, state)
+            applied = self._accept(mail, ident, move, where, state, batch)
         except HostileMail:
             raise
         except PbemError as err:
@@ -143,9 +146,16 @@ class MailHost:
             return f"refused: {err}"
         replies = self._applied(mail, applied, batch)
         self.queue.put(batch, key, replies)
+        # Only once its replies are spooled is the message counted as applied: a run stopped
+        # in between leaves it unreported, and the next run reports it (see _unreported).
+        path = game_dir(self.games, applied.game.game_id)
+        with locked(path):
+            record_seen(path, ident, applied.entries[0]["seq"])
         return f"applied: game {applied.game.game_id}, entry {applied.entries[0]['seq']}"
 
-    def _accept(self, mail: Mail, ident: str, move: Any, where: str, state: dict[str, Any]) -> Applied:
+    def _accept(
+        self, mail: Mail, ident: str, move: Any, where: str, state: dict[str, Any], batch: str
+    ) -> Applied:
         """:func:`accept_mail`, noting in ``state`` the moment the log changed."""
         path = game_dir(self.games, move.game)
         check_sender(load_settings(path), mail, move, where)
@@ -154,11 +164,36 @@ class MailHost:
             raise StaleError(
                 f"this message was already applied, as entry {seen[ident]}; nothing was changed", "P7",
             )
-        applied = apply_and_answer(self.games, move)
+        try:
+            applied = apply_and_answer(self.games, move)
+        except StaleError:
+            unreported = self._unreported(path, move, seen, batch)
+            if unreported is None:
+                raise
+            applied = unreported
         state["applied"] = f"game {applied.game.game_id}, entry {applied.entries[0]['seq']}"
-        with locked(path):
-            record_seen(path, ident, applied.entries[0]["seq"])
         return applied
+
+    def _unreported(self, path: Path, move: Any, seen: dict[str, int], batch: str) -> Applied | None:
+        """This message's move, already in the log but never reported: a run stopped (or a
+        message quarantined) between the log's write and the spooling of its replies.
+
+        It is the log's latest move but for the host's own answers after it (bot seats,
+        stand-ins, the start and the reveal), no message is counted as having applied it,
+        and no reply to this message was ever spooled.  Its replies are then written as
+        they would have been (issue 10: a reply is never lost); anything else is the
+        duplicate the log refused."""
+        assert self.queue is not None
+        game = load_game(path)
+        seq = game.sent.get(sent_key(move.data))
+        if seq is None or seq in seen.values() or self.queue.spooled(batch):
+            return None
+        if any(e.get("player") not in game.bots and e.get("kind") not in _HOSTS_OWN
+               for e in game.entries[seq + 1:]):
+            return None
+        private = [path / PRIVATE_DIR / f"{player}.yaml" for player in game.players
+                   if any(d["seq"] >= seq for d in read_private(path, player, game.last_seq))]
+        return Applied(game.entries[seq:], [], private, game)
 
     def _admit(self, mail: Mail) -> None:
         """Before the body is parsed: only registered players' mail is worth more work."""

@@ -45,6 +45,10 @@ class Queue:
         """Stable: the same reply has the same Message-ID on every try."""
         return f"<pbem.{batch}.{index}@{from_address.rsplit('@', 1)[1]}>"
 
+    def spooled(self, batch: str) -> bool:
+        """Whether replies to the message ``batch`` names were ever spooled."""
+        return (self.path / batch).exists() or any(self.path.glob(f"{batch}-*"))
+
     def handled(self, batch: str, key: str) -> bool:
         marker = self.path / batch / "key"
         return marker.is_file() and marker.read_text("utf-8").strip() == key
