@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import mailbox
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,8 @@ from pbem.log.logfile import LOG_NAME
 from pbem.fair.protocol import Deal
 from pbem.rules import MappingFaces, State, play
 from pbem.rules.events import TokenLooked
+
+ROOT = Path(__file__).resolve().parent.parent
 from pbem.sim.simulate import new_random_game
 from pbem.sim.tournament import seating, wilson
 from pbem.log.yamlio import dump_yaml, load_stream
@@ -196,6 +200,13 @@ def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
     ok("reveal", game_id, "--games", games)
     audited = ok("audit", games / game_id / LOG_NAME)
     assert "verdict: FAIR" in audited and "BOT SEATS" in audited
+    # the minimal verifier (tools/audit_min.py, issue 14) says so too: the host held those seats
+    minimal = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), str(games / game_id / LOG_NAME)],
+                             capture_output=True, text=True, timeout=120, check=False)
+    assert minimal.returncode == 0, minimal.stdout + minimal.stderr
+    assert "BOT SEATS: blue (random), green (random), yellow (random) played by the host's bots" in minimal.stdout
+    assert minimal.stdout.rstrip().splitlines()[-1] == [
+        line for line in audited.splitlines() if line.startswith("verdict: ")][-1]
 
 
 def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(tmp_path: Path) -> None:

@@ -7,9 +7,7 @@ replay: `pbem audit` does that).  Exit codes are pbem's: 0 fair, 7 the log does 
 signature fails, 10 no secret yet.  The last line is the verdict, word for word as `pbem audit` says it.
 """
 
-from __future__ import annotations
-
-import hashlib, hmac, itertools, json, re, sys  # noqa: E401 (one line: this file stays under 300)
+import base64, hashlib, hmac, itertools, json, pathlib, re, sys  # noqa: E401 (one line: this file stays under 300)
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -30,7 +28,6 @@ class Refused(Exception):
 # --- P2: bytes -----------------------------------------------------------------------
 def H(data: bytes) -> bytes:  # SHA-256
     return hashlib.sha256(data).digest()
-
 def HMAC(key: bytes, msg: bytes) -> bytes:  # HMAC-SHA-256
     return hmac.new(key, msg, hashlib.sha256).digest()
 
@@ -49,8 +46,7 @@ def unique(pairs: list[tuple[str, Any]]) -> Entry:  # P2: no key twice (and no f
 
 def read_log(path: str) -> list[Entry]:
     """A YAML stream whose documents are JSON objects: split at '---', read each as JSON."""
-    with open(path, encoding="utf-8") as file:
-        text = file.read()
+    text = pathlib.Path(path).read_text(encoding="utf-8")
     try:
         return [json.loads(doc, object_pairs_hook=unique, parse_float=Decimal)  # canonical() refuses a Decimal
                 for doc in re.split(r"(?m)^---[ \t]*\r?\n", text) if doc.strip()]
@@ -92,6 +88,14 @@ def check_first(first: Entry) -> None:
                 raise Refused(0, "P3", f"the first entry is malformed: {why}")
     except (KeyError, TypeError) as err:
         raise Refused(0, "P3", f"the first entry is malformed: no field {err}") from None
+
+def notices(first: Entry) -> list[str]:  # no failure, but what a reader of such a game must know (P3, P4, P7)
+    bots = ", ".join(f"{p} ({level})" for p, level in sorted(first["options"].get("bots", {}).items()))
+    return [text for holds, text in [
+        (first["secret"]["made"] == "supplied", "TEST GAME: its secret was supplied, not made by the OS (P7); "
+         "whoever knows it knows every face, so it proves nothing about fair play"),
+        (bots, f"BOT SEATS: {bots} played by the host's bots: the host holds those seats and made their nonces (P4)"),
+        (first["edition"] == "custom", "CUSTOM GAME: not pbem's standard map or rat tokens (P3)")] if holds]
 
 # --- P4, P6, P7: each entry in order, with public data only ----------------------------
 def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
@@ -168,9 +172,7 @@ def check_signatures(entries: list[Entry]) -> str | None:
     if not (first.get("host_key") or first.get("keys") or any("signature" in e for e in entries + moves)
             or any("key" in m for m in moves) or any(e.get("kind") == "replace" and "key" in e for e in entries)):
         return None
-    import base64  # noqa: I001 (the imports P8 needs, only for a log with keys)
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # P8: only for a log with keys
     def verify(public: Any, signature: Any, message: bytes) -> bool:  # canonical base64 only (P2)
         if re.fullmatch(r"ed25519:[A-Za-z0-9+/]{43}=", str(public)) and re.fullmatch(r"[A-Za-z0-9+/]{86}==",
                                                                                      str(signature)):
@@ -249,8 +251,7 @@ def audit_with_secret(first: Entry, found: dict[str, Any]) -> list[str]:
         raise Refused(seq, "P5", "the published commitments are not what the revealed secret gives")
     if sorted(dealt) != sorted(t["id"] for t in catalogue) or len(dealt) != 49:
         raise Refused(None, "P6", "the 49 committed tokens are not the game's catalogue")
-    # Every flipped face opened its commitment (check_entries) and the commitments are the deal's:
-    # so each flip is the dealt token with its salt, or SHA-256 has a collision.
+    # Flipped faces opened their commitments (check_entries), which are the deal's: each is the dealt token, salted.
     return ["the secret matches its commitment (P3)",
             "the seed, every draw and the public setup are what the secret and nonces give (P4-P5)",
             "all 49 commitments recomputed; they commit to exactly the game's catalogue (P6)",
@@ -274,8 +275,8 @@ def audit(path: str) -> tuple[int, list[str]]:
         return err.code, [f"failed: {where}: {err.why} ({err.rule})", verdict(err)]
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:  # a malformed entry
         return 7, [f"failed: malformed log ({type(err).__name__}: {err})", verdict(Refused(None, "P7", ""))]
-    return 0, [*lines, "not checked: the moves were not replayed under the rules of Rattus (pbem audit does)",
-               verdict(None)]
+    return 0, [*lines, *notices(entries[0]),
+               "not checked: the moves were not replayed under the rules of Rattus (pbem audit does)", verdict(None)]
 
 def verdict(err: Refused | None) -> str:
     """The verdict line, word for word as `pbem audit` prints it."""
