@@ -94,6 +94,7 @@ _WRONG_STAGE: dict[type[Action], tuple[str, str]] = {
 
 
 def kinds_now(state: State) -> tuple[type[Action], ...]:
+    """The action kinds the present phase and stage allow (:data:`KINDS`)."""
     return KINDS.get((state.phase, state.turn.stage), ())
 
 
