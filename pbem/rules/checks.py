@@ -54,10 +54,10 @@ class Refusal:
         return RuleError(say if isinstance(say, str) else say(state, *args), self.rule)
 
 
-Check = Callable[..., "Refusal | None"]
+RuleCheck = Callable[..., "Refusal | None"]
 
 
-def require(check: Check, state: State, *args: Any) -> None:
+def require(check: RuleCheck, state: State, *args: Any) -> None:
     """Raise ``check``'s refusal of ``args`` as a :class:`RuleError`, if it refuses."""
     refusal = check(state, *args)
     if refusal is not None:

@@ -77,7 +77,7 @@ from pbem.rules.plague import NEUTRAL_CUBES, outbreak_pending, resolve_flip, spr
 from pbem.rules.state import Phase, Stage, State
 from pbem.rules.turnflow import end_setup_placement, end_turn, final_sweep, start_part
 
-Check = Callable[[State, str, Action], None]
+ActionCheck = Callable[[State, str, Action], None]
 Effect = Callable[[State, str, Action, Faces, list[Event]], None]
 
 
@@ -300,7 +300,7 @@ def _end(state: State, player: str, action: Action, faces: Faces, out: list[Even
         final_sweep(state, faces, out)
 
 
-HANDLERS: dict[type[Action], tuple[Check, Effect]] = {
+HANDLERS: dict[type[Action], tuple[ActionCheck, Effect]] = {
     TakeCard: (_check_take_card, _take_card), Place: (_check_place, _place),
     King: (_check_king, _king), Merchant: (_check_merchant, _merchant), Monk: (_check_monk, _monk),
     WitchLook: (_check_witch_look, _witch_look), WitchSwap: (_check_witch_swap, _witch_swap),
