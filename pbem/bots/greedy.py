@@ -41,7 +41,7 @@ from pbem.rules import (
     apply_in_place,
     legal_actions,
 )
-from pbem.rules.data import CLASSES, Token
+from pbem.rules.data import CLASSES, N_TOKENS, Token
 from pbem.rules.state import CUBES_PER_PLAYER
 
 _NO_FACES = NoFaces()
@@ -81,6 +81,9 @@ class Estimator:
     def __init__(self, knowledge: Knowledge) -> None:
         self.knowledge = knowledge
         self.stats = PoolStats(knowledge.pool)
+        # region_loss depends only on the region's rats and cubes, the card holders and the
+        # neutral cubes: candidate turns change a few regions, so most answers repeat
+        self._losses: dict[tuple[object, ...], dict[str, float]] = {}
 
     def region_loss(self, state: State, region: str, neutral: int = 0) -> dict[str, float]:
         """Each player's expected cube loss if ``region``'s rats were flipped now."""
@@ -88,6 +91,13 @@ class Estimator:
         rats = state.rats[region]
         if not rats or not here:
             return {}
+        key = (tuple(rats), tuple(here.items()), tuple(state.cards.values()), neutral)
+        found = self._losses.get(key)
+        if found is None:
+            found = self._losses[key] = self._region_loss(state, rats, here, neutral)
+        return found
+
+    def _region_loss(self, state: State, rats: list[str], here: dict[str, int], neutral: int) -> dict[str, float]:
         count = min(sum(here.values()) + neutral, MAX_COUNT)
         top = max(here.values())
         symbols: dict[str, float] = {}
@@ -115,7 +125,7 @@ class Estimator:
         for cubes in state.cubes.values():
             for p, n in cubes.items():
                 value[p] += n
-        progress = 1.0 - len(state.rat_supply) / 37.0
+        progress = 1.0 - len(state.rat_supply) / (N_TOKENS - len(state.removed) - len(state.regions))
         final = state.phase is Phase.FINAL
         near = set(state.neighbours[state.plague])
         for region in state.regions:
@@ -170,11 +180,14 @@ class GreedyBot:
 
     # --- candidates -------------------------------------------------------------------
 
-    def candidates(self, state: State, knowledge: Knowledge, keep: int) -> list[Candidate]:
-        """The ``keep`` best whole turns (or final-round goes), best first."""
+    def candidates(
+        self, state: State, knowledge: Knowledge, keep: int, est: Estimator | None = None
+    ) -> list[Candidate]:
+        """The ``keep`` best whole turns (or final-round goes), best first; ``est`` an
+        estimator of ``knowledge`` already made (mcts: one per decision, its answers kept)."""
         me = state.to_move
         assert me is not None
-        est = Estimator(knowledge)
+        est = est if est is not None else Estimator(knowledge)
         if state.phase is Phase.SETUP:
             found = [Candidate([a], est.score(s, me)) for a in legal_actions(state)
                      if (s := _try(state, me, [a])) is not None]

@@ -43,13 +43,13 @@ class MctsBot:
 
     def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
         deadline = time.perf_counter() + self.seconds
-        children = self.greedy.candidates(state, knowledge, CHILDREN)
+        est = Estimator(knowledge)  # one per decision: its answers are kept (pbem.bots.greedy)
+        children = self.greedy.candidates(state, knowledge, CHILDREN, est)
         if len(children) == 1 or state.phase is not Phase.TURN:
             self.iterations = 0
             return children[0].actions
         me = state.to_move
         assert me is not None
-        est = Estimator(knowledge)
         # Common random numbers: each round draws one determinization and plays every
         # child still in the race under it; after each round the worse half of the
         # children whose share of rounds is spent drops out (successive halving).
@@ -90,7 +90,8 @@ class MctsBot:
                 # the other seats' replies, by the greedy level with a narrower beam
                 player = after.to_move
                 while after.to_move == player:
-                    after, _events = play(after, player, self.reply.choose(after, est.knowledge), faces)
+                    reply = self.reply.candidates(after, est.knowledge, 1, est)[0].actions
+                    after, _events = play(after, player, reply, faces)
             else:
                 playout_turn(after, faces)
             turns += 1
