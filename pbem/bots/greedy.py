@@ -40,6 +40,7 @@ from pbem.rules import (
     TakeCard,
     apply_in_place,
     legal_actions,
+    legal_of,
 )
 from pbem.rules.data import CLASSES, N_TOKENS, Token
 from pbem.rules.state import CUBES_PER_PLAYER
@@ -203,8 +204,8 @@ class GreedyBot:
 
     def _turns(self, state: State, me: str, est: Estimator) -> list[Candidate]:
         cards: list[list[Action]] = [[]]
-        if not state.turn.card_taken and self.cards:
-            cards += [[TakeCard(c)] for c in CLASSES if state.cards[c] != me]
+        if self.cards:
+            cards += [[take] for take in legal_of(state, TakeCard)]
         partial: list[Candidate] = []
         for start in cards:
             s1 = _try(state, me, start)
@@ -214,7 +215,7 @@ class GreedyBot:
             s1 = _try(state, me, start)
             if s1 is None:  # pragma: no cover - the King's move is chosen legal
                 continue
-            places: list[Action | None] = [a for a in legal_actions(s1) if isinstance(a, Place)]
+            places: list[Action | None] = [*legal_of(s1, Place)]
             for place in places or [None]:
                 actions = start + ([place] if place is not None else [])
                 s2 = _try(state, me, actions) if place is not None else s1
@@ -228,7 +229,7 @@ class GreedyBot:
             s2 = _try(state, me, actions)
             if s2 is None:  # pragma: no cover
                 continue
-            for path in [a for a in legal_actions(s2) if isinstance(a, MovePlague)]:
+            for path in legal_of(s2, MovePlague):
                 s3 = _try(s2, me, [path])
                 if s3 is None:  # pragma: no cover
                     continue
@@ -238,26 +239,22 @@ class GreedyBot:
 
     def _king(self, state: State, me: str) -> list[Action]:
         """R5.1: a cube to the palace whenever possible (from the region holding most)."""
-        if state.cards["king"] != me or "king" in state.turn.used:
-            return []
-        options = [r for r in state.regions if not state.rats[r] and state.cubes[r].get(me)]
-        if not options:
-            return []
-        return [King(max(options, key=lambda r: state.cubes[r][me]))]
+        options = [a for a in legal_of(state, King) if isinstance(a, King)]
+        return [max(options, key=lambda a: state.cubes[a.region][me])] if options else []
 
     def _merchant(self, state: State, me: str, est: Estimator, actions: list[Action]) -> list[Action]:
         s = _try(state, me, actions)
-        if s is None or s.cards["merchant"] != me or "merchant" in s.turn.used:
+        merchants = legal_of(s, Merchant) if s is not None else []
+        if s is None or not merchants:
             return []
         best: list[Action] = []
         best_score = est.score(s, me)
-        for action in legal_actions(s):
-            if isinstance(action, Merchant):
-                after = _try(s, me, [action])
-                if after is not None:
-                    score = est.score(after, me)
-                    if score > best_score + 0.05:
-                        best, best_score = [action], score
+        for action in merchants:
+            after = _try(s, me, [action])
+            if after is not None:
+                score = est.score(after, me)
+                if score > best_score + 0.05:
+                    best, best_score = [action], score
         return best
 
     def _finish(self, state: State, me: str, est: Estimator, tail: list[Action]) -> tuple[float, list[Action]]:

@@ -28,7 +28,7 @@ from pbem.rules.engine import apply_in_place, step
 from pbem.rules.errors import RuleError
 from pbem.rules.events import Event
 from pbem.rules.faces import Faces, FaceUnknown, MappingFaces
-from pbem.rules.legal import legal_actions, legal_by_kind
+from pbem.rules.legal import legal_actions, legal_by_kind, legal_of
 from pbem.rules.play import NoFaces, apply_all, check, default_flips, play
 from pbem.rules.state import Phase, Stage, State, Table, new_state
 from pbem.rules.turnflow import winner
@@ -38,5 +38,5 @@ __all__ = [
     "Flip", "King", "KnightCubes", "KnightMove", "MappingFaces", "Merchant", "Monk",
     "MovePlague", "NoFaces", "Phase", "Place", "RuleError", "Spread", "Stage", "State", "Table", "TakeCard",
     "WitchLook", "WitchSwap", "action_from_dict", "apply_all", "apply_in_place", "can_place", "check",
-    "default_flips", "legal_actions", "legal_by_kind", "new_state", "play", "step", "winner",
+    "default_flips", "legal_actions", "legal_by_kind", "legal_of", "new_state", "play", "step", "winner",
 ]

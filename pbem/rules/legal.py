@@ -46,6 +46,7 @@ from pbem.rules.checks import (
     ability_refusal,
     card_refusal,
     flip_refusal,
+    kinds_now,
     path_refusal,
     path_rule,
     place_counts,
@@ -166,6 +167,15 @@ def legal_by_kind(state: State) -> Iterator[tuple[str, Callable[[], list[Action]
         return
     for kind, gen in generators(state).items():
         yield kind, partial(gen, state, player)
+
+
+def legal_of(state: State, kind: type[Action]) -> list[Action]:
+    """The legal next actions of one kind (``Place``, ``MovePlague``...), without building
+    the other kinds' lists (a bot that only weighs placements need not list every Monk move)."""
+    player = state.to_move
+    if player is None or kind not in kinds_now(state):
+        return []
+    return [a for a in _GENERATOR[kind][1](state, player) if type(a) is kind]
 
 
 def legal_actions(state: State) -> list[Action]:
