@@ -24,7 +24,7 @@ from pbem.bots.knowledge import Knowledge
 from pbem.bots.playout import playout_turn
 from pbem.rules import Action, Faces, Phase, RuleError, State, play, winner
 
-CHILDREN = 4
+CHILDREN = 6
 PRIOR = 2.0
 
 
