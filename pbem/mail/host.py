@@ -131,6 +131,10 @@ class MailHost:
         ident = message_key(data, mail.message_id)
         state["ident"] = ident
         batch = self.queue.batch_id(ident)
+        answered = self.queue.spooled(batch)  # this very message was answered before
+        if answered and not self.queue.handled(batch, key):
+            # received again (a new Maildir file): new replies, with Message-IDs of their own
+            batch = self.queue.batch_id(f"{ident}\0{key}")
         if self.queue.handled(batch, key):  # a run stopped after spooling: filed now, once
             return "already handled (its replies were queued by an earlier run)"
         if mail.automatic:
@@ -138,7 +142,7 @@ class MailHost:
         sender = state["to"] = checked_address(normal_address(mail.sender or ""), "the sender")
         try:
             move, where = mail_move(mail)
-            applied = self._accept(mail, ident, move, where, state, batch)
+            applied = self._accept(mail, ident, move, where, state, answered)
         except HostileMail:
             raise
         except PbemError as err:
@@ -154,7 +158,7 @@ class MailHost:
         return f"applied: game {applied.game.game_id}, entry {applied.entries[0]['seq']}"
 
     def _accept(
-        self, mail: Mail, ident: str, move: Any, where: str, state: dict[str, Any], batch: str
+        self, mail: Mail, ident: str, move: Any, where: str, state: dict[str, Any], answered: bool
     ) -> Applied:
         """:func:`accept_mail`, noting in ``state`` the moment the log changed."""
         path = game_dir(self.games, move.game)
@@ -167,14 +171,14 @@ class MailHost:
         try:
             applied = apply_and_answer(self.games, move)
         except StaleError:
-            unreported = self._unreported(path, move, seen, batch)
+            unreported = None if answered else self._unreported(path, move, seen)
             if unreported is None:
                 raise
             applied = unreported
         state["applied"] = f"game {applied.game.game_id}, entry {applied.entries[0]['seq']}"
         return applied
 
-    def _unreported(self, path: Path, move: Any, seen: dict[str, int], batch: str) -> Applied | None:
+    def _unreported(self, path: Path, move: Any, seen: dict[str, int]) -> Applied | None:
         """This message's move, already in the log but never reported: a run stopped (or a
         message quarantined) between the log's write and the spooling of its replies.
 
@@ -186,7 +190,7 @@ class MailHost:
         assert self.queue is not None
         game = load_game(path)
         seq = game.sent.get(sent_key(move.data))
-        if seq is None or seq in seen.values() or self.queue.spooled(batch):
+        if seq is None or seq in seen.values():
             return None
         if any(e.get("player") not in game.bots and e.get("kind") not in _HOSTS_OWN
                for e in game.entries[seq + 1:]):
