@@ -160,10 +160,51 @@ def test_new_refuses_a_bot_seat_with_a_player_key_and_changes_nothing(tmp_path: 
         (["--bot", "blue=genius"], "no bot level"),
         (["--bot", "pink=greedy"], "not one of the players"),
         (["--bot", "red=random", "--bot", "blue=random"], "at least one human seat"),
+        (["--bot-seconds", "2"], "needs a --bot seat"),
+        (["--bot", "blue=mcts", "--bot-seconds", "0"], "0.1 to 60.0 seconds"),
+        (["--bot", "blue=mcts", "--bot-seconds", "nan"], "0.1 to 60.0 seconds"),
+        (["--bot", "blue=mcts", "--bot-seconds", "1e9"], "0.1 to 60.0 seconds"),
     ):
         result = cli("new", "g", "--players", "red,blue", "--games", games, *extra)
         assert result.exit_code == Exit.FORMAT and why in result.stderr, result.stderr
         assert snapshot(tmp_path) == before
+
+
+def test_the_hosts_bot_seats_think_as_long_as_pbem_new_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pbem new --bot-seconds S` keeps S in host.yaml (the host's, not the log's: a bot's move
+    is an ordinary move whatever it cost) and every bot seat's decision gets S."""
+    import pbem.bots.levels as levels
+    from pbem.bots.seat import apply_and_answer
+    from pbem.host.settings import load_settings
+    from pbem.log.moves import parse_move
+    from pbem.log.yamlio import dump_yaml
+    from pbem.player.nonces import commit_move, reveal_move
+
+    asked: list[tuple[str, float]] = []
+    real = levels.make_bot
+
+    def make_bot(level: str, rng: random.Random, seconds: float) -> Bot:
+        asked.append((level, seconds))
+        return real(level, rng, seconds)
+
+    monkeypatch.setattr(levels, "make_bot", make_bot)
+    games = tmp_path / "games"
+    ok("new", "g", "--players", "red,blue", "--first", "blue", "--games", games,
+       "--bot", "blue=greedy", "--bot-seconds", "0.25")
+    assert load_settings(games / "g").bot_seconds == 0.25
+    for make in (commit_move, reveal_move):  # red opens the game; blue, first, moves at once
+        data = make(load_game(games / "g"), "red", bytes(range(32)))
+        apply_and_answer(games, parse_move(dump_yaml(data).encode(), "move"))
+    assert asked and all(a == ("greedy", 0.25) for a in asked), asked
+    assert load_game(games / "g").state.to_move == "red"  # type: ignore[union-attr]
+    # host.yaml edited by hand to a bad value: red's next move is refused before anything is written
+    move = tmp_path / "red.yaml"
+    ok("bot", "g", "--games", games, "--player", "red", "--level", "random", "--out", move)
+    (games / "g" / "host.yaml").write_text("bot_milliseconds: -3\n")
+    before = snapshot(games)
+    refused = cli("apply", move, "--games", games)
+    assert refused.exit_code != 0 and "bot_milliseconds" in refused.stderr, refused.stderr
+    assert snapshot(games) == before
 
 
 def test_pbem_bot_writes_a_legal_move_of_that_seat(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ from pbem.fair import protocol
 from pbem.host.games import Applied, apply_move, game_dir
 from pbem.host.private import read_private
 from pbem.host.secret import read_secret
+from pbem.host.settings import load_settings
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of, parse_move
 from pbem.log.yamlio import dump_yaml
@@ -66,7 +67,7 @@ def bot_nonce(secret: bytes, player: str) -> bytes:
     return bytes.fromhex(protocol.sha256_hex(b"pbem bot nonce\0" + secret + player.encode()))
 
 
-def _next_bot_move(path: Path, game: Game) -> dict[str, Any] | None:
+def _next_bot_move(path: Path, game: Game, seconds: float) -> dict[str, Any] | None:
     opening = game.opening
     if opening in (Opening.COMMIT, Opening.REVEAL):
         for player in game.awaited:
@@ -79,14 +80,22 @@ def _next_bot_move(path: Path, game: Game) -> dict[str, Any] | None:
         return None
     player = to_move
     seed = int(protocol.sha256_hex(f"{game.last_hash}/{player}".encode())[:16], 16)
-    return bot_move(path, game, player, game.bots[player], rng=random.Random(seed))
+    return bot_move(path, game, player, game.bots[player], seconds, random.Random(seed))
 
 
-def play_bots(games: Path, game: Game, applied: list[Applied]) -> list[Applied]:
+def bot_seconds(path: Path) -> float:
+    """The bot seats' thinking time per decision: the host's (``pbem new --bot-seconds``,
+    host.yaml) or the default.  Read before a move is applied, so that a damaged host.yaml
+    refuses the move instead of failing after it."""
+    return load_settings(path).bot_seconds or DEFAULT_SECONDS
+
+
+def play_bots(games: Path, game: Game, applied: list[Applied], seconds: float | None = None) -> list[Applied]:
     """After an applied entry: the host plays the bot seats until a human seat is awaited."""
     path = game_dir(games, game.game_id)
+    seconds = bot_seconds(path) if seconds is None else seconds
     for _ in range(MAX_BOT_MOVES):
-        data = _next_bot_move(path, game)
+        data = _next_bot_move(path, game, seconds)
         if data is None:
             return applied
         try:
@@ -104,10 +113,11 @@ def play_bots(games: Path, game: Game, applied: list[Applied]) -> list[Applied]:
 def apply_and_answer(games: Path, move: Any) -> Applied:
     """A submitted move applied by the host (``pbem apply``, ``pbem mail``), then the game's bot
     seats' answers until a human seat is awaited, as one :class:`Applied` (issue 13)."""
+    seconds = bot_seconds(game_dir(games, move.game))  # before the move: nothing half done
     applied = apply_move(games, move)
     if not applied.game.bots:
         return applied
-    steps = play_bots(games, applied.game, [applied])
+    steps = play_bots(games, applied.game, [applied], seconds)
     return Applied(
         [e for a in steps for e in a.entries], [e for a in steps for e in a.events],
         [p for a in steps for p in a.private], steps[-1].game,

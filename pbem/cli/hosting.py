@@ -36,12 +36,14 @@ from pbem.errors import Exit, FormatError
 @click.option("--reminder", help="Remind the player this long before the deadline, e.g. 24h.")
 @click.option("--bot", "bots", multiple=True, metavar="PLAYER=LEVEL",
               help="The host's bot plays this seat (random, greedy, mcts); named in entry 0.")
+@click.option("--bot-seconds", type=float, metavar="S",
+              help="How long the bot seats think per decision (mcts; default 1; kept in host.yaml).")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
-    deadline: str | None, reminder: str | None, bots: tuple[str, ...], games: Path,
+    deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -67,6 +69,7 @@ def new(
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
     spec.bots = _pairs(bots, "--bot")
+    spec.bot_seconds = bot_seconds
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration
 

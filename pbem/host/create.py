@@ -23,7 +23,7 @@ from pbem.fair.keys import public_text
 from pbem.files import write_atomic
 from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
-from pbem.host.settings import Settings, check_registrations, save_settings
+from pbem.host.settings import BOT_SECONDS, Settings, check_registrations, save_settings
 from pbem.log.clock import stamp
 from pbem.log.game import BOT_LEVELS
 from pbem.log.logfile import LOG_NAME, append, link
@@ -50,6 +50,7 @@ class NewGame:
     deadline: int | None = None  # R8.1: seconds a turn may take (pbem.referee.deadlines)
     reminder: int | None = None  # seconds before the deadline a reminder is mailed
     bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (issue 13; entry 0)
+    bot_seconds: float | None = None  # their thinking time per decision (host.yaml; None: the default)
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -69,7 +70,8 @@ def create(games: Path, spec: NewGame) -> Path:
     if spec.host_key_file is not None:
         sealer = sealer_for(spec.host_key_file.resolve(), spec.host_key)
         spec.host_key = public_text(sealer.key)
-    settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None)
+    settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
+                        bot_seconds=spec.bot_seconds)
     # --- end P8 ---
     if spec.host_key:
         entry["host_key"] = spec.host_key
@@ -92,6 +94,9 @@ def _check_spec(spec: NewGame) -> None:
     spec.board.regions_in_use(len(players))
     if spec.reminder is not None and (spec.deadline is None or spec.reminder >= spec.deadline):
         raise FormatError("--reminder needs a --deadline, and must be shorter than it", "R8.1")
+    if spec.bot_seconds is not None and not (spec.bots and BOT_SECONDS[0] <= spec.bot_seconds <= BOT_SECONDS[1]):
+        raise FormatError(f"--bot-seconds needs a --bot seat, and {BOT_SECONDS[0]} to {BOT_SECONDS[1]} "
+                          f"seconds, not {spec.bot_seconds}", "P1")
 
 
 def _first_entry(spec: NewGame, secret: bytes, made: str) -> dict[str, Any]:

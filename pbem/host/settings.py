@@ -24,11 +24,16 @@ SETTINGS_LIMIT = 64 * 1024
 SEEN_LIMIT = 16 * 1024 * 1024
 
 
+BOT_SECONDS = (0.1, 60.0)
+"""The thinking time a host may give its bot seats, per decision, in seconds."""
+
+
 @dataclass
 class Settings:
     emails: dict[str, str] = field(default_factory=dict)
     host_key: str | None = None  # path of the host's private key file
     mail_from: str | None = None  # the host's own address for 'pbem mail' replies
+    bot_seconds: float | None = None  # the thinking time of the host's bot seats, per decision (issue 13)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -38,6 +43,8 @@ class Settings:
             data["emails"] = dict(sorted(self.emails.items()))
         if self.mail_from is not None:
             data["mail_from"] = self.mail_from
+        if self.bot_seconds is not None:  # whole milliseconds: pbem's YAML has no floats (P2)
+            data["bot_milliseconds"] = round(self.bot_seconds * 1000)
         return data
 
     def empty(self) -> bool:
@@ -82,14 +89,17 @@ def load_settings(game_dir: Path) -> Settings:
     if not isinstance(data, dict):
         raise TamperError(f"{path} must be a mapping with 'emails' and 'host_key'")
     emails, host_key, mail_from = data.get("emails", {}), data.get("host_key"), data.get("mail_from")
+    bot_ms = data.get("bot_milliseconds")
     if (
         not isinstance(emails, dict)
         or not (mail_from is None or isinstance(mail_from, str))
         or not all(isinstance(k, str) and isinstance(v, str) for k, v in emails.items())
         or not (host_key is None or isinstance(host_key, str))
+        or not (bot_ms is None or (type(bot_ms) is int and BOT_SECONDS[0] <= bot_ms / 1000 <= BOT_SECONDS[1]))
     ):
-        raise TamperError(f"{path} must hold 'emails' (player: address) and 'host_key' (a path)")
-    return Settings(dict(emails), host_key, mail_from)
+        raise TamperError(f"{path} must hold 'emails' (player: address), 'host_key' (a path) and "
+                          f"'bot_milliseconds' ({BOT_SECONDS[0] * 1000:.0f} to {BOT_SECONDS[1] * 1000:.0f})")
+    return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000)
 
 
 # --- Message-IDs already applied ------------------------------------------------------------
