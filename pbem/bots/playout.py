@@ -12,9 +12,8 @@ round the seat does nothing (R6.2).  Played straight on the state through
 from __future__ import annotations
 
 from pbem.rules import EndTurn, Faces, MovePlague, Phase, Place, Spread, Stage, State, apply_in_place
-from pbem.rules.checks import can_place, place_counts
+from pbem.rules.checks import place_counts, plague_gate, spread_refusal
 from pbem.rules.play import default_flips
-from pbem.rules.state import MAX_RATS
 
 
 def _edge(state: State, region: str, player: str) -> int:
@@ -35,7 +34,7 @@ def playout_turn(state: State, faces: Faces) -> None:
         apply_in_place(state, player, EndTurn(), faces)
         return
     if state.turn.stage is Stage.MAIN:
-        if not state.turn.placed and can_place(state, player):
+        if plague_gate(state, player) is not None:  # phase B first (R3.2 ruling)
             best: tuple[int, int, str, int] | None = None
             for region in state.regions:
                 counts = place_counts(state, player, region)
@@ -50,7 +49,7 @@ def playout_turn(state: State, faces: Faces) -> None:
         target = max(state.neighbours[state.plague], key=lambda r: _edge(state, r, player) if state.rats[r] else -99)
         apply_in_place(state, player, MovePlague((target,)), faces)
     while state.to_move == player and state.phase is Phase.TURN and state.turn.stage is Stage.SPREAD:
-        options = [n for n in state.neighbours[state.plague] if len(state.rats[n]) < MAX_RATS]
+        options = [n for n in state.neighbours[state.plague] if spread_refusal(state, n) is None]
         apply_in_place(state, player, Spread(max(options, key=lambda r: _edge(state, r, player))), faces)
     if state.to_move == player and state.phase is Phase.TURN and state.turn.stage is Stage.OUTBREAK:
         default_flips(state, player, faces)

@@ -29,11 +29,11 @@ map order on a tie, or on the first region in map order when no region holds a r
 from __future__ import annotations
 
 from pbem.rules.actions import Action, EndTurn, MovePlague, Place, Spread
-from pbem.rules.checks import can_place
+from pbem.rules.checks import plague_gate, spread_refusal
 from pbem.rules.engine import apply_in_place
 from pbem.rules.errors import RuleError
 from pbem.rules.play import NoFaces
-from pbem.rules.state import MAX_RATS, Phase, Stage, State
+from pbem.rules.state import Phase, Stage, State
 
 __all__ = ["placement", "plague_step", "spread_target", "standin_actions"]
 
@@ -52,7 +52,7 @@ def placement(state: State, player: str) -> Place | None:
             return Place(state.regions[0], 2)
         fewest = min(len(state.rats[r]) for r in with_rats)
         return Place(next(r for r in with_rats if len(state.rats[r]) == fewest), 2)
-    if state.turn.placed or not can_place(state, player):
+    if plague_gate(state, player) is None:  # R3.2 ruling: phase B done, or nothing to place
         return None
     with_rats = [r for r in state.regions if state.rats[r]]  # R8.3: "(at least one)"
     if not with_rats:
@@ -73,7 +73,7 @@ def plague_step(state: State, player: str) -> MovePlague:
 def spread_target(state: State) -> str:
     """R8.3 (R4.1): the first neighbour of the plague region, in map order, that can take a rat."""
     for region in _map_order(state, list(state.neighbours[state.plague])):
-        if len(state.rats[region]) < MAX_RATS:
+        if spread_refusal(state, region) is None:
             return region
     raise RuleError("no neighbour of the plague region can take a rat", "R4.1")  # spread_count prevents it
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pbem.rules import Phase, Stage, State, can_place
-from pbem.rules.state import MAX_RATS
+from pbem.rules import Phase, Stage, State
+from pbem.rules.checks import plague_gate, spread_refusal
 
 
 def unfinished(state: State, player: str) -> bool:
@@ -27,7 +27,7 @@ def owed(state: State, player: str, name: Callable[[str], str]) -> str:
         return ("your part of the final round is not finished: use your class cards if you wish, "
                 "then add {action: end} (R6.2)")
     if turn.stage is Stage.SPREAD:
-        room = [name(n) for n in state.neighbours[state.plague] if len(state.rats[n]) < MAX_RATS]
+        room = [name(n) for n in state.neighbours[state.plague] if spread_refusal(state, n) is None]
         n = turn.spread_left
         return (f"after the plague reaches {name(state.plague)} you place {n} drawn rat{'s' * (n != 1)}: "
                 f"add {n} spread line{'s' * (n != 1)} (to {', '.join(room)}) (R4.1)")
@@ -38,7 +38,7 @@ def owed(state: State, player: str, name: Callable[[str], str]) -> str:
     if turn.witch_open:
         parts.append("the host sends you what your Witch saw; then go on (a second look and the swap "
                      "if you wish, R5.6)")
-    if not turn.placed and can_place(state, player):
+    if plague_gate(state, player) is not None:
         parts.append("place your cubes: add a place line (phase B, R3.2)")
     parts.append("move the plague: add a move_plague line and its spread lines (phase C, R3.3)")
     return "you still owe: " + "; ".join(parts)

@@ -45,7 +45,8 @@ from pbem.rules import (
     WitchSwap,
     legal_by_kind,
 )
-from pbem.rules.checks import can_place
+from pbem.rules.abilities import knight_cubes_refusal
+from pbem.rules.checks import card_refusal, kinds_now, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import NEUTRAL_CUBES, outbreak_pending, spread_count
 from pbem.rules.state import MAX_RATS
 
@@ -97,7 +98,7 @@ def _holding(state: State, player: str, card: str) -> State | None:
     """The state as if ``player`` had taken ``card`` now (None if they cannot)."""
     if state.cards[card] == player:
         return state
-    if state.turn.card_taken or state.turn.stage is not Stage.MAIN:
+    if TakeCard not in kinds_now(state) or card_refusal(state, player, card) is not None:
         return None
     trial = state.copy()
     trial.cards[card] = player
@@ -173,7 +174,7 @@ class _Planner:
     def context(self, dest: str | None = None) -> tuple[dict[str, Any], ...]:
         """The placement a plague move needs first (R3.2 ruling), on ``dest`` if it can."""
         s, player = self.state, self.player
-        if s.turn.placed or not can_place(s, player):
+        if plague_gate(s, player) is None:  # phase B done, or nothing to place (R3.2 ruling)
             return ()
         places = _kind(s, "place")
         on_dest = [a for a in places if isinstance(a, Place) and a.region == dest]
@@ -194,7 +195,7 @@ class _Planner:
             trial = s.copy()
             trial.plague = dest
             count = spread_count(trial)
-            room = [n for n in trial.neighbours[dest] if len(trial.rats[n]) < MAX_RATS]
+            room = [n for n in trial.neighbours[dest] if spread_refusal(trial, n) is None]
             to = " -> ".join(self.name(r) for r in move.path)
             knightly = " (Knight, R5.4" + (", after taking the Knight)" if self.take("knight") else ")")
             if count:
@@ -237,10 +238,10 @@ class _Planner:
                        for a in _kind(s, "spread"))
         out = [Section(f"Spread (R4.1): {s.turn.spread_left} drawn rat(s) to place next to "
                        f"{self.name(dest)}, one line each", offers)]
-        room = [n for n in s.neighbours[dest] if len(s.rats[n]) < MAX_RATS]
+        room = [n for n in s.neighbours[dest] if spread_refusal(s, n) is None]
         ctx = tuple(_d(Spread(r)) for r in _fill(s, room, s.turn.spread_left))
         if outbreak_pending(s, dest):
-            if s.cards["knight"] == self.player:
+            if knight_cubes_refusal(s, self.player) is None:
                 out.append(Section("The Knight's option (R5.4)", (Offer(
                     {"action": "knight_cubes"}, f"the plague piece counts as {NEUTRAL_CUBES} neutral cubes", ctx),)))
             out.append(Section("Flip order (R4.2), a preference", tuple(
@@ -254,13 +255,8 @@ class _Planner:
 
 
 def _legal_paths(state: State, longest: int = 2) -> list[tuple[str, ...]]:
-    start = state.plague
-    paths: list[tuple[str, ...]] = []
-    for first in state.neighbours[start]:
-        paths.append((first,))
-        if longest == 2:
-            paths.extend((first, n) for n in state.neighbours[first] if n != start)
-    return paths  # R3.3, R5.4: never ending where it started
+    """R3.3, R5.4: the plague's moves, asked of the rules (also for a Knight not yet taken)."""
+    return [p for p in walks(state, longest) if path_refusal(state, p, longest, path_rule(p)) is None]
 
 
 def _fill(state: State, room: list[str], count: int) -> list[str]:
