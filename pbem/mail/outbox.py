@@ -47,7 +47,7 @@ class Queue:
 
     def spooled(self, batch: str) -> bool:
         """Whether replies to the message ``batch`` names were ever spooled."""
-        return (self.path / batch).exists() or any(self.path.glob(f"{batch}-*"))
+        return (self.path / batch).exists()
 
     def handled(self, batch: str, key: str) -> bool:
         marker = self.path / batch / "key"
@@ -57,11 +57,8 @@ class Queue:
         self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.chmod(self.path, 0o700)
         final = self.path / batch
-        if final.exists():  # the same message again (a new Maildir key): replies of a new try
-            batch = f"{batch}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
-            final = self.path / batch
-            if final.exists():
-                return
+        if final.exists():  # spooled already (a run stopped before noting it): never twice; a
+            return  # message received again is answered in a batch of its own (MailHost._handle)
         tmp = self.path / f".{batch}.{os.getpid()}.tmp"
         if tmp.exists():
             shutil.rmtree(tmp)
