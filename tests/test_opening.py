@@ -9,7 +9,6 @@ start.  Each refusal exits with its code, names P4 and changes no file.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -227,12 +226,12 @@ def test_p4_the_vectors_nonce_commitments() -> None:
         assert nonce_commitment(bytes.fromhex(case["nonce"])) == case["commitment"]
 
 
-def test_p7_every_entry_has_the_hosts_clock_never_going_back(games: Path, tmp_path: Path) -> None:
-    os.environ["PBEM_NOW"] = "2026-11-30T10:00:00Z"
-    try:
-        commit(games, "red")
-    finally:
-        del os.environ["PBEM_NOW"]
+def test_p7_every_entry_has_the_hosts_clock_never_going_back(
+    games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the game was created at the suite's pinned clock (tests/conftest.py), an hour before
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:00:00Z")
+    commit(games, "red")
     entries, _ = read_log(games / GAME / "log.yaml")
     assert entries[-1]["at"] == "2026-11-30T10:00:00Z"
     back = [*entries[:-1], {**entries[-1], "at": "2020-01-01T00:00:00Z"}]
