@@ -8,7 +8,9 @@ from boards import board, faces, kinds, of_kind, play, refused, tok
 from pbem.rules import (
     Event,
     Flip,
+    KnightCubes,
     MappingFaces,
+    RuleError,
     Monk,
     MovePlague,
     Place,
@@ -292,6 +294,37 @@ def test_r4_2_the_same_named_order_is_admitted_whichever_rat_ends_the_outbreak()
         new, _events = apply_all(state, "red", actions, seam)
         assert new.flipped == flipped, ender
         assert new.rats["gallia"] == [t for t in ("g1", "g2", "g3") if t not in flipped]
+
+
+def test_r4_2_a_flip_order_and_the_knights_cubes_close_a_turn_with_no_outbreak() -> None:
+    """R4.2 ruling: Gallia holds a rat but no cube, so no outbreak follows the spread; the
+    Knight's declaration and the flip order are still accepted and simply have no effect."""
+    state = board(plague="anglia", rats={"gallia": ["g1"]}, cards={"knight": "red"}, placed=True)
+    move = [MovePlague(("gallia",)), Spread("italia"), KnightCubes(), Flip("g1")]
+    after = check(state, "red", move)
+    assert after.to_move != "red" and after.rats["gallia"] == ["g1"]
+    resolved, events = apply_all(state, "red", move, faces(g1=tok(1, "A")))
+    assert "token_flipped" not in kinds(events) and "knight_cubes" not in kinds(events)
+    assert resolved.rats["gallia"] == ["g1"] and resolved.flipped == []
+
+
+def test_r4_2_a_flip_order_closes_a_turn_whose_plague_region_has_no_rat() -> None:
+    state = board(plague="anglia", cubes={"gallia": {"blue": 2}}, placed=True)
+    after = check(state, "red", [MovePlague(("gallia",)), Flip("g1"), Flip("g2")])
+    assert after.to_move != "red" and after.cubes["gallia"] == {"blue": 2}
+
+
+def test_r4_2_with_no_outbreak_the_closing_lines_are_still_checked() -> None:
+    state = board(plague="anglia", rats={"gallia": ["g1"]}, placed=True)
+    with pytest.raises(RuleError) as not_knight:  # R5.4: only the Knight's holder declares
+        check(state, "red", [MovePlague(("gallia",)), Spread("italia"), KnightCubes()])
+    assert not_knight.value.rule == "R5.4"
+    with pytest.raises(RuleError) as twice:
+        check(state, "red", [MovePlague(("gallia",)), Spread("italia"), Flip("g1"), Flip("g1")])
+    assert twice.value.rule == "R4.2"
+    with pytest.raises(RuleError) as more:  # R7.4: nothing but the closing lines follows the plague
+        check(state, "red", [MovePlague(("gallia",)), Spread("italia"), Flip("g1"), Place("gallia", 1)])
+    assert more.value.rule == "R7.4" and "your turn ended" in more.value.message
 
 
 # --- R4.3 A flipped rat ----------------------------------------------------------------------

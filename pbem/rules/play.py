@@ -66,6 +66,31 @@ def _after_end(index: int, action: Action, state: State, spread: int | None = No
     )
 
 
+def _closing_without_outbreak(
+    state: State, tail: Sequence[Action], first: int, knight: bool, spread: int
+) -> None:
+    """R4.2 ruling, R7.4: the Knight's neutral cubes and a flip order may close any turn.
+
+    Where the plague's move ended the turn with no outbreak (no rat or no player cube in
+    the plague region, both public), they have no effect; they are still checked for
+    their form: the cubes first, by the Knight's holder, and no rat named twice."""
+    named: set[str] = set()
+    for offset, action in enumerate(tail):
+        index = first + offset
+        if isinstance(action, KnightCubes) and offset == 0:
+            if not knight:
+                raise RuleError(f"action {index} (knight_cubes): you do not hold the Knight card", "R5.4")
+            continue
+        if isinstance(action, KnightCubes):
+            raise RuleError(f"action {index} (knight_cubes): the Knight declares the neutral "
+                            "cubes before the flip order, right after the spreads", "R5.4")
+        if not isinstance(action, Flip):
+            raise _after_end(index, action, state, spread)
+        if action.token in named:
+            raise RuleError(f"action {index} (flip): {action.token} is named twice in the flip order", "R4.2")
+        named.add(action.token)
+
+
 def _spread_too_many(index: int, spread: int) -> RuleError:
     """R4.1: a spread line more than the rats drawn (a public count)."""
     drawn = f"only {spread} rat{' was' if spread == 1 else 's were'} drawn" if spread else "no rat was drawn"
@@ -121,10 +146,14 @@ def play(
     events: list[Event] = []
     ended = False
     spread: int | None = None  # R4.1: the rats drawn by this move's plague move, once it is made
+    knight = state.cards.get("knight") == player  # R5.4: cards do not change as the turn ends
     for index, action in enumerate(actions, start=1):
         if ended or new.to_move != player:
             if index == 1:  # not this player's turn at all: the engine says whose it is
                 _step(new, player, action, seam, index)
+            if spread is not None and not ended:  # the plague moved in this move and no outbreak began
+                _closing_without_outbreak(new, actions[index - 1 :], index, knight, spread)
+                return new, events
             raise _after_end(index, action, new, spread)
         if _in_outbreak(new, player):
             tail = actions[index - 1 :]
