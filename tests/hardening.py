@@ -28,6 +28,7 @@ from typing import Any
 
 from click.testing import CliRunner, Result
 
+from pbem.bots.randombot import bot_actions
 from pbem.cli import main
 from pbem.errors import Exit
 from pbem.fair import protocol
@@ -39,8 +40,8 @@ from pbem.log.game import Game
 from pbem.log.moves import Move, after_of, parse_move
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.audit import host_faces
+from pbem.referee.seatview import SeatView
 from pbem.sim.demo import open_game
-from pbem.bots.randombot import bot_actions
 from pbem.sim.simulate import PLAYER_NAMES
 
 PBEM = [sys.executable, "-m", "pbem"]
@@ -567,9 +568,9 @@ def leak_game_memory(
     from pbem.cli.shell import _report
     from pbem.errors import PbemError
     from pbem.referee.admit import judge
-    from pbem.views.text import board_lines
     from pbem.views.json import state_json
     from pbem.views.template import template
+    from pbem.views.text import board_lines
 
     rng = random.Random(seed)
     path = make_game(games, game_id, n_players, seed, secret=secret)
@@ -600,7 +601,7 @@ def leak_game_memory(
         leak.check(json.dumps(state_json(game), ensure_ascii=False), game, f"{where}: show --json")
         if player is None:
             break
-        leak.check(template(game, player), game, f"{where}: template")
+        leak.check(template(SeatView(game, player)), game, f"{where}: template")
         for _ in range(bad_per_turn):
             data = move_dict(game, rng.choice(game.players), bad_actions(game, rng))
             ok, text = attempt(data)

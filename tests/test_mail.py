@@ -420,18 +420,24 @@ def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Pa
     games, _inbox, _outbox = started
     private = games / "g" / "private" / "blue.yaml"
     private.parent.mkdir()
-    private.write_text("---\nseq: 3\ntoken: t01\ntoken_id: face-only-blue-knows\n")
     game = load_log(games)
+    from pbem.host.secret import read_secret
+    from pbem.referee.audit import host_faces
+    from pbem.referee.seatview import Look
+
+    faces = host_faces(game, read_secret(games / "g")[0])  # a true look at t01 (P6)
+    look = Look(3, "t01", faces.face("t01").id, faces.salt("t01"))
+    private.write_text("---\n" + dump_yaml(look.doc(game)))
     applied = Applied([game.entries[-1]], [], [private], game)
     sent: list[EmailMessage] = []
     mail = parse_mail(eml("red@example.org", red_move(games)))
     out = MailHost(games, sent.append, HOST)._applied(mail, applied)
     secret = [m for m in out if attachment(m, "private-blue.yaml") is not None]
     assert len(secret) == 1 and to_of(secret[0]) == ADDRESSES["blue"]
-    assert attachment(secret[0], "private-blue.yaml") == private.read_bytes()
+    assert attachment(secret[0], "private-blue.yaml") == private.read_bytes()  # blue's view, as kept
     for msg in out:
         if msg is not secret[0]:
-            assert attachment(msg, "private-blue.yaml") is None and "face-only-blue-knows" not in str(msg)
+            assert attachment(msg, "private-blue.yaml") is None and look.salt not in str(msg)
 
 
 def test_a_mailed_reveal_must_be_signed_with_the_key_of_its_player(tmp_path: Path) -> None:

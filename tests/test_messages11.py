@@ -12,17 +12,18 @@ from typing import Any
 import pytest
 from clitools import cli
 
-from pbem.referee import admit as referee
 from pbem.bots.randombot import random_action
-from pbem.sim.demo import open_game
-from pbem.errors import FormatError, PbemError, RulesError, StaleError
-from pbem.log.game import Game
-from pbem.rules.data import face_words
 from pbem.data import default_catalogue
+from pbem.errors import FormatError, PbemError, RulesError, StaleError
 from pbem.host.create import NewGame, create
-from pbem.mail.accept import refused_text
+from pbem.log.game import Game
 from pbem.log.moves import Move, after_of, parse_move
+from pbem.mail.accept import refused_text
+from pbem.referee import admit as referee
+from pbem.referee.seatview import Look, SeatView
 from pbem.rules import NoFaces, Phase, apply_in_place
+from pbem.rules.data import face_words
+from pbem.sim.demo import open_game
 from pbem.views.rulesref import rules, sentence
 from pbem.views.text import describe_event, private_lines
 
@@ -182,5 +183,5 @@ def test_issue11_faces_in_words(game: Game) -> None:
                                     "region": "gallia", "cubes": 2, "threshold": token.threshold,
                                     "outbreak": True})
     assert words in flipped
-    look = private_lines(game, [{"token": "t04", "token_id": token.id, "seq": 9, "salt": "ab"}])
-    assert f"you saw rat t04 = {token.id} ({words};" in look[0]
+    look = private_lines(SeatView(game, game.players[0], [Look(game.last_seq, "t04", token.id, "ab")]))
+    assert f"you saw rat t04 = {token.id} ({words}; entry {game.last_seq}; salt ab)" in look[0]

@@ -11,19 +11,20 @@ from typing import Any
 import pytest
 from clitools import cli
 
-from pbem.referee import admit as referee
-from pbem.views import turnplan
 from pbem.bots.randombot import random_action
-from pbem.sim.demo import open_game
 from pbem.errors import PbemError, RulesError
-from pbem.log.game import Game
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
+from pbem.log.game import Game
 from pbem.log.moves import Move, parse_move
-from pbem.rules import NoFaces, Phase, Stage, apply_in_place
-from pbem.sim.simulate import new_random_game
-from pbem.views.template import template
 from pbem.log.yamlio import load_one
+from pbem.referee import admit as referee
+from pbem.referee.seatview import SeatView
+from pbem.rules import NoFaces, Phase, Stage, apply_in_place
+from pbem.sim.demo import open_game
+from pbem.sim.simulate import new_random_game
+from pbem.views import turnplan
+from pbem.views.template import template
 
 OFFER = "#  - {"
 
@@ -78,7 +79,7 @@ def check_position(game: Game) -> int:
     assert game.state is not None
     player = game.state.to_move
     assert player is not None
-    text = template(game, player)
+    text = template(SeatView(game, player))
     by_line = {f"#  - {turnplan.flow(o.action)}   # {o.note}": o
                for o in turnplan.offers(game.board.name_of, game.state, player)}
     lines = offered(text)
@@ -147,7 +148,7 @@ def finish(game: Game, picks: list[str]) -> tuple[str, referee.Verdict]:
     """A move of template lines only: for each pick in order, the first offered line containing
     it; then, while drawn rats are owed, the template's spread line for the plague's region."""
     assert game.state is not None and game.state.to_move is not None
-    text = template(game, game.state.to_move)
+    text = template(SeatView(game, game.state.to_move))
     lines = offered(text)
     chosen: list[str] = []
     for pick in picks:
@@ -179,7 +180,7 @@ def test_issue11_a_turn_made_of_template_lines_only_is_complete(started: tuple[P
         state.cubes[empty]["red"] = 1
         state.supply["red"] -= 1
         game = dataclasses.replace(game, state=state)
-    lines = offered(template(game, "red"))
+    lines = offered(template(SeatView(game, "red")))
     picks: list[str] = []
     if card is not None:
         picks.append(f"card: {card}}}")
@@ -194,13 +195,13 @@ def test_issue11_a_turn_made_of_template_lines_only_is_complete(started: tuple[P
 
 def test_issue11_knight_cubes_and_flip_order_from_the_template(started: tuple[Path, Game]) -> None:
     game = first_turn(started)
-    lines = offered(template(game, "red"))
+    lines = offered(template(SeatView(game, "red")))
     knight = next(x for x in lines if "knight_cubes" in x)
     offer = next(o for o in turnplan.offers(game.board.name_of, game.state, "red")  # type: ignore[arg-type]
                  if o.action == {"action": "knight_cubes"})
     flips = [x for x in lines if "{action: flip" in x]
     assert flips
-    move = head(template(game, "red")) + "".join(f"  - {turnplan.flow(a)}\n" for a in offer.needs)
+    move = head(template(SeatView(game, "red"))) + "".join(f"  - {turnplan.flow(a)}\n" for a in offer.needs)
     move += knight[1:] + "\n"
     dest = game.board.name_of(next(a for a in offer.needs if a["action"] == "move_plague")["path"][-1])
     move += "".join(x[1:] + "\n" for x in flips if f"ends in {dest}:" in x)
@@ -212,14 +213,14 @@ def test_issue11_witch_look_then_second_file_completes_the_turn(tmp_path: Path) 
     game = open_game(tmp_path, "w", nonces={"red": bytes(16), "green": bytes([1]) * 16})
     while game.state is not None and game.state.phase is Phase.SETUP:
         player = game.to_move() or ""
-        text = template(game, player)
+        text = template(SeatView(game, player))
         apply_move(tmp_path, parse_move(uncomment(text, [offered(text)[0]]).encode()))
         game = load_game(tmp_path / "w")
     first, verdict = finish(game, ["card: witch}", "{action: witch_look"])
     assert not verdict.complete
     apply_move(tmp_path, parse_move(first.encode()))
     game = load_game(tmp_path / "w")
-    assert "{action: witch_swap}" in template(game, "red")
+    assert "{action: witch_swap}" in template(SeatView(game, "red"))
     second, verdict = finish(game, ["{action: witch_look", "{action: witch_swap}", "{action: place",
                                     "{action: move_plague"])
     assert verdict.complete, second
@@ -234,14 +235,15 @@ def test_issue11_check_says_exactly_what_is_owed(started: tuple[Path, Game]) -> 
 
     game = first_turn(started)
     assert game.state is not None
-    line = next(x for x in offered(template(game, "red")) if "1 drawn rat(s) spread" in x and "Knight" not in x)
+    red = template(SeatView(game, "red"))
+    line = next(x for x in offered(red) if "1 drawn rat(s) spread" in x and "Knight" not in x)
     dest = line.split("the plague to ")[1].split(":")[0]
-    verdict = judge(game, head(template(game, "red")) + "".join(
-        x[1:] + "\n" for x in (next(y for y in offered(template(game, "red")) if "{action: place" in y), line)))
+    verdict = judge(game, head(red) + "".join(
+        x[1:] + "\n" for x in (next(y for y in offered(red) if "{action: place" in y), line)))
     assert not verdict.complete and verdict.state is not None
     said = owed(verdict.state, "red", game.board.name_of)
     assert said.startswith(f"after the plague reaches {dest} you place 1 drawn rat: add 1 spread line (to ")
-    place_only = head(template(game, "red")) + next(y for y in offered(template(game, "red")) if "place" in y)[1:]
+    place_only = head(red) + next(y for y in offered(red) if "place" in y)[1:]
     verdict = judge(game, place_only + "\n")
     assert owed(verdict.state, "red", game.board.name_of) == (  # type: ignore[arg-type]
         "you still owe: move the plague: add a move_plague line and its spread lines (phase C, R3.3)")
@@ -251,7 +253,7 @@ def test_issue11_check_and_apply_report_what_is_owed(tmp_path: Path) -> None:
     create(tmp_path, NewGame("o", ("red", "green"), secret=bytes(32), first="red"))
     game = open_game(tmp_path, "o", nonces={"red": bytes(16), "green": bytes([1]) * 16})
     while game.state is not None and game.state.phase is Phase.SETUP:
-        text = template(game, game.to_move() or "")
+        text = template(SeatView(game, game.to_move() or ""))
         apply_move(tmp_path, parse_move(uncomment(text, [offered(text)[0]]).encode()))
         game = load_game(tmp_path / "o")
     text = cli("template", "o", "--games", tmp_path).output

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from pbem.fair.protocol import Deal
-from pbem.rules import MappingFaces, State
+from pbem.referee.seatview import SeatView
+from pbem.rules import MappingFaces
 from pbem.rules.data import Catalogue, Token
 
 
@@ -91,24 +91,12 @@ def from_public(
     return Knowledge(player, catalogue, all_tokens(catalogue), revealed, looks)
 
 
-def from_log(
-    player: str, entries: Iterable[Mapping[str, Any]], catalogue: Catalogue,
-    private: Iterable[Mapping[str, Any]], state: State | None = None,
-) -> Knowledge:
-    """A seat's knowledge from the public log's reveals (``token_flipped`` outcomes) and
-    that seat's own private file (``pbem.host.read_private``): exactly what the seat may know."""
-    revealed: dict[str, Token] = {}
-    for entry in entries:
-        if entry.get("kind") != "move":
-            continue
-        for event in entry.get("outcome") or ():
-            if isinstance(event, Mapping) and event.get("event") == "token_flipped":
-                revealed[str(event["token"])] = catalogue.by_id(str(event["token_id"]))
-    looks = {
-        str(doc["token"]): catalogue.by_id(str(doc["token_id"]))
-        for doc in private if "token" in doc and "token_id" in doc
-    }
-    know = from_public(player, catalogue, revealed, looks)
+def from_view(view: SeatView) -> Knowledge:
+    """A seat's knowledge from its view (:class:`pbem.referee.seatview.SeatView`): the faces the
+    public log revealed, whatever entry flipped them, and the seat's own looks; nothing else."""
+    revealed, looks = view.faces()
+    know = from_public(view.seat, view.game.catalogue, revealed, looks)
+    state = view.state
     if state is not None and set(state.flipped) != set(revealed):  # pragma: no cover - a broken replay
         raise ValueError("the log's reveals do not match the flipped rats")
     return know

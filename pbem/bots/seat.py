@@ -22,11 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from pbem.bots import DEFAULT_SECONDS
-from pbem.bots.knowledge import Knowledge, from_log
+from pbem.bots.knowledge import Knowledge, from_view
 from pbem.errors import InternalError, PbemError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.host.games import Applied, apply_move, game_dir
-from pbem.host.private import read_private
+from pbem.host.private import seat_view
 from pbem.host.secret import read_secret
 from pbem.host.settings import load_settings
 from pbem.log.game import Game, Opening
@@ -39,7 +39,7 @@ MAX_BOT_MOVES = 10_000
 
 def seat_knowledge(path: Path, game: Game, player: str) -> Knowledge:
     """The seat's knowledge: the log's reveals and its own private file, nothing else."""
-    return from_log(player, game.entries, game.catalogue, read_private(path, player, game.last_seq), game.state)
+    return from_view(seat_view(path, game, player))
 
 
 def bot_move(path: Path, game: Game, player: str, level: str, seconds: float = DEFAULT_SECONDS,

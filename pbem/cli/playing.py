@@ -62,9 +62,11 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
 def template(game_id: str, player: str | None, out: Path | None, resigning: bool, games: Path) -> None:
     """A move file for the player to move (or, before the start, P4's commitment or nonce)."""
     from pbem.host.games import game_dir, load_game
+    from pbem.host.private import seat_view
     from pbem.views.template import template as make
 
-    game = load_game(game_dir(games, game_id))
+    path = game_dir(games, game_id)
+    game = load_game(path)
     if resigning:
         if player is None:
             raise FormatError("--resign: name the resigning player with --player", "R8.4")
@@ -78,9 +80,7 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
             if not game.started else "the game is over: no more moves",
             "P4" if not game.started else "R6.5",
         )
-    if who not in game.players:
-        raise UnknownError(f"{who!r} is not a player in game {game_id!r}", "R2.1")
-    text = make(game, who)
+    text = make(seat_view(path, game, who))  # refuses a seat that is not a player (R2.1)
     if out is None:
         click.echo(text, nl=False)
     else:

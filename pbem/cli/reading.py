@@ -32,7 +32,7 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
          svg_out: Path | None, png_out: Path | None, games: Path) -> None:
     """The board as a person reads it; with --as, that player's private reveals too."""
     from pbem.host.games import game_dir
-    from pbem.host.private import read_private
+    from pbem.host.private import seat_view
     from pbem.log.logfile import LOG_NAME
     from pbem.views.json import state_json
     from pbem.views.text import board_lines, private_lines
@@ -41,23 +41,19 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
     path = game_dir(games, game_id)
     entries, hashes = read_checked(path / LOG_NAME)  # the whole log holds (P7), then its prefix
     game = game_at(entries, hashes, len(entries) - 1 if at_seq is None else at_seq)
-    reveals: list[dict[str, Any]] = []
-    if as_player is not None:
-        if as_player not in game.players:
-            raise UnknownError(f"{as_player!r} is not a player in game {game_id!r}", "R2.1")
-        reveals = read_private(path, as_player, game.last_seq)
+    view = None if as_player is None else seat_view(path, game, as_player)  # the seat's own view (R5.6)
     _pictures(game, svg_out, png_out)
     if as_json:
         data = state_json(game)
-        if as_player is not None:
-            data["private"] = {"player": as_player, "looks": reveals}
+        if view is not None:
+            data["private"] = {"player": view.seat, "looks": view.private_docs()}
         click.echo(json.dumps(data, indent=1, ensure_ascii=False))
         return
     for line in board_lines(game):
         click.echo(line)
-    if as_player is not None:
-        click.echo(f"private to {as_player}:")
-        for line in private_lines(game, reveals) or ["  nothing yet"]:
+    if view is not None:
+        click.echo(f"private to {view.seat}:")
+        for line in private_lines(view) or ["  nothing yet"]:
             click.echo(line)
 
 

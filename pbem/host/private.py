@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from pbem.fair.dealing import HostFaces
-from pbem.fair.tokens import position_of
 from pbem.files import read_limited, write_atomic
 from pbem.log.game import Game
 from pbem.log.yamlio import decode, dump_yaml, load_stream
-from pbem.rules.data import face_words
+from pbem.referee.seatview import Look, SeatView, looks_of
 from pbem.rules.events import Event, TokenLooked
 
 PRIVATE_DIR = "private"
@@ -37,9 +36,12 @@ def read_private(path: Path, player: str, up_to: int) -> list[dict[str, Any]]:
     return [d for d in docs if isinstance(d, dict) and isinstance(d.get("seq"), int) and d["seq"] <= up_to]
 
 
-def _face_words(game: Game, token_id: str | None) -> str:
-    """R5.6: what the Witch saw, in words, for the private file."""
-    return face_words(game.catalogue.by_id(token_id)) if token_id else ""
+def seat_view(path: Path, game: Game, seat: str) -> SeatView:
+    """What ``seat`` may see of the game in folder ``path``: the public game and its own
+    Witch looks from its private file (each checked against its commitment, P6).  The one
+    place a seat's private file is read for a view (tests/test_seatview.py)."""
+    SeatView(game, seat)  # a seat that is not a player is refused before any file is read (R2.1)
+    return SeatView(game, seat, looks_of(game, seat, read_private(path, seat, game.last_seq)))
 
 
 def write_private(
@@ -57,16 +59,9 @@ def write_private(
         target = folder / f"{player}.yaml"
         docs = [dump_yaml(d) for d in read_private(path, player, before)]
         for look in (e for e in looks if e.player == player):
-            position = position_of(look.token)
-            docs.append(dump_yaml({
-                "seq": seq,
-                "token": look.token,
-                "token_id": faces.look(look.token),
-                "face": _face_words(game, faces.look(look.token)),
-                "salt": faces.salt(look.token),
-                "position": position,
-                "commitment": game.commitments[position - 1],
-            }))
+            token_id = faces.look(look.token)
+            assert token_id is not None  # the host's faces know every token
+            docs.append(dump_yaml(Look(seq, look.token, token_id, faces.salt(look.token)).doc(game)))
         write_atomic(target, "".join("---\n" + d for d in docs).encode(), 0o600)
         written.append(target)
     return written

@@ -43,7 +43,7 @@ from typing import Any
 from pbem.bots.seat import apply_and_answer
 from pbem.errors import FormatError, PbemError, StaleError, Unwanted
 from pbem.host.games import Applied, game_dir, load_game
-from pbem.host.private import PRIVATE_DIR, read_private
+from pbem.host.private import PRIVATE_DIR, seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.accept import check_sender, public_text, refused_text
@@ -196,7 +196,7 @@ class MailHost:
                for e in game.entries[seq + 1:]):
             return None
         private = [path / PRIVATE_DIR / f"{player}.yaml" for player in game.players
-                   if any(d["seq"] >= seq for d in read_private(path, player, game.last_seq))]
+                   if any(look.seq >= seq for look in seat_view(path, game, player).looks)]
         return Applied(game.entries[seq:], [], private, game)
 
     def _admit(self, mail: Mail) -> None:

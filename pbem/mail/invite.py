@@ -19,6 +19,7 @@ from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.outbox import Queue
 from pbem.mail.replies import ROUND_SUBJECTS, ROUND_TEXT, compose
+from pbem.referee.seatview import SeatView
 from pbem.views.template import template
 
 _log = logging.getLogger("pbem.mail.host")
@@ -78,7 +79,7 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
     for index, player in enumerate(sorted(p for p in players if p in emails)):
         subject = (f"[pbem {game.game_id}] your move, {player} (after entry {game.last_seq})"
                    if started else f"[pbem {game.game_id}] {ROUND_SUBJECTS[game.opening.value]}")
-        text = template(game, player)
+        text = template(SeatView(game, player))
         msg = compose(from_address, emails[player], subject, ROUND_TEXT + "\n\n" + text,
                       queue.message_id(batch, index, from_address))
         msg.add_attachment(text.encode("utf-8"), maintype="application", subtype="yaml",

@@ -21,11 +21,14 @@ from pathlib import Path
 
 from pbem.errors import FormatError
 from pbem.host.games import Applied
+from pbem.host.private import seat_view
 from pbem.host.settings import normal_address
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
+from pbem.log.yamlio import dump_yaml
 from pbem.mail.accept import public_text
 from pbem.mail.headers import MSGID_RE, Mail
+from pbem.referee.seatview import SeatView
 from pbem.views.report import report_lines
 from pbem.views.template import template
 from pbem.views.text import board_lines
@@ -102,6 +105,7 @@ class Report:
     log_bytes: bytes
     board: str
     picture: bytes | None
+    folder: Path  # the game's folder: each player's own view (their looks) is read from it
 
     @classmethod
     def of(cls, applied: Applied, path: Path) -> Report:
@@ -109,7 +113,7 @@ class Report:
         log_bytes = (path / LOG_NAME).read_bytes()
         board = "\n".join(board_lines(applied.game))
         picture = board_picture(applied.game)  # one drawing for every player
-        return cls(applied, lines, log_bytes, board, picture)
+        return cls(applied, lines, log_bytes, board, picture, path)
 
 
 def applied_mails(
@@ -159,10 +163,10 @@ def _player_text(
         subject += f"; your move, {player}"
         parts.append("It is your move. Fill in the attached move file (or the copy below), sign "
                      "it if you registered a key ('pbem sign'), and send it back as an attachment "
-                     "or as the text of a plain-text message.\n\n" + template(game, player))
+                     "or as the text of a plain-text message.\n\n" + template(SeatView(game, player)))
     if invited:
         subject += f"; {ROUND_SUBJECTS[game.opening.value]}"
-        parts.append(ROUND_TEXT + "\n\n" + template(game, player))
+        parts.append(ROUND_TEXT + "\n\n" + template(SeatView(game, player)))
     if private:
         subject += f"; private to {player}: your Witch look"
         parts.append("For your eyes only (attached): what your Witch saw, with the salt to check "
@@ -179,16 +183,17 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
     msg.add_attachment(report.log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
     if player == game.to_move():
         msg.add_attachment(
-            template(game, player).encode("utf-8"), maintype="application", subtype="yaml",
+            template(SeatView(game, player)).encode("utf-8"), maintype="application", subtype="yaml",
             filename=f"{game.game_id}-{game.last_seq}-{player}.yaml",
         )
     if invited:
         msg.add_attachment(
-            template(game, player).encode("utf-8"), maintype="application", subtype="yaml",
+            template(SeatView(game, player)).encode("utf-8"), maintype="application", subtype="yaml",
             filename=f"{game.game_id}-{game.opening.value}-{player}.yaml",
         )
-    if private is not None:
+    if private is not None:  # the seat's own looks, from its view (R5.6, P6)
+        view = seat_view(report.folder, game, player)
         msg.add_attachment(
-            private.read_bytes(), maintype="application", subtype="yaml",
-            filename=f"{game.game_id}-private-{player}.yaml",
+            "".join("---\n" + dump_yaml(doc) for doc in view.private_docs()).encode("utf-8"),
+            maintype="application", subtype="yaml", filename=f"{game.game_id}-private-{player}.yaml",
         )

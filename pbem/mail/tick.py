@@ -33,6 +33,7 @@ from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.host import MailHost, host_address
 from pbem.referee.deadlines import due, phrase, remind_at
+from pbem.referee.seatview import SeatView
 from pbem.views.narrate import entry_lines
 from pbem.views.template import template
 from pbem.views.text import board_lines
@@ -125,7 +126,7 @@ def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:
 def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str) -> EmailMessage:
     assert host.queue is not None
     said = phrase(game) or ""
-    text = template(game, player)
+    text = template(SeatView(game, player))
     body = (f"Reminder (R8.1): {said}.\nIf you do not move by then, the stand-in rule (R8.3) plays "
             "your turn: no card, no ability, cubes on the region with the fewest rats, the plague one "
             f"step to where you have the fewest cubes.\n\nYour move file:\n\n{text}")
@@ -151,12 +152,12 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
         if player == to_move and seq == game.last_seq:
             subject += f"; your move, {player}"
             parts.append("It is your move. Fill in the attached move file (or the copy below) and send "
-                         "it back.\n\n" + template(game, player))
+                         "it back.\n\n" + template(SeatView(game, player)))
         msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",
                             host.queue.message_id(batch, index, host.from_address))
         msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
         if player == to_move and seq == game.last_seq:
-            msg.add_attachment(template(game, player).encode("utf-8"), maintype="application",
+            msg.add_attachment(template(SeatView(game, player)).encode("utf-8"), maintype="application",
                                subtype="yaml", filename=f"{game.game_id}-{game.last_seq}-{player}.yaml")
         out.append(msg)
     return out

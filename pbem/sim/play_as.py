@@ -21,6 +21,7 @@ from pbem.host.games import game_dir, load_game
 from pbem.log.moves import parse_move
 from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move, keep, keep_path, kept, reveal_move
+from pbem.referee.seatview import SeatView
 from pbem.sim.simulate import PLAYER_NAMES
 from pbem.views.template import template
 
@@ -44,7 +45,7 @@ def play_as(games: Path, n_players: int, seat: str, level: str, seed: int | None
     applied = apply_and_answer(games, parse_move(dump_yaml(reveal_move(game, seat, kept(where, game, seat))).encode()))
     game = applied.game
     move_file = games / f"{game_id}-{seat}-move.yaml"
-    move_file.write_text(template(game, seat), encoding="utf-8")
+    move_file.write_text(template(SeatView(game, seat)), encoding="utf-8")
     g = shlex.quote(str(games))
     bots = ", ".join(f"{p} ({level})" for p in players if p != seat)
     return [

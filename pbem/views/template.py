@@ -12,14 +12,18 @@ from pbem.log.moves import after_of
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.deadlines import phrase, rule_text
 from pbem.referee.seats import SEAT_KINDS
+from pbem.referee.seatview import SeatView
 from pbem.rules import Phase
 from pbem.views import turnplan
 from pbem.views.narrate import entry_lines
 from pbem.views.text import next_step, notices, opening_line
 
 
-def template(game: Game, player: str) -> str:
-    """A move file for ``player``: header filled in, legal choices as comments (P7)."""
+def template(view: SeatView) -> str:
+    """A move file for the view's seat: header filled in, legal choices as comments (P7).
+
+    Built from the seat's view (a template never needs a face: the choices are public)."""
+    game, player = view.game, view.seat
     state = game.state
     head: dict[str, Any] = {"game": game.game_id, "player": player}
     if state is None:
@@ -43,8 +47,9 @@ def template(game: Game, player: str) -> str:
     return "\n".join(lines) + "\n" + dump_yaml(head) + "actions:\n" + "".join(o + "\n" for o in options)
 
 
-def resign_template(game: Game, player: str) -> str:
-    """The move file that resigns ``player``'s seat (R8.4), answering the log's last entry (P7)."""
+def resign_template(view: SeatView) -> str:
+    """The move file that resigns the view's seat (R8.4), answering the log's last entry (P7)."""
+    game, player = view.game, view.seat
     head = {"game": game.game_id, "player": player, "kind": "resign", "after": after_of(game)}
     return "".join(f"# {n}\n" for n in notices(game)) + (
         f"# {player} resigns (R8.4): from the entry that records this, the stand-in rule (R8.3)\n"

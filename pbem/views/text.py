@@ -14,6 +14,7 @@ from pbem.errors import PbemError, StateError
 from pbem.log.game import Game, Opening
 from pbem.referee.deadlines import phrase, rule_text
 from pbem.referee.seats import record_lines
+from pbem.referee.seatview import SeatView, face_text
 from pbem.rules import (
     Action,
     Flip,
@@ -261,10 +262,10 @@ def _face(game: Game, token_id: str, threshold: int | None = None) -> str:
         return f"threshold {threshold}" if threshold is not None else token_id
 
 
-def private_lines(game: Game, reveals: list[dict[str, Any]]) -> list[str]:
-    """One player's own Witch looks (R5.6), faces in words."""
+def private_lines(view: SeatView) -> list[str]:
+    """One seat's own Witch looks (R5.6), faces in words, each with what checks it (P6)."""
     return [
-        f"  you saw rat {r['token']} = {r['token_id']} ({_face(game, str(r['token_id']))}; entry {r['seq']}; "
-        f"salt {r['salt']})"
-        for r in reveals
+        f"  you saw rat {look.token} = {look.token_id} ({face_text(view.game, look.token_id)}; "
+        f"entry {look.seq}; salt {look.salt})"
+        for look in view.looks
     ]
