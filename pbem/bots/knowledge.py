@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pbem.fair.protocol import Deal
+from pbem.log.records import Entry
 from pbem.rules import MappingFaces, State
 from pbem.rules.data import Catalogue, Token
 
@@ -92,18 +93,13 @@ def from_public(
 
 
 def from_log(
-    player: str, entries: Iterable[Mapping[str, Any]], catalogue: Catalogue,
+    player: str, entries: Iterable[Entry], catalogue: Catalogue,
     private: Iterable[Mapping[str, Any]], state: State | None = None,
 ) -> Knowledge:
-    """A seat's knowledge from the public log's reveals (``token_flipped`` outcomes) and
-    that seat's own private file (``pbem.host.read_private``): exactly what the seat may know."""
-    revealed: dict[str, Token] = {}
-    for entry in entries:
-        if entry.get("kind") != "move":
-            continue
-        for event in entry.get("outcome") or ():
-            if isinstance(event, Mapping) and event.get("event") == "token_flipped":
-                revealed[str(event["token"])] = catalogue.by_id(str(event["token_id"]))
+    """A seat's knowledge from the public log's reveals (every entry's flips: moves, timeouts,
+    stand-in turns) and that seat's own private file (``pbem.host.read_private``): exactly
+    what the seat may know."""
+    revealed = {flip.token: catalogue.by_id(flip.token_id) for entry in entries for flip in entry.reveals}
     looks = {
         str(doc["token"]): catalogue.by_id(str(doc["token_id"]))
         for doc in private if "token" in doc and "token_id" in doc
