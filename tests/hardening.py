@@ -617,7 +617,7 @@ def leak_game_memory(
             raise Crash(f"{where}: the bot's legal move was refused: {text}")
         leak.check(text, game, f"{game_id} entry {game.last_seq}: report")
     from pbem.log.yamlio import dump_entry
-    leak.check("".join(dump_entry(e) for e in game.entries), game, f"{game_id}: the log", ids=False)
+    leak.check("".join(dump_entry(e.raw) for e in game.entries), game, f"{game_id}: the log", ids=False)
     return leak
 
 
@@ -716,11 +716,11 @@ def race_many_games(games: Path, game_ids: list[str], seed: int, inbox: Path) ->
 
 def read_log_checked(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """The log's entries after a full replay (chain, reveals, rules): what ``pbem verify`` checks."""
-    from pbem.log.logfile import read_log
+    from pbem.log.logfile import parse_log, read_docs
     from pbem.referee.replay import replay
 
-    entries, hashes = read_log(path / "log.yaml")
-    replay(entries, hashes)
+    entries, hashes = read_docs(path / "log.yaml")
+    replay(*parse_log(entries))
     return entries, hashes
 
 

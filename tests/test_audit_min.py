@@ -36,7 +36,7 @@ from test_tamper import (
 
 from pbem.cli import main
 from pbem.fair.protocol import secret_commitment
-from pbem.log.logfile import read_log
+from pbem.log.logfile import read_docs
 from pbem.sim.demo import play_demo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,7 +119,7 @@ def test_agrees_with_pbem_audit_on_50_demo_games_as_one_process(tmp_path: Path) 
 
 def test_not_revealed_yet_agrees(tmp_path: Path) -> None:
     log = ROOT / "examples" / "rattus-2p" / "log.yaml"
-    entries, _ = read_log(log)
+    entries, _ = read_docs(log)
     cut = write(tmp_path / "log.yaml", entries[:-1])
     code, verdict = minimal(cut)
     assert (code, verdict) == pbem("audit", cut)[:2] and verdict.startswith("verdict: NOT YET.")
@@ -137,7 +137,7 @@ not replay.  Dropping or swapping two moves and re-chaining is the same kind of 
 
 @pytest.fixture(scope="module")
 def entries() -> Entries:
-    return read_log(EXAMPLE)[0]
+    return read_docs(EXAMPLE)[0]
 
 
 Case = tuple[str, Callable[[Entries], Entries], str]
@@ -256,7 +256,7 @@ def test_signed_log_a_bad_host_signature_is_named_as_pbem_verify_names_it(tmp_pa
     keygen(tmp_path / "host.key")
     create(tmp_path, NewGame("signed", ("red", "green"), host_key_file=tmp_path / "host.key"))
     open_game(tmp_path, "signed")
-    es = read_log(tmp_path / "signed" / "log.yaml")[0]
+    es = read_docs(tmp_path / "signed" / "log.yaml")[0]
     assert TOOL_MODULE.check_signatures(es).startswith("every signature verifies (host key")
     es[3]["signature"] = es[2]["signature"]
     bad = TOOL_MODULE.Refused

@@ -26,7 +26,7 @@ from pbem.fair.protocol import nonce_commitment
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
 from pbem.log.game import Game, Opening
-from pbem.log.logfile import read_log
+from pbem.log.logfile import read_docs
 from pbem.log.moves import after_of, parse_move
 from pbem.log.yamlio import dump_entry, dump_yaml, load_one
 from pbem.player.nonces import commit_move, reveal_move
@@ -95,7 +95,7 @@ def reveal_text(game: Game, player: str, nonce: bytes | None = None) -> str:
 
 
 def kinds(log: Path) -> list[str]:
-    return [e["kind"] for e in read_log(log)[0]]
+    return [e["kind"] for e in read_docs(log)[0]]
 
 
 # --- recorded positions -------------------------------------------------------------
@@ -185,7 +185,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "created game g1" in out and "TEST GAME" in out
     log = games / GAME / "log.yaml"
     assert (games / GAME / "secret.yaml").stat().st_mode & 0o777 == 0o600
-    entry0 = read_log(log)[0][0]
+    entry0 = read_docs(log)[0][0]
     assert (entry0["protocol"], entry0["edition"], entry0["at"]) == ("pbem-rattus/v2", "standard", NOW)
     assert "waiting for nonce commitments from red, green" in ok("show", GAME, "--games", games)
     hash0 = load_game(games / GAME).hashes[0]
@@ -261,7 +261,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "the secret is revealed" in ok("reveal", GAME, "--games", games)
     out = ok("audit", log)
     assert "verdict: FAIR" in out and "final scores:" in out and "TEST GAME" in out
-    entries, _ = read_log(log)
+    entries, _ = read_docs(log)
     assert entries[-1] == {**entries[-1], "kind": "reveal", "secret": SECRET}
     assert entries[0]["secret"]["made"] == "supplied"
     assert {e["at"] for e in entries} == {NOW}
@@ -777,7 +777,7 @@ def test_tampered_log_is_refused_and_left_alone(at: Any, tmp_path: Path) -> None
     pos = at("turn")
     g = pos.games
     valid = _write(tmp_path, "valid.yaml", _valid(pos))
-    entries, _ = read_log(pos.log)
+    entries, _ = read_docs(pos.log)
     k = next(i for i, e in enumerate(entries) if e["kind"] == "move")
     for item in entries[k]["outcome"]:
         if item["event"] == "cubes_placed":
@@ -809,7 +809,7 @@ def test_tampered_opening_is_refused(at: Any, tmp_path: Path) -> None:
     g = pos.games
     game = load_game(g / GAME)
     nonce = _write(tmp_path, "nonce.yaml", reveal_text(game, "red"))
-    entries, _ = read_log(pos.log)
+    entries, _ = read_docs(pos.log)
     assert entries[1]["kind"] == "commit" and entries[1]["player"] == "red"
     entries[1]["move"]["nonce_commitment"] = nonce_commitment(bytes([9]) * 16)
     pos.log.write_text("".join(dump_entry(e) for e in entries), encoding="utf-8")
@@ -852,7 +852,7 @@ def test_two_concurrent_applies(at: Any, tmp_path: Path) -> None:
         loser = next(r for r in results if r[0] == Exit.STALE)
         assert "(P7)" in loser[2] and "moved on" in loser[2] and "Traceback" not in loser[2]
         assert ok("verify", pos.log)
-        entries, _ = read_log(pos.log)
+        entries, _ = read_docs(pos.log)
         assert len(entries) == game.last_seq + 2  # exactly one new entry
         winner = files[[r[0] for r in results].index(Exit.OK)]
         assert entries[-1]["move"] == load_one(winner.read_text(), "move")

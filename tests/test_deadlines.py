@@ -22,7 +22,7 @@ from pbem.errors import Exit, FormatError
 from pbem.log.game import Game
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game
-from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.logfile import LOG_NAME, read_docs
 from pbem.log.moves import after_of, parse_move
 from pbem.rules import Place, TakeCard, WitchLook
 from pbem.host.settings import Settings, save_settings
@@ -64,7 +64,7 @@ def test_new_records_the_deadline_in_entry_0_and_every_view_says_when_it_is_due(
     out = ok("new", "g", "--players", "red,green", "--first", "red", "--deadline", "3d", "--reminder", "1d12h",
              "--games", games)
     assert "no deadline runs during the opening (P4)" in out
-    entries, _ = read_log(games / "g" / LOG_NAME)
+    entries, _ = read_docs(games / "g" / LOG_NAME)
     assert entries[0]["options"] == {"first": "red", "deadline": 3 * 86400, "reminder": 36 * HOUR}
     game = new_game(tmp_path / "four")
     assert game.turn_since == game.last_seq  # R8.1: the start entry made it red's turn
@@ -140,7 +140,7 @@ def test_a_witch_look_does_not_restart_the_deadline(tmp_path: Path) -> None:
 def timed_out_log(tmp_path: Path) -> list[dict[str, Any]]:
     new_game(tmp_path / "games")
     ok("tick", "--now", at(72), "--games", tmp_path / "games")
-    entries, _ = read_log(tmp_path / "games" / "g" / LOG_NAME)
+    entries, _ = read_docs(tmp_path / "games" / "g" / LOG_NAME)
     assert entries[-1]["kind"] == "timeout"
     return entries
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.log.logfile import read_log
+from pbem.log.logfile import read_docs
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -25,7 +25,7 @@ def test_demo_plays_reveals_and_audits_a_whole_game(tmp_path: Path, players: int
     log = game / "log.yaml"
     moves = sorted((game / "moves").iterdir())
     assert moves, "every bot move is kept as the file that was applied"
-    kinds = [e["kind"] for e in read_log(log)[0]]
+    kinds = [e["kind"] for e in read_docs(log)[0]]
     # P4: the opening is played through the real apply path: commitments, then nonces
     assert kinds[: 2 * players + 2] == ["create", *["commit"] * players, *["nonce"] * players, "start"]
     assert kinds[-1] == "reveal" and set(kinds[2 * players + 2 : -1]) == {"move"}

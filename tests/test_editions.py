@@ -19,7 +19,7 @@ from clitools import cli, ok
 from pbem.data import STANDARD_DATA_HASHES, default_board, default_catalogue
 from pbem.errors import Exit
 from pbem.fair.protocol import data_hash, entry_hash
-from pbem.log.logfile import read_log
+from pbem.log.logfile import read_docs
 from pbem.log.yamlio import dump_entry, iter_documents
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +40,7 @@ def rechain(entries: list[dict[str, object]]) -> list[dict[str, object]]:
 
 def test_p3_a_doctored_catalogue_claiming_standard_fails_verify_and_audit(tmp_path: Path) -> None:
     """Every starting rat's threshold set to 9, data_hash recomputed, still 'standard'."""
-    entries, _ = read_log(ROOT / "examples" / "rattus-3p" / "log.yaml")
+    entries, _ = read_docs(ROOT / "examples" / "rattus-3p" / "log.yaml")
     first = entries[0]
     data = first["data"]
     for token in data["tokens"]["tokens"]:
@@ -56,7 +56,7 @@ def test_p3_a_doctored_catalogue_claiming_standard_fails_verify_and_audit(tmp_pa
 
 
 def test_p3_a_data_hash_that_does_not_match_the_data_fails(tmp_path: Path) -> None:
-    entries, _ = read_log(ROOT / "examples" / "rattus-2p" / "log.yaml")
+    entries, _ = read_docs(ROOT / "examples" / "rattus-2p" / "log.yaml")
     entries[0]["data"]["map"]["regions"][0]["name"] = "Albion"
     log = tmp_path / "renamed.yaml"
     log.write_text("".join(dump_entry(e) for e in rechain(entries)), encoding="utf-8")
@@ -82,7 +82,7 @@ def custom(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_p3_a_custom_game_says_so_in_show_template_report_verify_and_audit(custom: tuple[Path, Path]) -> None:
     games, _folder = custom
-    assert json.loads(read_log(games / "c1" / "log.yaml")[0][0]["edition"].join('""')) == "custom"
+    assert json.loads(read_docs(games / "c1" / "log.yaml")[0][0]["edition"].join('""')) == "custom"
     assert "CUSTOM GAME" in ok("show", "c1", "--games", games)
     assert "CUSTOM GAME" in ok("template", "c1", "--player", "red", "--games", games)
     for player in ("red", "green"):
@@ -97,7 +97,7 @@ def test_p3_standard_data_given_with_data_is_still_standard(tmp_path: Path) -> N
     folder = tmp_path / "data"
     shutil.copytree(DATA, folder)
     ok("new", "s1", "--players", "red,green", "--data", folder, "--games", tmp_path / "g")
-    assert read_log(tmp_path / "g" / "s1" / "log.yaml")[0][0]["edition"] == "standard"
+    assert read_docs(tmp_path / "g" / "s1" / "log.yaml")[0][0]["edition"] == "standard"
     assert "CUSTOM" not in ok("show", "s1", "--games", tmp_path / "g")
 
 

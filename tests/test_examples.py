@@ -12,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 
 from pbem.cli import main
-from pbem.log.logfile import read_log
+from pbem.log.logfile import read_docs
 from pbem.log.moves import read_move
 from pbem.log.yamlio import dump_yaml
 
@@ -35,7 +35,7 @@ def test_example_holds_only_public_files(name: str) -> None:
     files = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
     assert "log.yaml" in files
     assert all(f == "log.yaml" or (f.startswith("moves/") and f.endswith(".yaml")) for f in files), files
-    entries, _ = read_log(folder / "log.yaml")
+    entries, _ = read_docs(folder / "log.yaml")
     assert entries[-1]["kind"] == "reveal"  # the log alone audits
     assert entries[0]["players"] == ["red", "green", "blue", "yellow"][: int(name[-2])]
 
@@ -43,7 +43,7 @@ def test_example_holds_only_public_files(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_move_files_are_the_recorded_moves(name: str) -> None:
     folder = EXAMPLES / name
-    entries, _ = read_log(folder / "log.yaml")
+    entries, _ = read_docs(folder / "log.yaml")
     recorded = [e for e in entries if "move" in e]
     files = sorted((folder / "moves").iterdir())
     assert len(files) == len(recorded)
@@ -59,7 +59,7 @@ def test_move_files_are_the_recorded_moves(name: str) -> None:
 def test_log_is_plain_yaml(name: str) -> None:
     """P1: any standard YAML reader gets the same entries as pbem's own reader."""
     log = EXAMPLES / name / "log.yaml"
-    entries, _ = read_log(log)
+    entries, _ = read_docs(log)
     standard = list(yaml.safe_load_all(log.read_text(encoding="utf-8")))
     assert standard == entries
     assert all(isinstance(e, dict) for e in standard)
@@ -78,7 +78,7 @@ def test_examples_are_reproducible() -> None:
 def test_example_opens_with_commit_then_reveal(name: str) -> None:
     """P4: every seat commits, then every seat reveals; the last reveal starts the game; each
     opening move answers entry 0 (P7) and its file is kept beside the turns."""
-    entries, hashes = read_log(EXAMPLES / name / "log.yaml")
+    entries, hashes = read_docs(EXAMPLES / name / "log.yaml")
     players = entries[0]["players"]
     n = len(players)
     assert entries[0]["protocol"] == "pbem-rattus/v2" and entries[0]["edition"] == "standard"
@@ -97,7 +97,7 @@ def test_example_opens_with_commit_then_reveal(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_example_entry_has_its_time_in_order(name: str) -> None:
     """P7: every entry has ``at``, RFC 3339 UTC to the second, never earlier than the one before."""
-    entries, _ = read_log(EXAMPLES / name / "log.yaml")
+    entries, _ = read_docs(EXAMPLES / name / "log.yaml")
     stamps = [e["at"] for e in entries]
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", at) for at in stamps)
     assert stamps == sorted(stamps)

@@ -26,7 +26,7 @@ from test_tamper import EXAMPLE, rechain, write
 from pbem.errors import Exit
 from pbem.fair.keys import entry_message, verify
 from pbem.host.games import load_game
-from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.logfile import LOG_NAME, read_docs
 from pbem.log.yamlio import dump_yaml, load_one
 from pbem.referee.history import compare
 from pbem.bots.randombot import bot_actions
@@ -88,7 +88,7 @@ def refused(new: Path, old: Path) -> tuple[str, str]:
 
 
 def hashes_of(log: Path) -> list[str]:
-    return read_log(log)[1]
+    return read_docs(log)[1]
 
 
 # --- the attacks ---------------------------------------------------------------------
@@ -97,7 +97,7 @@ def test_a_truncated_log_verifies_alone_but_not_as_a_continuation(tmp_path: Path
     """A rollback: the host sends a log cut before its last 3 entries (say, before a
     flip that went badly for a friend). Plain `pbem verify` passes; the kept log says
     history was cut and names both ends."""
-    entries, _ = read_log(EXAMPLE)
+    entries, _ = read_docs(EXAMPLE)
     last = len(entries) - 1
     cut = write(tmp_path / "cut.yaml", entries[:-3])
     assert f"last entry {last - 3} " in ok("verify", cut)  # the attack: alone, it passes
@@ -111,7 +111,7 @@ def test_an_edit_rehashed_from_entry_k_is_named(tmp_path: Path) -> None:
     """The stronger attacker of tests/test_tamper.py: change a move's free-text comment
     at entry k and re-chain everything after it (each later move's `after` too). The
     log replays and verifies; against the kept log they part at entry k."""
-    entries, hashes = read_log(EXAMPLE)
+    entries, hashes = read_docs(EXAMPLE)
     es = copy.deepcopy(entries)
     k = next(i for i, e in enumerate(es) if e.get("kind") == "move" and i > 10)
     es[k]["move"] = {**es[k]["move"], "comment": "edited later"}
@@ -133,7 +133,7 @@ def test_a_game_recreated_under_the_same_id_parts_at_entry_0(tmp_path: Path) -> 
     new = new_game(second)
     play(first, 2, random.Random(1))
     play(second, 2, random.Random(1))
-    old_entries, new_entries = read_log(old)[0], read_log(new)[0]
+    old_entries, new_entries = read_docs(old)[0], read_docs(new)[0]
     assert old_entries[0]["game"] == new_entries[0]["game"] == GAME
     assert old_entries[0]["secret"] != new_entries[0]["secret"]
     _out, err = refused(new, old)
@@ -167,7 +167,7 @@ def test_identical_logs_and_a_genuine_continuation_pass(tmp_path: Path) -> None:
 
 
 def test_the_log_kept_must_itself_hold_together(tmp_path: Path) -> None:
-    entries, _ = read_log(EXAMPLE)
+    entries, _ = read_docs(EXAMPLE)
     es = copy.deepcopy(entries)
     es[3]["seq"] = 4  # a broken chain
     broken = write(tmp_path / "old.yaml", es)
@@ -176,7 +176,7 @@ def test_the_log_kept_must_itself_hold_together(tmp_path: Path) -> None:
 
 
 def test_new_failing_on_its_own_wins(tmp_path: Path) -> None:
-    entries, _ = read_log(EXAMPLE)
+    entries, _ = read_docs(EXAMPLE)
     es = copy.deepcopy(entries)
     es[5]["seq"] = 6
     bad = write(tmp_path / "bad.yaml", es)
@@ -208,8 +208,8 @@ def test_two_signed_entries_for_one_position_prove_two_histories(forked: tuple[P
     new, old, host = forked
     for log in (new, old):
         assert "carry the host's signature (P8)" in ok("verify", log)  # each holds together
-    new_entries, new_hashes = read_log(new)
-    old_entries, old_hashes = read_log(old)
+    new_entries, new_hashes = read_docs(new)
+    old_entries, old_hashes = read_docs(old)
     k = len(new_entries) - 1
     assert len(old_entries) == k + 1 and new_hashes[:k] == old_hashes[:k]
     out, err = refused(new, old)
@@ -233,8 +233,8 @@ def test_two_signed_entries_for_one_position_prove_two_histories(forked: tuple[P
 def test_no_proof_when_only_one_side_is_signed(forked: tuple[Path, Path, str]) -> None:
     """The proof needs both signatures; without one, only the point where they part."""
     new, old, _host = forked
-    new_entries, new_hashes = read_log(new)
-    old_entries, old_hashes = read_log(old)
+    new_entries, new_hashes = read_docs(new)
+    old_entries, old_hashes = read_docs(old)
     k = len(new_entries) - 1
     assert compare(new_entries, new_hashes, old_entries, old_hashes).proof is not None
     unsigned = copy.deepcopy(old_entries)

@@ -21,7 +21,7 @@ from mailhostile import INJECTED_SUBJECT, hostile_messages, raw_mail
 
 from pbem.errors import Exit
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME, check_chain
+from pbem.log.logfile import LOG_NAME, parse_log
 from pbem.log.moves import after_of
 from pbem.log.yamlio import dump_yaml, load_one, load_stream
 from pbem.player.nonces import commit_move, reveal_move
@@ -62,7 +62,7 @@ def deliver(inbox: Path, data: bytes) -> None:
 
 def read_game(log_bytes: bytes) -> Game:
     entries = load_stream(log_bytes.decode(), "log")
-    return replay(entries, check_chain(entries))
+    return replay(*parse_log(entries))
 
 
 def setup_game(tmp: Path, key_for_red: bool = True) -> tuple[Path, Path]:

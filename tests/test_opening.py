@@ -18,7 +18,7 @@ from pbem.errors import Exit
 from pbem.fair.protocol import ZERO_HASH, entry_hash, nonce_commitment
 from pbem.host.games import load_game
 from pbem.log.game import Opening
-from pbem.log.logfile import link, read_log
+from pbem.log.logfile import link, read_docs
 from pbem.log.yamlio import dump_entry, dump_yaml
 from pbem.player.nonces import commit_move, reveal_move
 from pbem.referee.audit import start_entry
@@ -72,7 +72,7 @@ def test_p4_commit_then_reveal_starts_the_game_with_the_last_reveal(games: Path)
     ok("apply", reveal(games, "red"), "--games", games)
     out = ok("apply", reveal(games, "green"), "--games", games)
     assert "green's nonce revealed" in out and "the game starts" in out
-    entries, _ = read_log(games / GAME / "log.yaml")
+    entries, _ = read_docs(games / GAME / "log.yaml")
     assert [e["kind"] for e in entries] == ["create"] + ["commit"] * 3 + ["nonce"] * 3 + ["start"]
     assert entries[-1]["nonces"] == {p: NONCE[p].hex() for p in ("red", "green", "blue")}
     assert "verdict" not in ok("verify", games / GAME / "log.yaml")
@@ -139,7 +139,7 @@ def test_p4_a_start_with_a_missing_reveal_is_impossible_and_caught(games: Path, 
     ok("apply", reveal(games, "red"), "--games", games)
     ok("apply", reveal(games, "green"), "--games", games)
     assert cli("start", GAME, "--games", games).exit_code == Exit.USAGE
-    entries, hashes = read_log(games / GAME / "log.yaml")
+    entries, hashes = read_docs(games / GAME / "log.yaml")
     dealt = start_entry(load_game(games / GAME), bytes.fromhex(SECRET))  # blue's nonce as empty
     forged = link(dealt, len(entries), hashes[-1], entries[-1]["at"])
     log = tmp_path / "forged.yaml"
@@ -156,7 +156,7 @@ def test_p4_a_log_that_skips_the_start_after_the_last_reveal_is_refused(games: P
         commit(games, player)
     for player in ("red", "green", "blue"):
         ok("apply", reveal(games, player), "--games", games)
-    entries, _ = read_log(games / GAME / "log.yaml")
+    entries, _ = read_docs(games / GAME / "log.yaml")
     cut = entries[:-1] + [{**entries[-1], "kind": "abandon"}]
     for e in cut[-1:]:
         for key in ("nonces", "setup", "commitments"):
@@ -232,7 +232,7 @@ def test_p7_every_entry_has_the_hosts_clock_never_going_back(
     # the game was created at the suite's pinned clock (tests/conftest.py), an hour before
     monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:00:00Z")
     commit(games, "red")
-    entries, _ = read_log(games / GAME / "log.yaml")
+    entries, _ = read_docs(games / GAME / "log.yaml")
     assert entries[-1]["at"] == "2026-11-30T10:00:00Z"
     back = [*entries[:-1], {**entries[-1], "at": "2020-01-01T00:00:00Z"}]
     back[-1]["prev"] = entry_hash(back[-2])

@@ -21,7 +21,8 @@ from pbem.data import default_board, default_catalogue
 from pbem.errors import PbemError
 from pbem.fair.protocol import Deal
 from pbem.host.games import resolve
-from pbem.log.game import Game
+from pbem.log.game import Facts, Game, Keys
+from pbem.log.records import Create
 from pbem.log.yamlio import dump_yaml
 from pbem.referee import admit as referee
 from pbem.rules import MappingFaces, Phase, Stage, State, play
@@ -61,11 +62,13 @@ def position(seed: int) -> tuple[Game, Faces, Faces]:
     shuffled = [faces_one[name] for name in hidden]
     rng.shuffle(shuffled)
     faces_two: dict[str, Token] = {**faces_one, **dict(zip(hidden, shuffled, strict=True))}
-    game = Game(
+    facts = Facts(
         game_id="p10", players=state.players, board=default_board(), catalogue=default_catalogue(),
-        entries=[{"at": "2026-11-30T09:00:00Z"}], hashes=[ENTRY0], first_named=None,
-        secret_commitment="00" * 32, made="supplied", edition="standard", data_hash="00" * 32, state=state,
+        first_named=None, secret_commitment="00" * 32, made="supplied", edition="standard",
+        data_hash="00" * 32, bots={}, deadline=None, reminder=None,
     )
+    first = Create(0, "2026-11-30T09:00:00Z", None, {"at": "2026-11-30T09:00:00Z"})
+    game = Game(facts=facts, entries=[first], hashes=[ENTRY0], keys=Keys({}), state=state)
     return game, one, Faces(faces_two)
 
 

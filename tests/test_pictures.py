@@ -212,7 +212,7 @@ def test_the_svg_of_a_custom_map_places_unknown_regions_apart(finished: Path) ->
         tuple((("atlantis" if a == "anglia" else a), b, k) for a, b, k in game.board.links),
         game.board.shades_for,
     )
-    game.board = renamed
+    game.facts = game.facts.__class__(*(renamed if f == "board" else getattr(game.facts, f) for f in game.facts._fields))
     root = ET.fromstring(board_svg(game))
     boxes = []
     for g in root.iter(f"{SVG_NS}g"):

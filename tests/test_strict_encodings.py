@@ -31,7 +31,7 @@ from clitools import cli, ok, snapshot
 from pbem.errors import Exit
 from pbem.fair.keys import verify
 from pbem.fair.protocol import ZERO_HASH, entry_hash
-from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.logfile import LOG_NAME, read_docs
 from pbem.log.yamlio import dump_entry, dump_yaml
 from pbem.sim.demo import play_demo
 
@@ -66,7 +66,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Entries]:
     base = tmp_path_factory.mktemp("strict")
     play_demo(base / "played", 3, seed=7, echo=None, summary=lambda _line: None, game_id=GAME,
               secret=b"\x42" * 32)
-    entries, _ = read_log(base / "played" / GAME / LOG_NAME)
+    entries, _ = read_docs(base / "played" / GAME / LOG_NAME)
     return base, entries
 
 
@@ -242,7 +242,7 @@ def test_p2_a_comment_admits_tab_newline_and_any_printable_unicode(
     path = write_move(tmp_path, dump_yaml({**turn.move, "comment": comment}))
     assert "ok:" in ok("check", path, "--log", turn.log)
     ok("apply", path, "--games", turn.games)
-    entries, _ = read_log(turn.log)
+    entries, _ = read_docs(turn.log)
     assert entries[-1]["move"]["comment"] == comment
     assert "ok:" in ok("verify", turn.log)
 
@@ -442,7 +442,7 @@ def rechain(entries: Entries) -> Entries:
 
 @pytest.fixture(scope="module")
 def example() -> Entries:
-    entries, _ = read_log(EXAMPLE)
+    entries, _ = read_docs(EXAMPLE)
     return entries
 
 

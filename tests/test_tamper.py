@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.errors import Exit
 from pbem.fair.protocol import ZERO_HASH, entry_hash
-from pbem.log.logfile import read_log
+from pbem.log.logfile import read_docs
 from pbem.log.yamlio import dump_entry
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rattus-3p" / "log.yaml"
@@ -32,7 +32,7 @@ Entries = list[dict[str, Any]]
 
 @pytest.fixture(scope="module")
 def entries() -> Entries:
-    loaded, _hashes = read_log(EXAMPLE)
+    loaded, _hashes = read_docs(EXAMPLE)
     return loaded
 
 

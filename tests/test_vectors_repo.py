@@ -18,7 +18,7 @@ from pbem.data import default_board, default_catalogue
 from pbem.fair import keys as signing
 from pbem.fair import protocol
 from pbem.fair.tokens import check_reveal, commitments, token_salt
-from pbem.log.logfile import read_log
+from pbem.log.logfile import read_docs
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "docs" / "protocol-vectors.yaml"
@@ -89,7 +89,7 @@ def test_nonce_commitments() -> None:
 
 def test_canonical_json_and_entry_hashes_of_the_small_log() -> None:
     log = DATA["log"]["entries"]
-    entries, hashes = read_log(ROOT / "examples" / "rattus-2p" / "log.yaml")
+    entries, hashes = read_docs(ROOT / "examples" / "rattus-2p" / "log.yaml")
     prev = protocol.ZERO_HASH
     for item, entry, hash_ in zip(log, entries, hashes, strict=False):
         parsed = json.loads(item["canonical_json"])

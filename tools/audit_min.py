@@ -44,7 +44,7 @@ def unique(pairs: list[tuple[str, Any]]) -> Entry:  # P2: no key twice (and no f
         raise ValueError("a key appears twice")
     return dict(pairs)
 
-def read_log(path: str) -> list[Entry]:
+def read_docs(path: str) -> list[Entry]:
     """A YAML stream whose documents are JSON objects: split at '---', read each as JSON."""
     text = pathlib.Path(path).read_text(encoding="utf-8")
     try:
@@ -260,7 +260,7 @@ def audit_with_secret(first: Entry, found: dict[str, Any]) -> list[str]:
 def audit(path: str) -> tuple[int, list[str]]:
     """(exit code, lines to print) for one log; the last line is the verdict."""
     try:
-        entries = read_log(path)
+        entries = read_docs(path)
         hashes = check_chain(entries)
         lines = [f"ok: {len(entries)} entries; the chain holds (P7)"]
         check_first(entries[0])

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from pbem.fair.tokens import token_commit, token_salt
 from pbem.data import default_board, default_catalogue  # noqa: E402
 from pbem.fair import protocol  # noqa: E402
-from pbem.log.logfile import read_log  # noqa: E402
+from pbem.log.logfile import read_docs  # noqa: E402
 
 OUT = ROOT / "docs" / "protocol-vectors.yaml"
 SMALL_LOG = ROOT / "examples" / "rattus-2p" / "log.yaml"
@@ -102,7 +102,7 @@ def signatures(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def vectors() -> dict[str, Any]:
-    entries, hashes = read_log(SMALL_LOG)
+    entries, hashes = read_docs(SMALL_LOG)
     entries, hashes = entries[:SMALL_LOG_ENTRIES], hashes[:SMALL_LOG_ENTRIES]
     return {
         "about": "Test vectors of docs/protocol.md (pbem-rattus/v2), written by tools/make_vectors.py "

@@ -137,17 +137,14 @@ def verify(log: Path, old: Path | None) -> None:
     check_schema(entries)
     game = replay(entries, hashes)
     click.echo(f"ok: {len(entries)} entries; the chain holds and each entry fits schemas/entry.json (P7)")
-    flips = sum(
-        1 for e in entries if e.get("kind") == "move"
-        for ev in e["outcome"] if ev["event"] == "token_flipped"
-    )
+    flips = sum(len(e.reveals) for e in entries)  # every public flip, whichever entry made it
     click.echo(f"ok: {flips} reveals match their commitments (P6)")
     click.echo("ok: every move replays under the rules to its recorded outcome (R7.3)")
     from pbem.referee.signatures import require_valid  # P8; cryptography only if the log has keys
 
     checked = require_valid(entries)
     if checked is not None:
-        if entries[0].get("host_key"):
+        if entries[0].raw.get("host_key"):
             click.echo(f"ok: all {checked.entries_signed} entries carry the host's signature (P8)")
         click.echo(f"ok: {checked.moves_signed} signed moves verify with their players' keys (P8)")
     if game.secret is not None:  # revealed: every commitment can be checked now, flipped or not
@@ -169,7 +166,7 @@ def verify(log: Path, old: Path | None) -> None:
         click.echo(line)
 
 
-def _extends(log: Path, entries: list[dict[str, Any]], hashes: list[str], old: Path) -> None:
+def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path) -> None:
     """P9: the log kept (OLD) is a prefix of LOG; a refusal prints a fork proof if there is one."""
     from pbem.errors import TamperError
     from pbem.referee.history import compare
@@ -180,7 +177,7 @@ def _extends(log: Path, entries: list[dict[str, Any]], hashes: list[str], old: P
         raise TamperError(f"OLD ({old}), the log you kept, does not verify: {err.message}",
                           err.rule) from None
     click.echo(f"ok: OLD ({old}), the log you kept, reads and its chain holds (P7)")
-    result = compare(entries, hashes, old_entries, old_hashes)
+    result = compare([e.raw for e in entries], hashes, [e.raw for e in old_entries], old_hashes)
     if result.ok:
         click.echo(f"ok: {result.message}")
         return

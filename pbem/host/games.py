@@ -23,6 +23,7 @@ from pbem.log.clock import now, stamp
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, append, link, locked, read_log
 from pbem.log.moves import Move
+from pbem.log.records import Entry, Standin, Timeout, parse_entry
 from pbem.record import Record
 from pbem.referee.admit import Verdict, check_abandon, check_waive, judge
 from pbem.referee.audit import host_faces, start_entry
@@ -74,9 +75,9 @@ def load_game(path: Path) -> Game:
 # --- applying moves -------------------------------------------------------------
 
 class Applied(Record):
-    """What an accepted move added: entries, events, and private files written."""
+    """What an accepted move added: entries (as records), events, and private files written."""
 
-    entries: list[dict[str, Any]]
+    entries: list[Entry]
     events: list[Event]
     private: list[Path]
     game: Game
@@ -134,10 +135,10 @@ def _write(
     faces: HostFaces | None = None,
 ) -> Applied:
     """Chain the new entries, replay them as any reader would, then write."""
-    chained = []
+    chained, records = [], []
     seq, prev = game.last_seq, game.last_hash
     sealer = None
-    if game.entries[0].get("host_key"):  # P8: the host signs every entry
+    if game.entries[0].raw.get("host_key"):  # P8: the host signs every entry
         sealer = game_sealer(path, game)
     pending = list(entries)
     while pending:
@@ -147,20 +148,22 @@ def _write(
         if sealer is not None:
             entry = sealer.seal(entry)
         prev = protocol.entry_hash(entry)
-        try:
-            apply_entry(game, entry, prev)  # the same check every reader will make
+        try:  # the same reading and the same check every reader will make
+            record = parse_entry(entry, seq)
+            apply_entry(game, record, prev)
         except TamperError as err:  # pragma: no cover - would be a bug in pbem itself
             raise InternalError(f"the new entry does not replay: {err}") from err
         chained.append(entry)
+        records.append(record)
         if game.ready_to_start and not pending:  # P4: the last reveal (or waiver) starts the game
             pending.append(start_entry(game, secret_for(game, path)))
         elif game.resigned and not pending and resigned_to_move(game) is not None:
             # R8.4: a resigned seat is played by the stand-in at once, turn after turn
             faces = faces or host_faces(game, secret_for(game, path))
-            pending.append(standin_entry(game, "standin", faces))
+            pending.append(standin_entry(game, Standin, faces))
     private = write_private(path, game, events or [], faces, seq, seq - len(chained))
     append(path / LOG_NAME, chained)
-    return Applied(chained, events or [], private, game)
+    return Applied(records, events or [], private, game)
 
 
 # --- R8: timeouts and new players ----------------------------------------------------------
@@ -178,7 +181,7 @@ def timeout(games: Path, game_id: str) -> Applied | None:
             return None
         faces = host_faces(game, secret_for(game, path))
         assert due_at(game) == found[1]
-        return _write(path, game, [standin_entry(game, "timeout", faces)], faces=faces)
+        return _write(path, game, [standin_entry(game, Timeout, faces)], faces=faces)
 
 
 def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | None) -> Applied:

@@ -7,10 +7,12 @@ secret: the host's secret file and the players' private files stay outside.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
+from pbem.log.records import Entry
+from pbem.record import Record
 from pbem.rules import State
 from pbem.rules.data import Board, Catalogue
 
@@ -27,35 +29,124 @@ class Opening(StrEnum):
     ABANDONED = "abandoned"
 
 
-@dataclass
-class Game:
-    """A game as its public log shows it, up to its last entry."""
+class Facts(Record):
+    """The fixed facts of entry 0 (P3): who plays, on what data, with which options."""
 
     game_id: str
     players: tuple[str, ...]
     board: Board
     catalogue: Catalogue
-    entries: list[dict[str, Any]]
-    hashes: list[str]
     first_named: str | None
     secret_commitment: str
     made: str  # P7: "os-csprng", or "supplied" (a test game)
     edition: str  # P3: "standard" or "custom"
     data_hash: str
+    bots: Mapping[str, str]  # entry 0: seat -> bot level, played by the host
+    deadline: int | None  # R8.1: seconds a turn may take (entry 0's options), or none
+    reminder: int | None  # seconds before the deadline a reminder is mailed, or none
+
+
+class Keys:
+    """P8: the key in force for each seat, in one place for the replay and the signature check:
+    entry 0's keys, a key registered with a nonce commitment, a replaced seat's new key."""
+
+    __slots__ = ("by_player",)
+
+    def __init__(self, first: Mapping[str, str]) -> None:
+        self.by_player: dict[str, str] = dict(first)
+
+    def get(self, player: str) -> str | None:
+        return self.by_player.get(player)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_player)
+
+    def __contains__(self, player: object) -> bool:
+        return player in self.by_player
+
+    def __getitem__(self, player: str) -> str:
+        return self.by_player[player]
+
+    def register(self, player: str, key: str) -> None:
+        """P8: a key registered with a commitment; an earlier one stays in force."""
+        self.by_player.setdefault(player, key)
+
+    def hand_over(self, player: str, key: str | None) -> None:
+        """R8.4: the seat's new player signs with ``key`` from here on (none: unsigned)."""
+        if key is None:
+            self.by_player.pop(player, None)
+        else:
+            self.by_player[player] = key
+
+
+@dataclass
+class Game:
+    """A game as its public log shows it, up to its last entry."""
+
+    facts: Facts
+    entries: list[Entry]  # the log's records, parsed once (pbem.log.records)
+    hashes: list[str]
+    keys: Keys
     commits: dict[str, str] = field(default_factory=dict)  # P4: player -> nonce commitment
     waived: set[str] = field(default_factory=set)  # P4: seats that add no nonce
     nonces: dict[str, str] = field(default_factory=dict)  # P4: revealed nonces, hex
-    keys: dict[str, str] = field(default_factory=dict)  # P8: player -> public key
-    bots: dict[str, str] = field(default_factory=dict)  # entry 0: seat -> bot level, played by the host
     commitments: list[str] = field(default_factory=list)  # P6: the 49, from the start entry
     state: State | None = None
     secret: bytes | None = None  # once revealed (P6)
     abandoned: bool = False
     sent: dict[str, int] = field(default_factory=dict)  # P7: each recorded move's digest -> seq
-    deadline: int | None = None  # R8.1: seconds a turn may take (entry 0's options), or none
-    reminder: int | None = None  # seconds before the deadline a reminder is mailed, or none
     resigned: set[str] = field(default_factory=set)  # R8.4: seats the stand-in plays, at once
     turn_since: int = 0  # R8.1: the seq of the entry that made it the player to move's turn
+    revealed: dict[str, str] = field(default_factory=dict)  # P6: public token -> catalogue id, every flip
+
+
+    @property
+    def game_id(self) -> str:
+        return self.facts.game_id
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.facts.players
+
+    @property
+    def board(self) -> Board:
+        return self.facts.board
+
+    @property
+    def catalogue(self) -> Catalogue:
+        return self.facts.catalogue
+
+    @property
+    def first_named(self) -> str | None:
+        return self.facts.first_named
+
+    @property
+    def secret_commitment(self) -> str:
+        return self.facts.secret_commitment
+
+    @property
+    def made(self) -> str:
+        return self.facts.made
+
+    @property
+    def edition(self) -> str:
+        return self.facts.edition
+
+    @property
+    def data_hash(self) -> str:
+        return self.facts.data_hash
+
+    @property
+    def bots(self) -> Mapping[str, str]:
+        return self.facts.bots
+
+    @property
+    def deadline(self) -> int | None:
+        return self.facts.deadline
+
+    @property
+    def reminder(self) -> int | None:
+        return self.facts.reminder
 
     @property
     def started(self) -> bool:
@@ -102,8 +193,7 @@ class Game:
 
     @property
     def last_at(self) -> str | None:
-        at = self.entries[-1].get("at")
-        return at if isinstance(at, str) else None
+        return self.entries[-1].at
 
     @property
     def test_game(self) -> bool:
@@ -112,7 +202,7 @@ class Game:
 
     def at_of(self, seq: int) -> str:
         """The ``at`` of entry ``seq`` (P7; every replayed entry has one)."""
-        return str(self.entries[seq]["at"])
+        return self.entries[seq].at
 
     def to_move(self) -> str | None:
         return self.state.to_move if self.state is not None else None

@@ -10,6 +10,7 @@ interleaved entry.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import time
@@ -18,24 +19,52 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import BusyError, TamperError
+from pbem.errors import BusyError, PbemError, TamperError
 from pbem.fair.protocol import ZERO_HASH, canonical_json, sha256_hex
 from pbem.files import read_limited, write_atomic
-from pbem.log.yamlio import LOG_LIMIT, char_name, decode, dump_entry, load_stream
+from pbem.log.records import Entry, parse_entry
+from pbem.log.yamlio import LOG_LIMIT, _no_float, _unique_keys, char_name, decode, dump_entry, iter_documents
 
 LOG_NAME = "log.yaml"
 LOCK_NAME = ".lock"
 LOCK_TIMEOUT = 30.0
 
 
-def read_log(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
-    """Entries and their hashes; :class:`TamperError` where the chain breaks (P7)."""
+def read_log(path: Path) -> tuple[list[Entry], list[str]]:
+    """The one strict reader of a log, for every command: its records and their hashes.
+
+    P2: each entry is a JSON document (the log is written as JSON and read as JSON: a
+    YAML comment or any YAML-only syntax inside an entry is refused); P7: the chain;
+    ``schemas/entry.json``: each entry's shape (:func:`pbem.log.records.parse_entry`).
+    Any departure is a :class:`TamperError` naming the entry and the rule."""
     data = read_limited(path, LOG_LIMIT, "log")
     try:
-        entries = load_stream(decode(data, "the log"), "log", check_later=True)  # check_chain hashes them
-    except Exception as err:  # a broken log is a tampered log for every reader
-        raise TamperError(f"the log cannot be read: {err}", "P7") from None
-    return entries, check_chain(entries)
+        text = decode(data, "the log")
+    except PbemError as err:  # a broken log is a tampered log for every reader
+        raise TamperError(f"the log cannot be read: {err.message}", "P7") from None
+    docs: list[Any] = []
+    for line, doc in iter_documents(text):
+        try:
+            docs.append(json.loads(doc, parse_float=_no_float, parse_constant=_no_float,
+                                   object_pairs_hook=_unique_keys))
+        except (ValueError, RecursionError) as err:
+            raise TamperError(
+                f"entry {len(docs)} (the document at line {line}) is not one JSON object: {err} "
+                "(the log is written as JSON and read as JSON, P2)", "P7",
+            ) from None
+    return parse_log(docs)
+
+
+def read_docs(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """:func:`read_log`'s entries as written (for tools that rewrite a log: tests, vectors)."""
+    records, hashes = read_log(path)
+    return [r.raw for r in records], hashes
+
+
+def parse_log(docs: list[Any]) -> tuple[list[Entry], list[str]]:
+    """Decoded entries -> (records, hashes): the chain (P7), P2's values, each entry's shape."""
+    hashes = check_chain(docs)
+    return [parse_entry(doc, seq) for seq, doc in enumerate(docs)], hashes
 
 
 def check_chain(entries: list[Any]) -> list[str]:
@@ -47,7 +76,7 @@ def check_chain(entries: list[Any]) -> list[str]:
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict):
             raise TamperError(f"entry {index}: not a mapping", "P7")
-        if entry.get("seq") != index:
+        if type(entry.get("seq")) is not int or entry["seq"] != index:
             raise TamperError(
                 f"entry {index}: its seq is {entry.get('seq')!r}, expected {index} "
                 "(an entry was dropped, inserted or moved)",

@@ -51,7 +51,7 @@ def accept_mail(games: Path, mail: Mail, require_sender: bool = True) -> Applied
     applied = apply_and_answer(games, move)
     if mail.message_id is not None:
         with locked(path):
-            record_seen(path, mail.message_id, applied.entries[0]["seq"])
+            record_seen(path, mail.message_id, applied.entries[0].seq)
     return applied
 
 

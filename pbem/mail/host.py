@@ -46,6 +46,7 @@ from pbem.host.games import Applied, game_dir, load_game
 from pbem.host.private import PRIVATE_DIR, seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.log.logfile import LOG_NAME, locked
+from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, public_text, refused_text
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block, parse_mail
 from pbem.mail.invite import invite, invite_round
@@ -61,7 +62,7 @@ _log = logging.getLogger("pbem.mail.host")
 # --- the mailbox loop ----------------------------------------------------------------------
 
 QUARANTINE = ".Quarantine"  # a Maildir++ subfolder of the inbox: kept, never deleted
-_HOSTS_OWN = ("standin", "start", "reveal")  # entries the host adds after a move, in the same apply
+_HOSTS_OWN = (Standin, Start, Reveal)  # entries the host adds after a move, in the same apply
 
 
 
@@ -154,8 +155,8 @@ class MailHost:
         # in between leaves it unreported, and the next run reports it (see _unreported).
         path = game_dir(self.games, applied.game.game_id)
         with locked(path):
-            record_seen(path, ident, applied.entries[0]["seq"])
-        return f"applied: game {applied.game.game_id}, entry {applied.entries[0]['seq']}"
+            record_seen(path, ident, applied.entries[0].seq)
+        return f"applied: game {applied.game.game_id}, entry {applied.entries[0].seq}"
 
     def _accept(
         self, mail: Mail, ident: str, move: Any, where: str, state: dict[str, Any], answered: bool
@@ -175,7 +176,7 @@ class MailHost:
             if unreported is None:
                 raise
             applied = unreported
-        state["applied"] = f"game {applied.game.game_id}, entry {applied.entries[0]['seq']}"
+        state["applied"] = f"game {applied.game.game_id}, entry {applied.entries[0].seq}"
         return applied
 
     def _unreported(self, path: Path, move: Any, seen: dict[str, int]) -> Applied | None:
@@ -192,7 +193,7 @@ class MailHost:
         seq = game.sent.get(sent_key(move.data))
         if seq is None or seq in seen.values():
             return None
-        if any(e.get("player") not in game.bots and e.get("kind") not in _HOSTS_OWN
+        if any(e.player not in game.bots and not isinstance(e, _HOSTS_OWN)
                for e in game.entries[seq + 1:]):
             return None
         private = [path / PRIVATE_DIR / f"{player}.yaml" for player in game.players

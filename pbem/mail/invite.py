@@ -15,7 +15,7 @@ from pathlib import Path
 from pbem.files import write_atomic
 from pbem.host.games import load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
-from pbem.log.game import Game
+from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.outbox import Queue
 from pbem.mail.replies import ROUND_SUBJECTS, ROUND_TEXT, compose
@@ -35,9 +35,9 @@ def invited_rounds(path: Path) -> set[str]:
 def invite_round(path: Path, game: Game) -> set[str]:
     """The players to invite to the opening round the game is in now, if nobody was
     invited to it yet (the round is then marked as invited); else nobody."""
-    rnd = game.opening.value
-    if rnd not in ("commit", "reveal", "started"):
+    if game.opening is Opening.ABANDONED:
         return set()
+    rnd = game.opening.value
     with locked(path):
         done = invited_rounds(path)
         if rnd in done:

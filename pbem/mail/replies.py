@@ -123,7 +123,7 @@ def applied_mails(
     """One mail per registered player (``message_id(0)`` answers the mover's message), and the
     result to the sender when the sender's address is not the mover's registered one."""
     game = report.applied.game
-    mover = report.applied.entries[0].get("player", "host")
+    mover = report.applied.entries[0].player or "host"
     privates = {p.stem: p for p in report.applied.private}
     out: list[EmailMessage] = []
     mover_told = False

@@ -31,6 +31,7 @@ from pbem.host.settings import load_settings
 from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
+from pbem.log.records import Timeout
 from pbem.mail.host import MailHost, host_address
 from pbem.referee.deadlines import due, phrase, remind_at
 from pbem.referee.seatview import SeatView
@@ -79,7 +80,7 @@ def tick(games: Path, from_address: str | None = None) -> Tick:
                 applied = timeout(games, game.game_id)
                 if applied is not None:
                     result.timeouts += 1
-                    result.lines.append(f"{game.game_id}: timeout recorded as entry {applied.entries[0]['seq']} "
+                    result.lines.append(f"{game.game_id}: timeout recorded as entry {applied.entries[0].seq} "
                                         f"({found[0]}'s deadline {found[1]} passed; R8.2)")
                     game = applied.game
             if load_settings(child).emails:
@@ -100,7 +101,7 @@ def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:
     with locked(path):
         sent = notices_sent(path)
         for seq, entry in enumerate(game.entries):
-            if entry.get("kind") != "timeout" or f"notice {seq}" in sent:
+            if not isinstance(entry, Timeout) or f"notice {seq}" in sent:
                 continue
             batch = host.queue.batch_id(f"notice:{game.game_id}:{seq}")
             messages = _notice(host, game, seq, emails, batch)
@@ -147,7 +148,7 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
     log_bytes = (game_dir(host.games, game.game_id) / LOG_NAME).read_bytes()
     out = []
     for index, player in enumerate(p for p in game.players if p in emails):
-        subject = f"[pbem {game.game_id}] entry {seq}: timeout, the stand-in played {game.entries[seq]['player']}"
+        subject = f"[pbem {game.game_id}] entry {seq}: timeout, the stand-in played {game.entries[seq].player}"
         parts = ["\n".join(told), board]
         if player == to_move and seq == game.last_seq:
             subject += f"; your move, {player}"

@@ -16,6 +16,7 @@ from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
 from pbem.fair.tokens import commitments
 from pbem.log.game import Game
+from pbem.log.records import Start
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.rules.data import N_TOKENS
 
@@ -52,11 +53,11 @@ def audit(game: Game) -> list[str]:
     if log_has_signatures(game.entries):  # P8
         require_valid(game.entries)
     faces = host_faces(game, game.secret)
-    start_seq = next(i for i, e in enumerate(game.entries) if e.get("kind") == "start")
+    recorded = next(e for e in game.entries if isinstance(e, Start))
+    start_seq = recorded.seq
     expected = start_entry(game, game.secret)
-    recorded = game.entries[start_seq]
     for key in ("nonces", "setup", "commitments"):
-        if recorded.get(key) != expected[key]:
+        if recorded.raw[key] != expected[key]:
             raise TamperError(
                 f"entry {start_seq}: the published {key} are not what the revealed secret gives", "P5"
             )
@@ -64,12 +65,11 @@ def audit(game: Game) -> list[str]:
     if ids != sorted(t.id for t in game.catalogue.tokens):
         raise TamperError(f"the {N_TOKENS} committed tokens are not the game's catalogue", "P6")
     flips = 0
-    for seq, entry in enumerate(game.entries):
-        for item in entry.get("outcome", []) if entry.get("kind") == "move" else []:
-            if item.get("event") == "token_flipped":
-                flips += 1
-                if item["token_id"] != faces.look(item["token"]) or item["salt"] != faces.salt(item["token"]):
-                    raise TamperError(f"entry {seq}: the reveal of {item['token']} is not the dealt token", "P6")
+    for entry in game.entries:  # every public flip, whichever kind of entry made it
+        for flip in entry.reveals:
+            flips += 1
+            if flip.token_id != faces.look(flip.token) or flip.salt != faces.salt(flip.token):
+                raise TamperError(f"entry {entry.seq}: the reveal of {flip.token} is not the dealt token", "P6")
     return [
         "the secret matches its commitment (P3)",
         "the seed, every draw and the public setup are what the secret and nonces give (P4-P5)",

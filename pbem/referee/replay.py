@@ -16,9 +16,10 @@ from typing import Any
 from pbem.data import STANDARD_DATA_HASHES
 from pbem.errors import FormatError, PbemError, TamperError
 from pbem.fair import protocol
-from pbem.log.clock import is_at
-from pbem.log.game import Game, Opening
+from pbem.log.game import Facts, Game, Keys, Opening
 from pbem.log.moves import Move, validate
+from pbem.log.records import Abandon, Commit, Create, Entry, Nonce, Replace, Reveal, Sent, Standin, Start, Waive
+from pbem.log.records import Move as Played
 from pbem.referee.admit import check_abandon, check_waive, judge
 from pbem.referee.reveals import RevealFaces, outcome_dicts
 from pbem.referee.seats import replay_seat_entry
@@ -28,22 +29,21 @@ from pbem.rules.data import N_TOKENS, Board, Catalogue, GameDataError
 SaltOf = Callable[[str], str]
 
 
-def _setup_state(game: Game, entry: dict[str, Any], seq: int) -> State:
-    """Rebuild R2.1-R2.4 from the start entry's public setup, checking its shape."""
+def _setup_state(game: Game, entry: Start) -> State:
+    """Rebuild R2.1-R2.4 from the start entry's public setup (its shape is entry.json's)."""
+    seq, raw = entry.seq, entry.raw
+    setup = raw["setup"]
+    board_names: Mapping[str, str] = setup["board"]
+    supply, removed = list(setup["supply"]), list(setup["removed"])
+    regions = game.board.regions_in_use(len(game.players))
+    if list(board_names) != list(regions):
+        raise TamperError(f"entry {seq}: the start entry's board does not list the regions in use in map "
+                          "order", "P6")
+    names = [*board_names.values(), *supply, *removed]
+    if names != [protocol.Deal.name(i) for i in range(1, len(names) + 1)] or len(names) != N_TOKENS:
+        raise TamperError(f"entry {seq}: token positions must run t01..t49: board, supply, removed", "P6")
+    game.commitments = list(raw["commitments"])
     try:
-        setup = entry["setup"]
-        board_names: Mapping[str, str] = setup["board"]
-        supply, removed = list(setup["supply"]), list(setup["removed"])
-        regions = game.board.regions_in_use(len(game.players))
-        if list(board_names) != list(regions):
-            raise ValueError("the board does not list the regions in use in map order")
-        names = [*board_names.values(), *supply, *removed]
-        if names != [protocol.Deal.name(i) for i in range(1, len(names) + 1)] or len(names) != N_TOKENS:
-            raise ValueError("token positions must run t01..t49: board, supply, removed (P6)")
-        commitments = entry["commitments"]
-        if len(commitments) != N_TOKENS or not all(_hex(c, 64, 64) for c in commitments):
-            raise ValueError(f"there must be {N_TOKENS} commitments of 64 lowercase hex digits (P2, P6)")
-        game.commitments = list(commitments)
         return new_state(
             players=game.players,
             first=setup["first_player"],
@@ -55,71 +55,51 @@ def _setup_state(game: Game, entry: dict[str, Any], seq: int) -> State:
             plague=setup["plague"],
             catalogue=game.catalogue,
         )
-    except (KeyError, TypeError, ValueError, AttributeError, GameDataError) as err:
+    except ValueError as err:  # new_state's refusals of a setup (R2): the start entry is at fault
         raise TamperError(f"entry {seq}: the start entry is malformed: {err}", "P6") from None
 
 
-def game_from_first(first: dict[str, Any], first_hash: str) -> Game:
-    """Entry 0 (P3): the players, the secret's commitment and the game's own data."""
+def game_from_first(first: Entry, first_hash: str) -> Game:
+    """Entry 0 (P3): the players, the secret's commitment and the game's own data (its shape
+    was checked when it was read: pbem.log.records)."""
+    if not isinstance(first, Create):
+        raise TamperError("entry 0: the first entry is malformed: it must be a 'create' entry", "P3")
+    raw = first.raw
     try:
-        if first.get("kind") != "create" or first.get("protocol") != protocol.PROTOCOL:
-            raise ValueError(f"it must be a 'create' entry of protocol {protocol.PROTOCOL}")
-        if not is_at(first.get("at")):
-            raise ValueError("its 'at' is not a time like 2026-11-30T09:15:00Z (P7)")
-        data = first["data"]
-        recorded = first["data_hash"]
-        if protocol.sha256_hex(protocol.checked_json({"map": data["map"], "tokens": data["tokens"]})) != recorded:
-            # (entry 0 was checked for P2's values when its own hash was computed)
-            raise ValueError("its data_hash is not the hash of its map and token catalogue")
-        edition = first["edition"]
-        if edition == "standard" and recorded not in STANDARD_DATA_HASHES:
-            raise ValueError(
-                "it claims the standard edition, but its map or token catalogue differ from "
-                "the data pbem ships (a custom game must say 'custom')"
-            )
-        if edition not in ("standard", "custom"):
-            raise ValueError(f"edition {edition!r} is neither 'standard' nor 'custom'")
-        if not _hex(first["secret"]["commitment"], 64, 64):
-            raise ValueError("its secret commitment is not 64 lowercase hex digits (P2)")
-        made = first["secret"]["made"]
-        if made not in ("os-csprng", "supplied"):
-            raise ValueError(f"secret.made {made!r} is neither 'os-csprng' nor 'supplied'")
-        game = Game(
-            game_id=first["game"],
-            players=tuple(first["players"]),
-            board=Board.from_data(data["map"]),
-            catalogue=Catalogue.from_data(data["tokens"]),
-            entries=[first],
-            hashes=[first_hash],
-            first_named=first["options"].get("first"),
-            secret_commitment=first["secret"]["commitment"],
-            made=made,
-            edition=edition,
-            data_hash=recorded,
-            keys=dict(first.get("keys", {})),
-            bots=dict(first["options"].get("bots", {})),
-        )
-        game.board.regions_in_use(len(game.players))
-        game.deadline, game.reminder = _deadline_options(first["options"])
-        if not set(game.bots) <= set(game.players) or not all(isinstance(v, str) for v in game.bots.values()):
-            raise ValueError("options.bots names a seat that is not a player")
-        return game
-    except (KeyError, TypeError, ValueError, AttributeError, GameDataError) as err:
+        facts = _facts(raw)
+    except (ValueError, GameDataError) as err:  # _facts' own refusals, and the data's (P3)
         raise TamperError(f"entry 0: the first entry is malformed: {err}", "P3") from None
+    return Game(facts=facts, entries=[first], hashes=[first_hash], keys=Keys(raw.get("keys", {})))
 
 
-def _deadline_options(options: dict[str, Any]) -> tuple[int | None, int | None]:
-    """R8.1: entry 0's deadline and reminder, in seconds (both absent: no deadline)."""
+def _facts(raw: dict[str, Any]) -> Facts:
+    data, recorded, edition = raw["data"], raw["data_hash"], raw["edition"]
+    if protocol.sha256_hex(protocol.checked_json({"map": data["map"], "tokens": data["tokens"]})) != recorded:
+        # (entry 0 was checked for P2's values when its own hash was computed)
+        raise ValueError("its data_hash is not the hash of its map and token catalogue")
+    if edition == "standard" and recorded not in STANDARD_DATA_HASHES:
+        raise ValueError(
+            "it claims the standard edition, but its map or token catalogue differ from "
+            "the data pbem ships (a custom game must say 'custom')"
+        )
+    options = raw["options"]
+    players, bots = tuple(raw["players"]), dict(options.get("bots", {}))
+    if not set(bots) <= set(players):
+        raise ValueError("options.bots names a seat that is not a player")
     deadline, reminder = options.get("deadline"), options.get("reminder")
-    for name, value in (("deadline", deadline), ("reminder", reminder)):
-        if value is not None and (type(value) is not int or value < 60):
-            raise ValueError(f"options.{name} must be a whole number of seconds, at least 60 (R8.1)")
     if reminder is not None and (deadline is None or reminder >= deadline):
         raise ValueError("options.reminder needs a deadline, and must be shorter than it (R8.1)")
-    return deadline, reminder
+    board = Board.from_data(data["map"])
+    board.regions_in_use(len(players))
+    return Facts(
+        game_id=raw["game"], players=players, board=board, catalogue=Catalogue.from_data(data["tokens"]),
+        first_named=options.get("first"), secret_commitment=raw["secret"]["commitment"],
+        made=raw["secret"]["made"], edition=edition, data_hash=recorded, bots=bots,
+        deadline=deadline, reminder=reminder,
+    )
 
 
-def replay(entries: list[dict[str, Any]], hashes: list[str]) -> Game:
+def replay(entries: list[Entry], hashes: list[str]) -> Game:
     """The game as of the last entry; :class:`TamperError` naming the first bad entry."""
     game = game_from_first(entries[0], hashes[0])
     for seq in range(1, len(entries)):
@@ -127,30 +107,13 @@ def replay(entries: list[dict[str, Any]], hashes: list[str]) -> Game:
     return game
 
 
-def _recorded_move(entry: dict[str, Any], seq: int) -> Move:
-    """The move an entry records, in the shape the referee reads (its schema was checked
-    when it was admitted; a tampered one must still not crash the replay)."""
-    move, player = entry.get("move"), entry.get("player")
-    after = move.get("after") if isinstance(move, dict) else None
-    if (
-        not isinstance(move, dict)
-        or not isinstance(after, dict)
-        or type(after.get("seq")) is not int
-        or not isinstance(after.get("hash"), str)
-        or len(after["hash"]) < protocol.HASH_PREFIX_MIN
-        or move.get("player") != player
-        or move.get("kind") != entry.get("kind")
-        or not isinstance(move.get("game"), str)
-    ):
-        raise TamperError(
-            f"entry {seq}: the recorded move is malformed, or its player, kind or 'after' "
-            "field was changed", "P7",
-        )
-    if entry["kind"] == "commit" and not _hex(move.get("nonce_commitment"), 64, 64):
-        raise TamperError(f"entry {seq}: the recorded nonce commitment is not 64 hex digits", "P4")
-    if entry["kind"] == "nonce" and not _hex(move.get("nonce"), 32, 128):
-        raise TamperError(f"entry {seq}: the recorded nonce is not 16-64 bytes of hex", "P4")
-    return Move(move["game"], str(player), entry["kind"], move)
+def _recorded_move(entry: Sent) -> Move:
+    """The move an entry records, in the shape the referee reads (move.json's shape was
+    checked when the log was read; its player must be the entry's)."""
+    move = entry.move
+    if move["player"] != entry.player:
+        raise TamperError(f"entry {entry.seq}: the recorded move's player was changed", "P7")
+    return Move(move["game"], str(entry.player), move["kind"], move)
 
 
 def _hex(value: object, shortest: int, longest: int) -> bool:
@@ -162,48 +125,55 @@ def _hex(value: object, shortest: int, longest: int) -> bool:
     )
 
 
-def apply_entry(game: Game, entry: dict[str, Any], entry_hash: str) -> None:
-    """Check one more entry against the game so far, the way the host admitted it, and add it."""
-    seq = len(game.entries)
-    at, last_at = entry.get("at"), game.last_at
-    if not is_at(at):
-        raise TamperError(f"entry {seq}: its 'at' is not a time like 2026-11-30T09:15:00Z", "P7")
-    assert isinstance(at, str)
+def apply_entry(game: Game, entry: Entry, entry_hash: str) -> None:
+    """Check one more entry against the game so far, the way the host admitted it, and add it.
+
+    The entry's shape was checked when it was read; here only what the host could not
+    have admitted is a :class:`TamperError`.  Anything else raised is a bug in pbem."""
+    seq, at, last_at = entry.seq, entry.at, game.last_at
+    if seq != len(game.entries):
+        raise TamperError(f"entry {seq}: replayed after entry {game.last_seq}", "P7")
     if last_at is not None and at < last_at:
         raise TamperError(f"entry {seq}: its 'at' ({at}) is earlier than the entry before ({last_at})", "P7")
-    kind = entry.get("kind")
-    if game.ready_to_start and kind != "start":
+    if game.ready_to_start and not isinstance(entry, Start):
         raise TamperError(f"entry {seq}: every nonce is in, so the game must start with this entry (P4)", "P4")
     turn_before = _turn_key(game)
-    if kind != "standin" and game.resigned and game.to_move() in game.resigned:
+    if not isinstance(entry, Standin) and game.resigned and game.to_move() in game.resigned:
         raise TamperError(f"entry {seq}: {game.to_move()} resigned, so the stand-in plays their turn "
                           "at once, in this entry (R8.4)", "R8.4")
     try:
-        if kind in ("commit", "nonce", "move", "resign"):
-            _replay_move(game, entry, seq)
-        elif kind in ("timeout", "standin", "replace"):
-            replay_seat_entry(game, entry, seq)
-        elif kind == "waive":
-            player = entry.get("player")
-            check_waive(game, str(player))
-            game.waived.add(str(player))
-        elif kind == "abandon":
-            check_abandon(game)
-            game.abandoned = True
-        elif kind == "start":
-            _replay_start(game, entry, seq)
-        elif kind == "reveal":
-            _replay_reveal(game, entry, seq)
-        else:
-            raise TamperError(f"entry {seq}: unknown entry kind {kind!r}", "P7")
+        _apply(game, entry)
     except TamperError:
         raise
-    except PbemError as err:
+    except PbemError as err:  # the referee's refusal (admit, seats): never admitted by the host
         raise TamperError(f"entry {seq}: the host could not have admitted it: {err.message}", err.rule) from None
+    for flip in entry.reveals:
+        game.revealed[flip.token] = flip.token_id
     game.entries.append(entry)
     game.hashes.append(entry_hash)
     if _turn_key(game) != turn_before:
         game.turn_since = seq  # R8.1: this entry made it the player to move's turn
+
+
+def _apply(game: Game, entry: Entry) -> None:
+    """How each kind of entry changes the game."""
+    match entry:
+        case Sent():
+            _replay_move(game, entry)
+        case Standin() | Replace():
+            replay_seat_entry(game, entry)
+        case Waive():
+            check_waive(game, str(entry.player))
+            game.waived.add(str(entry.player))
+        case Abandon():
+            check_abandon(game)
+            game.abandoned = True
+        case Start():
+            _replay_start(game, entry)
+        case Reveal():
+            _replay_reveal(game, entry)
+        case _:
+            raise TamperError(f"entry {entry.seq}: a second {type(entry).__name__.lower()} entry", "P3")
 
 
 def _turn_key(game: Game) -> tuple[Any, ...] | None:
@@ -214,23 +184,21 @@ def _turn_key(game: Game) -> tuple[Any, ...] | None:
     return (state.phase.value, state.current, state.turn_number, len(state.queue))
 
 
-def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
-    move = _recorded_move(entry, seq)
-    if entry["kind"] != "move":
+def _replay_move(game: Game, entry: Sent) -> None:
+    seq, move = entry.seq, _recorded_move(entry)
+    if not isinstance(entry, Played):
         verdict = judge(game, move, signatures=False)
-        if move.kind == "commit":
+        if isinstance(entry, Commit):
             game.commits[move.player] = move.data["nonce_commitment"]
             if isinstance(move.data.get("key"), str):
-                game.keys.setdefault(move.player, move.data["key"])  # P8: registered with the commitment
-        elif move.kind == "nonce":
+                game.keys.register(move.player, move.data["key"])  # P8: registered with the commitment
+        elif isinstance(entry, Nonce):
             game.nonces[move.player] = move.data["nonce"]
         else:
             game.resigned.add(move.player)  # R8.4: the stand-in plays the seat from now on
     else:
-        outcome = entry.get("outcome")
-        if not isinstance(outcome, list):
-            raise TamperError(f"entry {seq}: a move entry needs its outcome", "P7")
-        faces = RevealFaces(game, outcome, seq)
+        outcome = entry.outcome
+        faces = RevealFaces(game, entry)
         try:
             verdict = judge(game, move, faces=faces, signatures=False)
         except FaceUnknown as err:
@@ -247,16 +215,18 @@ def _replay_move(game: Game, entry: dict[str, Any], seq: int) -> None:
     game.sent[verdict.key] = seq
 
 
-def _replay_start(game: Game, entry: dict[str, Any], seq: int) -> None:
+def _replay_start(game: Game, entry: Start) -> None:
+    seq = entry.seq
     if game.opening is not Opening.REVEAL or not game.ready_to_start:
         raise TamperError(
             f"entry {seq}: a start before every nonce was revealed (still awaited: "
             f"{', '.join(game.awaited) or 'nothing'}); a partial start would let someone choose", "P4",
         )
     expected = {p: game.nonces.get(p, "") for p in game.players}
-    if entry.get("nonces") != expected:
+    if entry.raw["nonces"] != expected:
         raise TamperError(f"entry {seq}: the nonces differ from the revealed ones", "P4")
-    game.state = _setup_state(game, entry, seq)
+    game.state = _setup_state(game, entry)
+
 
 def _first_difference(ours: list[Any], theirs: list[Any]) -> str:
     for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
@@ -265,17 +235,13 @@ def _first_difference(ours: list[Any], theirs: list[Any]) -> str:
     return f" (replay gives {len(ours)} events, log has {len(theirs)})"
 
 
-def _replay_reveal(game: Game, entry: dict[str, Any], seq: int) -> None:
+def _replay_reveal(game: Game, entry: Reveal) -> None:
+    seq = entry.seq
     if not game.over:
         raise TamperError(f"entry {seq}: the secret is revealed before the game is over", "P6")
     if game.secret is not None:
         raise TamperError(f"entry {seq}: a second reveal entry", "P6")
-    try:
-        if not _hex(entry["secret"], 64, 64):  # bytes.fromhex would skip whitespace (P2)
-            raise ValueError
-        secret = bytes.fromhex(entry["secret"])
-    except (KeyError, TypeError, ValueError):
-        raise TamperError(f"entry {seq}: the reveal entry's secret is not 64 lowercase hex digits", "P6") from None
+    secret = bytes.fromhex(entry.secret)  # 64 lowercase hex digits: its shape was read (P2)
     if protocol.secret_commitment(secret) != game.secret_commitment:
         raise TamperError(
             f"entry {seq}: the revealed secret does not match the commitment of entry 0", "P3"
@@ -283,10 +249,11 @@ def _replay_reveal(game: Game, entry: dict[str, Any], seq: int) -> None:
     game.secret = secret
 
 
-def check_schema(entries: list[dict[str, Any]]) -> None:
-    """Every entry against ``schemas/entry.json`` (``pbem verify``: anyone's thorough check)."""
-    for seq, entry in enumerate(entries):
+def check_schema(entries: list[Entry]) -> None:
+    """Every entry against ``schemas/entry.json`` by jsonschema itself (``pbem verify``: a
+    second, independent reading; the records' reader is as strict, tests/test_records.py)."""
+    for entry in entries:
         try:
-            validate(entry, "entry.json", f"entry {seq}")
+            validate(entry.raw, "entry.json", f"entry {entry.seq}")
         except FormatError as err:
             raise TamperError(err.message, "P7") from None

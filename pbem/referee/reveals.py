@@ -9,6 +9,7 @@ from typing import Any
 from pbem.errors import TamperError
 from pbem.fair.tokens import check_reveal, position_of
 from pbem.log.game import Game
+from pbem.log.records import Entry
 from pbem.rules import Event, FaceUnknown
 from pbem.rules.data import Token
 from pbem.rules.events import TokenFlipped
@@ -19,17 +20,10 @@ SaltOf = Callable[[str], str]
 class RevealFaces:
     """The faces recorded in one entry's outcome, each checked against its commitment."""
 
-    def __init__(self, game: Game, outcome: list[Any], seq: int) -> None:
+    def __init__(self, game: Game, entry: Entry) -> None:
         self._game = game
-        self._seq = seq
-        self._reveals: dict[str, tuple[str, str]] = {}
-        for item in outcome:
-            if isinstance(item, dict) and item.get("event") == TokenFlipped.kind:
-                token, token_id, salt = item.get("token"), item.get("token_id"), item.get("salt")
-                if not all(isinstance(x, str) for x in (token, token_id, salt)):
-                    raise TamperError(f"entry {seq}: a token_flipped event lacks its reveal", "P6")
-                assert isinstance(token, str) and isinstance(token_id, str) and isinstance(salt, str)
-                self._reveals[token] = (token_id, salt)
+        self._seq = entry.seq
+        self._reveals = {flip.token: (flip.token_id, flip.salt) for flip in entry.reveals}
 
     def face(self, token: str) -> Token:
         if token not in self._reveals:

@@ -25,15 +25,15 @@ from typing import Any
 
 from pbem.errors import StaleError, StateError, TamperError, UnknownError
 from pbem.fair.dealing import HostFaces
-from pbem.fair.keys import is_public_text
 from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
+from pbem.log.records import Replace, Resign, Standin, Timeout
 from pbem.referee.reveals import RevealFaces, outcome_dicts
 from pbem.rules import FaceUnknown, RuleError, action_from_dict, play
 from pbem.rules.standin import standin_actions
 
-STANDIN_KINDS = ("timeout", "standin")
-SEAT_KINDS = (*STANDIN_KINDS, "resign", "replace")
+SEAT_RECORDS = (Standin, Resign, Replace)
+"""The entries about a seat rather than a player's move (a Timeout is a Standin)."""
 
 
 def due_at(game: Game) -> str:
@@ -43,7 +43,7 @@ def due_at(game: Game) -> str:
 
 # --- the host: the entries ----------------------------------------------------------------
 
-def standin_entry(game: Game, kind: str, faces: HostFaces) -> dict[str, Any]:
+def standin_entry(game: Game, kind: type[Standin], faces: HostFaces) -> dict[str, Any]:
     """The ``timeout`` or ``standin`` entry for the player to move: R8.3's actions on the
     public state, resolved with the host's faces (P10: the choice never saw a face)."""
     state = game.state
@@ -51,8 +51,8 @@ def standin_entry(game: Game, kind: str, faces: HostFaces) -> dict[str, Any]:
     player = state.to_move
     actions = standin_actions(state)
     _after, events = play(state, player, actions, faces)
-    entry: dict[str, Any] = {"kind": kind, "player": player}
-    if kind == "timeout":
+    entry: dict[str, Any] = {"kind": kind.KIND, "player": player}
+    if kind is Timeout:
         entry.update({"since": game.turn_since, "due": due_at(game)})
     entry.update({"actions": [a.to_dict() for a in actions], "outcome": outcome_dicts(events, faces.salt)})
     return entry
@@ -66,49 +66,54 @@ def resigned_to_move(game: Game) -> str | None:
 
 # --- every reader: the checks ----------------------------------------------------------------
 
-def replay_seat_entry(game: Game, entry: dict[str, Any], seq: int) -> None:
+def replay_seat_entry(game: Game, entry: Standin | Replace) -> None:
     """Check a ``timeout``, ``standin`` or ``replace`` entry the way the host wrote it, and add it."""
-    kind = entry["kind"]
-    if kind == "replace":
-        _replay_replace(game, entry, seq)
+    if isinstance(entry, Replace):
+        check_replace(game, str(entry.player))
+        game.keys.hand_over(str(entry.player), entry.key)  # P8: its shape was read (entry.json)
+        game.resigned.discard(str(entry.player))
     else:
-        _replay_standin(game, entry, seq)
+        _replay_standin(game, entry)
 
 
-def _replay_standin(game: Game, entry: dict[str, Any], seq: int) -> None:
-    kind, player, state = entry["kind"], entry.get("player"), game.state
+def _check_timeout(game: Game, entry: Timeout) -> None:
+    """R8.1-R8.2: a timeout names the turn the log gives, and comes after its deadline."""
+    seq, player = entry.seq, entry.player
+    if game.deadline is None:
+        raise TamperError(f"entry {seq}: a timeout in a game without a deadline (entry 0)", "R8.1")
+    if player in game.resigned:
+        raise TamperError(f"entry {seq}: {player} resigned; their turns are 'standin' entries", "R8.4")
+    due = due_at(game)
+    if entry.since != game.turn_since or entry.due != due:
+        raise TamperError(
+            f"entry {seq}: the timeout names the turn begun at entry {entry.since!r}, due "
+            f"{entry.due!r}; the log gives entry {game.turn_since}, due {due} (R8.1)", "R8.1",
+        )
+    if entry.at < due:
+        raise TamperError(
+            f"entry {seq}: a timeout recorded at {entry.at}, before {player}'s deadline {due} "
+            f"(the turn began at entry {game.turn_since}, {game.at_of(game.turn_since)})", "R8.2",
+        )
+
+
+def _replay_standin(game: Game, entry: Standin) -> None:
+    seq, player, state = entry.seq, entry.player, game.state
+    what = "timeout" if isinstance(entry, Timeout) else "stand-in"
     if state is None or state.to_move is None:
-        raise TamperError(f"entry {seq}: a {kind} entry, but no turn is being played (R8.2)", "R8.2")
+        raise TamperError(f"entry {seq}: a {what} entry, but no turn is being played (R8.2)", "R8.2")
     if player != state.to_move:
-        raise TamperError(f"entry {seq}: a {kind} entry for {player!r}, but it is {state.to_move}'s turn", "R8.2")
-    if kind == "timeout":
-        if game.deadline is None:
-            raise TamperError(f"entry {seq}: a timeout in a game without a deadline (entry 0)", "R8.1")
-        if player in game.resigned:
-            raise TamperError(f"entry {seq}: {player} resigned; their turns are 'standin' entries", "R8.4")
-        due = due_at(game)
-        if entry.get("since") != game.turn_since or entry.get("due") != due:
-            raise TamperError(
-                f"entry {seq}: the timeout names the turn begun at entry {entry.get('since')!r}, due "
-                f"{entry.get('due')!r}; the log gives entry {game.turn_since}, due {due} (R8.1)", "R8.1",
-            )
-        if str(entry["at"]) < due:
-            raise TamperError(
-                f"entry {seq}: a timeout recorded at {entry['at']}, before {player}'s deadline {due} "
-                f"(the turn began at entry {game.turn_since}, {game.at_of(game.turn_since)})", "R8.2",
-            )
+        raise TamperError(f"entry {seq}: a {what} entry for {player!r}, but it is {state.to_move}'s turn", "R8.2")
+    if isinstance(entry, Timeout):
+        _check_timeout(game, entry)
     elif player not in game.resigned:
         raise TamperError(f"entry {seq}: a stand-in turn for {player}, who has not resigned", "R8.4")
     expected = [a.to_dict() for a in standin_actions(state)]
-    if entry.get("actions") != expected:
+    if entry.actions != expected:
         raise TamperError(
             f"entry {seq}: the stand-in's actions are not R8.3's on the public state: the log says "
-            f"{entry.get('actions')!r}, R8.3 gives {expected!r}", "R8.3",
+            f"{entry.actions!r}, R8.3 gives {expected!r}", "R8.3",
         )
-    outcome = entry.get("outcome")
-    if not isinstance(outcome, list):
-        raise TamperError(f"entry {seq}: a {kind} entry needs its outcome", "P7")
-    faces = RevealFaces(game, outcome, seq)
+    faces = RevealFaces(game, entry)
     try:
         after, events = play(state, str(player), [action_from_dict(a) for a in expected], faces)
     except FaceUnknown as err:
@@ -117,21 +122,9 @@ def _replay_standin(game: Game, entry: dict[str, Any], seq: int) -> None:
         ) from None
     except RuleError as err:  # pragma: no cover - R8.3's actions are legal by construction
         raise TamperError(f"entry {seq}: the stand-in's actions break {err.rule}: {err.message}", err.rule) from None
-    if outcome_dicts(events, faces.salt) != outcome:
+    if outcome_dicts(events, faces.salt) != entry.outcome:
         raise TamperError(f"entry {seq}: the recorded outcome differs from the replay of the stand-in's turn", "P7")
     game.state = after
-
-
-def _replay_replace(game: Game, entry: dict[str, Any], seq: int) -> None:
-    player, key = entry.get("player"), entry.get("key")
-    check_replace(game, str(player))
-    if key is not None:
-        if not is_public_text(key):
-            raise TamperError(f"entry {seq}: the new key for {player} is not an ed25519 public key", "P8")
-        game.keys[str(player)] = str(key)
-    else:
-        game.keys.pop(str(player), None)
-    game.resigned.discard(str(player))
 
 
 def check_replace(game: Game, player: str) -> None:
@@ -164,20 +157,17 @@ def check_resign(game: Game, player: str) -> None:
 def record_lines(game: Game) -> list[str]:
     """Every timeout, stand-in turn, resignation and change of hands, with its time."""
     out = []
-    for seq, entry in enumerate(game.entries):
-        kind = entry.get("kind")
-        if kind not in SEAT_KINDS:
-            continue
-        at = str(entry.get("at", "")).replace("T", " ").replace("Z", " UTC")
-        who = entry.get("player")
-        if kind == "timeout":
-            out.append(f"entry {seq} ({at}): timeout: {who}'s turn (due {entry['due']}) "
-                       "played by the stand-in (R8.2-R8.3)")
-        elif kind == "standin":
-            out.append(f"entry {seq} ({at}): stand-in turn for {who}, who resigned (R8.4)")
-        elif kind == "resign":
-            out.append(f"entry {seq} ({at}): {who} resigned; the stand-in plays the seat (R8.4)")
-        else:
-            key = f", key {str(entry['key'])[8:20]}..." if entry.get("key") else ", no key"
-            out.append(f"entry {seq} ({at}): seat {who} handed to a new player{key} (R8.4)")
+    for entry in game.entries:
+        seq, who, at = entry.seq, entry.player, entry.at.replace("T", " ").replace("Z", " UTC")
+        match entry:
+            case Timeout():
+                out.append(f"entry {seq} ({at}): timeout: {who}'s turn (due {entry.due}) "
+                           "played by the stand-in (R8.2-R8.3)")
+            case Standin():
+                out.append(f"entry {seq} ({at}): stand-in turn for {who}, who resigned (R8.4)")
+            case Resign():
+                out.append(f"entry {seq} ({at}): {who} resigned; the stand-in plays the seat (R8.4)")
+            case Replace():
+                key = f", key {entry.key[8:20]}..." if entry.key else ", no key"
+                out.append(f"entry {seq} ({at}): seat {who} handed to a new player{key} (R8.4)")
     return out

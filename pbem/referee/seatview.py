@@ -69,14 +69,9 @@ def looks_of(game: Game, seat: str, docs: Iterable[Mapping[str, Any]]) -> tuple[
 def public_faces(game: Game) -> dict[str, str]:
     """Every face the public log has revealed: token name -> catalogue id (R4.2, R6.4).
 
-    Asked of every entry's recorded outcome, whatever its kind: a move, a timeout's
-    or a stand-in's turn all flip rats (R8.2-R8.4)."""
-    faces: dict[str, str] = {}
-    for entry in game.entries:
-        for event in entry.get("outcome") or ():
-            if isinstance(event, Mapping) and event.get("event") == "token_flipped":
-                faces[str(event["token"])] = str(event["token_id"])
-    return faces
+    The replay fills it from every record's reveals, whatever its kind: a move, a
+    timeout's or a stand-in's turn all flip rats (R8.2-R8.4)."""
+    return dict(game.revealed)
 
 
 class SeatView:

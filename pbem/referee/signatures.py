@@ -13,32 +13,33 @@ from typing import Any
 
 from pbem.errors import SignatureError
 from pbem.fair.keys import entry_message, fingerprint, is_public_text, move_message, verify
-from pbem.log.game import Game
+from pbem.log.game import Game, Keys
 from pbem.log.moves import Move
+from pbem.log.records import Commit, Entry, Replace, Sent
 
 
-def log_has_signatures(entries: list[dict[str, Any]]) -> bool:
+def log_has_signatures(entries: list[Entry]) -> bool:
     """P8: does any entry or move carry a key or a signature (so signatures must be checked)?"""
-    first = entries[0]
+    first = entries[0].raw
     if first.get("host_key") or first.get("keys"):
         return True
     for entry in entries:
-        move = entry.get("move")
-        if "signature" in entry or (isinstance(move, dict) and ("signature" in move or "key" in move)):
+        move = entry.move if isinstance(entry, Sent) else {}
+        if entry.signature is not None or "signature" in move or "key" in move:
             return True
-        if entry.get("kind") == "replace" and "key" in entry:  # R8.4: a new player's key
+        if isinstance(entry, Replace) and entry.key is not None:  # R8.4: a new player's key
             return True
     return False
 
 
-def key_for(keys: dict[str, str], data: dict[str, Any], player: str) -> tuple[str | None, str]:
+def key_for(keys: Keys, data: dict[str, Any], player: str) -> tuple[str | None, str]:
     """The key a move of ``player`` must be signed with, and where that key comes from.
 
     A key registered earlier (entry 0 or an earlier commitment) is in force; a
     commitment that registers a key must itself be signed with it (proof of possession).
     """
     registered = keys.get(player)
-    offered = data.get("key") if data.get("kind") == "commit" else None
+    offered = data.get("key")  # move.json: only a nonce commitment carries a key
     if registered is not None:
         if isinstance(offered, str) and offered != registered:
             raise SignatureError(
@@ -86,40 +87,35 @@ class LogSignatures:
     failures: list[str]
 
 
-def check_log(entries: list[dict[str, Any]]) -> LogSignatures:
-    """Every host signature on every entry, every player signature on every move (P8)."""
+def check_log(entries: list[Entry]) -> LogSignatures:
+    """Every host signature on every entry, every player signature on every move (P8).
+
+    The keys in force are :class:`pbem.log.game.Keys`, as the replay tracks them."""
     failures: list[str] = []
-    host_key = entries[0].get("host_key")
-    keys = entries[0].get("keys") or {}
+    host_key = entries[0].raw.get("host_key")
     if host_key is not None and not is_public_text(host_key):
         failures.append("entry 0: 'host_key' is not an ed25519 public key")
         host_key = None
-    if not isinstance(keys, dict):
-        failures.append("entry 0: 'keys' is not a mapping of players to public keys")
-        keys = {}
-    keys = {p: k for p, k in keys.items() if isinstance(k, str)}
+    keys = Keys(entries[0].raw.get("keys") or {})
     entries_signed = moves_signed = 0
-    for seq, entry in enumerate(entries):
+    for entry in entries:
+        seq, signature = entry.seq, entry.signature
         if isinstance(host_key, str):
-            if "signature" not in entry:
+            if signature is None:
                 failures.append(f"entry {seq}: no host signature (entry 0 names a host key)")
-            elif not verify(host_key, entry["signature"], entry_message(entry)):
+            elif not verify(host_key, signature, entry_message(entry.raw)):
                 failures.append(f"entry {seq}: the host signature does not verify")
             else:
                 entries_signed += 1
-        elif "signature" in entry:
+        elif signature is not None:
             failures.append(f"entry {seq}: signed, but entry 0 names no host key")
-        move, player = entry.get("move"), entry.get("player")
-        if entry.get("kind") == "replace" and isinstance(player, str):
+        if isinstance(entry, Replace):
             # R8.4: the seat's new player signs with the new key from this entry on (none: unsigned)
-            new_key = entry.get("key")
-            if isinstance(new_key, str):
-                keys[player] = new_key
-            else:
-                keys.pop(player, None)
+            keys.hand_over(str(entry.player), entry.key)
             continue
-        if not isinstance(move, dict) or not isinstance(player, str):
+        if not isinstance(entry, Sent):
             continue
+        move, player = entry.move, str(entry.player)
         try:
             public, source = key_for(keys, move, player)
         except SignatureError as err:
@@ -134,12 +130,12 @@ def check_log(entries: list[dict[str, Any]]) -> LogSignatures:
                 moves_signed += 1
         elif "signature" in move:
             failures.append(f"entry {seq}: {player}'s move is signed, but {player} has no key")
-        if entry.get("kind") == "commit" and isinstance(public, str):
-            keys[player] = public
+        if isinstance(entry, Commit) and isinstance(public, str):
+            keys.register(player, public)
     return LogSignatures(entries_signed, moves_signed, failures)
 
 
-def require_valid(entries: list[dict[str, Any]]) -> LogSignatures | None:
+def require_valid(entries: list[Entry]) -> LogSignatures | None:
     """Refuse a log whose signatures do not all hold (P8); None for a log without keys.
 
     The host runs this before it appends anything, and ``pbem verify`` and

@@ -15,6 +15,7 @@ from html import escape
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.log.records import Entry, Reveal
 from pbem.referee.audit import audit
 from pbem.views.narrate import entry_lines, status_line
 from pbem.views.svg import board_svg
@@ -87,18 +88,18 @@ def _verdict(game: Any, reveal_seq: int) -> dict[str, Any]:
             "lines": [f"ok: {f}" for f in findings] + [audit_verdict(None)]}
 
 
-def game_page(entries: list[dict[str, Any]], hashes: list[str]) -> tuple[str, int]:
+def game_page(entries: list[Entry], hashes: list[str]) -> tuple[str, int]:
     """The page and its number of entries; a log that does not replay is refused (P7)."""
     frames: list[dict[str, Any]] = []
     game: Any = None
     reveal_seq: int | None = None
     for game in steps(entries, hashes):
         entry = game.entries[-1]
-        if entry.get("kind") == "reveal":
-            reveal_seq = entry["seq"]
+        if isinstance(entry, Reveal):
+            reveal_seq = entry.seq
         frames.append({
             "seq": game.last_seq,
-            "at": str(entry.get("at", "?")),
+            "at": entry.at,
             "svg": board_svg(game),
             "lines": [*entry_lines(game, entry), f"now: {status_line(game)}"],
         })

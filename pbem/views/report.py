@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from pbem.log.game import Game
+from pbem.log.records import Entry, Move
 from pbem.referee.deadlines import phrase
 from pbem.views.narrate import entry_lines
 from pbem.views.owed import owed, unfinished
@@ -15,7 +15,7 @@ from pbem.views.text import next_step, opening_line, trust_lines
 
 
 def report_lines(
-    game: Game, entries: Sequence[dict[str, Any]], private: Sequence[Path] = (), private_hint: bool = True
+    game: Game, entries: Sequence[Entry], private: Sequence[Path] = (), private_hint: bool = True
 ) -> list[str]:
     """What ``pbem apply`` prints: the new entries, then what comes next.
 
@@ -30,8 +30,8 @@ def report_lines(
             lines.append(
                 f"private reveal for {path.stem} written to {path} (send it to {path.stem} only)"
             )
-    mover = entries[-1].get("player") if entries else None
-    if game.state is not None and entries[-1]["kind"] == "move" and isinstance(mover, str) \
+    mover = entries[-1].player if entries else None
+    if game.state is not None and isinstance(entries[-1], Move) and isinstance(mover, str) \
             and unfinished(game.state, mover):
         lines.append(f"{mover}'s turn is not finished: {owed(game.state, mover, game.board.name_of)}")
     if game.state is not None:

@@ -9,9 +9,10 @@ from typing import Any
 
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
+from pbem.log.records import Entry
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.deadlines import phrase, rule_text
-from pbem.referee.seats import SEAT_KINDS
+from pbem.referee.seats import SEAT_RECORDS
 from pbem.referee.seatview import SeatView
 from pbem.rules import Phase
 from pbem.views import turnplan
@@ -61,9 +62,9 @@ def resign_template(view: SeatView) -> str:
 def _standin_news(game: Game) -> list[str]:
     """The timeouts, stand-in turns, resignations and new players since the last
     player's move, as comment lines: what the stand-in did (R8.2-R8.4)."""
-    recent: list[dict[str, Any]] = []
+    recent: list[Entry] = []
     for entry in reversed(game.entries):
-        if entry.get("kind") not in SEAT_KINDS:
+        if not isinstance(entry, SEAT_RECORDS):
             break
         recent.insert(0, entry)
     return [f"# {line}" for entry in recent for line in entry_lines(game, entry)]

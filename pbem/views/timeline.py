@@ -12,14 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError, UnknownError
-from pbem.log.game import Game
+from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.records import Entry
 from pbem.referee.replay import apply_entry, game_from_first
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.views.narrate import entry_lines, status_line
 
 
-def read_checked(log: Path) -> tuple[list[dict[str, Any]], list[str]]:
+def read_checked(log: Path) -> tuple[list[Entry], list[str]]:
     """A log's entries and hashes, its chain and (if any) its signatures checked (P7-P8)."""
     entries, hashes = read_log(log)
     if log_has_signatures(entries):  # P8; most games use no keys and skip the import
@@ -27,7 +28,7 @@ def read_checked(log: Path) -> tuple[list[dict[str, Any]], list[str]]:
     return entries, hashes
 
 
-def steps(entries: list[dict[str, Any]], hashes: list[str]) -> Iterator[Game]:
+def steps(entries: list[Entry], hashes: list[str]) -> Iterator[Game]:
     """The game after entry 0, after entry 1, ...: one object, advanced in place (a
     caller that keeps a step must take what it needs before asking for the next)."""
     game = game_from_first(entries[0], hashes[0])
@@ -37,7 +38,7 @@ def steps(entries: list[dict[str, Any]], hashes: list[str]) -> Iterator[Game]:
         yield game
 
 
-def game_at(entries: list[dict[str, Any]], hashes: list[str], seq: int) -> Game:
+def game_at(entries: list[Entry], hashes: list[str], seq: int) -> Game:
     """The game as of entry ``seq`` (P7: the replay of the log's first seq+1 entries)."""
     if not 0 <= seq < len(entries):
         raise UnknownError(
@@ -57,7 +58,7 @@ def status(game: Game) -> str:
         return "over, secret revealed" if game.secret is not None else "over"
     if game.started:
         return "in play"
-    return f"opening round {1 if game.opening.value == 'commit' else 2} of 2"
+    return f"opening round {1 if game.opening is Opening.COMMIT else 2} of 2"
 
 
 def waiting_for(game: Game) -> tuple[str, ...]:
@@ -89,7 +90,7 @@ class Summary:
         return f"{self.game_id}: {self.status} {since}; last entry {self.last_seq}"
 
 
-def summarize(entries: list[dict[str, Any]], hashes: list[str]) -> Summary:
+def summarize(entries: list[Entry], hashes: list[str]) -> Summary:
     """Replay step by step, noting the entry from which the game has waited as it waits now
     (the same player to move, or the same opening round): "since when"."""
     key: tuple[Any, ...] | None = None
@@ -101,7 +102,7 @@ def summarize(entries: list[dict[str, Any]], hashes: list[str]) -> Summary:
             key, since = now, game.last_seq
         last = game
     assert last is not None
-    return Summary(last, since, str(entries[since].get("at", "?")))
+    return Summary(last, since, entries[since].at)
 
 
 def list_lines(games: Path) -> list[str]:
@@ -124,7 +125,7 @@ def list_lines(games: Path) -> list[str]:
     return lines
 
 
-def history_lines(entries: list[dict[str, Any]], hashes: list[str]) -> list[str]:
+def history_lines(entries: list[Entry], hashes: list[str]) -> list[str]:
     """The whole game told entry by entry (`pbem history`), each entry replayed before it is
     told, so a log that does not verify is refused at its first bad entry (P7)."""
     lines: list[str] = []
@@ -132,7 +133,7 @@ def history_lines(entries: list[dict[str, Any]], hashes: list[str]) -> list[str]
     for game in steps(entries, hashes):
         entry = game.entries[-1]
         told = entry_lines(game, entry)
-        told[0] += f"  [{entry.get('at', '?')}]"
+        told[0] += f"  [{entry.at}]"
         lines.extend(told)
     assert game is not None
     lines.append(f"now: {status_line(game)}")

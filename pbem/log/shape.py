@@ -1,0 +1,203 @@
+"""The shape of a log entry, exactly as ``schemas/entry.json`` (and ``move.json``) says it.
+
+:func:`check_entry` is the strict half of the one reader of a log
+(:mod:`pbem.log.records`): every field typed, no field the schema does not list,
+``seq`` an integer and never a boolean, every pattern matched whole.  It is plain
+Python instead of jsonschema for start-up speed: ``pbem apply`` reads the whole log
+in a fresh process for every mailed move (bench/bench.py; ARCHITECTURE.md, "Start-up
+speed"), and jsonschema's walk of a 150-entry log costs several times that budget.
+``tests/test_records.py`` keeps the two in agreement on the tamper corpus.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Check = Callable[[Any, str], None]
+MAX_INT = 9007199254740992
+
+
+class Bad(Exception):
+    """Where an entry departs from the schema, and how (``pbem.log.records`` names the entry)."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"at {where or '(top level)'}: {why}")
+
+
+def text(pattern: str | None = None, longest: int | None = None) -> Check:
+    match = re.compile(pattern + r"\Z").match if pattern is not None else None
+
+    def check(value: Any, where: str) -> None:
+        if type(value) is not str:
+            raise Bad(where, f"{value!r} is not a string")
+        if match is not None and match(value) is None:
+            raise Bad(where, f"{value!r} is not of the form {pattern}")
+        if longest is not None and len(value) > longest:
+            raise Bad(where, f"longer than {longest} characters")
+    return check
+
+
+def whole(low: int = 0, high: int = MAX_INT) -> Check:
+    def check(value: Any, where: str) -> None:
+        if type(value) is not int:  # a boolean is not a number here (P2)
+            raise Bad(where, f"{value!r} is not a whole number")
+        if not low <= value <= high:
+            raise Bad(where, f"{value} is not between {low} and {high}")
+    return check
+
+
+def one_of(*values: object) -> Check:
+    def check(value: Any, where: str) -> None:
+        if type(value) not in (str, type(None)) or value not in values:
+            raise Bad(where, f"{value!r} is not one of {', '.join(repr(v) for v in values)}")
+    return check
+
+
+def flag(value: Any, where: str) -> None:
+    if type(value) is not bool:
+        raise Bad(where, f"{value!r} is not true or false")
+
+
+def anything(value: Any, where: str) -> None:
+    return None
+
+
+def listed(item: Check, shortest: int = 0, longest: int | None = None, unique: bool = False) -> Check:
+    def check(value: Any, where: str) -> None:
+        if type(value) is not list:
+            raise Bad(where, "not a list")
+        if len(value) < shortest or (longest is not None and len(value) > longest):
+            raise Bad(where, f"a list of {len(value)} items; {shortest} to {longest or 'any number'} allowed")
+        if unique and len({repr(v) for v in value}) != len(value):
+            raise Bad(where, "an item appears twice")
+        for index, element in enumerate(value):
+            item(element, f"{where}/{index}")
+    return check
+
+
+def mapping(
+    required: Mapping[str, Check], optional: Mapping[str, Check] | None = None, rest: Check | None = None,
+    keys: Check | None = None,
+) -> Check:
+    """An object with these fields; any other field is refused unless ``rest`` checks it."""
+    extra = optional or {}
+
+    def check(value: Any, where: str) -> None:
+        if type(value) is not dict:
+            raise Bad(where, "not a mapping")
+        for name in required:
+            if name not in value:
+                raise Bad(where, f"the required field {name!r} is missing")
+        for name, field in value.items():
+            at = f"{where}/{name}" if where else name
+            if keys is not None:
+                keys(name, f"{at} (a key)")
+            found = required.get(name) or extra.get(name) or rest
+            if found is None:
+                raise Bad(where, f"unexpected field {name!r}")
+            found(field, at)
+    return check
+
+
+def tagged(tag: str, shapes: Mapping[str, Check]) -> Check:
+    """An object whose ``tag`` field names its shape (an event, an action)."""
+    def check(value: Any, where: str) -> None:
+        if type(value) is not dict or tag not in value:
+            raise Bad(where, f"not a mapping with its {tag!r}")
+        shape = shapes.get(value[tag]) if type(value[tag]) is str else None
+        if shape is None:
+            raise Bad(f"{where}/{tag}", f"{value[tag]!r} is not one of {', '.join(shapes)}")
+        shape(value, where)
+    return check
+
+
+HASH = text("[0-9a-f]{64}")
+NAME = text("[a-z][a-z0-9_-]{0,31}")  # a player or a region (P2)
+TOKEN = text("t[0-9]{2}")
+TOKENS = listed(TOKEN)
+AT = text("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+GAME_ID = text("[a-z0-9][a-z0-9_-]{0,63}")
+PUBLIC_KEY = text("ed25519:[A-Za-z0-9+/]{43}=")
+SIGNATURE = text("[A-Za-z0-9+/]{86}==")
+COUNT = whole(0, 100)
+CARD = one_of("peasant", "merchant", "monk", "knight", "witch", "king")
+PATH = listed(NAME, 1, 2)
+NONCE = text("(?:[0-9a-f]{2}){16,64}")
+
+
+def _tag(shape: Mapping[str, Check], tag: str) -> dict[str, Check]:
+    return {tag: anything, **shape}
+
+
+def maybe(check: Check) -> Check:
+    """``null`` or what ``check`` admits."""
+    def either(value: Any, where: str) -> None:
+        if value is not None:
+            check(value, where)
+    return either
+
+
+_ACTIONS: dict[str, dict[str, Check]] = {
+    "take_card": {"card": CARD},
+    "place": {"region": NAME, "count": whole(1, 20)},
+    "king": {"region": NAME},
+    "merchant": {"source": NAME, "target": NAME, "count": whole(1, 3)},
+    "monk": {"token": TOKEN, "target": NAME},
+    "witch_look": {"token": TOKEN},
+    "witch_swap": {},
+    "move_plague": {"path": PATH},
+    "spread": {"region": NAME},
+    "knight_cubes": {},
+    "flip": {"token": TOKEN},
+    "knight_move": {"path": PATH},
+    "end": {},
+}
+ACTION = tagged("action", {name: mapping(_tag(fields, "action")) for name, fields in _ACTIONS.items()})
+
+_EVENTS: dict[str, dict[str, Check]] = {
+    "cubes_placed": {"player": NAME, "region": NAME, "count": COUNT},
+    "card_taken": {"player": NAME, "card": CARD, "previous": maybe(NAME)},
+    "cubes_moved": {"player": NAME, "source": NAME, "target": NAME, "count": COUNT},
+    "cube_to_palace": {"player": NAME, "region": NAME},
+    "rat_moved": {"token": TOKEN, "source": NAME, "target": NAME},
+    "token_looked": {"player": NAME, "token": TOKEN},
+    "tokens_swapped": {"first": TOKEN, "second": TOKEN},
+    "plague_moved": {"path": PATH, "spread": COUNT},
+    "rat_drawn": {"token": TOKEN, "region": NAME},
+    "knight_cubes": {"player": NAME, "region": NAME},
+    "token_flipped": {"token": TOKEN, "token_id": text(), "region": NAME, "cubes": COUNT,
+                      "threshold": COUNT, "outbreak": flag, "salt": text("[0-9a-f]{32}")},
+    "cube_removed": {"player": NAME, "region": NAME,
+                     "symbol": one_of("M", "A", "peasant", "merchant", "monk", "knight", "witch", "king")},
+    "turn_started": {"player": NAME, "phase": one_of("setup", "turn", "final")},
+    "game_ending": {"reason": text(), "final_round": listed(NAME)},
+    "game_over": {"scores": mapping({}, rest=COUNT), "winner": NAME},
+}
+EVENT = tagged("event", {name: mapping(_tag(fields, "event")) for name, fields in _EVENTS.items()})
+
+_MOVE_FIELDS: dict[str, Check] = {
+    "actions": listed(ACTION, 1, 64), "nonce_commitment": HASH, "nonce": NONCE, "key": PUBLIC_KEY,
+    "comment": text(longest=1000), "signature": SIGNATURE,
+}
+_MOVE_NEEDS = {"move": "actions", "commit": "nonce_commitment", "nonce": "nonce", "resign": None}
+_MOVE_FORBIDS = {"move": ("nonce", "nonce_commitment", "key"), "commit": ("nonce", "actions"),
+                 "nonce": ("actions", "nonce_commitment", "key"),
+                 "resign": ("actions", "nonce", "nonce_commitment", "key")}
+_MOVE_HEAD = mapping({
+    "game": GAME_ID, "player": NAME, "kind": one_of(*_MOVE_NEEDS),
+    "after": mapping({"seq": whole(), "hash": text("[0-9a-f]{16,64}")}),
+}, _MOVE_FIELDS)
+
+
+def move(value: Any, where: str) -> None:
+    """``schemas/move.json``: a move as a player sent it, and the fields its kind needs and forbids."""
+    _MOVE_HEAD(value, where)
+    kind = value["kind"]
+    needed = _MOVE_NEEDS[kind]
+    if needed is not None and needed not in value:
+        raise Bad(where, f"a {kind!r} move needs its {needed!r}")
+    for name in _MOVE_FORBIDS[kind]:
+        if name in value:
+            raise Bad(where, f"a {kind!r} move has no {name!r}")
