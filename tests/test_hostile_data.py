@@ -97,6 +97,12 @@ def test_hostile_region_names_are_drawn_escaped_at_every_entry(log: Path) -> Non
     for game in steps(entries, hashes):
         game.board = board  # names only: the ids (and so the replay) are the shipped map's
         check_svg(board_svg(game), board)
+    game.game_id = HOSTILE[0]  # P2 keeps it out of any log; the drawing escapes it all the same
+    svg = board_svg(game)
+    check_svg(svg, board)
+    root = ET.fromstring(svg)
+    assert root.get("data-game") == HOSTILE[0]
+    assert root.findtext("{http://www.w3.org/2000/svg}title", "").startswith(f"Rattus game {HOSTILE[0]},")
 
 
 # --- the page (pbem html) --------------------------------------------------------------------
