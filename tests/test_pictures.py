@@ -301,10 +301,15 @@ class Drawn(HTMLParser):
         self.narration = False
         self.words: list[str] = []
         self.verdict = False
+        self.violations: str | None = None
+        self.handlers: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         self.depth += 1
+        self.handlers += [f"{tag} {k}" for k in a if k.lower().startswith("on")]
+        if tag == "html":
+            self.violations = a.get("data-csp-violations")
         if a.get("id") == "view":
             self.entry = a.get("data-entry")
         self.narration = a.get("id") in ("narration", "verdict")
@@ -330,7 +335,24 @@ class Drawn(HTMLParser):
 
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--enable-logging=stderr", "--v=0"]  # the page's console (CSP reports) on stderr
+
+
+def csp_reports(stderr: str) -> list[str]:
+    """The browser's console lines about the Content-Security-Policy (a refused script, style or handler)."""
+    return [line for line in stderr.splitlines() if "CONSOLE" in line and "Content Security Policy" in line]
+
+
+def browse(page: Path, seq: int) -> Drawn:
+    """The page opened at ``#entry=seq``: its DOM once the script ran; no CSP report, no handler."""
+    result = chromium("--dump-dom", f"{page.as_uri()}#entry={seq}")
+    drawn = Drawn()
+    drawn.feed(result.stdout)
+    assert csp_reports(result.stderr) == [], "the Content-Security-Policy refused something on the page"
+    assert drawn.violations == "0", "the page's securitypolicyviolation listener counted a violation"
+    assert drawn.handlers == [], "an inline event handler is in the page"
+    return drawn
 
 
 def chromium(*args: str) -> subprocess.CompletedProcess[str]:
@@ -352,10 +374,8 @@ def test_the_page_in_a_real_browser_shows_each_entry_as_pbem_show_does(finished:
     ok("html", finished / "g" / LOG_NAME, "-o", page)
     entries, _ = entries_of(finished)
     for seq in (mid_game_seq(finished), len(entries) - 1):
-        dom = chromium("--dump-dom", f"{page.as_uri()}#entry={seq}").stdout
-        drawn = Drawn()
-        drawn.feed(dom)
-        assert drawn.entry == str(seq), "the page honours #entry=N"
+        drawn = browse(page, seq)
+        assert drawn.entry == str(seq), "the page honours #entry=N (so its script ran under the CSP)"
         shown = json.loads(ok("show", "g", "--games", finished, "--json", "--at", str(seq)))
         assert drawn.rats == {r: v["rats"] for r, v in shown["regions"].items()}
         assert drawn.cubes == {r: v["cubes"] for r, v in shown["regions"].items()}
@@ -369,3 +389,25 @@ def test_the_page_in_a_real_browser_shows_each_entry_as_pbem_show_does(finished:
              f"{page.as_uri()}#entry={mid_game_seq(finished)}")
     assert png_size(shot.read_bytes()) == (1340, 1200)
     print(f"screenshot of the page at entry {mid_game_seq(finished)}: {shot}")
+
+
+def test_the_browser_check_sees_a_refused_handler_and_a_tampered_hash(finished: Path, tmp_path: Path) -> None:
+    """The CSP checks above can fail: an inline handler is refused and reported, and a script whose
+    hash is not the policy's does not run (the page shows no entry)."""
+    page = tmp_path / "game.html"
+    ok("html", finished / "g" / LOG_NAME, "-o", page)
+    text = page.read_text(encoding="utf-8")
+    assert "unsafe-inline" not in text and re.search(r"script-src 'sha256-[A-Za-z0-9+/]{43}='", text)
+    handler = tmp_path / "handler.html"
+    handler.write_text(text.replace('<div id="verdict"></div>',
+                                    '<div id="verdict"></div><img src="data:," onerror="document.title=1">'))
+    result = chromium("--dump-dom", handler.as_uri())
+    drawn = Drawn()
+    drawn.feed(result.stdout)
+    assert drawn.violations == "1" and len(csp_reports(result.stderr)) == 1
+    tampered = tmp_path / "tampered.html"
+    tampered.write_text(text.replace("violations += 1;", "violations += 2;"))
+    result = chromium("--dump-dom", tampered.as_uri())
+    drawn = Drawn()
+    drawn.feed(result.stdout)
+    assert drawn.entry == "" and csp_reports(result.stderr), "a script the policy does not name ran"

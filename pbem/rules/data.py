@@ -9,6 +9,7 @@ that record, never from the package.  Nothing here is a rule constant.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,6 +21,22 @@ CLASSES: tuple[str, ...] = ("peasant", "merchant", "monk", "knight", "witch", "k
 SYMBOLS: frozenset[str] = frozenset(CLASSES) | {"M", "A"}
 """Every symbol a token face may show (R1.4)."""
 
+WORD_RE = re.compile(r"^[a-z][a-z0-9_-]{0,31}\Z")
+"""P2/P3: a region id, a shade or a link kind of custom data (as a player name): it is drawn
+(SVG ``data-`` attributes) and used as a key, so it is held to this pattern on the way in."""
+WORD_RULE = "1-32 characters of a-z 0-9 _ -, starting with a letter (P2: ^[a-z][a-z0-9_-]{0,31}$)"
+
+TOKEN_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}\Z")
+"""P2/P3: a token id (the shipped ``S01``, ``N37``)."""
+TOKEN_ID_RULE = ("1-32 characters of A-Z a-z 0-9 _ -, starting with a letter or digit "
+                 "(P2: ^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$)")
+
+NAME_LIMIT = 40
+"""P2/P3: at most this many characters in a region's display name (free text, escaped when drawn)."""
+_NONCHARACTERS = "\ufdd0-\ufdef" + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p * 0x10000 + 0xFFFF)}"
+                                             for p in range(17))
+_NOT_PRINTABLE = re.compile(f"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff{_NONCHARACTERS}]")
+"""P2: what text does not admit (as :mod:`pbem.log.yamlio`, which this pure layer cannot import)."""
 
 
 N_TOKENS = 49
@@ -32,6 +49,25 @@ N_STARTING = 12
 class GameDataError(ValueError):
     """The map or token catalogue is malformed (a value check of the data types; every
     reader turns it into the error of its own kind: malformed input, or a tampered log)."""
+
+
+def check_word(value: Any, field: str, pattern: re.Pattern[str] = WORD_RE, rule: str = WORD_RULE) -> str:
+    """An identifier of the game data (P2/P3), or :class:`GameDataError` naming the field and the rule."""
+    if not isinstance(value, str) or not pattern.match(value):
+        raise GameDataError(f"{field} {value!r} is not allowed: an id must be {rule}")
+    return value
+
+
+def check_name(value: Any, field: str) -> str:
+    """A display name (free text, P2): 1-40 printable characters, none of them whitespace at an end."""
+    if not isinstance(value, str) or not 1 <= len(value) <= NAME_LIMIT or value != value.strip():
+        raise GameDataError(f"{field} {value!r} is not allowed: a name must be 1-{NAME_LIMIT} characters, "
+                            "with no space at either end (P2)")
+    bad = _NOT_PRINTABLE.search(value)
+    if bad is not None:
+        raise GameDataError(f"{field} {value!r} is not allowed: the character U+{ord(bad.group()):04X} is not "
+                            "printable; text admits printable Unicode only (P2)")
+    return value
 
 
 class Token(Record):
@@ -88,8 +124,7 @@ class Catalogue(Record):
                 raise GameDataError("token catalogue: every token must be a mapping")
             tid, start, threshold = item.get("id"), item.get("start"), item.get("threshold")
             symbols = item.get("symbols")
-            if not isinstance(tid, str) or not tid:
-                raise GameDataError(f"token catalogue: bad token id {tid!r}")
+            tid = check_word(tid, f"token catalogue: token {len(tokens) + 1}'s id", TOKEN_ID_RE, TOKEN_ID_RULE)
             if not isinstance(start, bool):
                 raise GameDataError(f"token {tid}: 'start' must be true or false")
             if isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0:
@@ -167,13 +202,7 @@ class Board(Record):
             raise GameDataError("map: expected 'regions' and 'links' lists")
         if not isinstance(players_raw, Mapping):
             raise GameDataError("map: expected a 'players' mapping from player count to shades")
-        regions: list[Region] = []
-        for item in regions_raw:
-            if not isinstance(item, Mapping) or not all(
-                isinstance(item.get(k), str) and item.get(k) for k in ("id", "name", "shade")
-            ):
-                raise GameDataError("map: every region needs string 'id', 'name' and 'shade'")
-            regions.append(Region(item["id"], item["name"], item["shade"]))
+        regions = [_region(i, item) for i, item in enumerate(regions_raw, 1)]
         ids = {r.id for r in regions}
         if len(ids) != len(regions):
             raise GameDataError("map: region ids must be unique")
@@ -188,7 +217,7 @@ class Board(Record):
                 or link[0] == link[1]
             ):
                 raise GameDataError(f"map: bad link {link!r}")
-            links.append((link[0], link[1], link[2]))
+            links.append((link[0], link[1], check_word(link[2], f"map: the kind of link {link[0]}-{link[1]}")))
         shades_for: dict[int, tuple[str, ...]] = {}
         for n, shades in players_raw.items():
             key = int(n) if isinstance(n, str) and n.isdigit() else n
@@ -199,5 +228,14 @@ class Board(Record):
                 or not all(isinstance(s, str) for s in shades)
             ):
                 raise GameDataError(f"map: bad 'players' entry {n!r}")
-            shades_for[key] = tuple(shades)
+            shades_for[key] = tuple(check_word(s, f"map: a shade for {key} players") for s in shades)
         return cls(tuple(regions), tuple(links), shades_for)
+
+
+def _region(number: int, item: Any) -> Region:
+    """One region of a map (P3): its id and shade held to :data:`WORD_RE`, its name printable text."""
+    if not isinstance(item, Mapping) or not all(isinstance(item.get(k), str) for k in ("id", "name", "shade")):
+        raise GameDataError("map: every region needs string 'id', 'name' and 'shade'")
+    rid = check_word(item["id"], f"map: region {number}'s id")
+    return Region(rid, check_name(item["name"], f"map: region {rid}'s name"),
+                  check_word(item["shade"], f"map: region {rid}'s shade"))

@@ -6,10 +6,19 @@ narration (:mod:`pbem.views.narrate`) and, once the secret is revealed, the audi
 verdict (P6).  The page loads nothing: the drawings and a few lines of script
 are inline, and its Content-Security-Policy forbids any fetch.  It honours a
 ``#entry=N`` fragment, so a link (or a test) can open it at entry N.
+
+Nothing from the log reaches the page as markup (issue 17): the title is escaped,
+every entry's drawing, narration and verdict travel in one JSON data block whose
+``<``, ``>`` and ``&`` are ``\\u`` escapes (and U+2028/2029, with all non-ASCII),
+and the script puts the words in with ``textContent``.  The policy admits no
+``unsafe-inline``: the one script and the one style are admitted by their SHA-256
+hashes, computed when the page is made, and there is no inline event handler.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from html import escape
 from typing import Any
@@ -22,7 +31,24 @@ from pbem.views.svg import board_svg
 from pbem.views.text import audit_verdict  # the words of `pbem audit`, word for word
 from pbem.views.timeline import steps
 
-CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+
+def csp_hash(source: str) -> str:
+    """A CSP source for one inline script or style: ``'sha256-...'`` of its exact text."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def policy(script: str, style: str) -> str:
+    """The page's Content-Security-Policy: nothing fetched, only this script and this style run."""
+    return (f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(style)}; "
+            "img-src data:; base-uri 'none'; form-action 'none'")
+
+
+def script_data(data: Any) -> str:
+    """JSON safe inside a ``<script type="application/json">`` block: no ``<``, ``>`` or ``&``
+    (so no ``</script>`` or ``<!--``), and only ASCII (so no U+2028/2029)."""
+    blob = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    return blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
 
 STYLE = """
 body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12px; background: #f4f1ea; }
@@ -39,41 +65,50 @@ h1 { font-size: 20px; margin: 0 0 8px 0; }
 
 SCRIPT = """
 (function () {
-  var data = JSON.parse(document.getElementById('pbem-data').textContent);
-  var n = data.entries.length, shown = -1;
-  function wanted() {
-    var m = /entry=(\\d+)/.exec(location.hash);
-    var i = m ? parseInt(m[1], 10) : n - 1;
-    return Math.max(0, Math.min(n - 1, i));
-  }
-  function show(i) {
-    i = Math.max(0, Math.min(n - 1, i));
-    var e = data.entries[i];
-    shown = i;
-    document.getElementById('board').innerHTML = e.svg;
-    document.getElementById('narration').textContent = e.lines.join('\\n');
-    document.getElementById('where').textContent = 'entry ' + i + ' of ' + (n - 1) + '  (' + e.at + ')';
-    var v = document.getElementById('verdict');
-    var verdict = (data.verdict && i >= data.verdict.from) ? data.verdict : null;
-    v.textContent = verdict ? verdict.lines.join('\\n') : '';
-    v.className = verdict && !verdict.fair ? 'refused' : '';
-    document.getElementById('view').setAttribute('data-entry', String(i));
-    if (location.hash !== '#entry=' + i) { history.replaceState(null, '', '#entry=' + i); }
-  }
-  document.getElementById('first').onclick = function () { show(0); };
-  document.getElementById('prev').onclick = function () { show(shown - 1); };
-  document.getElementById('next').onclick = function () { show(shown + 1); };
-  document.getElementById('last').onclick = function () { show(n - 1); };
-  document.addEventListener('keydown', function (ev) {
-    if (ev.key === 'ArrowLeft') { show(shown - 1); }
-    else if (ev.key === 'ArrowRight') { show(shown + 1); }
-    else if (ev.key === 'Home') { show(0); }
-    else if (ev.key === 'End') { show(n - 1); }
-    else { return; }
-    ev.preventDefault();
+  var root = document.documentElement, violations = 0;
+  document.addEventListener('securitypolicyviolation', function () {
+    violations += 1;
+    root.setAttribute('data-csp-violations', String(violations));
   });
-  window.addEventListener('hashchange', function () { if (wanted() !== shown) { show(wanted()); } });
-  show(wanted());
+  document.addEventListener('DOMContentLoaded', main);
+  function main() {
+    var view = document.getElementById('view');
+    var data = JSON.parse(document.getElementById('pbem-data').textContent);
+    var n = data.entries.length, shown = -1;
+    function wanted() {
+      var m = /entry=(\\d+)/.exec(location.hash);
+      var i = m ? parseInt(m[1], 10) : n - 1;
+      return Math.max(0, Math.min(n - 1, i));
+    }
+    function show(i) {
+      i = Math.max(0, Math.min(n - 1, i));
+      var e = data.entries[i];
+      shown = i;
+      document.getElementById('board').innerHTML = e.svg;
+      document.getElementById('narration').textContent = e.lines.join('\\n');
+      document.getElementById('where').textContent = 'entry ' + i + ' of ' + (n - 1) + '  (' + e.at + ')';
+      var v = document.getElementById('verdict');
+      var verdict = (data.verdict && i >= data.verdict.from) ? data.verdict : null;
+      v.textContent = verdict ? verdict.lines.join('\\n') : '';
+      v.className = verdict && !verdict.fair ? 'refused' : '';
+      view.setAttribute('data-entry', String(i));
+      if (location.hash !== '#entry=' + i) { history.replaceState(null, '', '#entry=' + i); }
+    }
+    document.getElementById('first').onclick = function () { show(0); };
+    document.getElementById('prev').onclick = function () { show(shown - 1); };
+    document.getElementById('next').onclick = function () { show(shown + 1); };
+    document.getElementById('last').onclick = function () { show(n - 1); };
+    document.addEventListener('keydown', function (ev) {
+      if (ev.key === 'ArrowLeft') { show(shown - 1); }
+      else if (ev.key === 'ArrowRight') { show(shown + 1); }
+      else if (ev.key === 'Home') { show(0); }
+      else if (ev.key === 'End') { show(n - 1); }
+      else { return; }
+      ev.preventDefault();
+    });
+    window.addEventListener('hashchange', function () { if (wanted() !== shown) { show(wanted()); } });
+    show(wanted());
+  }
 })();
 """
 
@@ -105,13 +140,14 @@ def game_page(entries: list[Entry], hashes: list[str]) -> tuple[str, int]:
         })
     data: dict[str, Any] = {"game": game.game_id, "entries": frames,
                             "verdict": _verdict(game, reveal_seq) if reveal_seq is not None else None}
-    blob = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("</", "<\\/")
+    blob = script_data(data)
     title = escape(f"Rattus game {game.game_id}")
     page = f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="en" data-csp-violations="0">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{CSP}">
+<meta http-equiv="Content-Security-Policy" content="{policy(SCRIPT, STYLE)}">
+<script>{SCRIPT}</script>
 <title>{title}</title>
 <style>{STYLE}</style>
 </head>
@@ -130,7 +166,6 @@ def game_page(entries: list[Entry], hashes: list[str]) -> tuple[str, int]:
 <div id="verdict"></div>
 </main>
 <script type="application/json" id="pbem-data">{blob}</script>
-<script>{SCRIPT}</script>
 </body>
 </html>
 """
