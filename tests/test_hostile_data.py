@@ -22,7 +22,8 @@ from test_editions import rechain
 from pbem.data import default_board
 from pbem.errors import Exit
 from pbem.fair.protocol import data_hash
-from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.game import Facts, Game
+from pbem.log.logfile import LOG_NAME, read_docs, read_log
 from pbem.log.yamlio import dump_entry
 from pbem.rules.data import Board, GameDataError
 from pbem.sim import demo
@@ -90,14 +91,19 @@ def test_every_example_renders_svg_that_parses_at_every_entry(log: Path) -> None
     assert drawn == len(entries)
 
 
+def with_facts(game: Game, **changed: Any) -> None:
+    """Entry 0's facts of ``game`` with some changed (a drawing's input, not a replay's)."""
+    game.facts = Facts(*(changed.get(f, getattr(game.facts, f)) for f in Facts._fields))
+
+
 @pytest.mark.parametrize("log", EXAMPLES, ids=lambda p: p.parent.name)
 def test_hostile_region_names_are_drawn_escaped_at_every_entry(log: Path) -> None:
     entries, hashes = read_checked(log)
     board = hostile_board()
     for game in steps(entries, hashes):
-        game.board = board  # names only: the ids (and so the replay) are the shipped map's
+        with_facts(game, board=board)  # names only: the ids (and so the replay) are the shipped map's
         check_svg(board_svg(game), board)
-    game.game_id = HOSTILE[0]  # P2 keeps it out of any log; the drawing escapes it all the same
+    with_facts(game, game_id=HOSTILE[0])  # P2 keeps it out of any log; the drawing escapes it all the same
     svg = board_svg(game)
     check_svg(svg, board)
     root = ET.fromstring(svg)
@@ -210,7 +216,7 @@ def test_the_shipped_data_passes_the_patterns_and_long_or_padded_names_do_not() 
 
 def test_a_replayed_log_whose_entry_0_breaks_the_patterns_is_refused(tmp_path: Path) -> None:
     """The strong attacker: a hostile region id, data_hash recomputed, edition 'custom', chain fixed."""
-    entries, _ = read_log(ROOT / "examples" / "rattus-2p" / "log.yaml")
+    entries, _ = read_docs(ROOT / "examples" / "rattus-2p" / "log.yaml")
     first = entries[0]
     game_map, hostile = first["data"]["map"], 'x" onload="alert(1)'
     game_map["regions"][0]["id"] = hostile
