@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from pbem.log.records import Entry
-from pbem.record import Record
+from pbem.record import Record, Slots
 from pbem.rules import State
 from pbem.rules.data import Board, Catalogue
 
@@ -44,6 +44,19 @@ class Facts(Record):
     bots: Mapping[str, str]  # entry 0: seat -> bot level, played by the host
     deadline: int | None  # R8.1: seconds a turn may take (entry 0's options), or none
     reminder: int | None  # seconds before the deadline a reminder is mailed, or none
+
+
+class Entropy(Slots):
+    """P4: what the opening has recorded so far: each seat's nonce commitment, the waived
+    seats, the revealed nonces, and whether the host abandoned the game."""
+
+    __slots__ = ("abandoned", "commits", "nonces", "waived")
+
+    def __init__(self) -> None:
+        self.commits: dict[str, str] = {}  # player -> nonce commitment
+        self.waived: set[str] = set()  # seats that add no nonce
+        self.nonces: dict[str, str] = {}  # player -> revealed nonce, hex
+        self.abandoned = False
 
 
 class Keys:
@@ -87,18 +100,34 @@ class Game:
     entries: list[Entry]  # the log's records, parsed once (pbem.log.records)
     hashes: list[str]
     keys: Keys
-    commits: dict[str, str] = field(default_factory=dict)  # P4: player -> nonce commitment
-    waived: set[str] = field(default_factory=set)  # P4: seats that add no nonce
-    nonces: dict[str, str] = field(default_factory=dict)  # P4: revealed nonces, hex
+    p4: Entropy = field(default_factory=Entropy)  # the opening's commitments, waivers, nonces
     commitments: list[str] = field(default_factory=list)  # P6: the 49, from the start entry
     state: State | None = None
     secret: bytes | None = None  # once revealed (P6)
-    abandoned: bool = False
     sent: dict[str, int] = field(default_factory=dict)  # P7: each recorded move's digest -> seq
     resigned: set[str] = field(default_factory=set)  # R8.4: seats the stand-in plays, at once
     turn_since: int = 0  # R8.1: the seq of the entry that made it the player to move's turn
     revealed: dict[str, str] = field(default_factory=dict)  # P6: public token -> catalogue id, every flip
 
+
+    @property
+    def commits(self) -> dict[str, str]:
+        """P4: player -> nonce commitment."""
+        return self.p4.commits
+
+    @property
+    def waived(self) -> set[str]:
+        """P4: the seats that add no nonce."""
+        return self.p4.waived
+
+    @property
+    def nonces(self) -> dict[str, str]:
+        """P4: the revealed nonces, hex."""
+        return self.p4.nonces
+
+    @property
+    def abandoned(self) -> bool:
+        return self.p4.abandoned
 
     @property
     def game_id(self) -> str:

@@ -167,7 +167,7 @@ def _apply(game: Game, entry: Entry) -> None:
             game.waived.add(str(entry.player))
         case Abandon():
             check_abandon(game)
-            game.abandoned = True
+            game.p4.abandoned = True
         case Start():
             _replay_start(game, entry)
         case Reveal():
