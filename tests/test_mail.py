@@ -413,7 +413,7 @@ def test_mail_needs_somewhere_to_reply(tmp_path: Path) -> None:
 
 
 def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    from pbem.host.games import Applied
+    from pbem.host.step import Applied
     from pbem.mail.host import MailHost
     from pbem.mail.headers import parse_mail
 

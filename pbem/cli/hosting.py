@@ -84,11 +84,10 @@ def new(
     made = load_game(path)
     for line in notices(made):
         click.echo(line)
-    if spec.bots:  # P4: the bot seats commit to their nonces at once
-        from pbem.bots.seat import play_bots
+    if spec.bots:  # P4: the bot seats commit to their nonces at once (the host's step)
+        from pbem.host.games import answer
 
-        for step in play_bots(games, made, []):
-            _report(step)
+        _report(answer(games, game_id))
     from pbem.referee.deadlines import rule_text
 
     rule = rule_text(made)
@@ -128,7 +127,7 @@ def abandon(game_id: str, games: Path) -> None:
 @refusals
 def apply(move_file: Path, games: Path) -> None:
     """Check a player's move file and record it in the game's log."""
-    from pbem.bots.seat import apply_and_answer
+    from pbem.host.games import apply_move
     from pbem.log.moves import read_move
 
     if _is_mail(move_file):  # an RFC 5322 message (pbem/mail/)
@@ -139,8 +138,7 @@ def apply(move_file: Path, games: Path) -> None:
         _report(apply_mail_file(games, read_limited(move_file, MAIL_LIMIT, "message")))
         return
     move = read_move(move_file)
-    applied = apply_and_answer(games, move)
-    _report(applied)
+    _report(apply_move(games, move))
 
 
 

@@ -10,10 +10,10 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from pbem.bots.seat import apply_and_answer
 from pbem.errors import PbemError, SenderError, StaleError
-from pbem.host.games import Applied, game_dir
+from pbem.host.games import apply_move, game_dir
 from pbem.host.settings import load_settings, record_seen, seen_ids
+from pbem.host.step import Applied
 from pbem.log.logfile import locked
 from pbem.mail.headers import Mail, parse_mail
 from pbem.mail.message import mail_move
@@ -48,7 +48,7 @@ def accept_mail(games: Path, mail: Mail, require_sender: bool = True) -> Applied
                 f"this message ({mail.message_id}) was already applied, as entry "
                 f"{seen[mail.message_id]}; nothing was changed", "P7",
             )
-    applied = apply_and_answer(games, move)
+    applied = apply_move(games, move)
     if mail.message_id is not None:
         with locked(path):
             record_seen(path, mail.message_id, applied.entries[0]["seq"])

@@ -40,11 +40,11 @@ from email.utils import formatdate, getaddresses
 from pathlib import Path
 from typing import Any
 
-from pbem.bots.seat import apply_and_answer
 from pbem.errors import FormatError, PbemError, StaleError, Unwanted
-from pbem.host.games import Applied, game_dir, load_game
+from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.private import PRIVATE_DIR, read_private
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
+from pbem.host.step import Applied
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.accept import check_sender, public_text, refused_text
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block, parse_mail
@@ -169,7 +169,7 @@ class MailHost:
                 f"this message was already applied, as entry {seen[ident]}; nothing was changed", "P7",
             )
         try:
-            applied = apply_and_answer(self.games, move)
+            applied = apply_move(self.games, move)
         except StaleError:
             unreported = None if answered else self._unreported(path, move, seen)
             if unreported is None:

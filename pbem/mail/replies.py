@@ -20,8 +20,8 @@ from email.utils import formatdate
 from pathlib import Path
 
 from pbem.errors import FormatError
-from pbem.host.games import Applied
 from pbem.host.settings import normal_address
+from pbem.host.step import Applied
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.mail.accept import public_text
