@@ -99,7 +99,7 @@ def from_log(
     that seat's own private file (``pbem.host.read_private``): exactly what the seat may know."""
     revealed: dict[str, Token] = {}
     for entry in entries:
-        if entry.get("kind") != "move":
+        if entry.get("kind") not in ("move", "timeout", "standin"):  # the stand-in flips rats too (R8.3)
             continue
         for event in entry.get("outcome") or ():
             if isinstance(event, Mapping) and event.get("event") == "token_flipped":
