@@ -111,8 +111,9 @@ class Admission:
             if self.from_address is not None and to is not None and to in self.players():
                 queue.put(batch, key, [self._reply(mail, to, refused_text(err), batch, 0)])
             return Admitted(f"refused: {err}", err, None)
-        if self.from_address is not None:
-            queue.put(batch, key, self._applied(mail, applied, batch))
+        if self.from_address is not None:  # mail goes to addresses registered on this host only
+            replies = self._applied(mail, applied, batch)
+            queue.put(batch, key, [m for m in replies if normal_address(str(m["To"])) in self.players()])
         # Only once its replies are spooled is the message counted as applied: a run stopped
         # in between leaves it unreported, and the next run reports it (see _unreported).
         path = game_dir(self.games, applied.game.game_id)
