@@ -177,3 +177,68 @@ def test_every_path_that_records_an_entry_ends_with_the_host_step() -> None:
     outside = [str(p.relative_to(PBEM.parent)) for p in PBEM.rglob("*.py")
                if p.parent.name != "host" and ("_write(" in p.read_text() or "import _write" in p.read_text())]
     assert not outside, outside
+
+
+# --- a whole bot game by every path ---------------------------------------------------------
+
+def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_path(tmp_path: Path) -> None:
+    """Red mails its moves (`pbem mail`), green's come as files (`pbem apply MSG.eml`) until green
+    resigns (R8.4: the stand-in plays green from then on); now and then a human lets the deadline
+    pass and `pbem tick` records the timeout (R8.2, R8.3).  Blue is the host's bot: after every
+    kind of entry it answers at once, so no human ever waits on it, and it reads the rats the
+    stand-in flipped as any seat does.  The game ends and audits fair (P6)."""
+    import mailbox
+
+    from test_mail import HOST, eml, replies, to_of
+
+    games, inbox, outbox = tmp_path / "games", tmp_path / "inbox", tmp_path / "outbox"
+    mailbox.Maildir(str(inbox), create=True)
+    addresses = {"red": "red@example.org", "green": "green@example.net"}
+    ok("new", "g", "--players", "red,blue,green", "--first", "red", "--games", games, "--deadline", "24h",
+       "--bot", "blue=random", *(f"--email={p}={a}" for p, a in addresses.items()))
+
+    def by_mail(data: dict[str, Any]) -> None:
+        mailbox.Maildir(str(inbox)).add(eml(addresses["red"], data))
+        assert "applied: game g" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games,
+                                       "--from", HOST)
+
+    def by_file(data: dict[str, Any]) -> None:
+        message = tmp_path / "green.eml"
+        message.write_bytes(eml(addresses["green"], data))
+        ok("apply", message, "--games", games, "--from", HOST)
+
+    send_as = {"red": by_mail, "green": by_file}
+    for make in (commit_move, reveal_move):
+        for player in ("red", "green"):
+            send_as[player](make(load_game(games / "g"), player, NONCES[player]))
+    rng = random.Random(17)
+    for turn in range(600):
+        game = load_game(games / "g")
+        if game.over:
+            break
+        player = game.to_move()
+        assert player in addresses and player not in game.resigned, player  # never a bot's turn
+        if player == "green" and game.state is not None and game.state.turn_number >= 4:
+            by_file({"game": "g", "player": "green", "kind": "resign", "after": after_of(game)})
+        elif turn % 7 == 3:
+            later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
+            assert "1 timeout(s) recorded" in ok("tick", "--now", later, "--from", HOST, "--games", games)
+        else:
+            send_as[player](move_of(game, rng))
+    game = load_game(games / "g")
+    assert game.over and game.resigned == {"green"}
+    kinds = {e["kind"] for e in game.entries}
+    assert {"timeout", "standin", "resign"} <= kinds
+    flipped = [e for e in game.entries if e["kind"] in ("timeout", "standin")
+               and any(o.get("event") == "token_flipped" for o in e["outcome"])]
+    assert flipped, "no stand-in turn flipped a rat"
+    assert any(e["kind"] == "move" and e["player"] == "blue" and e["seq"] > flipped[0]["seq"]
+               for e in game.entries)  # the bot played on after a stand-in's flip
+    for index, entry in enumerate(game.entries[1:-1], 1):  # after every entry, a bot seat answers at once
+        if game.entries[index + 1].get("player") == "blue":
+            assert game.entries[index + 1]["at"] == entry["at"]
+    ok("reveal", "g", "--games", games)
+    assert "verdict: FAIR" in ok("audit", games / "g" / "log.yaml")
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)  # the queue delivered
+    timeout_notices = [m for m in replies(outbox) if ": timeout, the stand-in played" in str(m["Subject"])]
+    assert timeout_notices and {to_of(m) for m in timeout_notices} <= set(addresses.values())
