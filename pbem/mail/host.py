@@ -1,7 +1,8 @@
-"""`pbem mail`: the host's mailbox loop, and applying one received message.
+"""`pbem mail`: the host's mailbox loop, the Maildir transport of the one admission path.
 
-Each new message of the inbox Maildir is taken in arrival order and handled on its
-own (issue 10):
+Each new message of the inbox Maildir is taken in arrival order and handed, with its
+Maildir key, to :meth:`pbem.mail.admission.Admission.admit` (the verdict, the move
+through the host's step, the replies), on its own (issue 10):
 
 * size, header and MIME limits are checked on the raw bytes, and the sender on the
   headers alone, before the body is parsed (:func:`pbem.mail.headers.parse_mail`);
@@ -15,13 +16,14 @@ own (issue 10):
   result, the next template, and that player's own private reveal only;
 * invitations for the opening's rounds are queued once each (:mod:`pbem.mail.invite`).
 
-The replies themselves are composed by :mod:`pbem.mail.replies`.
+The replies themselves are composed by :mod:`pbem.mail.replies`; ``pbem apply MSG.eml``
+is the other transport of the same path.
 
 Delivery is a separate step (:meth:`Queue.flush`): what the server refuses stays
 queued for the next run or ``--flush``; each reply keeps its Message-ID.  Every
 reply comes from the host's configured address, never from an incoming header.
-An applied message's id is kept in the game's ``mail-seen.txt``, so the same
-message is never applied twice; a resent move in a new message is refused by the
+An applied message's key (its Message-ID, else a hash of its bytes) is kept in the
+game's ``mail-seen.txt``, so the same message is never applied twice, by either transport; a resent move in a new message is refused by the
 log itself (P7).
 """
 
