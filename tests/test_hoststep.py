@@ -81,6 +81,19 @@ def test_r8_4_after_a_resignation_the_stand_in_then_the_bot_seats_play_on(tmp_pa
     assert after.to_move() == "green"
 
 
+def test_p4_after_a_waiver_the_bot_seat_reveals_at_once(tmp_path: Path) -> None:
+    """P4: red commits, green's nonce is waived (`pbem waive`): the reveal round begins, and blue,
+    the host's bot, reveals its nonce in the same step; red is awaited."""
+    games = tmp_path / "games"
+    ok("new", "g", "--players", "red,blue,green", "--games", games, "--bot", "blue=random")
+    send(games, commit_move(load_game(games / "g"), "red", NONCES["red"]))
+    before = load_game(games / "g")
+    ok("waive", "g", "--player", "green", "--games", games)
+    after = load_game(games / "g")
+    assert [k for k, _p in kinds_since(after, before.last_seq + 1)] == ["waive", "nonce"]
+    assert after.entries[-1]["player"] == "blue" and after.awaited == ("red",)
+
+
 def test_r8_4_pbem_replace_runs_the_step(tmp_path: Path) -> None:
     """A game left waiting on its bot seat (as an older pbem's timeout left it: the entry written
     without the host's step) is brought on by the next recorded entry, here `pbem replace`."""
@@ -242,3 +255,21 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
     ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)  # the queue delivered
     timeout_notices = [m for m in replies(outbox) if ": timeout, the stand-in played" in str(m["Subject"])]
     assert timeout_notices and {to_of(m) for m in timeout_notices} <= set(addresses.values())
+
+
+def test_every_mail_transport_goes_through_the_one_admission_function() -> None:
+    """Issue 17: in pbem/mail only the admission path applies a move (through the host's step);
+    the Maildir reader (`pbem mail`) and the file reader (`pbem apply MSG.eml`) call its admit."""
+    mail = PBEM / "mail"
+    applying = sorted(p.name for p in mail.glob("*.py") if "apply_move" in p.read_text())
+    assert applying == ["admission.py"], applying
+    host = ast.parse((mail / "host.py").read_text())
+    handle = next(f for f in ast.walk(host) if isinstance(f, ast.FunctionDef) and f.name == "_handle")
+    assert "admit" in {n.func.attr for n in ast.walk(handle) if isinstance(n, ast.Call)
+                       and isinstance(n.func, ast.Attribute)}
+    admission = ast.parse((mail / "admission.py").read_text())
+    file_reader = next(f for f in admission.body if isinstance(f, ast.FunctionDef) and f.name == "apply_mail_file")
+    assert "admit" in {n.func.attr for n in ast.walk(file_reader) if isinstance(n, ast.Call)
+                       and isinstance(n.func, ast.Attribute)}
+    cli = (PBEM / "cli" / "hosting.py").read_text()
+    assert "from pbem.mail.admission import apply_mail_file" in cli

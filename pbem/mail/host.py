@@ -23,8 +23,8 @@ Delivery is a separate step (:meth:`Queue.flush`): what the server refuses stays
 queued for the next run or ``--flush``; each reply keeps its Message-ID.  Every
 reply comes from the host's configured address, never from an incoming header.
 An applied message's key (its Message-ID, else a hash of its bytes) is kept in the
-game's ``mail-seen.txt``, so the same message is never applied twice, by either transport; a resent move in a new message is refused by the
-log itself (P7).
+game's ``mail-seen.txt``, so the same message is never applied twice, by either
+transport; a resent move in a new message is refused by the log itself (P7).
 """
 
 from __future__ import annotations
