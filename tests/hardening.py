@@ -564,7 +564,7 @@ def leak_game_memory(
     import json
     from unittest import mock
 
-    import pbem.host.games as host
+    import pbem.host.step as host
     from pbem.cli.shell import _report
     from pbem.errors import PbemError
     from pbem.referee.admit import judge

@@ -174,7 +174,7 @@ def test_the_hosts_bot_seats_think_as_long_as_pbem_new_said(tmp_path: Path, monk
     """`pbem new --bot-seconds S` keeps S in host.yaml (the host's, not the log's: a bot's move
     is an ordinary move whatever it cost) and every bot seat's decision gets S."""
     import pbem.bots.levels as levels
-    from pbem.bots.seat import apply_and_answer
+    from pbem.host.games import apply_move
     from pbem.host.settings import load_settings
     from pbem.log.moves import parse_move
     from pbem.log.yamlio import dump_yaml
@@ -194,7 +194,7 @@ def test_the_hosts_bot_seats_think_as_long_as_pbem_new_said(tmp_path: Path, monk
     assert load_settings(games / "g").bot_seconds == 0.25
     for make in (commit_move, reveal_move):  # red opens the game; blue, first, moves at once
         data = make(load_game(games / "g"), "red", bytes(range(32)))
-        apply_and_answer(games, parse_move(dump_yaml(data).encode(), "move"))
+        apply_move(games, parse_move(dump_yaml(data).encode(), "move"))
     assert asked and all(a == ("greedy", 0.25) for a in asked), asked
     assert load_game(games / "g").state.to_move == "red"  # type: ignore[union-attr]
     # host.yaml edited by hand to a bad value: red's next move is refused before anything is written

@@ -25,9 +25,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("pbem.log", "pbem.data"),  # the log's formats and files; the shipped data
     ("pbem.referee",),  # admission, replay, signatures, audit, history
     ("pbem.views",),  # what people read
-    ("pbem.host",),  # the only writer of a game's files
     ("pbem.player",),  # a player's own tools
-    ("pbem.bots",),  # bots that play a seat from its view only, and the host's bot seats
+    ("pbem.bots",),  # bots that play a seat from its view only
+    ("pbem.host",),  # the only writer of a game's files, and its step (start, stand-ins, bot seats)
     ("pbem.mail",),  # the mail host
     ("pbem.sim",),  # bots and simulations
     ("pbem.cli", "pbem.__main__"),  # the shell

@@ -413,7 +413,7 @@ def test_mail_needs_somewhere_to_reply(tmp_path: Path) -> None:
 
 
 def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
-    from pbem.host.games import Applied
+    from pbem.host.step import Applied
     from pbem.mail.host import MailHost
     from pbem.mail.headers import parse_mail
 
@@ -882,3 +882,68 @@ def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -
     mailbox.Maildir(str(outbox)).clear()
     ok(*mail)
     assert replies(outbox) == []
+
+
+def test_one_admission_path_gives_pbem_apply_and_pbem_mail_the_same_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 17: `pbem apply MSG.eml` and `pbem mail` are two transports of one admission path
+    (pbem.mail.admission.Admission.admit): the same message gets the same verdict by either.
+    A move from the wrong seat's address is refused by both (P8 notes: the game lists
+    addresses); the right one is applied once, its replies queued for `pbem mail` to deliver;
+    the same message again is refused by both (P7), whichever transport brought it first."""
+    from pbem.mail.admission import Admission
+    from pbem.mail.host import MailHost
+
+    verdicts: list[tuple[str, str]] = []
+    real = Admission.admit
+
+    def spy(self: Admission, *args: Any, **kwargs: Any) -> Any:
+        verdict = real(self, *args, **kwargs)
+        verdicts.append(("mail" if isinstance(self, MailHost) else "apply", verdict.result))
+        return verdict
+
+    monkeypatch.setattr(Admission, "admit", spy)
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    mail_run = ("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    message = tmp_path / "move.eml"
+
+    message.write_bytes(eml("blue@example.net", commit(games, "red"), msgid="<wrong@example.net>"))
+    assert run("apply", message, "--games", games, "--from", HOST).exit_code == Exit.SIGNATURE
+    deliver(inbox, message.read_bytes())
+    assert "refused" in ok(*mail_run)
+    assert [t for t, _r in verdicts] == ["apply", "mail"] and verdicts[0][1] == verdicts[1][1]
+    assert "is red's" in verdicts[0][1] and not load_log(games).commits
+
+    verdicts.clear()
+    message.write_bytes(eml("red@example.org", commit(games, "red"), msgid="<right@example.org>"))
+    assert "red's nonce commitment recorded" in ok("apply", message, "--games", games, "--from", HOST)
+    queued = sorted((games / "+mail-queue").rglob("*.eml"))
+    assert len(queued) >= 2  # the report to red and blue, queued as pbem mail queues it
+    assert run("apply", message, "--games", games, "--from", HOST).exit_code == Exit.STALE
+    deliver(inbox, message.read_bytes())
+    assert "already applied" in ok(*mail_run)
+    assert [t for t, _r in verdicts] == ["apply", "apply", "mail"]
+    assert verdicts[0][1] == "applied: game g, entry 1"
+    assert verdicts[1][1] == verdicts[2][1] and "already applied, as entry 1" in verdicts[1][1]
+    assert set(load_log(games).commits) == {"red"} and len(load_log(games).entries) == 2
+    delivered = replies(outbox)  # the apply's replies went out with pbem mail's run
+    reports = [to_of(m) for m in delivered if "] entry 1: red" in str(m["Subject"])]
+    assert sorted(reports) == sorted(ADDRESSES.values())
+
+
+def test_a_game_without_addresses_checks_no_sender_whichever_the_transport(tmp_path: Path) -> None:
+    """The one sender rule's other half: a game that lists no addresses binds no seat to an
+    address, so `pbem apply MSG.eml` (and the admission path under `pbem mail`) judge its
+    moves on their own; no reply can be queued for a game nobody is mailed for."""
+    from pbem.mail.admission import Admission, Inbound
+
+    games = tmp_path / "games"
+    ok("new", "g", "--players", "red,blue", "--games", games)
+    data = eml("someone@example.com", commit(games, "red"))
+    verdict = Admission(games, HOST).admit(Inbound(data, "one"))
+    assert verdict.result == "applied: game g, entry 1" and verdict.refusal is None
+    assert not [p for p in (games / "+mail-queue").rglob("*.eml")]  # nobody to tell
+    again = Admission(games, HOST).admit(Inbound(data, "two"))
+    assert again.refusal is not None and "already applied" in again.result

@@ -20,7 +20,7 @@ import pytest
 from pbem.data import default_board, default_catalogue
 from pbem.errors import PbemError
 from pbem.fair.protocol import Deal
-from pbem.host.games import resolve
+from pbem.host.step import resolve
 from pbem.log.game import Facts, Game, Keys
 from pbem.log.records import Create
 from pbem.log.yamlio import dump_yaml

@@ -40,7 +40,7 @@ def simulate(n_games: int, players: int, seed: int, check: bool) -> None:
 def bot(game_id: str, player: str, level: str, seconds: float, out: Path | None, games: Path) -> None:
     """A bot writes PLAYER's next move from that seat's view only (the log and its own
     Witch looks): help for a player, or a host playing a bot seat by hand."""
-    from pbem.bots.seat import bot_move
+    from pbem.host.botseat import bot_move
     from pbem.host.games import game_dir, load_game
     from pbem.log.yamlio import dump_yaml
 

@@ -84,11 +84,10 @@ def new(
     made = load_game(path)
     for line in notices(made):
         click.echo(line)
-    if spec.bots:  # P4: the bot seats commit to their nonces at once
-        from pbem.bots.seat import play_bots
+    if spec.bots:  # P4: the bot seats commit to their nonces at once (the host's step)
+        from pbem.host.games import answer
 
-        for step in play_bots(games, made, []):
-            _report(step)
+        _report(answer(games, game_id))
     from pbem.referee.deadlines import rule_text
 
     rule = rule_text(made)
@@ -124,23 +123,34 @@ def abandon(game_id: str, games: Path) -> None:
 
 @main.command()
 @click.argument("move_file", type=click.Path(path_type=Path))
+@click.option("--from", "from_address", envvar="PBEM_FROM",
+              help="For a mailed move: the host's From address for the replies (or 'mail_from' in host.yaml).")
 @games_option
 @refusals
-def apply(move_file: Path, games: Path) -> None:
-    """Check a player's move file and record it in the game's log."""
-    from pbem.bots.seat import apply_and_answer
+def apply(move_file: Path, from_address: str | None, games: Path) -> None:
+    """Check a player's move file and record it in the game's log.  A mailed message
+    (MSG.eml) is admitted as 'pbem mail' admits it; its replies are queued in
+    GAMES/+mail-queue for 'pbem mail' to deliver."""
+    from pbem.host.games import apply_move
     from pbem.log.moves import read_move
 
     if _is_mail(move_file):  # an RFC 5322 message (pbem/mail/)
         from pbem.files import read_limited
-        from pbem.mail.accept import apply_mail_file
+        from pbem.mail.admission import apply_mail_file
         from pbem.mail.headers import MAIL_LIMIT
+        from pbem.mail.host import host_address
 
-        _report(apply_mail_file(games, read_limited(move_file, MAIL_LIMIT, "message")))
+        data = read_limited(move_file, MAIL_LIMIT, "message")
+        try:
+            address: str | None = host_address(games, from_address)
+        except FormatError:
+            if from_address:
+                raise
+            address = None  # no From address known: the verdict alone, no reply queued
+        _report(apply_mail_file(games, data, address))
         return
     move = read_move(move_file)
-    applied = apply_and_answer(games, move)
-    _report(applied)
+    _report(apply_move(games, move))
 
 
 

@@ -21,7 +21,7 @@ from pbem import __version__
 from pbem.errors import Exit, FormatError, PbemError
 
 if TYPE_CHECKING:
-    from pbem.host.games import Applied
+    from pbem.host.step import Applied
 
 F = TypeVar("F", bound=Callable[..., Any])
 

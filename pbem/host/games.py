@@ -3,8 +3,9 @@
 Creating a game is :mod:`.create`'s, the secret file :mod:`.secret`'s and the
 players' private files :mod:`.private`'s.  Every operation takes the game's lock, reads and replays the whole public log
 (so a tampered log is refused before anything is added to it), checks the
-input, and only then writes: private files first, the log last, each
-atomically.  A refused input changes no file.
+input, and only then writes through the host's step (:func:`pbem.host.step.record`:
+private files first, the log last, each atomically; then the start, the stand-in's
+and the bot seats' turns, in the same lock).  A refused input changes no file.
 """
 
 from __future__ import annotations
@@ -12,28 +13,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import InternalError, StateError, TamperError, UnknownError
+from pbem.errors import StateError, UnknownError
 from pbem.fair import protocol
-from pbem.fair.dealing import HostFaces
-from pbem.host.private import write_private
-from pbem.host.sealer import game_sealer
 from pbem.host.secret import secret_for
 from pbem.host.settings import check_address, load_settings, save_settings
-from pbem.log.clock import now, stamp
+from pbem.host.step import Applied, judged, record
+from pbem.log.clock import now
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME, append, link, locked, read_log
+from pbem.log.logfile import LOG_NAME, locked, read_log
 from pbem.log.moves import Move
-from pbem.log.records import Entry, Standin, Timeout, parse_entry
-from pbem.record import Record
-from pbem.referee.admit import Verdict, check_abandon, check_waive, judge
-from pbem.referee.audit import host_faces, start_entry
+from pbem.log.records import Timeout
+from pbem.referee.admit import check_abandon, check_waive
+from pbem.referee.audit import host_faces
 from pbem.referee.deadlines import due
-from pbem.referee.replay import apply_entry, replay
-from pbem.referee.reveals import outcome_dicts
-from pbem.referee.seats import check_replace, due_at, resigned_to_move, standin_entry
+from pbem.referee.replay import replay
+from pbem.referee.seats import check_replace, due_at, standin_entry
 from pbem.referee.signatures import log_has_signatures, require_valid
-from pbem.rules import play
-from pbem.rules.events import Event
 
 
 def game_dir(games: Path, game_id: str) -> Path:
@@ -74,39 +69,20 @@ def load_game(path: Path) -> Game:
 
 # --- applying moves -------------------------------------------------------------
 
-class Applied(Record):
-    """What an accepted move added: entries (as records), events, and private files written."""
-
-    entries: list[Entry]
-    events: list[Event]
-    private: list[Path]
-    game: Game
-
-
 def apply_move(games: Path, move: Move) -> Applied:
     """The referee's verdict on ``move`` (P10: on public facts only), then, if admitted,
-    its resolution with the faces and its entries (P4, P7, R1-R7)."""
+    its resolution with the faces and its entries (P4, P7, R1-R7), then the host's step."""
     path = game_dir(games, move.game)
     with locked(path):
         game = load_game(path)
-        verdict = judge(game, move)
-        if move.kind != "move":
-            return _write(path, game, [{"kind": move.kind, "player": move.player, "move": move.data}])
-        faces = host_faces(game, secret_for(game, path))
-        entry, events = resolve(game, verdict, faces)
-        return _write(path, game, [entry], events=events, faces=faces)
+        return record(path, game, *judged(path, game, move))
 
 
-def resolve(game: Game, verdict: Verdict, faces: HostFaces) -> tuple[dict[str, Any], list[Event]]:
-    """An admitted move resolved with the faces, as its log entry (P10: this cannot refuse)."""
-    move = verdict.move
-    assert game.state is not None  # the referee admits moves of a started game only
-    try:
-        _state, events = play(game.state, move.player, verdict.actions, faces)
-    except Exception as err:  # pragma: no cover - a bug in pbem, never a refusal
-        raise InternalError(f"an admitted move did not resolve: {err}") from err
-    entry = {"kind": "move", "player": move.player, "move": move.data, "outcome": outcome_dicts(events, faces.salt)}
-    return entry, events
+def answer(games: Path, game_id: str) -> Applied:
+    """The host's step with no new entry: a game just created, whose bot seats commit (P4)."""
+    path = game_dir(games, game_id)
+    with locked(path):
+        return record(path, load_game(path), [])
 
 
 def waive(games: Path, game_id: str, player: str) -> Applied:
@@ -115,7 +91,7 @@ def waive(games: Path, game_id: str, player: str) -> Applied:
     with locked(path):
         game = load_game(path)
         check_waive(game, player)
-        return _write(path, game, [{"kind": "waive", "player": player}])
+        return record(path, game, [{"kind": "waive", "player": player}])
 
 
 def abandon(games: Path, game_id: str) -> Applied:
@@ -124,46 +100,7 @@ def abandon(games: Path, game_id: str) -> Applied:
     with locked(path):
         game = load_game(path)
         check_abandon(game)
-        return _write(path, game, [{"kind": "abandon"}])
-
-
-def _write(
-    path: Path,
-    game: Game,
-    entries: list[dict[str, Any]],
-    events: list[Event] | None = None,
-    faces: HostFaces | None = None,
-) -> Applied:
-    """Chain the new entries, replay them as any reader would, then write."""
-    chained, records = [], []
-    seq, prev = game.last_seq, game.last_hash
-    sealer = None
-    if game.entries[0].raw.get("host_key"):  # P8: the host signs every entry
-        sealer = game_sealer(path, game)
-    pending = list(entries)
-    while pending:
-        entry = pending.pop(0)
-        seq += 1
-        entry = link(entry, seq, prev, stamp(game.last_at))
-        if sealer is not None:
-            entry = sealer.seal(entry)
-        prev = protocol.entry_hash(entry)
-        try:  # the same reading and the same check every reader will make
-            record = parse_entry(entry, seq)
-            apply_entry(game, record, prev)
-        except TamperError as err:  # pragma: no cover - would be a bug in pbem itself
-            raise InternalError(f"the new entry does not replay: {err}") from err
-        chained.append(entry)
-        records.append(record)
-        if game.ready_to_start and not pending:  # P4: the last reveal (or waiver) starts the game
-            pending.append(start_entry(game, secret_for(game, path)))
-        elif game.resigned and not pending and resigned_to_move(game) is not None:
-            # R8.4: a resigned seat is played by the stand-in at once, turn after turn
-            faces = faces or host_faces(game, secret_for(game, path))
-            pending.append(standin_entry(game, Standin, faces))
-    private = write_private(path, game, events or [], faces, seq, seq - len(chained))
-    append(path / LOG_NAME, chained)
-    return Applied(records, events or [], private, game)
+        return record(path, game, [{"kind": "abandon"}])
 
 
 # --- R8: timeouts and new players ----------------------------------------------------------
@@ -181,7 +118,7 @@ def timeout(games: Path, game_id: str) -> Applied | None:
             return None
         faces = host_faces(game, secret_for(game, path))
         assert due_at(game) == found[1]
-        return _write(path, game, [standin_entry(game, Timeout, faces)], faces=faces)
+        return record(path, game, [standin_entry(game, Timeout, faces)], faces=faces)
 
 
 def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | None) -> Applied:
@@ -200,7 +137,7 @@ def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | 
         if key is not None:
             entry["key"] = key
         save_settings(path, settings)  # before the log: a crash leaves at worst no entry
-        return _write(path, game, [entry])
+        return record(path, game, [entry])
 
 
 # --- the end ------------------------------------------------------------------------
@@ -215,4 +152,4 @@ def reveal(games: Path, game_id: str) -> Applied:
         if game.secret is not None:
             raise StateError("the secret has already been revealed", "P6")
         secret = secret_for(game, path)
-        return _write(path, game, [{"kind": "reveal", "secret": secret.hex()}])
+        return record(path, game, [{"kind": "reveal", "secret": secret.hex()}])

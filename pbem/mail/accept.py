@@ -1,5 +1,5 @@
-"""One received message turned into an applied move: the sender checked against the move
-(P8), then the host's own path; and what a refusal says to the sender."""
+"""The sender of a received message checked against its move (P8 notes), and what a
+refusal says to the sender; the admission path that uses them is :mod:`pbem.mail.admission`."""
 
 from __future__ import annotations
 
@@ -7,16 +7,10 @@ import logging
 import re
 from collections.abc import Callable
 from email.message import EmailMessage
-from pathlib import Path
 from typing import Any
 
-from pbem.bots.seat import apply_and_answer
-from pbem.errors import PbemError, SenderError, StaleError
-from pbem.host.games import Applied, game_dir
-from pbem.host.settings import load_settings, record_seen, seen_ids
-from pbem.log.logfile import locked
-from pbem.mail.headers import Mail, parse_mail
-from pbem.mail.message import mail_move
+from pbem.errors import PbemError, SenderError
+from pbem.mail.headers import Mail
 from pbem.views.rulesref import sentence
 
 Send = Callable[[EmailMessage], None]
@@ -27,41 +21,8 @@ _log = logging.getLogger("pbem.mail.host")
 
 
 
-# --- applying one message ----------------------------------------------------------------
-
-def accept_mail(games: Path, mail: Mail, require_sender: bool = True) -> Applied:
-    """Apply the move a message carries, after checking its sender and Message-ID.
-
-    ``require_sender``: the game must list the sender's address (``pbem mail``);
-    without it (``pbem apply MSG.eml``) the address is checked only when the game
-    lists addresses at all.
-    """
-    move, where = mail_move(mail)
-    path = game_dir(games, move.game)
-    settings = load_settings(path)
-    if settings.emails or require_sender:
-        check_sender(settings, mail, move, where)
-    if mail.message_id is not None:
-        seen = seen_ids(path)
-        if mail.message_id in seen:
-            raise StaleError(
-                f"this message ({mail.message_id}) was already applied, as entry "
-                f"{seen[mail.message_id]}; nothing was changed", "P7",
-            )
-    applied = apply_and_answer(games, move)
-    if mail.message_id is not None:
-        with locked(path):
-            record_seen(path, mail.message_id, applied.entries[0].seq)
-    return applied
-
-
-def apply_mail_file(games: Path, data: bytes) -> Applied:
-    """``pbem apply MESSAGE.eml``."""
-    return accept_mail(games, parse_mail(data), require_sender=False)
-
-
-
 def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
+    """The sender of a game that lists addresses must be an address of the move's seat."""
     if mail.sender is None:
         raise SenderError("the message has no single From address to check", "P1")
     players = settings.players_of(mail.sender)

@@ -1,7 +1,8 @@
-"""`pbem mail`: the host's mailbox loop, and applying one received message.
+"""`pbem mail`: the host's mailbox loop, the Maildir transport of the one admission path.
 
-Each new message of the inbox Maildir is taken in arrival order and handled on its
-own (issue 10):
+Each new message of the inbox Maildir is taken in arrival order and handed, with its
+Maildir key, to :meth:`pbem.mail.admission.Admission.admit` (the verdict, the move
+through the host's step, the replies), on its own (issue 10):
 
 * size, header and MIME limits are checked on the raw bytes, and the sender on the
   headers alone, before the body is parsed (:func:`pbem.mail.headers.parse_mail`);
@@ -15,24 +16,24 @@ own (issue 10):
   result, the next template, and that player's own private reveal only;
 * invitations for the opening's rounds are queued once each (:mod:`pbem.mail.invite`).
 
-The replies themselves are composed by :mod:`pbem.mail.replies`.
+The replies themselves are composed by :mod:`pbem.mail.replies`; ``pbem apply MSG.eml``
+is the other transport of the same path.
 
 Delivery is a separate step (:meth:`Queue.flush`): what the server refuses stays
 queued for the next run or ``--flush``; each reply keeps its Message-ID.  Every
 reply comes from the host's configured address, never from an incoming header.
-An applied message's id is kept in the game's ``mail-seen.txt``, so the same
-message is never applied twice; a resent move in a new message is refused by the
-log itself (P7).
+An applied message's key (its Message-ID, else a hash of its bytes) is kept in the
+game's ``mail-seen.txt``, so the same message is never applied twice, by either
+transport; a resent move in a new message is refused by the log itself (P7).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import mailbox
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesHeaderParser
@@ -40,20 +41,14 @@ from email.utils import formatdate, getaddresses
 from pathlib import Path
 from typing import Any
 
-from pbem.bots.seat import apply_and_answer
-from pbem.errors import FormatError, PbemError, StaleError, Unwanted
-from pbem.host.games import Applied, game_dir, load_game
-from pbem.host.private import PRIVATE_DIR, seat_view
-from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
-from pbem.log.logfile import LOG_NAME, locked
-from pbem.log.records import Reveal, Standin, Start
-from pbem.mail.accept import check_sender, public_text, refused_text
-from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block, parse_mail
-from pbem.mail.invite import invite, invite_round
-from pbem.mail.message import mail_move
-from pbem.mail.outbox import QUEUE_NAME, Queue, file_as_seen, new_messages
-from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, safe_header
-from pbem.referee.admit import sent_key
+from pbem.errors import FormatError, PbemError, Unwanted
+from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
+from pbem.mail.accept import public_text
+from pbem.mail.admission import Admission, Inbound
+from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block
+from pbem.mail.invite import invite
+from pbem.mail.outbox import Queue, file_as_seen, new_messages
+from pbem.mail.replies import checked_address, safe_header
 
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
@@ -62,7 +57,6 @@ _log = logging.getLogger("pbem.mail.host")
 # --- the mailbox loop ----------------------------------------------------------------------
 
 QUARANTINE = ".Quarantine"  # a Maildir++ subfolder of the inbox: kept, never deleted
-_HOSTS_OWN = (Standin, Start, Reveal)  # entries the host adds after a move, in the same apply
 
 
 
@@ -78,27 +72,18 @@ class Processed:
         return self.result.startswith("quarantined")
 
 
-def message_key(data: bytes, message_id: str | None) -> str:
-    """What makes a message the same message: its Message-ID, else its bytes."""
-    return message_id if message_id else "sha256:" + hashlib.sha256(data).hexdigest()
+class MailHost(Admission):
+    """One run over an inbox, the Maildir transport of the one admission path
+    (:class:`pbem.mail.admission.Admission`): each message is applied (or refused, or
+    quarantined) and its replies spooled to the queue (:class:`Queue`); :meth:`flush`
+    then delivers the queue."""
 
-
-@dataclass
-class MailHost:
-    """One run over an inbox: each message is applied (or refused, or quarantined) and its
-    replies spooled to the queue (:class:`Queue`); :meth:`flush` then delivers the queue."""
-
-    games: Path
-    send: Send
-    from_address: str
-    done: list[Processed] = field(default_factory=list)
-    queue: Queue | None = None
-
-    def __post_init__(self) -> None:
-        self.from_address = checked_address(self.from_address, "the host's From address")
-        if self.queue is None:
-            self.queue = Queue(self.games / QUEUE_NAME)
-        self._players: dict[str, str] | None = None
+    def __init__(self, games: Path, send: Send, from_address: str, queue: Queue | None = None) -> None:
+        address = checked_address(from_address, "the host's From address")
+        super().__init__(games, address, queue)
+        self.from_address: str = address
+        self.send = send
+        self.done: list[Processed] = []
 
     def run(self, inbox: Path) -> list[Processed]:
         box = mailbox.Maildir(str(inbox), factory=None, create=False)
@@ -121,84 +106,11 @@ class MailHost:
         self.done.append(Processed(key, state.get("sender"), result))
 
     def _handle(self, path: Path, key: str, state: dict[str, Any]) -> str:
-        assert self.queue is not None
         with path.open("rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAIL_LIMIT:
                 raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
             data = handle.read(MAIL_LIMIT + 1)
-        state["data"] = data
-        mail = parse_mail(data, admit=self._admit)
-        state["sender"] = mail.sender
-        ident = message_key(data, mail.message_id)
-        state["ident"] = ident
-        batch = self.queue.batch_id(ident)
-        answered = self.queue.spooled(batch)  # this very message was answered before
-        if answered and not self.queue.handled(batch, key):
-            # received again (a new Maildir file): new replies, with Message-IDs of their own
-            batch = self.queue.batch_id(f"{ident}\0{key}")
-        if self.queue.handled(batch, key):  # a run stopped after spooling: filed now, once
-            return "already handled (its replies were queued by an earlier run)"
-        if mail.automatic:
-            return "ignored: an automatic message"
-        sender = state["to"] = checked_address(normal_address(mail.sender or ""), "the sender")
-        try:
-            move, where = mail_move(mail)
-            applied = self._accept(mail, ident, move, where, state, answered)
-        except HostileMail:
-            raise
-        except PbemError as err:
-            self.queue.put(batch, key, [self._reply(mail, sender, refused_text(err), batch, 0)])
-            return f"refused: {err}"
-        replies = self._applied(mail, applied, batch)
-        self.queue.put(batch, key, replies)
-        # Only once its replies are spooled is the message counted as applied: a run stopped
-        # in between leaves it unreported, and the next run reports it (see _unreported).
-        path = game_dir(self.games, applied.game.game_id)
-        with locked(path):
-            record_seen(path, ident, applied.entries[0].seq)
-        return f"applied: game {applied.game.game_id}, entry {applied.entries[0].seq}"
-
-    def _accept(
-        self, mail: Mail, ident: str, move: Any, where: str, state: dict[str, Any], answered: bool
-    ) -> Applied:
-        """:func:`accept_mail`, noting in ``state`` the moment the log changed."""
-        path = game_dir(self.games, move.game)
-        check_sender(load_settings(path), mail, move, where)
-        seen = seen_ids(path)
-        if ident in seen:
-            raise StaleError(
-                f"this message was already applied, as entry {seen[ident]}; nothing was changed", "P7",
-            )
-        try:
-            applied = apply_and_answer(self.games, move)
-        except StaleError:
-            unreported = None if answered else self._unreported(path, move, seen)
-            if unreported is None:
-                raise
-            applied = unreported
-        state["applied"] = f"game {applied.game.game_id}, entry {applied.entries[0].seq}"
-        return applied
-
-    def _unreported(self, path: Path, move: Any, seen: dict[str, int]) -> Applied | None:
-        """This message's move, already in the log but never reported: a run stopped (or a
-        message quarantined) between the log's write and the spooling of its replies.
-
-        It is the log's latest move but for the host's own answers after it (bot seats,
-        stand-ins, the start and the reveal), no message is counted as having applied it,
-        and no reply to this message was ever spooled.  Its replies are then written as
-        they would have been (issue 10: a reply is never lost); anything else is the
-        duplicate the log refused."""
-        assert self.queue is not None
-        game = load_game(path)
-        seq = game.sent.get(sent_key(move.data))
-        if seq is None or seq in seen.values():
-            return None
-        if any(e.player not in game.bots and not isinstance(e, _HOSTS_OWN)
-               for e in game.entries[seq + 1:]):
-            return None
-        private = [path / PRIVATE_DIR / f"{player}.yaml" for player in game.players
-                   if any(look.seq >= seq for look in seat_view(path, game, player).looks)]
-        return Applied(game.entries[seq:], [], private, game)
+        return self.admit(Inbound(data, key), state, screen=self._admit).result
 
     def _admit(self, mail: Mail) -> None:
         """Before the body is parsed: only registered players' mail is worth more work."""
@@ -209,26 +121,9 @@ class MailHost:
         if normal_address(mail.sender) not in self.players():
             raise Unwanted(f"{safe_header(mail.sender, 80)} is not registered for any game on this host")
 
-    def players(self) -> dict[str, str]:
-        """Every registered address (normalized) -> the address as registered."""
-        if self._players is None:
-            found: dict[str, str] = {}
-            if self.games.is_dir():
-                for child in sorted(self.games.iterdir()):
-                    if (child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file():
-                        try:
-                            emails = load_settings(child).emails
-                        except PbemError:
-                            continue
-                        for address in emails.values():
-                            found[normal_address(address)] = address
-            self._players = found
-        return self._players
-
     def _quarantine(
         self, inbox: Path, key: str, name: str, colon: str, err: Exception, state: dict[str, Any]
     ) -> None:
-        assert self.queue is not None
         why = f"{type(err).__name__}: {err}" if not isinstance(err, PbemError) else str(err)
         why = safe_header(why, 300)
         folder = inbox / QUARANTINE
@@ -291,32 +186,7 @@ class MailHost:
 
     def invite(self) -> None:
         """Invitations not yet sent, each round once, spooled like every reply."""
-        assert self.queue is not None
         invite(self.games, self.queue, self.from_address)
-
-    # --- the replies: pbem.mail.replies ----------------------------------------------------
-
-    def _message(self, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
-        return compose(self.from_address, to, subject, body, message_id)
-
-    def _reply(self, mail: Mail, to: str, body: str, batch: str, index: int) -> EmailMessage:
-        assert self.queue is not None
-        return reply(self.from_address, mail, to, body, self.queue.message_id(batch, index, self.from_address))
-
-    def _applied(self, mail: Mail, applied: Applied, batch: str = "") -> list[EmailMessage]:
-        """One mail per player per applied move (issue 10, item 7), and the mover's result."""
-        queue = self.queue
-        assert queue is not None
-        game = applied.game
-        path = game_dir(self.games, game.game_id)
-        emails = load_settings(path).emails
-        batch = batch or queue.batch_id(f"{game.game_id}:{game.last_seq}")
-        report = Report.of(applied, path)
-        inviting = invite_round(path, game)
-        return applied_mails(
-            self.from_address, mail, report, emails, inviting,
-            lambda index: queue.message_id(batch, index, self.from_address), normal_address(mail.sender or ""),
-        )
 
 
 def host_address(games: Path, from_address: str | None) -> str:

@@ -20,9 +20,9 @@ from email.utils import formatdate
 from pathlib import Path
 
 from pbem.errors import FormatError
-from pbem.host.games import Applied
 from pbem.host.private import seat_view
 from pbem.host.settings import normal_address
+from pbem.host.step import Applied
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.yamlio import dump_yaml

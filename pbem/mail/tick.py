@@ -31,7 +31,7 @@ from pbem.host.settings import load_settings
 from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
-from pbem.log.records import Timeout
+from pbem.log.records import Standin, Start, Timeout
 from pbem.mail.host import MailHost, host_address
 from pbem.referee.deadlines import due, phrase, remind_at
 from pbem.referee.seatview import SeatView
@@ -138,11 +138,24 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str)
     return msg
 
 
+def _answered_up_to(game: Game, seq: int) -> int:
+    """The last entry of the host's step after the timeout ``seq``: the bot seats' and the
+    stand-in's entries that followed it in the same write (pbem.host.step)."""
+    last = seq
+    while last < game.last_seq and (game.entries[last + 1].player in game.bots
+                                    or isinstance(game.entries[last + 1], Standin | Start)):
+        last += 1
+    return last
+
+
 def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch: str) -> list[EmailMessage]:
     """The timeout notice: what the stand-in did (to everyone), the template to the player to
     move (who is told so).  Built from the log of the timeout's moment, public facts only."""
     assert host.queue is not None
     told = entry_lines(game, game.entries[seq])
+    last = _answered_up_to(game, seq)
+    for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers (issue 17)
+        told += entry_lines(game, entry)
     to_move = game.to_move()
     board = "\n".join(board_lines(game))
     log_bytes = (game_dir(host.games, game.game_id) / LOG_NAME).read_bytes()
@@ -150,14 +163,14 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
     for index, player in enumerate(p for p in game.players if p in emails):
         subject = f"[pbem {game.game_id}] entry {seq}: timeout, the stand-in played {game.entries[seq].player}"
         parts = ["\n".join(told), board]
-        if player == to_move and seq == game.last_seq:
+        if player == to_move and last == game.last_seq:
             subject += f"; your move, {player}"
             parts.append("It is your move. Fill in the attached move file (or the copy below) and send "
                          "it back.\n\n" + template(SeatView(game, player)))
         msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",
                             host.queue.message_id(batch, index, host.from_address))
         msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
-        if player == to_move and seq == game.last_seq:
+        if player == to_move and last == game.last_seq:
             msg.add_attachment(template(SeatView(game, player)).encode("utf-8"), maintype="application",
                                subtype="yaml", filename=f"{game.game_id}-{game.last_seq}-{player}.yaml")
         out.append(msg)

@@ -2,7 +2,7 @@
 
 The game is an ordinary one (log, secret, private files) whose other seats are
 bot seats (entry 0 ``options.bots``): the host plays them after every applied
-move (pbem.bots.seat), so each ``pbem apply`` of your move file comes back when
+entry (the host's step, pbem.host.step), so each ``pbem apply`` of your move file comes back when
 it is your turn again.  Your nonce (P4) is made and kept for you in the games
 folder, as ``pbem nonce`` would.
 """
@@ -14,10 +14,9 @@ import secrets
 import shlex
 from pathlib import Path
 
-from pbem.bots.seat import apply_and_answer, play_bots
 from pbem.errors import FormatError
 from pbem.host.create import NewGame, create
-from pbem.host.games import game_dir, load_game
+from pbem.host.games import answer, apply_move, game_dir, load_game
 from pbem.log.moves import parse_move
 from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move, keep, keep_path, kept, reveal_move
@@ -37,12 +36,12 @@ def play_as(games: Path, n_players: int, seat: str, level: str, seed: int | None
     games.mkdir(parents=True, exist_ok=True)
     path = create(games, NewGame(game_id, players, bots={p: level for p in players if p != seat}))
 
-    play_bots(games, load_game(path), [])  # the bots commit (P4)
+    answer(games, game_id)  # the bots commit (P4)
     where = keep_path(game_id, seat, games)
     nonce = keep(where, load_game(path), seat)
-    apply_and_answer(games, parse_move(dump_yaml(commit_move(load_game(path), seat, nonce)).encode()))
+    apply_move(games, parse_move(dump_yaml(commit_move(load_game(path), seat, nonce)).encode()))
     game = load_game(path)
-    applied = apply_and_answer(games, parse_move(dump_yaml(reveal_move(game, seat, kept(where, game, seat))).encode()))
+    applied = apply_move(games, parse_move(dump_yaml(reveal_move(game, seat, kept(where, game, seat))).encode()))
     game = applied.game
     move_file = games / f"{game_id}-{seat}-move.yaml"
     move_file.write_text(template(SeatView(game, seat)), encoding="utf-8")
