@@ -99,6 +99,14 @@ entry 0 records it as `made: supplied`, and every verdict calls it a test
 game). That is fine for an example and never for a real game, whose secret
 comes from the OS (P1).
 
+Two more games are golden playthroughs (`python examples/make_playthroughs.py`):
+`playthrough-bots/` (red against the host's bot seats green and blue, with Witch
+looks and two timeouts) and `playthrough-seats/` (four players, a timeout, a
+resignation played by the stand-in, and a new player for the seat). Beside each
+`log.yaml` are the seats' private files (`private/`, their Witch looks) and
+`views.txt`: every seat's view at every entry. `tests/test_playthroughs.py`
+replays the logs and compares every line.
+
 | folder | players (seat order) | turns | log entries | move files | final scores | winner |
 |---|---|---|---|---|---|---|
 """
