@@ -250,6 +250,35 @@ def test_p7_every_reader_refuses_what_verify_refuses_over_the_tamper_corpus(log:
     assert schema_refused >= 8, schema_refused
 
 
+def _audit_only_tampers() -> Iterator[Case]:
+    """Logs whose chain, shapes and replay all hold, refused only by P6's audit once the
+    secret is out: html, history and list accepted these before they audited too."""
+    two, _ = read_docs(ROOT / "examples" / "rattus-2p" / LOG_NAME)
+    es = copy.deepcopy(two)
+    es[0]["players"] = list(reversed(es[0]["players"]))  # the seed's input (P4), so the deal (P5)
+    yield "players reversed (rechained)", as_bytes(rechain(es))
+    entries, _ = read_docs(ROOT / "examples" / "rattus-3p" / LOG_NAME)
+    es = copy.deepcopy(entries)
+    es[-1]["secret"] = "cd" * 32
+    es[0]["secret"]["commitment"] = secret_commitment(bytes.fromhex("cd" * 32))
+    yield "secret and its commitment replaced (rechained)", as_bytes(rechain(es))
+
+
+@pytest.mark.parametrize(("what", "data"), list(_audit_only_tampers()), ids=lambda v: v if isinstance(v, str) else "")
+def test_p6_a_revealed_log_whose_secret_does_not_give_its_deal_is_refused_by_every_reader(
+    what: str, data: bytes, tmp_path: Path
+) -> None:
+    games = tmp_path / "games"
+    (games / GAME).mkdir(parents=True)
+    (games / "good").mkdir()
+    good, _ = read_docs(ROOT / "examples" / "rattus-2p" / LOG_NAME)
+    (games / "good" / LOG_NAME).write_bytes(as_bytes(good[:-1]))
+    (games / GAME / LOG_NAME).write_bytes(data)
+    verdict = cli("verify", games / GAME / LOG_NAME)
+    assert verdict.exit_code != 0 and "revealed secret gives" in verdict.stderr, verdict.stderr
+    every_reader_refuses(games, tmp_path / "page.html", what)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("log", EXAMPLES, ids=lambda p: p.parent.name)
 def test_p7_every_reader_refuses_what_verify_refuses_randomized(log: Path, tmp_path: Path) -> None:
