@@ -9,7 +9,8 @@
    one field of one entry with the chain recomputed, so only the entry's shape is wrong.
    Conversely, whenever jsonschema (``schemas/entry.json``, which verify also runs)
    refuses an entry, the strict reader (``read_log``) refuses the log too, so `audit` can
-   never say FAIR on a log that verify refuses.
+   never say FAIR on a log that verify refuses; entry by entry, the two refuse exactly
+   the same one-field edits.
 2. P6, R8.2-R8.4: in a game whose flips come from timeouts and from a resigned seat's
    stand-in turns as well as from moves, `pbem verify`, `pbem audit` and
    ``tools/audit_min.py`` count the same flips: every ``token_flipped`` of the log.
@@ -41,6 +42,7 @@ from pbem.host.games import apply_move, load_game, timeout
 from pbem.log.clock import at_of, pinned, seconds
 from pbem.log.logfile import LOG_NAME, read_docs, read_log
 from pbem.log.moves import after_of, parse_move, validate
+from pbem.log.records import parse_entry
 from pbem.log.yamlio import dump_yaml
 from pbem.sim.demo import open_game
 
@@ -248,6 +250,46 @@ def test_p7_every_reader_refuses_what_verify_refuses_over_the_tamper_corpus(log:
     # not vacuous: most of the corpus is refused, and many of them by the entry schema
     assert refused >= len(cases) * 3 // 4, (refused, len(cases))
     assert schema_refused >= 8, schema_refused
+
+
+def entry_verdicts(seed: int, per_log: int) -> Iterator[tuple[str, bool, bool]]:
+    """(what, jsonschema refuses, the records' reader refuses) for one-field edits of the
+    example games' entries, each entry on its own (no chain to break first)."""
+    rng = random.Random(seed)
+    for log in EXAMPLES:
+        entries, _ = read_docs(log)
+        for i in range(per_log):
+            k = rng.randrange(len(entries))
+            entry = copy.deepcopy(entries[k])
+            _field_edit(entry, rng)
+            try:
+                validate(entry, "entry.json", f"entry {k}")
+                schema = False
+            except PbemError:
+                schema = True
+            try:
+                parse_entry(entry, k)
+                reader = False
+            except PbemError:
+                reader = True
+            yield f"{log.parent.name} edit #{i} of entry {k}: {json.dumps(entry)[:300]}", schema, reader
+
+
+def test_p7_the_strict_reader_refuses_exactly_the_entries_jsonschema_refuses() -> None:
+    """schemas/entry.json, as verify runs it by jsonschema, and the records' shape check
+    that every reader runs are one rule: an entry one refuses, the other refuses."""
+    verdicts = list(entry_verdicts(seed=17, per_log=150))
+    for what, schema, reader in verdicts:
+        assert schema == reader, f"{what}: jsonschema {'refuses' if schema else 'accepts'}, the reader does not"
+    assert sum(schema for _, schema, _ in verdicts) >= len(verdicts) // 3  # not vacuous
+
+
+@pytest.mark.slow
+def test_p7_the_strict_reader_refuses_exactly_the_entries_jsonschema_refuses_randomized() -> None:
+    seed = random.randrange(2**32)
+    print(f"seed {seed}")
+    for what, schema, reader in entry_verdicts(seed, per_log=3000):
+        assert schema == reader, f"seed {seed}: {what}: jsonschema {'refuses' if schema else 'accepts'}"
 
 
 def _audit_only_tampers() -> Iterator[Case]:
