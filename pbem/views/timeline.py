@@ -14,17 +14,24 @@ from typing import Any
 from pbem.errors import PbemError, UnknownError
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, read_log
-from pbem.log.records import Entry
-from pbem.referee.replay import apply_entry, game_from_first
+from pbem.log.records import Entry, Reveal
+from pbem.referee.audit import audit
+from pbem.referee.replay import apply_entry, game_from_first, replay
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.views.narrate import entry_lines, status_line
 
 
 def read_checked(log: Path) -> tuple[list[Entry], list[str]]:
-    """A log's entries and hashes, its chain and (if any) its signatures checked (P7-P8)."""
+    """A log's entries and hashes, its chain and (if any) its signatures checked (P7-P8);
+    once the secret is revealed, the audit too (P6), as `pbem verify` runs it: a log whose
+    secret does not give its deal does not verify, so no reader may tell it as a game."""
     entries, hashes = read_log(log)
     if log_has_signatures(entries):  # P8; most games use no keys and skip the import
         require_valid(entries)
+    if any(isinstance(e, Reveal) for e in entries):
+        game = replay(entries, hashes)
+        if game.secret is not None:
+            audit(game)
     return entries, hashes
 
 
