@@ -51,10 +51,14 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
             long_numbers.append(digits)
         return int(digits)
 
+    # json.loads with these hooks would build a decoder for every entry; one does (start-up speed)
+    decoder = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_float, parse_int=number,
+                               object_pairs_hook=_unique_keys)
     for line, doc in iter_documents(text):
         try:
-            docs.append(json.loads(doc, parse_float=_no_float, parse_constant=_no_float, parse_int=number,
-                                   object_pairs_hook=_unique_keys))
+            if doc.startswith("\ufeff"):  # as json.loads refuses it
+                raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", doc, 0)
+            docs.append(decoder.decode(doc))
         except (ValueError, RecursionError) as err:
             raise TamperError(
                 f"entry {len(docs)} (the document at line {line}) is not one JSON object: {err} "
