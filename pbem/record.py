@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, dataclass_transform
 
+_INITS: dict[tuple[str, ...], Any] = {}  # fields -> the generated __init__ (start-up speed)
+
 
 @dataclass_transform(frozen_default=True)
 class Record:
@@ -28,14 +30,18 @@ class Record:
             for name, note in cls.__dict__.get("__annotations__", {}).items()  # noqa: RUF063 - own only
             if not str(note).startswith(("ClassVar", "typing.ClassVar"))
         )
-        cls._fields = cls._fields + own
-        # A plain __init__ of this class's own fields: a few microseconds to build,
-        # as fast to call as a dataclass's.
-        params = "".join(f", {name}" for name in cls._fields)
-        body = "".join(f"    d[{name!r}] = {name}\n" for name in cls._fields) or "    pass\n"
-        namespace: dict[str, Any] = {}
-        exec(f"def __init__(self{params}):\n    d = self.__dict__\n{body}", namespace)
-        cls.__init__ = namespace["__init__"]  # type: ignore[method-assign]
+        cls._fields = fields = cls._fields + own
+        # A plain __init__ of this class's fields: a few microseconds to build, as fast
+        # to call as a dataclass's.  Compiling it is most of a class's cost, so classes
+        # with the same fields (a subclass that adds none: most entry kinds) share one.
+        init = _INITS.get(fields)
+        if init is None:
+            params = "".join(f", {name}" for name in fields)
+            body = "".join(f"    d[{name!r}] = {name}\n" for name in fields) or "    pass\n"
+            namespace: dict[str, Any] = {}
+            exec(f"def __init__(self{params}):\n    d = self.__dict__\n{body}", namespace)
+            init = _INITS[fields] = namespace["__init__"]
+        cls.__init__ = init  # type: ignore[method-assign]
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")

@@ -81,6 +81,11 @@ REMOVED_NORMALS: Mapping[int, int] = {2: 12, 3: 6, 4: 0}
 MAX_SAFE_INT = 2**53
 """P2: integers stay within +-2^53."""
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+"""What ``json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` uses,
+made once: dumps with any option builds a new encoder each call, and a replay hashes
+every entry of the log (start-up speed)."""
+
 _HEX_RE = re.compile(r"[0-9a-f]*\Z")
 
 
@@ -154,8 +159,7 @@ def canonical_json(obj: object) -> bytes:
     """
     if not _is_json_value(obj, 0):
         _check_json_value(obj, "$", set())  # the slow walk names what is wrong
-    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return text.encode("utf-8")
+    return _CANONICAL.encode(obj).encode("utf-8")
 
 
 def canonical_base64(text: str, size: int) -> bool:
@@ -197,7 +201,7 @@ def data_hash(map_data: object, tokens_data: object) -> str:
 def checked_json(obj: object) -> bytes:
     """:func:`canonical_json` of a value already known to hold only P2's values (a log
     entry whose hash was computed, say): the same bytes, without walking it again."""
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _CANONICAL.encode(obj).encode("utf-8")
 
 
 def nonce_commitment(nonce: bytes) -> str:

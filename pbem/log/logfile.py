@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import BusyError, PbemError, TamperError
-from pbem.fair.protocol import ZERO_HASH, canonical_json, sha256_hex
+from pbem.fair.protocol import ZERO_HASH, canonical_json, checked_json, sha256_hex
 from pbem.files import read_limited, write_atomic
 from pbem.log.records import Entry, parse_entry
 from pbem.log.yamlio import LOG_LIMIT, _no_float, _unique_keys, char_name, decode, dump_entry, iter_documents
@@ -43,16 +43,31 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     except PbemError as err:  # a broken log is a tampered log for every reader
         raise TamperError(f"the log cannot be read: {err.message}", "P7") from None
     docs: list[Any] = []
+    plain: list[bool] = []
+    long_numbers: list[str] = []
+
+    def number(digits: str) -> int:
+        if len(digits) > 15:  # perhaps beyond P2's +-2^53 (9007199254740992 has 16 digits)
+            long_numbers.append(digits)
+        return int(digits)
+
+    # json.loads with these hooks would build a decoder for every entry; one does (start-up speed)
+    decoder = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_float, parse_int=number,
+                               object_pairs_hook=_unique_keys)
     for line, doc in iter_documents(text):
         try:
-            docs.append(json.loads(doc, parse_float=_no_float, parse_constant=_no_float,
-                                   object_pairs_hook=_unique_keys))
+            if doc.startswith("\ufeff"):  # as json.loads refuses it
+                raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", doc, 0)
+            docs.append(decoder.decode(doc))
         except (ValueError, RecursionError) as err:
             raise TamperError(
                 f"entry {len(docs)} (the document at line {line}) is not one JSON object: {err} "
                 "(the log is written as JSON and read as JSON, P2)", "P7",
             ) from None
-    return parse_log(docs)
+        plain.append(len(docs) > 1 and doc.isascii() and "\\" not in doc and not long_numbers)
+        long_numbers.clear()
+    hashes = check_chain(docs, plain)
+    return [parse_entry(doc, seq) for seq, doc in enumerate(docs)], hashes
 
 
 def read_docs(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
@@ -67,8 +82,15 @@ def parse_log(docs: list[Any]) -> tuple[list[Entry], list[str]]:
     return [parse_entry(doc, seq) for seq, doc in enumerate(docs)], hashes
 
 
-def check_chain(entries: list[Any]) -> list[str]:
-    """P7: seq 0, 1, 2, ... and each ``prev`` the hash of the entry before."""
+def check_chain(entries: list[Any], plain: list[bool] | None = None) -> list[str]:
+    """P7: seq 0, 1, 2, ... and each ``prev`` the hash of the entry before.
+
+    ``plain[i]`` (from :func:`read_log`) says entry ``i`` (not entry 0, whose data may
+    hold anything) was decoded by ``json.loads``
+    (no float, no NaN) from ASCII text with no escape and no number of 16 digits: it then
+    holds only P2's values (ASCII keys, integers within +-2^53), so it is hashed without
+    :func:`pbem.fair.protocol.canonical_json`'s walk of every value, for start-up speed
+    (the same bytes; any other entry is walked, and a bad value named, as before)."""
     if not entries:
         raise TamperError("the log is empty: it must start with the game's first entry", "P3")
     hashes: list[str] = []
@@ -91,7 +113,8 @@ def check_chain(entries: list[Any]) -> list[str]:
                 "P7",
             )
         try:
-            text = canonical_json({k: v for k, v in entry.items() if k != "signature"})
+            hashed = {k: v for k, v in entry.items() if k != "signature"}
+            text = checked_json(hashed) if plain is not None and plain[index] else canonical_json(hashed)
         except UnicodeEncodeError as err:  # a lone surrogate, from a "\ud800" escape
             raise TamperError(_bad_text(index, err.object[err.start]), "P2") from None
         except ValueError as err:

@@ -15,24 +15,47 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-Check = Callable[[Any, str], None]
+Where = str | tuple[Any, str | int]
+"""Where a value is in its entry: a path like ``outcome/3/token``, or, for start-up speed,
+(where its container is, its key or index), rendered only when a check fails: every
+entry of a log is checked in every ``pbem apply``, and formatting the path of each of
+its values cost more than the checks themselves."""
+Check = Callable[[Any, Where], None]
 MAX_INT = 9007199254740992
+
+
+def path(where: Where) -> str:
+    """The path ``where`` stands for: each key or index after its container's path and a ``/``
+    (a field of the entry itself is just its name)."""
+    if isinstance(where, str):
+        return where
+    parent, name = where
+    above = path(parent)
+    return f"{above}/{name}" if above else str(name)
 
 
 class Bad(Exception):
     """Where an entry departs from the schema, and how (``pbem.log.records`` names the entry)."""
 
-    def __init__(self, where: str, why: str) -> None:
-        super().__init__(f"at {where or '(top level)'}: {why}")
+    def __init__(self, where: Where, why: str) -> None:
+        super().__init__(f"at {path(where) or '(top level)'}: {why}")
 
 
 def text(pattern: str | None = None, longest: int | None = None) -> Check:
-    match = re.compile(pattern + r"\Z").match if pattern is not None else None
+    if pattern is not None and longest is None:  # the usual case, in one test a value (start-up speed)
+        match = re.compile(pattern + r"\Z").match
 
-    def check(value: Any, where: str) -> None:
+        def matched(value: Any, where: Where) -> None:
+            if type(value) is not str or match(value) is None:
+                raise Bad(where, f"{value!r} is not a string" if type(value) is not str
+                          else f"{value!r} is not of the form {pattern}")
+        return matched
+    match_or_none = re.compile(pattern + r"\Z").match if pattern is not None else None
+
+    def check(value: Any, where: Where) -> None:
         if type(value) is not str:
             raise Bad(where, f"{value!r} is not a string")
-        if match is not None and match(value) is None:
+        if match_or_none is not None and match_or_none(value) is None:
             raise Bad(where, f"{value!r} is not of the form {pattern}")
         if longest is not None and len(value) > longest:
             raise Bad(where, f"longer than {longest} characters")
@@ -40,7 +63,7 @@ def text(pattern: str | None = None, longest: int | None = None) -> Check:
 
 
 def whole(low: int = 0, high: int = MAX_INT) -> Check:
-    def check(value: Any, where: str) -> None:
+    def check(value: Any, where: Where) -> None:
         if type(value) is not int:  # a boolean is not a number here (P2)
             raise Bad(where, f"{value!r} is not a whole number")
         if not low <= value <= high:
@@ -49,23 +72,26 @@ def whole(low: int = 0, high: int = MAX_INT) -> Check:
 
 
 def one_of(*values: object) -> Check:
-    def check(value: Any, where: str) -> None:
-        if type(value) not in (str, type(None)) or value not in values:
+    allowed = frozenset(values)
+    kinds = (str, type(None))
+
+    def check(value: Any, where: Where) -> None:
+        if type(value) not in kinds or value not in allowed:
             raise Bad(where, f"{value!r} is not one of {', '.join(repr(v) for v in values)}")
     return check
 
 
-def flag(value: Any, where: str) -> None:
+def flag(value: Any, where: Where) -> None:
     if type(value) is not bool:
         raise Bad(where, f"{value!r} is not true or false")
 
 
-def anything(value: Any, where: str) -> None:
+def anything(value: Any, where: Where) -> None:
     return None
 
 
 def listed(item: Check, shortest: int = 0, longest: int | None = None, unique: bool = False) -> Check:
-    def check(value: Any, where: str) -> None:
+    def check(value: Any, where: Where) -> None:
         if type(value) is not list:
             raise Bad(where, "not a list")
         if len(value) < shortest or (longest is not None and len(value) > longest):
@@ -73,7 +99,7 @@ def listed(item: Check, shortest: int = 0, longest: int | None = None, unique: b
         if unique and len({repr(v) for v in value}) != len(value):
             raise Bad(where, "an item appears twice")
         for index, element in enumerate(value):
-            item(element, f"{where}/{index}")
+            item(element, (where, index))
     return check
 
 
@@ -82,33 +108,33 @@ def mapping(
     keys: Check | None = None,
 ) -> Check:
     """An object with these fields; any other field is refused unless ``rest`` checks it."""
-    extra = optional or {}
+    fields = {**(optional or {}), **required}  # one look-up a field (start-up speed)
 
-    def check(value: Any, where: str) -> None:
+    def check(value: Any, where: Where) -> None:
         if type(value) is not dict:
             raise Bad(where, "not a mapping")
         for name in required:
             if name not in value:
                 raise Bad(where, f"the required field {name!r} is missing")
         for name, field in value.items():
-            at = f"{where}/{name}" if where else name
             if keys is not None:
-                keys(name, f"{at} (a key)")
-            found = required.get(name) or extra.get(name) or rest
+                keys(name, f"{path((where, name))} (a key)")
+            found = fields.get(name, rest)
             if found is None:
                 raise Bad(where, f"unexpected field {name!r}")
-            found(field, at)
+            if found is not anything:  # an event's or action's tag, checked by tagged()
+                found(field, (where, name))
     return check
 
 
 def tagged(tag: str, shapes: Mapping[str, Check]) -> Check:
     """An object whose ``tag`` field names its shape (an event, an action)."""
-    def check(value: Any, where: str) -> None:
+    def check(value: Any, where: Where) -> None:
         if type(value) is not dict or tag not in value:
             raise Bad(where, f"not a mapping with its {tag!r}")
         shape = shapes.get(value[tag]) if type(value[tag]) is str else None
         if shape is None:
-            raise Bad(f"{where}/{tag}", f"{value[tag]!r} is not one of {', '.join(shapes)}")
+            raise Bad(f"{path(where)}/{tag}", f"{value[tag]!r} is not one of {', '.join(shapes)}")
         shape(value, where)
     return check
 
@@ -133,7 +159,7 @@ def _tag(shape: Mapping[str, Check], tag: str) -> dict[str, Check]:
 
 def maybe(check: Check) -> Check:
     """``null`` or what ``check`` admits."""
-    def either(value: Any, where: str) -> None:
+    def either(value: Any, where: Where) -> None:
         if value is not None:
             check(value, where)
     return either
@@ -191,7 +217,7 @@ _MOVE_HEAD = mapping({
 }, _MOVE_FIELDS)
 
 
-def move(value: Any, where: str) -> None:
+def move(value: Any, where: Where) -> None:
     """``schemas/move.json``: a move as a player sent it, and the fields its kind needs and forbids."""
     _MOVE_HEAD(value, where)
     kind = value["kind"]
