@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,8 @@ from pbem.player.nonces import commit_move, reveal_move
 
 PBEM = Path(__file__).resolve().parent.parent / "pbem"
 NONCES = {"red": b"r" * 32, "green": b"g" * 32, "yellow": b"y" * 32}
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "audit_min.py"
 
 
 def send(games: Path, data: dict[str, Any]) -> None:
@@ -252,7 +256,13 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
         if game.entries[index + 1].get("player") == "blue":
             assert game.entries[index + 1]["at"] == entry["at"]
     ok("reveal", "g", "--games", games)
-    assert "verdict: FAIR" in ok("audit", games / "g" / "log.yaml")
+    log = games / "g" / "log.yaml"
+    flips = sum(len(e.reveals) for e in game.entries)  # moves', timeouts' and stand-ins' alike
+    audited, verified = ok("audit", log), ok("verify", log)
+    minimal = subprocess.run([sys.executable, str(TOOL), str(log)], capture_output=True, text=True, check=False)
+    assert "verdict: FAIR" in audited and minimal.returncode == 0, minimal.stdout + minimal.stderr
+    for said in (audited, verified, minimal.stdout):  # P6: every reader counts every flip, whoever made it
+        assert f"all {flips} flipped tokens are the dealt tokens" in said, said
     ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)  # the queue delivered
     timeout_notices = [m for m in replies(outbox) if ": timeout, the stand-in played" in str(m["Subject"])]
     assert timeout_notices and {to_of(m) for m in timeout_notices} <= set(addresses.values())
