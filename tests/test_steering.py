@@ -262,3 +262,66 @@ def test_history_and_list_say_test_game_and_custom_game(tmp_path: Path) -> None:
     assert "[CUSTOM GAME]" in listed["custom"] and "TEST GAME" not in listed["custom"]
     assert ok("history", "tested", "--games", folder).startswith("TEST GAME: its secret was supplied")
     assert ok("history", "custom", "--games", folder).startswith("CUSTOM GAME: its map or rat tokens")
+
+
+# --- 6. a clock ahead of the reader's -----------------------------------------------------
+
+def deadline_game(tmp_path: Path) -> tuple[Path, Path]:
+    """A started game with a 72 h deadline, created and opened at the suite's clock."""
+    games = tmp_path / "games"
+    secret = tmp_path / "secret.hex"
+    secret.write_text(SECRET)
+    ok("new", GAME, "--players", ",".join(PLAYERS), "--deadline", "72h", "--secret-file", secret, "--games", games)
+    for player in PLAYERS:
+        commit(games, player)
+    for player in PLAYERS:
+        reveal(games, player)
+    return games, games / GAME / "log.yaml"
+
+
+def test_a_host_clock_a_year_ahead_is_named_by_verify(tmp_path: Path) -> None:
+    """The attack: 'pbem tick --now 2031-...' times red out at once. Not a refusal (a fast
+    clock is not tampering), but a warning naming the entry."""
+    games, log = deadline_game(tmp_path)
+    ok("tick", "--now", "2027-11-30T09:00:00Z", "--games", games)
+    seq = len(read_docs(log)[0]) - 1
+    result = cli("verify", log)
+    assert result.exit_code == 0, result.output + result.stderr
+    assert f"warning (P7): entry {seq} is stamped 2027-11-30T09:00:00Z, later than your clock" in result.stderr
+    assert "the host's clock runs ahead of yours" in result.stderr
+
+
+def test_a_clock_a_little_fast_is_not_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _games, log = deadline_game(tmp_path)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T08:51:00Z")  # the reader's clock 9 minutes behind
+    result = cli("verify", log)
+    assert result.exit_code == 0 and "warning" not in result.stderr, result.stderr
+
+
+def test_a_timeout_sooner_than_its_deadline_after_the_kept_log_is_named(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host stamps the timeout exactly at its deadline, but it reached the reader an
+    hour after the reader's kept copy of the entry that began the turn: by the reader's own
+    clock the deadline had not passed. --extends KEPT names it."""
+    import os
+    import shutil
+
+    from pbem.log.clock import at_of, seconds
+
+    games, log = deadline_game(tmp_path)
+    kept = tmp_path / "kept.yaml"
+    shutil.copy(log, kept)
+    start_at = read_docs(log)[0][-1]["at"]
+    due = at_of(seconds(start_at) + 72 * 3600)
+    ok("tick", "--now", due, "--games", games)
+    monkeypatch.setenv("PBEM_NOW", at_of(seconds(due) + 60))  # verified after the deadline: no 'ahead'
+    os.utime(kept, (seconds(start_at), seconds(start_at)))
+    got = seconds(start_at) + 3600
+    os.utime(log, (got, got))
+    result = cli("verify", log, "--extends", kept)
+    assert result.exit_code == 0, result.output + result.stderr
+    seq = len(read_docs(log)[0]) - 1
+    assert f"warning (R8.2): entry {seq} times " in result.stderr
+    assert "less than the deadline apart" in result.stderr and "warning (P7)" not in result.stderr
+    os.utime(log, (seconds(due), seconds(due)))  # got when the deadline had passed: nothing to say
+    assert "warning" not in cli("verify", log, "--extends", kept).stderr

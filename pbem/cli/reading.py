@@ -177,10 +177,25 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None) -> None:
     click.echo(f"game {game.game_id}: {status}; last entry {game.last_seq} ({game.last_hash[:16]})")
     if old is not None:
         _extends(log, entries, hashes, old)
+    _clock_warnings(entries, game, log, old)
     from pbem.views.text import trust_lines
 
     for line in trust_lines(game):
         click.echo(line)
+
+
+def _clock_warnings(entries: list[Any], game: Any, log: Path, old: Path | None) -> None:
+    """P7, R8.2: what the reader's own clock contradicts, on stderr (warnings, not refusals)."""
+    from pbem.log.clock import now
+    from pbem.referee.clocks import ahead, early_timeouts
+
+    lines = ahead(entries, now())
+    if old is not None:  # the kept log continues into LOG (checked): the file times are the reader's
+        kept = read_log(old)[0]
+        lines += early_timeouts(entries, len(kept) - 1, int(old.stat().st_mtime), int(log.stat().st_mtime),
+                                game.deadline)
+    for line in lines:
+        click.echo(line, err=True)
 
 
 def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path) -> None:
@@ -234,6 +249,7 @@ def audit(log: Path, nonce_file: Path | None) -> None:
     except (TamperError, SignatureError, StateError) as err:
         click.echo(audit_verdict(err))  # stdout; the reason goes to stderr as for every refusal
         raise
+    _clock_warnings(entries, game, log, None)
     for finding in findings:
         click.echo(f"ok: {finding}")
     assert game.state is not None  # audit() refuses a game that is not over
