@@ -325,3 +325,36 @@ def test_a_timeout_sooner_than_its_deadline_after_the_kept_log_is_named(tmp_path
     assert "less than the deadline apart" in result.stderr and "warning (P7)" not in result.stderr
     os.utime(log, (seconds(due), seconds(due)))  # got when the deadline had passed: nothing to say
     assert "warning" not in cli("verify", log, "--extends", kept).stderr
+
+
+def test_a_finished_game_whose_host_waived_a_committed_seat_is_refused_by_every_reader(tmp_path: Path) -> None:
+    """The whole attack, as its log reads: blue committed, the host held blue's mailed reveal,
+    waived blue for the deal it preferred and recorded the others. Old pbem called it FAIR
+    (the seed honestly takes blue's nonce as empty); every reader now refuses the waiver."""
+    from test_audit_min import agree, minimal
+    from test_tamper import rechain
+
+    games = os_game(tmp_path, "held")
+    for player in ("red", "green"):
+        ok("apply", send(games, commit_move(load_game(games / "held"), player, NONCE[player]), f"{player}.yaml"),
+           "--games", games)
+    ok("waive", "held", "--player", "blue", "--games", games)
+    for player in ("red", "green"):
+        ok("apply", send(games, reveal_move(load_game(games / "held"), player, NONCE[player]), f"{player}-n.yaml"),
+           "--games", games)
+    log = play_out(games, "held")
+    assert "verdict: FAIR." in ok("audit", log)  # honest: blue never committed
+    assert agree(log).startswith("verdict: FAIR.")
+    entries, _ = read_docs(log)
+    waiver = next(i for i, e in enumerate(entries) if e["kind"] == "waive")
+    blue = {"at": entries[waiver]["at"], "kind": "commit", "player": "blue",
+            "move": commit_move(load_game(games / "held"), "blue", NONCE["blue"])}
+    doctored = tmp_path / "held.yaml"
+    doctored.write_text("".join(dump_entry(e) for e in rechain([*entries[:waiver], blue, *entries[waiver:]])),
+                        encoding="utf-8")
+    for command in ("verify", "audit"):
+        result = cli(command, doctored)
+        assert result.exit_code == Exit.TAMPERED, (command, result.output + result.stderr)
+        assert f"entry {waiver + 1}: " in result.stderr and "blue has committed to a nonce" in result.stderr
+    assert minimal(doctored) == (Exit.TAMPERED, f"verdict: REFUSED. The log does not verify at entry {waiver + 1} "
+                                                "(P4; how to check: docs/protocol.md).")
