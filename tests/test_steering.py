@@ -358,3 +358,24 @@ def test_a_finished_game_whose_host_waived_a_committed_seat_is_refused_by_every_
         assert f"entry {waiver + 1}: " in result.stderr and "blue has committed to a nonce" in result.stderr
     assert minimal(doctored) == (Exit.TAMPERED, f"verdict: REFUSED. The log does not verify at entry {waiver + 1} "
                                                 "(P4; how to check: docs/protocol.md).")
+
+
+@pytest.mark.parametrize(("players", "waived"), [("red,green", ("green",)), ("red,green,blue", ("red", "blue")),
+                                                 ("red,green,blue,yellow", ("yellow",))])
+def test_audit_min_and_pbem_audit_agree_on_games_with_waived_seats(tmp_path: Path, players: str,
+                                                                   waived: tuple[str, ...]) -> None:
+    games = os_game(tmp_path, "w", players)
+    seats = players.split(",")
+    nonces = {p: bytes([i + 1]) * 16 for i, p in enumerate(seats)}
+    for player in waived:
+        ok("waive", "w", "--player", player, "--games", games)
+    for make in (commit_move, reveal_move):
+        for player in (p for p in seats if p not in waived):
+            ok("apply", send(games, make(load_game(games / "w"), player, nonces[player]), f"{player}.yaml"),
+               "--games", games)
+    from test_audit_min import agree
+
+    log = play_out(games, "w", seed=len(seats))
+    assert agree(log).startswith("verdict: FAIR.")
+    kept = ", ".join(p for p in seats if p not in waived)
+    assert f"the nonces of {kept}; waived (no nonce): {', '.join(waived)}" in ok("audit", log)
