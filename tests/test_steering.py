@@ -10,6 +10,7 @@ host clock ahead of the reader's is named; history and list carry the notices.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -147,8 +148,11 @@ def test_the_html_page_does_not_call_the_hosts_deal_fair(all_waived: Path, tmp_p
     page = tmp_path / "page.html"
     ok("html", all_waived, "-o", page)
     text = page.read_text(encoding="utf-8")
-    assert "HOST&#x27;S DEAL" in text or "HOST'S DEAL" in text or "HOST\\u0027S DEAL" in text
-    assert "verdict: FAIR" not in text
+    data = text.split('id="pbem-data">', 1)[1].split("</script>", 1)[0]  # the page's JSON (P6's verdict)
+    verdict = json.loads(data)["verdict"]
+    assert verdict["fair"] is False and "verdict: FAIR" not in text
+    assert verdict["lines"][-1].startswith("verdict: HOST'S DEAL.")
+    assert any("the seed comes from the host's secret alone" in line for line in verdict["lines"])
 
 
 def test_every_verdict_names_the_nonces_that_made_the_seed(games: Path) -> None:
