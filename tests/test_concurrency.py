@@ -128,10 +128,12 @@ def test_two_commitments_from_one_player_at_once(tmp_path: Path) -> None:
 
 
 def test_a_waiver_never_lands_after_a_reveal(tmp_path: Path) -> None:
-    """P4: the host may waive a seat only before the first nonce is revealed. A waiver and
-    a reveal applied at the same moment: either the waiver lands first and both are
-    recorded, or the reveal does and the waiver is refused (exit 10); never a waiver
-    after a nonce, which would let the host choose between two seeds."""
+    """P4: the host may waive only a seat that has not committed, before the first nonce is
+    revealed, and a nonce is revealed only once every seat has committed or been waived. A
+    waiver of the one uncommitted seat and a reveal applied at the same moment: either the
+    waiver lands first and both are recorded, or the reveal comes too early and is refused
+    (exit 10) while the waiver lands; never a waiver after a nonce, which would let the host
+    choose between two seeds."""
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     players = PLAYER_NAMES[:3]
@@ -139,16 +141,16 @@ def test_a_waiver_never_lands_after_a_reveal(tmp_path: Path) -> None:
         games = tmp_path / f"games-{round_}"
         path = create(games, NewGame("waive", players, secret=SECRET))
         game = load_game(path)
-        for p in players:
+        for p in players[:2]:
             apply_move(games, parse_move(dump_yaml(commit_move(game, p, NONCES[p])).encode()))
         (reveal,) = _files(inbox, {players[0]: reveal_move(game, players[0], NONCES[players[0]])}, f"n{round_}")
         results = _together(games, [["waive", "waive", "--player", players[2]], ["apply", str(reveal)]])
         codes = [code for code, _ in results]
         entries, _ = read_log_checked(path)
-        tail = [e["kind"] for e in entries[4:]]
+        tail = [e["kind"] for e in entries[3:]]
         if codes == [Exit.OK, Exit.OK]:
             assert tail == ["waive", "nonce"]
         else:
-            assert codes == [Exit.STATE, Exit.OK], results
-            assert "only before the first nonce is revealed" in results[0][1]
-            assert tail == ["nonce"]
+            assert codes == [Exit.OK, Exit.STATE], results
+            assert "every seat has committed or been waived" in results[1][1]
+            assert tail == ["waive"]

@@ -293,8 +293,8 @@ def test_verify_catches_a_host_who_swaps_the_key_a_commitment_registered(keys: P
     path = commit_file(games, "g", "blue", keys)
     ok("sign", path, "--key", keys / "blue.key", "--register")
     ok("apply", path, "--games", games)
-    path = reveal_file(games, "g", "blue", keys)  # not yet admitted: red has not committed
     ok("apply", commit_file(games, "g", "red", keys), "--games", games)
+    path = reveal_file(games, "g", "blue", keys)  # once every seat has committed (P4)
     ok("sign", path, "--key", keys / "blue.key")
     ok("apply", path, "--games", games)
     log = games / "g" / LOG_NAME

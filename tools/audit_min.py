@@ -3,7 +3,7 @@
 
 Usage: python tools/audit_min.py LOG.yaml [LOG.yaml ...].  Standard library only, plus `cryptography`
 for a log with keys.  It checks steps 1-5 of docs/protocol.md section 5, not the rules of Rattus (no
-replay: `pbem audit` does that).  Exit codes are pbem's: 0 fair, 7 the log does not verify, 8 a
+replay: `pbem audit` does that).  Exit codes are pbem's: 0 verified, 7 the log does not verify, 8 a
 signature fails, 10 no secret yet.  The last line is the verdict, word for word as `pbem audit` says it.
 """
 
@@ -19,8 +19,7 @@ REMOVED_NORMALS = {2: 12, 3: 6, 4: 0}  # P5 step 3, by player count
 AT = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
 Entry = Any  # one JSON object of the log (P2: str, int, bool, null, list, map)
 
-class Refused(Exception):
-    """The log fails: ``entry`` is the first failing entry (None: the log as a whole)."""
+class Refused(Exception):  # the log fails: ``entry`` is the first failing entry (None: the log as a whole)
     def __init__(self, entry: int | None, rule: str, why: str, code: int = 7) -> None:
         super().__init__(why)
         self.entry, self.rule, self.why, self.code = entry, rule, why, code
@@ -66,8 +65,7 @@ def check_chain(entries: list[Entry]) -> list[str]:
             raise Refused(seq, "P7", f"its seq is not {seq} (an entry was dropped, inserted or moved)")
         if entry.get("prev") != prev:
             raise Refused(seq, "P7", "its prev is not the hash of the entry before")
-        prev = entry_hash(entry)
-        hashes.append(prev)
+        hashes.append(prev := entry_hash(entry))
     return hashes
 
 # --- P3: entry 0 ------------------------------------------------------------------------
@@ -89,13 +87,16 @@ def check_first(first: Entry) -> None:
     except (KeyError, TypeError) as err:
         raise Refused(0, "P3", f"the first entry is malformed: no field {err}") from None
 
-def notices(first: Entry) -> list[str]:  # no failure, but what a reader of such a game must know (P3, P4, P7)
+def notices(first: Entry, nonces: list[bytes]) -> list[str]:  # what a reader of such a game must know (P3, P4, P7)
     bots = ", ".join(f"{p} ({level})" for p, level in sorted(first["options"].get("bots", {}).items()))
-    return [text for holds, text in [
+    seeds = ", ".join(p for p, n in zip(first["players"], nonces) if n and p not in first["options"].get("bots", {}))
+    return [f"seed (P4): from the host's secret and the nonces of {seeds or 'no player'}"] + [text for holds, text in [
+        (not seeds, "HOST'S DEAL: no player's nonce went into the seed (P4): the host alone could choose the deal"),
         (first["secret"]["made"] == "supplied", "TEST GAME: its secret was supplied, not made by the OS (P7); "
          "whoever knows it knows every face, so it proves nothing about fair play"),
         (bots, f"BOT SEATS: {bots} played by the host's bots: the host holds those seats and made their nonces (P4)"),
-        (first["edition"] == "custom", "CUSTOM GAME: not pbem's standard map or rat tokens (P3)")] if holds]
+        (first["edition"] == "custom", "CUSTOM GAME: not pbem's standard map or rat tokens (P3)"),
+        (True, "not checked: the moves were not replayed under the rules of Rattus (pbem audit does)")] if holds]
 
 # --- P4, P6, P7: each entry in order, with public data only ----------------------------
 def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
@@ -163,8 +164,7 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
                 raise Refused(seq, "P7", f"unknown entry kind {kind!r}")
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
         raise Refused(seq, "P7", f"the entry is malformed ({type(err).__name__}: {err})") from None
-    found["nonces"] = [bytes.fromhex(nonces.get(p, "")) for p in players]
-    return found
+    return {**found, "nonces": [bytes.fromhex(nonces.get(p, "")) for p in players]}
 
 # --- P8: signatures (only when the log has keys) ----------------------------------------
 def check_signatures(entries: list[Entry]) -> str | None:
@@ -275,13 +275,13 @@ def audit(path: str) -> tuple[int, list[str]]:
         return err.code, [f"failed: {where}: {err.why} ({err.rule})", verdict(err)]
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:  # a malformed entry
         return 7, [f"failed: malformed log ({type(err).__name__}: {err})", verdict(Refused(None, "P7", ""))]
-    return 0, [*lines, *notices(entries[0]),
-               "not checked: the moves were not replayed under the rules of Rattus (pbem audit does)", verdict(None)]
+    return 0, [*lines, *(notes := notices(entries[0], found["nonces"])), verdict(None, notes)]
 
-def verdict(err: Refused | None) -> str:
-    """The verdict line, word for word as `pbem audit` prints it."""
-    if err is None:
-        return f"verdict: FAIR. The rat order was fixed at the start and never touched (how to check: {DOC})."
+def verdict(err: Refused | None, notes: Any = ()) -> str:  # word for word as `pbem audit` prints it
+    if err is None:  # P4: a deal that no player's nonce went into is never FAIR
+        return (f"verdict: HOST'S DEAL. No player's nonce went into the seed, so the host alone could choose the deal "
+                f"(P4; how to check: {DOC})." if any(n.startswith("HOST'S DEAL") for n in notes) else
+                f"verdict: FAIR. The rat order was fixed at the start and never touched (how to check: {DOC}).")
     if err.code == 10:
         return f"verdict: NOT YET. The secret is revealed when the game is over (P6; how to check: {DOC})."
     where = f"at entry {err.entry}" if err.entry is not None else "as a whole"

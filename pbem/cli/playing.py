@@ -38,8 +38,12 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
             raise UnknownError(f"cannot write {target}: the folder {target.parent} does not exist", "P4")
     if out is not None and out.exists():
         raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
-    if reveal_it:
-        text = dump_yaml(reveal_move(game, player, kept(where, game, player)))
+    if reveal_it:  # P4: not before every seat has committed or been waived, as the host would refuse it
+        from pbem.referee.admit import check_reveal
+
+        mine = kept(where, game, player)
+        check_reveal(game, player)
+        text = dump_yaml(reveal_move(game, player, mine))
     else:
         text = dump_yaml(commit_move(game, player, keep_new(where, game, player)))
     if out is None:

@@ -123,12 +123,28 @@ def html(log: Path, out: Path) -> None:
     click.echo(f"{out}: {n} entr{'y' if n == 1 else 'ies'}; open it in a browser (arrow keys step through the game)")
 
 
+def nonce_option(command: Any) -> Any:
+    return click.option(
+        "--nonce", "nonce_file", type=click.Path(dir_okay=False, path_type=Path),
+        help="The nonce file 'pbem nonce' kept for you: check that the start used exactly it (P4).",
+    )(command)
+
+
+def _own_nonce(game: Any, nonce_file: Path | None) -> None:
+    """P4: the start entry used the nonce this player kept (a refusal otherwise)."""
+    if nonce_file is not None:
+        from pbem.player.nonces import check_kept
+
+        click.echo(f"ok: {check_kept(nonce_file, game)}")
+
+
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option("--extends", "old", type=click.Path(dir_okay=False, path_type=Path),
               help="The last log you received: LOG must continue it, entry for entry (P9).")
+@nonce_option
 @refusals
-def verify(log: Path, old: Path | None) -> None:
+def verify(log: Path, old: Path | None, nonce_file: Path | None) -> None:
     """Check a log: the chain, every reveal against its commitment, a full replay (P6-P7);
     with --extends OLD, also that LOG continues the log you kept (P9)."""
     from pbem.referee.replay import check_schema, replay
@@ -136,6 +152,7 @@ def verify(log: Path, old: Path | None) -> None:
     entries, hashes = read_log(log)
     check_schema(entries)
     game = replay(entries, hashes)
+    _own_nonce(game, nonce_file)
     click.echo(f"ok: {len(entries)} entries; the chain holds and each entry fits schemas/entry.json (P7)")
     flips = sum(len(e.reveals) for e in entries)  # every public flip, whichever entry made it
     click.echo(f"ok: {flips} reveals match their commitments (P6)")
@@ -160,10 +177,25 @@ def verify(log: Path, old: Path | None) -> None:
     click.echo(f"game {game.game_id}: {status}; last entry {game.last_seq} ({game.last_hash[:16]})")
     if old is not None:
         _extends(log, entries, hashes, old)
+    _clock_warnings(entries, game, log, old)
     from pbem.views.text import trust_lines
 
     for line in trust_lines(game):
         click.echo(line)
+
+
+def _clock_warnings(entries: list[Any], game: Any, log: Path, old: Path | None) -> None:
+    """P7, R8.2: what the reader's own clock contradicts, on stderr (warnings, not refusals)."""
+    from pbem.log.clock import now
+    from pbem.referee.clocks import ahead, early_timeouts
+
+    lines = ahead(entries, now())
+    if old is not None:  # the kept log continues into LOG (checked): the file times are the reader's
+        kept = read_log(old)[0]
+        lines += early_timeouts(entries, len(kept) - 1, int(old.stat().st_mtime), int(log.stat().st_mtime),
+                                game.deadline)
+    for line in lines:
+        click.echo(line, err=True)
 
 
 def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path) -> None:
@@ -198,8 +230,9 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path) -> Non
 
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path))
+@nonce_option
 @refusals
-def audit(log: Path) -> None:
+def audit(log: Path, nonce_file: Path | None) -> None:
     """After the reveal: recompute every draw and commitment and replay the game (P6).
 
     The protocol it checks, and how to check it yourself: docs/protocol.md."""
@@ -211,10 +244,12 @@ def audit(log: Path) -> None:
     try:
         entries, hashes = read_log(log)  # (the entry schema is pbem verify's: slow, and not P6's)
         game = replay(entries, hashes)
+        _own_nonce(game, nonce_file)
         findings = do_audit(game)
     except (TamperError, SignatureError, StateError) as err:
         click.echo(audit_verdict(err))  # stdout; the reason goes to stderr as for every refusal
         raise
+    _clock_warnings(entries, game, log, None)
     for finding in findings:
         click.echo(f"ok: {finding}")
     assert game.state is not None  # audit() refuses a game that is not over
@@ -225,7 +260,7 @@ def audit(log: Path) -> None:
 
     for line in record_lines(game):
         click.echo(f"ok: {line}")
-    click.echo(audit_verdict(None))
+    click.echo(audit_verdict(None, game))
     from pbem.views.text import trust_lines
 
     for line in trust_lines(game):

@@ -86,7 +86,7 @@ def answer(games: Path, game_id: str) -> Applied:
 
 
 def waive(games: Path, game_id: str, player: str) -> Applied:
-    """P4: the host records that ``player`` adds no nonce (only before the first reveal)."""
+    """P4: the host records that ``player`` adds no nonce (a seat not committed, before the first reveal)."""
     path = game_dir(games, game_id)
     with locked(path):
         game = load_game(path)

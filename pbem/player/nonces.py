@@ -13,11 +13,12 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import FormatError, StateError, UnknownError
+from pbem.errors import FormatError, StateError, TamperError, UnknownError
 from pbem.fair import protocol
 from pbem.files import read_limited
 from pbem.log.game import Game
 from pbem.log.moves import after_of
+from pbem.log.records import Start
 from pbem.log.yamlio import decode, dump_yaml, load_one
 
 NONCE_BYTES = 32
@@ -70,13 +71,18 @@ def keep(path: Path, game: Game, player: str) -> bytes:
     return nonce
 
 
-def kept(path: Path, game: Game, player: str) -> bytes:
-    """The nonce kept in ``path`` for this game (entry 0) and player."""
+def _read_kept(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise UnknownError(f"no kept nonce at {path}: run 'pbem nonce' without --reveal first", "P4")
     data = load_one(decode(read_limited(path, 4096, "nonce file"), str(path)), str(path))
-    if not isinstance(data, dict) or not isinstance(data.get("nonce"), str):
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in ("game", "player", "nonce")):
         raise FormatError(f"{path} is not a nonce file written by 'pbem nonce'", "P4")
+    return data
+
+
+def kept(path: Path, game: Game, player: str) -> bytes:
+    """The nonce kept in ``path`` for this game (entry 0) and player."""
+    data = _read_kept(path)
     if data.get("game") != game.game_id or data.get("player") != player or data.get("entry0") != game.hashes[0]:
         raise StateError(
             f"{path} holds a nonce for {data.get('player')!r} in another game (or another entry 0 "
@@ -86,3 +92,25 @@ def kept(path: Path, game: Game, player: str) -> bytes:
         return bytes.fromhex(data["nonce"])
     except ValueError:
         raise FormatError(f"{path}: the nonce is not hex", "P4") from None
+
+
+def check_kept(path: Path, game: Game) -> str:
+    """P4, a player's own check: did the start entry use exactly the nonce kept in ``path``?
+
+    Returns the sentence saying so; raises TamperError when it used another nonce for that
+    seat, or none (a host may record nonces of its own for an unsigned seat: only the
+    player's kept file shows it)."""
+    player = str(_read_kept(path)["player"])
+    nonce = kept(path, game, player).hex()
+    start = next((e for e in game.entries if isinstance(e, Start)), None)
+    if start is None:
+        raise StateError(f"the game has not started: {player}'s nonce is checked against the start entry, "
+                         "which comes after the last reveal", "P4")
+    used = start.raw["nonces"].get(player, "")
+    if used != nonce:
+        what = "no nonce (the seat was waived)" if not used else f"the nonce {used[:16]}..."
+        raise TamperError(
+            f"entry {start.seq}: the start used {what} for {player}, not the nonce {player} kept in "
+            f"{path.name} ({nonce[:16]}...): this seed is not the one {player}'s nonce was to make", "P4",
+        )
+    return f"the start (entry {start.seq}) used exactly the nonce {player} kept in {path.name} (P4)"

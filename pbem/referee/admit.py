@@ -164,8 +164,20 @@ def _commit(game: Game, move: Move) -> None:
 
 
 def _nonce(game: Game, move: Move) -> None:
-    opening = _opening(game, "nonces")
     player = move.player
+    check_reveal(game, player)
+    nonce = move.data["nonce"]
+    if protocol.nonce_commitment(bytes.fromhex(nonce)) != game.commits[player]:
+        raise RulesError(
+            f"this nonce does not match {player}'s commitment ({game.commits[player][:16]}...): "
+            "a nonce cannot be changed after its commitment; send the nonce you committed to", "P4",
+        )
+
+
+def check_reveal(game: Game, player: str) -> None:
+    """P4 round 2: may ``player`` reveal their nonce now? Only once every seat has committed or
+    been waived (the host's check, and `pbem nonce --reveal`'s before it writes anything)."""
+    opening = _opening(game, "nonces")
     if player in game.waived:
         raise StateError(f"{player}'s seat was waived: it adds no nonce to the seed", "P4")
     if player not in game.commits:
@@ -177,16 +189,10 @@ def _nonce(game: Game, move: Move) -> None:
         )
     if player in game.nonces:
         raise StaleError(f"{player} has already revealed their nonce", "P4")
-    nonce = move.data["nonce"]
-    if protocol.nonce_commitment(bytes.fromhex(nonce)) != game.commits[player]:
-        raise RulesError(
-            f"this nonce does not match {player}'s commitment ({game.commits[player][:16]}...): "
-            "a nonce cannot be changed after its commitment; send the nonce you committed to", "P4",
-        )
 
 
 def check_waive(game: Game, player: str) -> None:
-    """P4: the host may waive a seat only before the first reveal is recorded."""
+    """P4: the host may waive only a seat that has not committed, and only before the first reveal."""
     if player not in game.players:
         raise UnknownError(f"{player!r} is not a player in game {game.game_id!r}", "R2.1")
     _opening(game, "waivers")
@@ -196,6 +202,12 @@ def check_waive(game: Game, player: str) -> None:
         raise StateError(
             "a seat can be waived only before the first nonce is revealed: after it, a waiver "
             "would let the host choose among seeds", "P4",
+        )
+    if player in game.commits:
+        raise StateError(
+            f"{player} has committed to a nonce, so their seat cannot be waived: a waiver is only "
+            "for a seat that has not committed (a host holding mailed nonces could otherwise choose "
+            "among seeds by waiving the seats of its choice)", "P4",
         )
 
 

@@ -28,7 +28,7 @@ from pbem.log.records import Entry, Reveal
 from pbem.referee.audit import audit
 from pbem.views.narrate import entry_lines, status_line
 from pbem.views.svg import board_svg
-from pbem.views.text import audit_verdict  # the words of `pbem audit`, word for word
+from pbem.views.text import audit_verdict, host_alone, seed_line  # the words of `pbem audit`, word for word
 from pbem.views.timeline import steps
 
 
@@ -119,8 +119,9 @@ def _verdict(game: Any, reveal_seq: int) -> dict[str, Any]:
         findings = audit(game)
     except PbemError as err:
         return {"from": reveal_seq, "fair": False, "lines": [audit_verdict(err), str(err)]}
-    return {"from": reveal_seq, "fair": True,
-            "lines": [f"ok: {f}" for f in findings] + [audit_verdict(None)]}
+    seed = seed_line(game)  # whose entropy made the seed (P4): every verdict says it
+    return {"from": reveal_seq, "fair": not host_alone(game),  # P4: a seed of the host's alone is never fair
+            "lines": [f"ok: {f}" for f in findings] + ([seed] if seed else []) + [audit_verdict(None, game)]}
 
 
 def game_page(entries: list[Entry], hashes: list[str]) -> tuple[str, int]:

@@ -70,8 +70,43 @@ TRUST = (
 PROTOCOL_DOC = "docs/protocol.md"
 
 
-def audit_verdict(err: PbemError | None) -> str:
-    """The verdict line of `pbem audit` (tools/audit_min.py prints the same, word for word)."""
+def seed_sources(game: Game) -> tuple[list[str], list[str], list[str]]:
+    """P4: the seats whose player's nonce went into the seed, the waived seats, and the bot
+    seats (whose nonce the host made), each in seat order."""
+    waived = [p for p in game.players if p in game.waived]
+    bots = [p for p in game.players if p in game.bots and p not in game.waived]
+    players = [p for p in game.players if p not in game.waived and p not in game.bots and game.nonces.get(p)]
+    return players, waived, bots
+
+
+def host_alone(game: Game) -> bool:
+    """P4: the game started and no player's nonce went into its seed: the host could choose the deal."""
+    return game.started and not seed_sources(game)[0]
+
+
+def seed_line(game: Game) -> str | None:
+    """Whose entropy made the seed (P4), once the game has started; None before."""
+    if not game.started:
+        return None
+    players, waived, bots = seed_sources(game)
+    others = "".join([f"; waived (no nonce): {', '.join(waived)}" if waived else "",
+                      f"; made by the host (bot seats): {', '.join(bots)}" if bots else ""])
+    if not players:
+        return f"seed (P4): the seed comes from the host's secret alone{others}"
+    return f"seed (P4): the seed comes from the host's secret and the nonces of {', '.join(players)}{others}"
+
+
+HOST_DEAL = (
+    "verdict: HOST'S DEAL. No player's nonce went into the seed, so the host alone could "
+    f"choose the deal (P4; how to check: {PROTOCOL_DOC})."
+)
+
+
+def audit_verdict(err: PbemError | None, game: Game | None = None) -> str:
+    """The verdict line of `pbem audit` (tools/audit_min.py prints the same, word for word);
+    a verified game whose seed took no player's nonce is never FAIR (P4)."""
+    if err is None and game is not None and host_alone(game):
+        return HOST_DEAL
     if err is None:
         return f"verdict: FAIR. The rat order was fixed at the start and never touched (how to check: {PROTOCOL_DOC})."
     if isinstance(err, StateError):
@@ -92,6 +127,9 @@ def notices(game: Game) -> list[str]:
         out.append(f"BOT SEATS: {seats} played by the host's bots. A bot sees only its seat's view "
                    "(the log and its own Witch looks), but the host holds its seat and made its "
                    "nonce (P4): the rule that the host holds no seat does not hold for this game")
+    if host_alone(game):
+        out.append("HOST'S DEAL: no player's nonce went into the seed (every seat waived or a bot "
+                   "seat, P4): the host alone could choose the deal")
     if game.edition != "standard":
         out.append(f"CUSTOM GAME: its map or rat tokens are not pbem's standard data "
                    f"(P3, data_hash {game.data_hash[:16]})")
@@ -99,8 +137,10 @@ def notices(game: Game) -> list[str]:
 
 
 def trust_lines(game: Game) -> list[str]:
-    """The trust model in one line, then the game's notices: every verdict ends with these."""
-    return [TRUST, *notices(game)]
+    """The trust model in one line, whose entropy made the seed, then the game's notices:
+    every verdict ends with these."""
+    seed = seed_line(game)
+    return [TRUST, *([seed] if seed else []), *notices(game)]
 
 
 def opening_line(game: Game) -> str:
@@ -179,7 +219,8 @@ def next_step(state: State) -> str:
 def board_lines(game: Game) -> list[str]:
     state = game.state
     lines = [f"game {game.game_id}  (players in seat order: {', '.join(game.players)})"]
-    lines.extend(f"  {n}" for n in notices(game))
+    seed = seed_line(game)
+    lines.extend(f"  {n}" for n in [*([seed] if seed else []), *notices(game)])
     if state is None:
         lines.append(opening_line(game))
         return lines

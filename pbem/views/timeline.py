@@ -19,6 +19,7 @@ from pbem.referee.audit import audit
 from pbem.referee.replay import apply_entry, game_from_first, replay
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.views.narrate import entry_lines, status_line
+from pbem.views.text import notices, seed_line
 
 
 def read_checked(log: Path) -> tuple[list[Entry], list[str]]:
@@ -86,15 +87,17 @@ class Summary:
         self.since_seq = since_seq
         self.since_at = since_at
         self.players = game.players
+        self.labels = [note.split(":", 1)[0] for note in notices(game)]  # TEST GAME, CUSTOM GAME, ...
 
     def line(self) -> str:
         who = ", ".join(self.waiting) if self.waiting else "nobody"
         to = {"in play": "to move", "opening round 1 of 2": "to commit to a nonce (P4)",
               "opening round 2 of 2": "to reveal their nonce (P4)"}.get(self.status, "")
         since = f"since {self.since_at} (entry {self.since_seq})"
+        labels = f" [{'; '.join(self.labels)}]" if self.labels else ""
         if self.status in ("in play",) or self.status.startswith("opening"):
-            return f"{self.game_id}: {self.status}; {who} {to} {since}; last entry {self.last_seq}"
-        return f"{self.game_id}: {self.status} {since}; last entry {self.last_seq}"
+            return f"{self.game_id}: {self.status}; {who} {to} {since}; last entry {self.last_seq}{labels}"
+        return f"{self.game_id}: {self.status} {since}; last entry {self.last_seq}{labels}"
 
 
 def summarize(entries: list[Entry], hashes: list[str]) -> Summary:
@@ -144,4 +147,5 @@ def history_lines(entries: list[Entry], hashes: list[str]) -> list[str]:
         lines.extend(told)
     assert game is not None
     lines.append(f"now: {status_line(game)}")
-    return lines
+    seed = seed_line(game)  # what every output of this game says about it (P3, P4, P7), first
+    return [*notices(game), *([seed] if seed else []), *lines]
