@@ -23,7 +23,7 @@ from pbem.fair.keys import entry_message, load_private_key, sign
 from pbem.fair.protocol import ZERO_HASH, entry_hash
 from pbem.host.create import NewGame, create
 from pbem.log.logfile import LOG_NAME, read_docs
-from pbem.log.yamlio import dump_entry
+from pbem.log.yamlio import dump_entry, dump_yaml
 from pbem.sim.demo import open_game
 
 Entries = list[dict[str, Any]]
@@ -102,7 +102,14 @@ def test_a_seat_commits_without_a_key_while_a_forged_one_is_held(tmp_path: Path)
     deliver(inbox, eml("blue@example.net", forged))
     assert "held" in run_mail(games, inbox, outbox)
     code = the_code(outbox)
-    deliver(inbox, eml("blue@example.net", commit(games, "blue")))  # blue's own, unsigned
+    # blue's own, unsigned, in a reply that quotes the code mail: a message with a move is a move
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "blue@example.net", HOST, "Re: pbem: confirm the key"
+    msg["Message-ID"] = make_msgid(domain="example.org")
+    msg.set_content(f"Not mine! Here is my own commitment.\n\n> reply with the line\n>\n>     confirm {code}\n")
+    msg.add_attachment(dump_yaml(commit(games, "blue")).encode(), maintype="application", subtype="x-yaml",
+                       filename="commit.yaml")
+    deliver(inbox, bytes(msg))
     assert "applied: game g, entry 1" in run_mail(games, inbox, outbox)
     deliver(inbox, text_mail("blue@example.net", f"confirm {code}"))  # even blue, by mistake
     assert "already committed" in run_mail(games, inbox, outbox)

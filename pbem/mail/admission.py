@@ -104,12 +104,11 @@ class Admission:
             return Admitted("ignored: an automatic message", None, None)
         try:
             state["to"] = checked_address(normal_address(mail.sender or ""), "the sender")
-            code = code_in(mail.subject, body_text(mail.message))
-            if code is not None:  # P8: a held key confirmed from its seat's address (host.keyconfirm)
+            move, where, code = self._move_or_code(mail)
+            if move is None:  # P8: a held key confirmed from its seat's address (host.keyconfirm)
                 applied = confirm(self.games, code, mail.sender or "")
                 state["applied"] = f"game {applied.game.game_id}, entry {applied.entries[0].seq}"
             else:
-                move, where = mail_move(mail)
                 found = self._accept(mail, ident, move, where, state, answered)
                 if isinstance(found, Held):
                     return self._held(found, batch, key)
@@ -130,6 +129,19 @@ class Admission:
         with locked(path):
             record_seen(path, ident, applied.entries[0].seq)
         return Admitted(f"applied: game {applied.game.game_id}, entry {applied.entries[0].seq}", None, applied)
+
+    @staticmethod
+    def _move_or_code(mail: Mail) -> tuple[Any, str, str]:
+        """The message's move; else the one-time code of its 'confirm CODE' line (P8). A
+        message that carries a move is a move, even one that quotes a code mail."""
+        try:
+            move, where = mail_move(mail)
+        except FormatError:
+            code = code_in(mail.subject, body_text(mail.message))
+            if code is None:
+                raise
+            return None, "", code
+        return move, where, ""
 
     def _accept(
         self, mail: Mail, ident: str, move: Any, where: str, state: dict[str, Any], answered: bool
