@@ -151,7 +151,8 @@ def test_pbem_new_refuses_one_key_on_two_seats_or_the_hosts(tmp_path: Path) -> N
     for extra in (["--key", f"red={red}", "--key", f"blue={red}"],
                   ["--key", f"red={tmp_path / 'host.key.pub'}", "--host-key", tmp_path / "host.key"]):
         result = cli("new", "g", "--players", "red,blue", "--games", tmp_path / "games", *extra)
-        assert result.exit_code != 0 and "one key per seat, and none the host's (P8)" in result.stderr, result.stderr
+        assert result.exit_code == Exit.FORMAT and "(P8): --key: one key per seat, and none the host's: " \
+            in result.stderr, result.stderr
         assert not (tmp_path / "games" / "g").exists()
 
 
@@ -224,3 +225,19 @@ def test_readers_refuse_a_replace_onto_another_seats_key(tmp_path: Path) -> None
     at = max(i for i, e in enumerate(entries) if e["kind"] == "replace")
     entries[at]["key"] = pub(tmp_path / "a.key")
     readers_refuse(rewrite(tmp_path / "log.yaml", entries[: at + 1]), at)
+
+
+def test_pbem_apply_of_a_mailed_message_holds_the_key_too(tmp_path: Path) -> None:
+    """The file transport (`pbem apply MSG.eml`) is the same admission path: held, not recorded."""
+    games, _inbox = setup_game(tmp_path)
+    ok("keygen", "--out", tmp_path / "mallory.key")
+    forged = signed({**commit(games, "blue"), "key": pub(tmp_path / "mallory.key")}, tmp_path / "mallory.key",
+                    tmp_path)
+    message = tmp_path / "forged.eml"
+    message.write_bytes(eml("blue@example.net", forged))
+    result = cli("apply", message, "--games", games, "--from", HOST)
+    assert result.exit_code != 0 and "nothing recorded yet: held: game g" in result.stderr, result.stderr
+    game = load_log(games)
+    assert game.last_seq == 0 and game.keys.get("blue") is None
+    result = cli("apply", message, "--games", games, "--confirm-key")
+    assert result.exit_code == Exit.FORMAT and "--confirm-key is for a move file" in result.stderr

@@ -72,7 +72,7 @@ def create(games: Path, spec: NewGame) -> Path:
         spec.host_key = public_text(sealer.key)
     clash = Keys(spec.keys, spec.host_key).clash()
     if clash is not None:  # every reader refuses such an entry 0 (pbem.referee.replay)
-        raise FormatError(f"--key: one key per seat, and none the host's (P8): {clash}; each player "
+        raise FormatError(f"--key: one key per seat, and none the host's: {clash}; each player "
                           "makes a key of their own with 'pbem keygen'; nothing was changed", "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
                         bot_seconds=spec.bot_seconds)

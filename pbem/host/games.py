@@ -83,7 +83,7 @@ def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
         offered = move.data.get("key") if move.kind == "commit" else None
         if isinstance(offered, str) and offered != game.keys.get(move.player) and not key_confirmed:
             raise SignatureError(
-                f"the commitment registers a key for {move.player} (P8), and anyone could have written "
+                f"the commitment registers a key for {move.player}, and anyone could have written "
                 f"it in {move.player}'s name: it is recorded only once the key is confirmed as "
                 f"{move.player}'s: by mail, the host mails a one-time code to the seat's address "
                 "and a reply from it carrying the code records it; at the keyboard, 'pbem apply FILE "

@@ -264,7 +264,7 @@ def apply_mail_file(games: Path, data: bytes, from_address: str | None) -> Appli
     if verdict.refusal is not None:
         raise verdict.refusal
     if verdict.applied is None and verdict.result.startswith("held"):
-        raise StateError(f"nothing recorded yet: {verdict.result}", "P8")
+        raise StateError(f"nothing recorded yet: {verdict.result.removesuffix(' (P8)')}", "P8")
     if verdict.applied is None:
         raise FormatError(f"the message was not applied: {verdict.result}", "P1")
     return verdict.applied
