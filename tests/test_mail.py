@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import mailbox
 import random
+import re
 import socket
 from collections.abc import Iterator
 from email import policy
@@ -249,12 +250,42 @@ def committed(tmp_path: Path, blue_registers: bool = False) -> tuple[Path, Path,
         blue_text = signed({**blue, "key": (tmp_path / "blue.key.pub").read_text().strip()},
                            tmp_path / "blue.key", tmp_path)
         deliver(inbox, eml("blue@example.net", blue_text))
+        out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+        assert "applied: game g" in out and "held: game g, blue's commitment registers a key" in out, out
+        confirm_by_mail(inbox, outbox, games, "blue@example.net")
+        return games, inbox, outbox
     else:
         deliver(inbox, eml("blue@example.net", blue))
     out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert out.count("applied: game g") == 2, out
     mailbox.Maildir(str(outbox)).clear()
     return games, inbox, outbox
+
+
+def code_mail(outbox: Path) -> EmailMessage:
+    """P8: the host's mail carrying the one-time code of a held key."""
+    found = [m for m in replies(outbox) if "confirm the key" in str(m["Subject"])]
+    assert len(found) == 1, [str(m["Subject"]) for m in replies(outbox)]
+    return found[0]
+
+
+def confirm_by_mail(inbox: Path, outbox: Path, games: Path, sender: str) -> str:
+    """Reply to the code mail from ``sender`` with its 'confirm CODE' line; the run's output."""
+    sent = code_mail(outbox)
+    assert str(sent["To"]) == sender
+    body = sent.get_body(("plain",))
+    assert body is not None
+    code = re.search(r"confirm ([A-Z2-7]{16})", body.get_content())
+    assert code is not None
+    mailbox.Maildir(str(outbox)).clear()
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, HOST, "Re: " + str(sent["Subject"])
+    msg["Message-ID"] = make_msgid(domain="example.org")
+    msg.set_content(f"confirm {code.group(1)}\n")
+    deliver(inbox, msg.as_bytes())
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    mailbox.Maildir(str(outbox)).clear()
+    return out
 
 
 def red_move(games: Path) -> dict[str, Any]:

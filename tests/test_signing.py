@@ -161,7 +161,12 @@ def test_a_commitment_registers_the_key_it_is_signed_with(keys: Path) -> None:
     # registering the same key again is no swap
     ok("sign", red, "--key", keys / "red.key", "--register")
     ok("apply", red, "--games", games)
-    ok("apply", blue, "--games", games)
+    # a new key is recorded only once the host confirmed it as the seat's (P8, issue 18)
+    before = snapshot(games)
+    result = run("apply", blue, "--games", games)
+    assert result.exit_code == Exit.SIGNATURE and "--confirm-key" in result.output
+    assert snapshot(games) == before
+    ok("apply", blue, "--games", games, "--confirm-key")
     game = load_game(games / "g")
     assert game.keys.get("blue") == blue_pub and game.keys.get("red") == (keys / "red.key.pub").read_text().strip()
     # P4 round 2: blue's reveal must be signed with the key blue's commitment registered
@@ -223,7 +228,7 @@ def test_host_signs_every_entry_and_verify_names_an_altered_one(keys: Path) -> N
     for player in ("red", "blue"):
         path = commit_file(games, "g", player, keys)
         ok("sign", path, "--key", keys / f"{player}.key", "--register")
-        ok("apply", path, "--games", games)
+        ok("apply", path, "--games", games, "--confirm-key")
     for player in ("red", "blue"):
         path = reveal_file(games, "g", player, keys)
         ok("sign", path, "--key", keys / f"{player}.key")
@@ -292,7 +297,7 @@ def test_verify_catches_a_host_who_swaps_the_key_a_commitment_registered(keys: P
     ok("new", "g", "--players", "red,blue", "--games", games)
     path = commit_file(games, "g", "blue", keys)
     ok("sign", path, "--key", keys / "blue.key", "--register")
-    ok("apply", path, "--games", games)
+    ok("apply", path, "--games", games, "--confirm-key")
     ok("apply", commit_file(games, "g", "red", keys), "--games", games)
     path = reveal_file(games, "g", "blue", keys)  # once every seat has committed (P4)
     ok("sign", path, "--key", keys / "blue.key")
@@ -378,7 +383,7 @@ def test_check_tells_a_player_before_mailing_that_the_signature_is_missing_or_wr
     ok("apply", path, "--games", games)
     blue = commit_file(games, "g", "blue", keys)
     ok("sign", blue, "--key", keys / "blue.key", "--register")
-    ok("apply", blue, "--games", games)
+    ok("apply", blue, "--games", games, "--confirm-key")
     reveal = reveal_file(games, "g", "blue", keys)
     result = run("check", reveal, "--log", log)
     assert result.exit_code == Exit.SIGNATURE and "not signed" in result.output

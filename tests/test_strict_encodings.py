@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -300,6 +301,13 @@ HOSTILE_YAML = {
                         + "after:\n  <<: {seq: 1, hash: abcdef12}\n", ("merge keys (<<) are not allowed",)),
     "anchor": (lambda m: dump_yaml(m).replace("player: ", "player: &p ", 1), ("anchors",)),
     "tag": (lambda m: dump_yaml(m) + "comment: !!str hello\n", ("tags",)),
+    # P2: no tags of any kind, the non-specific '!' too (issue 18 item 7)
+    "! on a value": (lambda m: dump_yaml(m).replace("kind: move", "kind: ! move", 1), ("tags (!)",)),
+    "! on an action": (lambda m: re.sub(r"action: (\w+)", r"action: ! \1", dump_yaml(m), count=1), ("tags (!)",)),
+    "! on a number": (lambda m: dump_yaml(m).replace(f"seq: {m['after']['seq']}", f"seq: ! {m['after']['seq']}"),
+                      ("tags (!)",)),
+    "! on a mapping": (lambda m: dump_yaml(m).replace("after:", "after: !", 1), ("tags (!)",)),
+    "local tag": (lambda m: dump_yaml(m).replace("kind: move", "kind: !x move", 1), ("tags (!x)",)),
     "duplicate key": (lambda m: dump_yaml(m) + "comment: a\ncomment: b\n", ("appears twice",)),
     "big integer": (lambda m: dump_yaml(m).replace(f"seq: {m['after']['seq']}", "seq: 9007199254740993"),
                     ("too large",)),

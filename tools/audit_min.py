@@ -9,7 +9,6 @@ signature fails, 10 no secret yet.  The last line is the verdict, word for word 
 
 import base64, hashlib, hmac, itertools, json, pathlib, re, sys  # noqa: E401 (one line: this file stays under 300)
 from collections.abc import Iterator
-from decimal import Decimal
 from typing import Any
 
 DOC = "docs/protocol.md"
@@ -25,10 +24,8 @@ class Refused(Exception):  # the log fails: ``entry`` is the first failing entry
         self.entry, self.rule, self.why, self.code = entry, rule, why, code
 
 # --- P2: bytes -----------------------------------------------------------------------
-def H(data: bytes) -> bytes:  # SHA-256
-    return hashlib.sha256(data).digest()
-def HMAC(key: bytes, msg: bytes) -> bytes:  # HMAC-SHA-256
-    return hmac.new(key, msg, hashlib.sha256).digest()
+def H(data: bytes) -> bytes: return hashlib.sha256(data).digest()  # SHA-256
+def HMAC(key: bytes, msg: bytes) -> bytes: return hmac.new(key, msg, hashlib.sha256).digest()  # HMAC-SHA-256
 
 def canonical(value: Any) -> bytes:
     """Canonical JSON: sorted keys, no spaces, UTF-8 (JCS within P2's limits)."""
@@ -38,22 +35,37 @@ def is_hex(value: Any, length: int | None = None) -> bool:  # lowercase, whole b
     return isinstance(value, str) and bool(re.fullmatch(r"([0-9a-f]{2})*", value)) and length in (None, len(value))
 
 # --- P7: read the log and check the chain -------------------------------------------
-def unique(pairs: list[tuple[str, Any]]) -> Entry:  # P2: no key twice (and no float: see below)
+def unique(pairs: list[tuple[str, Any]]) -> Entry:  # P2: no key twice
     if len({k for k, _ in pairs}) != len(pairs):
         raise ValueError("a key appears twice")
     return dict(pairs)
+
+def reject(text: str) -> Any:  # P2: no float, no NaN or Infinity
+    raise ValueError(f"{text} is not a JSON value P2 admits (no floats, NaN or Infinity)")
+
+def plain(value: Any, depth: int = 0) -> Any:  # P2: integers (not booleans) within 2^53, at most 32 levels deep
+    if depth > 32 or (type(value) is int and abs(value) > 2**53):
+        raise ValueError("nested more than 32 levels deep" if depth > 32 else f"the integer {value} is beyond 2^53")
+    for item in value.values() if isinstance(value, dict) else value if isinstance(value, list) else ():
+        plain(item, depth + 1)
+    return value
+
+def b64(text: Any, size: int) -> bytes:  # P2: the canonical base64 of `size` bytes (re-encoded and compared)
+    raw = base64.b64decode(str(text), validate=True)
+    if len(raw) != size or base64.b64encode(raw).decode() != text:
+        raise ValueError("not canonical base64")
+    return raw
 
 def read_docs(path: str) -> list[Entry]:
     """A YAML stream whose documents are JSON objects: split at '---', read each as JSON."""
     text = pathlib.Path(path).read_text(encoding="utf-8")
     try:
-        return [json.loads(doc, object_pairs_hook=unique, parse_float=Decimal)  # canonical() refuses a Decimal
+        return [plain(json.loads(doc, object_pairs_hook=unique, parse_float=reject, parse_constant=reject))
                 for doc in re.split(r"(?m)^---[ \t]*\r?\n", text) if doc.strip()]
-    except ValueError as err:
-        raise Refused(None, "P7", f"the log cannot be read: {err}") from None
+    except (ValueError, RecursionError) as err:  # RecursionError: json.loads, on a very deep nesting
+        raise Refused(None, "P2", f"the log cannot be read: {err if type(err) is ValueError else 'too deep'}") from None
 
-def entry_hash(entry: Entry) -> str:
-    """P7: H(canonical JSON of the entry without its signature), as hex."""
+def entry_hash(entry: Entry) -> str:  # P7: H(canonical JSON of the entry without its signature), as hex
     return H(canonical({k: v for k, v in entry.items() if k != "signature"})).hex()
 
 def check_chain(entries: list[Entry]) -> list[str]:
@@ -61,7 +73,7 @@ def check_chain(entries: list[Entry]) -> list[str]:
         raise Refused(None, "P3", "the log is empty")
     hashes, prev = [], ZERO
     for seq, entry in enumerate(entries):
-        if not isinstance(entry, dict) or entry.get("seq") != seq:
+        if not isinstance(entry, dict) or type(entry.get("seq")) is not int or entry["seq"] != seq:
             raise Refused(seq, "P7", f"its seq is not {seq} (an entry was dropped, inserted or moved)")
         if entry.get("prev") != prev:
             raise Refused(seq, "P7", "its prev is not the hash of the entry before")
@@ -113,8 +125,8 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
             last_at = e["at"]
             if kind in ("commit", "nonce", "move", "resign"):  # P7: a move names the entry it answers
                 answers, after = (0 if kind in ("commit", "nonce") else seq - 1), move.get("after", {})
-                if (after.get("seq") != answers or len(after.get("hash", "")) < 16 or player not in players
-                        or not hashes[answers].startswith(after["hash"])
+                if (type(after.get("seq")) is not int or after["seq"] != answers or player not in players
+                        or len(after.get("hash", "")) < 16 or not hashes[answers].startswith(after["hash"])
                         or (move["player"], move["kind"]) != (player, kind)):
                     raise Refused(seq, "P7", f"the recorded move does not answer entry {answers}, or is not {player}'s")
             if kind == "commit":  # P4 round 1
@@ -174,47 +186,38 @@ def check_signatures(entries: list[Entry]) -> str | None:
         return None
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey  # P8: only for a log with keys
     def verify(public: Any, signature: Any, message: bytes) -> bool:  # canonical base64 only (P2)
-        if re.fullmatch(r"ed25519:[A-Za-z0-9+/]{43}=", str(public)) and re.fullmatch(r"[A-Za-z0-9+/]{86}==",
-                                                                                     str(signature)):
-            try:
-                key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public[8:]))
-                key.verify(base64.b64decode(signature), message)
-                return True
-            except Exception:  # cryptography's InvalidSignature, or a point that is not a key
-                pass
-        return False
+        try:
+            Ed25519PublicKey.from_public_bytes(b64(str(public)[8:], 32)).verify(b64(signature, 64), message)
+            return str(public).startswith("ed25519:")
+        except Exception:  # not canonical base64, cryptography's InvalidSignature, a point that is not a key
+            return False
     host, keys = first.get("host_key"), dict(first.get("keys") or {})
     for seq, e in enumerate(entries):
         if (host is not None or "signature" in e) and not verify(host, e.get("signature"), entry_hash(e).encode()):
             raise Refused(seq, "P8", "the host signature does not verify (or entry 0 names no host key)", 8)
-        move, player = e.get("move"), e.get("player")
-        if e.get("kind") == "replace":  # R8.4: the seat's new key from here on (none: unsigned)
+        move, player, kind = e.get("move"), e.get("player"), e.get("kind")
+        if kind == "replace":  # R8.4: the seat's new key from here on (none: unsigned)
             keys.pop(player, None) if "key" not in e else keys.update({player: e["key"]})
-        if not isinstance(move, dict):
-            continue
-        public = keys.get(player) or (move.get("key") if e.get("kind") == "commit" else None)
-        if public is None and "signature" not in move:
-            continue
-        body = {k: v for k, v in move.items() if k != "signature"}
-        if not verify(public, move.get("signature"), canonical(body)):
-            raise Refused(seq, "P8", f"{player}'s move signature does not verify", 8)
-        if e.get("kind") == "commit":
-            keys.setdefault(player, public)
+        public = keys.get(player) or (move.get("key") if kind == "commit" and isinstance(move, dict) else None)
+        body = {k: v for k, v in move.items() if k != "signature"} if isinstance(move, dict) else None
+        if body is not None and (public is not None or "signature" in move):
+            if not verify(public, move.get("signature"), canonical(body)):
+                raise Refused(seq, "P8", f"{player}'s move signature does not verify", 8)
+            keys.update({player: public} if kind == "commit" else {})  # the key a commitment registers
+        if len(set(keys.values())) < len(keys) or (host is not None and host in keys.values()):
+            raise Refused(seq, "P8", "one key sits on two seats, or on a seat and the host")
     return f"every signature verifies ({'host key, ' if host else ''}{len(keys)} player key(s), P8)"
 
 # --- P4-P6: with the revealed secret, recompute the seed, the deal, the commitments ----
-def stream(seed: bytes) -> Iterator[int]:
-    """P5: the u64 words of HMAC(seed, tag/drbg || u64(k)), k = 0, 1, ..."""
+def stream(seed: bytes) -> Iterator[int]:  # P5: the u64 words of HMAC(seed, tag/drbg || u64(k)), k = 0, 1, ...
     for k in itertools.count():
         block = HMAC(seed, TAG + b"/drbg" + k.to_bytes(8, "big"))
         yield from (int.from_bytes(block[i:i + 8], "big") for i in range(0, 32, 8))
 
-def below(words: Iterator[int], n: int) -> int:
-    """P5: the first word under 2^64 - (2^64 mod n), mod n."""
+def below(words: Iterator[int], n: int) -> int:  # P5: the first word under 2^64 - (2^64 mod n), mod n
     return next(x % n for x in words if x < 2**64 - 2**64 % n)
 
-def shuffle(words: Iterator[int], items: list[str]) -> None:
-    """P5: Fisher-Yates, i from len-1 down to 1, j = below(i + 1)."""
+def shuffle(words: Iterator[int], items: list[str]) -> None:  # P5: Fisher-Yates, i = len-1 .. 1, j = below(i + 1)
     for i in range(len(items) - 1, 0, -1):
         j = below(words, i + 1)
         items[i], items[j] = items[j], items[i]
@@ -257,17 +260,16 @@ def audit_with_secret(first: Entry, found: dict[str, Any]) -> list[str]:
             "all 49 commitments recomputed; they commit to exactly the game's catalogue (P6)",
             f"all {found['flips']} flipped tokens are the dealt tokens, with their salts (P6)"]
 
-def audit(path: str) -> tuple[int, list[str]]:
-    """(exit code, lines to print) for one log; the last line is the verdict."""
+def audit(path: str) -> tuple[int, list[str]]:  # (exit code, lines to print) for one log; the last is the verdict
     try:
         entries = read_docs(path)
         hashes = check_chain(entries)
         lines = [f"ok: {len(entries)} entries; the chain holds (P7)"]
         check_first(entries[0])
         found = check_entries(entries, hashes)
+        signatures = check_signatures(entries)  # before the secret: a bad signature is not "not yet"
         if found["secret"] is None:
             raise Refused(None, "P6", "the audit needs the revealed secret", 10)
-        signatures = check_signatures(entries)
         lines += [f"ok: {signatures}"] if signatures else []
         lines += [f"ok: {line}" for line in audit_with_secret(entries[0], found)]
     except Refused as err:
@@ -287,13 +289,10 @@ def verdict(err: Refused | None, notes: Any = ()) -> str:  # word for word as `p
     where = f"at entry {err.entry}" if err.entry is not None else "as a whole"
     return f"verdict: REFUSED. The log does not verify {where} ({err.rule}; how to check: {DOC})."
 
-def main(paths: list[str]) -> int:
-    codes = []
-    for path in paths:  # several logs: each under a '== PATH' line; the exit code is the worst
-        code, lines = audit(path)
-        print("\n".join([f"== {path}"] * (len(paths) > 1) + lines))
-        codes.append(code)
-    return max(codes, default=2)
+def main(paths: list[str]) -> int:  # several logs: each under a '== PATH' line; the exit code is the worst
+    results = [(path, *audit(path)) for path in paths]
+    print("\n".join(line for path, _, lines in results for line in [f"== {path}"] * (len(paths) > 1) + lines))
+    return max((code for _, code, _ in results), default=2)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

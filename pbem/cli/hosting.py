@@ -125,9 +125,12 @@ def abandon(game_id: str, games: Path) -> None:
 @click.argument("move_file", type=click.Path(path_type=Path))
 @click.option("--from", "from_address", envvar="PBEM_FROM",
               help="For a mailed move: the host's From address for the replies (or 'mail_from' in host.yaml).")
+@click.option("--confirm-key", is_flag=True,
+              help="A move file (not a mail) whose commitment registers a key: you confirmed with the "
+                   "seat's player that the key is theirs (P8).")
 @games_option
 @refusals
-def apply(move_file: Path, from_address: str | None, games: Path) -> None:
+def apply(move_file: Path, from_address: str | None, confirm_key: bool, games: Path) -> None:
     """Check a player's move file and record it in the game's log.  A mailed message
     (MSG.eml) is admitted as 'pbem mail' admits it; its replies are queued in
     GAMES/+mail-queue for 'pbem mail' to deliver."""
@@ -135,6 +138,9 @@ def apply(move_file: Path, from_address: str | None, games: Path) -> None:
     from pbem.log.moves import read_move
 
     if _is_mail(move_file):  # an RFC 5322 message (pbem/mail/)
+        if confirm_key:
+            raise FormatError("--confirm-key is for a move file: a key sent by mail is confirmed from "
+                              "the seat's address, with the code the host mails there", "P8")
         from pbem.files import read_limited
         from pbem.mail.admission import apply_mail_file
         from pbem.mail.headers import MAIL_LIMIT
@@ -150,7 +156,7 @@ def apply(move_file: Path, from_address: str | None, games: Path) -> None:
         _report(apply_mail_file(games, data, address))
         return
     move = read_move(move_file)
-    _report(apply_move(games, move))
+    _report(apply_move(games, move, key_confirmed=confirm_key))
 
 
 

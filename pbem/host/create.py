@@ -25,7 +25,7 @@ from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
 from pbem.host.settings import BOT_SECONDS, Settings, check_registrations, save_settings
 from pbem.log.clock import stamp
-from pbem.log.game import BOT_LEVELS
+from pbem.log.game import BOT_LEVELS, Keys
 from pbem.log.logfile import LOG_NAME, append, link
 from pbem.log.yamlio import dump_yaml
 from pbem.rules.data import Board, Catalogue
@@ -70,6 +70,10 @@ def create(games: Path, spec: NewGame) -> Path:
     if spec.host_key_file is not None:
         sealer = sealer_for(spec.host_key_file.resolve(), spec.host_key)
         spec.host_key = public_text(sealer.key)
+    clash = Keys(spec.keys, spec.host_key).clash()
+    if clash is not None:  # every reader refuses such an entry 0 (pbem.referee.replay)
+        raise FormatError(f"--key: one key per seat, and none the host's: {clash}; each player "
+                          "makes a key of their own with 'pbem keygen'; nothing was changed", "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
                         bot_seconds=spec.bot_seconds)
     # --- end P8 ---

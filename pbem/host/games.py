@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import StateError, UnknownError
+from pbem.errors import SignatureError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.host.secret import secret_for
 from pbem.host.settings import check_address, load_settings, save_settings
@@ -69,13 +69,28 @@ def load_game(path: Path) -> Game:
 
 # --- applying moves -------------------------------------------------------------
 
-def apply_move(games: Path, move: Move) -> Applied:
+def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
     """The referee's verdict on ``move`` (P10: on public facts only), then, if admitted,
-    its resolution with the faces and its entries (P4, P7, R1-R7), then the host's step."""
+    its resolution with the faces and its entries (P4, P7, R1-R7), then the host's step.
+
+    A commitment that registers a key is recorded only with ``key_confirmed``: confirmed
+    from the seat's address (:mod:`pbem.host.keyconfirm`), or by the host at the keyboard
+    (``pbem apply --confirm-key``); anyone could have written it in the seat's name (P8)."""
     path = game_dir(games, move.game)
     with locked(path):
         game = load_game(path)
-        return record(path, game, *judged(path, game, move))
+        written = judged(path, game, move)
+        offered = move.data.get("key") if move.kind == "commit" else None
+        if isinstance(offered, str) and offered != game.keys.get(move.player) and not key_confirmed:
+            raise SignatureError(
+                f"the commitment registers a key for {move.player}, and anyone could have written "
+                f"it in {move.player}'s name: it is recorded only once the key is confirmed as "
+                f"{move.player}'s: by mail, the host mails a one-time code to the seat's address "
+                "and a reply from it carrying the code records it; at the keyboard, 'pbem apply FILE "
+                "--confirm-key' once you have confirmed the key with the seat's player; or the key "
+                "comes with 'pbem new --key'; nothing was changed", "P8",
+            )
+        return record(path, game, *written)
 
 
 def answer(games: Path, game_id: str) -> Applied:
@@ -127,7 +142,7 @@ def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | 
     path = game_dir(games, game_id)
     with locked(path):
         game = load_game(path)
-        check_replace(game, seat)
+        check_replace(game, seat, key)
         settings = load_settings(path)
         if email is not None:
             settings.emails[seat] = check_address(email, seat)

@@ -63,10 +63,11 @@ class Keys:
     """P8: the key in force for each seat, in one place for the replay and the signature check:
     entry 0's keys, a key registered with a nonce commitment, a replaced seat's new key."""
 
-    __slots__ = ("by_player",)
+    __slots__ = ("by_player", "host")
 
-    def __init__(self, first: Mapping[str, str]) -> None:
+    def __init__(self, first: Mapping[str, str], host: str | None = None) -> None:
         self.by_player: dict[str, str] = dict(first)
+        self.host = host  # entry 0's host_key: no seat may hold it (P8)
 
     def get(self, player: str) -> str | None:
         return self.by_player.get(player)
@@ -79,6 +80,21 @@ class Keys:
 
     def __getitem__(self, player: str) -> str:
         return self.by_player[player]
+
+    def holder(self, player: str, key: str) -> str | None:
+        """P8, one key per seat: who other than ``player`` holds ``key`` ("the host", a seat),
+        or None when ``key`` may be ``player``'s."""
+        if key == self.host:
+            return "the host"
+        return next((f"seat {p}" for p, k in self.by_player.items() if k == key and p != player), None)
+
+    def clash(self) -> str | None:
+        """P8: the first key that sits on two seats, or on a seat and the host; None if none."""
+        for player, key in self.by_player.items():
+            other = self.holder(player, key)
+            if other is not None:
+                return f"{player}'s key {key[8:20]}... is also {other}'s"
+        return None
 
     def register(self, player: str, key: str) -> None:
         """P8: a key registered with a commitment; an earlier one stays in force."""

@@ -48,7 +48,7 @@ class _StrictLoader(yaml.SafeLoader):
                 "P2",
             )
         tag = getattr(event, "tag", None)
-        if tag not in (None, "!"):  # an explicit tag, on a scalar or on a collection
+        if tag is not None:  # any explicit tag, "!" included (P2), on a scalar or on a collection
             raise FormatError(
                 f"{_where(event)}YAML tags ({tag}) are not allowed", "P2"
             )

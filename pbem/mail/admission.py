@@ -34,8 +34,9 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import FormatError, PbemError, StaleError
+from pbem.errors import FormatError, PbemError, SignatureError, StaleError, StateError
 from pbem.host.games import apply_move, game_dir, load_game
+from pbem.host.keyconfirm import Held, code_in, confirm, hold, registers_key
 from pbem.host.private import PRIVATE_DIR, seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.host.step import Applied
@@ -44,7 +45,7 @@ from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, refused_text
 from pbem.mail.headers import Admit, HostileMail, Mail, parse_mail
 from pbem.mail.invite import invite_round
-from pbem.mail.message import mail_move
+from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
 from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply
 from pbem.record import Record
@@ -103,8 +104,15 @@ class Admission:
             return Admitted("ignored: an automatic message", None, None)
         try:
             state["to"] = checked_address(normal_address(mail.sender or ""), "the sender")
-            move, where = mail_move(mail)
-            applied = self._accept(mail, ident, move, where, state, answered)
+            move, where, code = self._move_or_code(mail)
+            if move is None:  # P8: a held key confirmed from its seat's address (host.keyconfirm)
+                applied = confirm(self.games, code, mail.sender or "")
+                state["applied"] = f"game {applied.game.game_id}, entry {applied.entries[0].seq}"
+            else:
+                found = self._accept(mail, ident, move, where, state, answered)
+                if isinstance(found, Held):
+                    return self._held(found, batch, key)
+                applied = found
         except HostileMail:
             raise
         except PbemError as err:
@@ -122,9 +130,22 @@ class Admission:
             record_seen(path, ident, applied.entries[0].seq)
         return Admitted(f"applied: game {applied.game.game_id}, entry {applied.entries[0].seq}", None, applied)
 
+    @staticmethod
+    def _move_or_code(mail: Mail) -> tuple[Any, str, str]:
+        """The message's move; else the one-time code of its 'confirm CODE' line (P8). A
+        message that carries a move is a move, even one that quotes a code mail."""
+        try:
+            move, where = mail_move(mail)
+        except FormatError:
+            code = code_in(mail.subject, body_text(mail.message))
+            if code is None:
+                raise
+            return None, "", code
+        return move, where, ""
+
     def _accept(
         self, mail: Mail, ident: str, move: Any, where: str, state: dict[str, Any], answered: bool
-    ) -> Applied:
+    ) -> Applied | Held:
         """The sender, the seen messages, then the move through the host's step; notes in
         ``state`` the moment the log changed."""
         path = game_dir(self.games, move.game)
@@ -136,6 +157,13 @@ class Admission:
             raise StaleError(
                 f"this message was already applied, as entry {seen[ident]}; nothing was changed", "P7",
             )
+        if registers_key(move):  # P8: held until confirmed from the seat's address
+            if self.from_address is None:
+                raise SignatureError(
+                    "the commitment registers a key, which is confirmed by a code mailed to the seat's "
+                    "address, and this host mails nothing (no From address); nothing was changed", "P8",
+                )
+            return hold(self.games, move, mail.sender or "")
         try:
             applied = apply_move(self.games, move)
         except StaleError:
@@ -165,6 +193,23 @@ class Admission:
         private = [path / PRIVATE_DIR / f"{player}.yaml" for player in game.players
                    if any(look.seq >= seq for look in seat_view(path, game, player).looks)]
         return Applied(game.entries[seq:], [], private, game)
+
+    def _held(self, held: Held, batch: str, key: str) -> Admitted:
+        """The one-time code, mailed to the seat's address only (never to the sender)."""
+        body = (
+            f"Game {held.game}: a nonce commitment for seat {held.seat} arrived, and it registers a "
+            f"key (P8): from then on every move of {held.seat} must be signed with that key.\n\n"
+            "It is recorded only once you confirm that you sent it: reply to this message with the line\n\n"
+            f"    confirm {held.code}\n\n"
+            "If you did not send it, do not reply: nothing is recorded, and no key is registered for "
+            "your seat.\n"
+        )
+        subject = f"pbem: confirm the key for seat {held.seat} in game {held.game}"
+        index = 0
+        self.queue.put(batch, key, [self._message(held.to, subject, body,
+                                                  self.queue.message_id(batch, index, self._sender_address()))])
+        return Admitted(f"held: game {held.game}, {held.seat}'s commitment registers a key; a one-time "
+                        f"code went to {held.seat}'s address (P8)", None, None)
 
     def players(self) -> dict[str, str]:
         """Every registered address (normalized) -> the address as registered."""
@@ -218,6 +263,8 @@ def apply_mail_file(games: Path, data: bytes, from_address: str | None) -> Appli
     verdict = Admission(games, from_address).admit(Inbound(data, key))
     if verdict.refusal is not None:
         raise verdict.refusal
+    if verdict.applied is None and verdict.result.startswith("held"):
+        raise StateError(f"nothing recorded yet: {verdict.result.removesuffix(' (P8)')}", "P8")
     if verdict.applied is None:
         raise FormatError(f"the message was not applied: {verdict.result}", "P1")
     return verdict.applied

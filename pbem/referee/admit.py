@@ -30,6 +30,7 @@ from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, parse_move
 from pbem.record import Record
 from pbem.referee.signatures import check_move as check_signature
+from pbem.referee.signatures import check_one_key
 from pbem.rules import (
     Action,
     ActionFormatError,
@@ -161,6 +162,9 @@ def _commit(game: Game, move: Move) -> None:
         )
     if game.nonces:
         raise StateError("the reveal round has begun: no more commitments are taken", "P4")
+    key = move.data.get("key")
+    if isinstance(key, str):
+        check_one_key(game, player, key)
 
 
 def _nonce(game: Game, move: Move) -> None:

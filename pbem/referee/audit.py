@@ -48,10 +48,10 @@ def start_entry(game: Game, secret: bytes) -> dict[str, Any]:
 
 def audit(game: Game) -> list[str]:
     """P6's audit of a revealed game; returns the findings, or raises TamperError."""
+    if log_has_signatures(game.entries):  # P8, before the secret: a bad signature is never "not yet"
+        require_valid(game.entries)
     if game.secret is None:
         raise StateError("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over", "P6")
-    if log_has_signatures(game.entries):  # P8
-        require_valid(game.entries)
     faces = host_faces(game, game.secret)
     recorded = next(e for e in game.entries if isinstance(e, Start))
     start_seq = recorded.seq

@@ -69,7 +69,11 @@ def game_from_first(first: Entry, first_hash: str) -> Game:
         facts = _facts(raw)
     except (ValueError, GameDataError) as err:  # _facts' own refusals, and the data's (P3)
         raise TamperError(f"entry 0: the first entry is malformed: {err}", "P3") from None
-    return Game(facts=facts, entries=[first], hashes=[first_hash], keys=Keys(raw.get("keys", {})))
+    keys = Keys(raw.get("keys", {}), raw.get("host_key"))
+    clash = keys.clash()
+    if clash is not None:
+        raise TamperError(f"entry 0: one key per seat, and none the host's (P8): {clash}", "P8")
+    return Game(facts=facts, entries=[first], hashes=[first_hash], keys=keys)
 
 
 def _facts(raw: dict[str, Any]) -> Facts:

@@ -29,6 +29,7 @@ from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
 from pbem.log.records import Replace, Resign, Standin, Timeout
 from pbem.referee.reveals import RevealFaces, outcome_dicts
+from pbem.referee.signatures import check_one_key
 from pbem.rules import FaceUnknown, RuleError, action_from_dict, play
 from pbem.rules.standin import standin_actions
 
@@ -69,7 +70,7 @@ def resigned_to_move(game: Game) -> str | None:
 def replay_seat_entry(game: Game, entry: Standin | Replace) -> None:
     """Check a ``timeout``, ``standin`` or ``replace`` entry the way the host wrote it, and add it."""
     if isinstance(entry, Replace):
-        check_replace(game, str(entry.player))
+        check_replace(game, str(entry.player), entry.key)
         game.keys.hand_over(str(entry.player), entry.key)  # P8: its shape was read (entry.json)
         game.resigned.discard(str(entry.player))
     else:
@@ -127,8 +128,8 @@ def _replay_standin(game: Game, entry: Standin) -> None:
     game.state = after
 
 
-def check_replace(game: Game, player: str) -> None:
-    """R8.4: a seat of a game in play may be handed to a new player."""
+def check_replace(game: Game, player: str, key: str | None = None) -> None:
+    """R8.4: a seat of a game in play may be handed to a new player (with a key of its own, P8)."""
 
     if player not in game.players:
         raise UnknownError(f"{player!r} is not a seat of game {game.game_id!r} "
@@ -138,6 +139,8 @@ def check_replace(game: Game, player: str) -> None:
                          "seat or abandon the game, P4)", "R8.4")
     if game.over:
         raise StateError("the game is over: its seats are no longer handed over", "R8.4")
+    if key is not None:
+        check_one_key(game, player, key)
 
 
 def check_resign(game: Game, player: str) -> None:

@@ -52,6 +52,17 @@ def key_for(keys: Keys, data: dict[str, Any], player: str) -> tuple[str | None, 
     return None, ""
 
 
+def check_one_key(game: Game, player: str, key: str) -> None:
+    """P8, one key per seat: a key registered for ``player`` (with a commitment, or by
+    ``pbem replace``) may be no other seat's key and not the host's."""
+    other = game.keys.holder(player, key)
+    if other is not None:
+        raise SignatureError(
+            f"the key {key[8:20]}... is already {other}'s: one key per seat, and none the host's; "
+            f"{player} must register a key of their own ('pbem keygen'); nothing was changed", "P8",
+        )
+
+
 def check_move(game: Game, move: Move) -> None:
     """Refuse a move of a player with a key that is unsigned or wrongly signed (P8)."""
     public, source = key_for(game.keys, move.data, move.player)
