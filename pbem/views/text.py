@@ -129,7 +129,8 @@ def notices(game: Game) -> list[str]:
                    "nonce (P4): the rule that the host holds no seat does not hold for this game")
     if host_alone(game):
         out.append("HOST'S DEAL: no player's nonce went into the seed (every seat waived or a bot "
-                   "seat, P4): the host alone could choose the deal")
+                   "seat, P4): the host alone could choose the deal, so the guarantee that nobody "
+                   "chose the rat order does not hold for this game")
     if game.edition != "standard":
         out.append(f"CUSTOM GAME: its map or rat tokens are not pbem's standard data "
                    f"(P3, data_hash {game.data_hash[:16]})")
