@@ -109,7 +109,7 @@ class Queue:
             shutil.rmtree(tmp)
         tmp.mkdir(mode=0o700)
         for index, msg in enumerate(messages):
-            wire = msg.as_bytes(policy=policy.default.clone(linesep="\r\n"))  # SMTP's line ends
+            wire = msg.as_bytes(policy=_wire_policy(msg))
             write_atomic(tmp / f"{index:03d}.eml", wire, 0o600)
         write_atomic(tmp / "key", key.encode() + b"\n", 0o600)
         os.rename(tmp, final)
@@ -224,6 +224,17 @@ class Queue:
         os.rename(path, folder / f"{path.parent.name}.{path.name}")
         path.with_name(path.name + ".retry").unlink(missing_ok=True)
         _log.error("reply %s to %s failed for good: %s", mid, to, why)
+
+
+_WIRE = policy.default.clone(linesep="\r\n")  # SMTP's line ends
+_WIRE_LONG = _WIRE.clone(max_line_length=998)  # RFC 5322's hard limit
+
+
+def _wire_policy(msg: EmailMessage) -> policy.Policy:
+    """SMTP's line ends; an ASCII subject (at most 160 characters, replies.SUBJECT_LIMIT)
+    on one line, unfolded, so that no reader joins a fold into a stray space; a non-ASCII
+    one folds as RFC 2047's encoded words must (75 characters each)."""
+    return _WIRE_LONG if str(msg.get("Subject", "")).isascii() else _WIRE
 
 
 _TMP = re.compile(r"^\.[0-9a-f]+\.(\d+)\.tmp$")
