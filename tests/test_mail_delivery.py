@@ -249,3 +249,29 @@ def test_stdin_and_inbox_do_not_mix(tmp_path: Path) -> None:
     assert result.exit_code == Exit.FORMAT and "not both" in result.output + result.stderr
     result = run("mail", "--outbox", tmp_path / "o", "--games", games, "--from", HOST)
     assert result.exit_code == Exit.FORMAT and "--inbox" in result.output + result.stderr
+
+
+def test_one_mail_run_at_a_time(tmp_path: Path) -> None:
+    """Two MTA pipes at once: the second run waits for the first (here: gives up, busy)."""
+    from pbem.errors import BusyError
+    from pbem.mail.run import one_run
+
+    queue = tmp_path / QUEUE
+    with one_run(queue), pytest.raises(BusyError), one_run(queue, timeout=0.1):
+        pass  # pragma: no cover - never reached
+    with one_run(queue, timeout=0.1):  # free again
+        pass
+
+
+def test_only_a_5xx_to_the_replys_own_transaction_is_for_good() -> None:
+    import smtplib
+
+    from pbem.mail.outbox import permanent
+
+    assert permanent(smtplib.SMTPRecipientsRefused({BLUE: (550, b"no such user")}))
+    assert permanent(smtplib.SMTPDataError(554, b"rejected"))
+    assert permanent(smtplib.SMTPSenderRefused(553, b"not yours", HOST))
+    assert not permanent(smtplib.SMTPRecipientsRefused({BLUE: (451, b"later")}))
+    assert not permanent(smtplib.SMTPDataError(452, b"full"))
+    assert not permanent(smtplib.SMTPAuthenticationError(535, b"bad password"))  # the host's setup
+    assert not permanent(ConnectionRefusedError())

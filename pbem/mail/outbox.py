@@ -49,11 +49,13 @@ BACKOFF = (300, 900, 3600, 3 * 3600, 6 * 3600)  # seconds before retry 1, 2, ...
 
 
 def permanent(err: BaseException) -> bool:
-    """A refusal for good: SMTP 5xx (the whole reply, its sender or its one recipient)."""
+    """A refusal for good: SMTP 5xx to this reply's transaction (its sender, its one
+    recipient, its data).  A 5xx to the login or the greeting is the host's setup, not the
+    reply's: kept, as a temporary failure, for the host to fix."""
     if isinstance(err, smtplib.SMTPRecipientsRefused):
         codes = [code for code, _msg in err.recipients.values()]
         return bool(codes) and all(code >= 500 for code in codes)
-    if isinstance(err, smtplib.SMTPResponseException):  # SMTPDataError, SMTPSenderRefused, ...
+    if isinstance(err, (smtplib.SMTPDataError, smtplib.SMTPSenderRefused)):
         return err.smtp_code >= 500
     return False
 

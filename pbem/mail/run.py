@@ -3,18 +3,21 @@ then the deadlines (R8), then delivery of the queue."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import mailbox
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.errors import FormatError
+from pbem.errors import BusyError, FormatError
 from pbem.log.clock import pinned
 from pbem.mail.host import MailHost, Processed, host_address
-from pbem.mail.outbox import MaildirOutbox, SmtpOutbox
+from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox
 from pbem.mail.tick import tick
 
 Send = Callable[[EmailMessage], None]
@@ -62,17 +65,43 @@ def process(
     if inbox is None and stdin is None and not flush_only:
         raise FormatError("give --inbox MAILDIR (or --stdin for one piped message)")
     clock: AbstractContextManager[None] = pinned(at) if at is not None else nullcontext()
-    with clock:
-        return _process(inbox, games, outbox, smtp, from_address, flush_only, stdin)
+    if stdin is not None and not flush_only:  # kept before waiting: a later run handles it if this one dies
+        inbox = pipe_inbox(games, stdin)
+    with clock, one_run(games / QUEUE_NAME):
+        return _process(inbox, games, outbox, smtp, from_address, flush_only)
+
+
+RUN_LOCK = ".run.lock"
+RUN_WAIT = 600.0  # seconds a run waits for the one before it (an MTA pipes messages at once)
+
+
+@contextmanager
+def one_run(queue: Path, timeout: float = RUN_WAIT) -> Iterator[None]:
+    """One ``pbem mail`` at a time over a games folder: two runs would read the same new
+    messages and deliver the same queued replies.  A run waits for the one before it."""
+    queue.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(queue / RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise BusyError(f"another 'pbem mail' has run for over {timeout:.0f} s; "
+                                    "its messages and replies are handled by the next run") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)
 
 
 def _process(
     inbox: Path | None, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
-    flush_only: bool, stdin: bytes | None,
+    flush_only: bool,
 ) -> Run:
     address = host_address(games, from_address)
-    if stdin is not None and not flush_only:
-        inbox = pipe_inbox(games, stdin)
     if not flush_only and inbox is not None and (
             not (inbox / "new").is_dir() or not (inbox / "cur").is_dir()):
         raise FormatError("the inbox is not a Maildir (it needs new/ and cur/)")
