@@ -26,6 +26,7 @@ class Exit(IntEnum):
     SIGNATURE = 8  # missing or bad signature (P8)
     BUSY = 9  # another pbem holds the game's lock too long
     STATE = 10  # the command does not fit the game's state (not over yet, already started...)
+    UNDELIVERED = 11  # pbem mail: a reply was refused for good (SMTP 5xx), kept in failed/
     INTERNAL = 1  # a bug in pbem: whatever failed, wherever
 
 
@@ -96,6 +97,12 @@ class StateError(PbemError):
     label = "not now"
 
 
+class UndeliveredError(PbemError):
+    """A reply the mail server refused for good (5xx): moved to the queue's ``failed/``."""
+
+    label = "reply not delivered"
+
+
 class InternalError(PbemError):
     """A bug in pbem itself (an admitted move that does not resolve, say): never a refusal."""
 
@@ -112,6 +119,7 @@ EXIT_CODES: dict[type[PbemError], Exit] = {
     SignatureError: Exit.SIGNATURE,
     BusyError: Exit.BUSY,
     StateError: Exit.STATE,
+    UndeliveredError: Exit.UNDELIVERED,
     InternalError: Exit.INTERNAL,
 }
 """The one table from kind to exit code (README "When a move is refused")."""

@@ -173,31 +173,44 @@ def reveal(game_id: str, games: Path) -> None:
 
 
 @main.command()
-@click.option("--inbox", required=True, type=click.Path(file_okay=False, path_type=Path),
+@click.option("--inbox", type=click.Path(file_okay=False, path_type=Path),
               help="The Maildir where players' moves arrive.")
+@click.option("--stdin", "from_stdin", is_flag=True,
+              help="Read one message from standard input (an MTA's pipe: .forward, procmail).")
 @click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
-              help="Put the replies into this Maildir.")
+              help="Put the replies into this Maildir (made one if it is empty).")
 @click.option("--smtp", metavar="HOST:PORT",
               help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD).")
 @click.option("--from", "from_address", envvar="PBEM_FROM",
               help="The host's own From address (required, or 'mail_from' in host.yaml).")
-@click.option("--flush", is_flag=True, help="Only deliver the replies still queued.")
+@click.option("--flush", is_flag=True, help="Only deliver the replies still queued (at once, backoff or not).")
+@click.option("--now", "at", help="The time to act as of (tests, catching up): 2026-12-02T09:15:00Z.")
 @games_option
 @refusals
-def mail(inbox: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
-         flush: bool, games: Path) -> None:
-    """Apply every new message of a Maildir, file it as seen (or quarantine it), queue
-    the replies, then deliver the queue.  Exit 3 if a message was quarantined, 9 if
-    replies are still queued (they are retried by the next run or --flush)."""
+def mail(inbox: Path | None, from_stdin: bool, outbox: Path | None, smtp: str | None,
+         from_address: str | None, flush: bool, at: str | None, games: Path) -> None:
+    """Apply every new message of a Maildir (or the one message on standard input), file
+    it as seen (or quarantine it), queue the replies, then deliver the queue.  Exit 3 if a
+    message was quarantined, 11 if a reply was refused for good (moved to
+    GAMES/+mail-queue/failed/), 9 if replies are still queued (retried, with backoff, by a
+    later run or at once by --flush)."""
+    from pbem.mail.headers import MAIL_LIMIT
     from pbem.mail.run import process
 
-    run = process(inbox, games, outbox, smtp, from_address, flush_only=flush)
+    data = None
+    if from_stdin:
+        data = sys.stdin.buffer.read(MAIL_LIMIT + 1)  # more than the limit: quarantined as too large
+    run = process(inbox, games, outbox, smtp, from_address, flush_only=flush, stdin=data, at=at)
     for item in run.done:
         click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
     click.echo(f"{len(run.done)} message(s) processed, {run.quarantined} quarantined; "
-               f"{run.sent} repl(ies) delivered, {run.kept} kept for the next run")
+               f"{run.sent} repl(ies) delivered, {run.kept} kept for the next run"
+               + (f", {run.failed} failed for good (see GAMES/+mail-queue/failed/failed.log)"
+                  if run.failed else ""))
     if run.quarantined:
         sys.exit(int(Exit.FORMAT))
+    if run.failed:
+        sys.exit(int(Exit.UNDELIVERED))
     if run.kept:
         sys.exit(int(Exit.BUSY))
 

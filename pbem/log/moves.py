@@ -88,13 +88,16 @@ def validate(data: Any, name: str, what: str) -> None:
     detail = err.message
     if len(detail) > 300:
         detail = detail[:300] + "..."
+    rule = "P7"  # the move's fields (schemas/move.json)
     if err.instance is None:
         detail = "is empty (in a template, uncomment the lines you choose)"
+        rule = "P2"  # an empty field is a file not filled in (P2: the file's form), not the chain's
     elif err.instance == "":
         detail = "is empty: fill it in (for a nonce or its commitment, 'pbem nonce' writes the file for you)"
+        rule = "P2"
     if err.validator == "additionalProperties":
         detail = f"unexpected field: {detail}"
-    raise FormatError(f"{what}: at {where}: {detail} (schemas/{name})", "P7")
+    raise FormatError(f"{what}: at {where}: {detail} (schemas/{name})", rule)
 
 
 def parse_move(data: bytes, what: str = "move file") -> Move:

@@ -38,7 +38,14 @@ def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
         )
 
 
+_ALREADY = re.compile(r"already applied, as entry (\d+)")
+
+
 def refused_text(err: PbemError) -> str:
+    done = _ALREADY.search(err.message)
+    if done is not None:  # a duplicate: the move is in, and this copy changed nothing
+        return (f"Your move was already applied, as entry {done.group(1)}; this copy of it changed "
+                f"nothing.\n\npbem: {public_text(str(err))}\n")
     quote = sentence(err.rule) if err.rule else None  # the rule's own words: no need to look it up
     rule = f"\n\n{err.rule} says: \"{quote}\" ('pbem rules {err.rule}' has the rest)" if quote else ""
     return f"Your message was not applied; nothing was changed.\n\npbem: {public_text(str(err))}{rule}\n"

@@ -18,7 +18,7 @@ from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.outbox import Queue
-from pbem.mail.replies import ROUND_SUBJECTS, ROUND_TEXT, compose
+from pbem.mail.replies import MOVE_TEXT, ROUND_SUBJECTS, ROUND_TEXT, compose
 from pbem.referee.seatview import SeatView
 from pbem.views.template import template
 
@@ -80,7 +80,8 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
         subject = (f"[pbem {game.game_id}] your move, {player} (after entry {game.last_seq})"
                    if started else f"[pbem {game.game_id}] {ROUND_SUBJECTS[game.opening.value]}")
         text = template(SeatView(game, player))
-        msg = compose(from_address, emails[player], subject, ROUND_TEXT + "\n\n" + text,
+        intro = MOVE_TEXT if started else ROUND_TEXT  # the first move's template is no nonce
+        msg = compose(from_address, emails[player], subject, intro + "\n\n" + text,
                       queue.message_id(batch, index, from_address))
         msg.add_attachment(text.encode("utf-8"), maintype="application", subtype="yaml",
                            filename=f"{game.game_id}-{game.opening.value}-{player}.yaml")

@@ -73,7 +73,7 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
         attachments = [(n, t) for n, t in attachments if n.lower() != "log.yaml"]
     if len(attachments) > 1:
         names = ", ".join(n for n, _t in attachments)
-        raise FormatError(f"the message has {len(attachments)} YAML attachments ({names}); send one move", "P7")
+        raise FormatError(f"the message has {len(attachments)} YAML attachments ({names}); send one move", "P2")
     if attachments:
         name, text = attachments[0]
         where = f"attachment {name}"
@@ -82,7 +82,7 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
     if body is None:
         raise FormatError(
             "the message has no YAML attachment and no readable plain-text body: attach the move file "
-            "(.yaml), or paste it into a plain-text message", "P7",
+            "(.yaml), or paste it into a plain-text message", "P2",
         )
     block = yaml_block(body)
     if block is None:
@@ -91,7 +91,7 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
             return quoted_move(quoted)
         raise FormatError(
             "no move found in the message: attach the move file (.yaml), or paste it unquoted "
-            "into the text, starting with its 'game:' line", "P7",
+            "into the text, starting with its 'game:' line", "P2",
         )
     return parse_move(block.encode("utf-8"), "move in the message text"), "the message text"
 
@@ -131,8 +131,8 @@ def quoted_move(quoted: str) -> tuple[Move, str]:
     how = ("reply with the move file attached (.yaml), or paste the move once, unquoted, "
            "starting with its 'game:' line")
     if moves:
-        raise FormatError(f"the quoted reply holds {len(moves)} moves, not one: {how}", "P7")
-    raise FormatError(f"no complete move could be read in the quoted reply ({last}): {how}", "P7")
+        raise FormatError(f"the quoted reply holds {len(moves)} moves, not one: {how}", "P2")
+    raise FormatError(f"no complete move could be read in the quoted reply ({last}): {how}", "P2")
 
 
 def yaml_blocks(text: str) -> list[str]:

@@ -11,6 +11,7 @@ import re
 import shutil
 import smtplib
 import ssl
+import time
 from collections.abc import Callable
 from email import policy
 from email.message import EmailMessage
@@ -19,6 +20,8 @@ from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
 from pbem.files import write_atomic
+from pbem.log.clock import at_of, now, seconds
+from pbem.record import Record
 
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
@@ -30,10 +33,54 @@ QUEUE_NAME = "+mail-queue"  # in the games folder; '+' is never part of a game i
 
 # --- the queue: replies spooled before the message leaves new/, delivered apart -----------
 
+class Delivery(Record):
+    """What one :meth:`Queue.flush` did: replies sent, kept for a later run (a temporary
+    failure, or not yet due after one), and given up for good (moved to ``failed/``)."""
+
+    sent: int
+    kept: int
+    failed: int
+
+
+FAILED = "failed"  # beside the batches: replies refused for good, and failed.log
+SENT_LOG = "sent.log"  # the delivery journal: "sending MID" before, "sent MID" after
+TMP_AGE = 3600  # seconds after which a leftover temporary batch is stale whatever its PID
+BACKOFF = (300, 900, 3600, 3 * 3600, 6 * 3600)  # seconds before retry 1, 2, ...; then the last
+
+
+def permanent(err: BaseException) -> bool:
+    """A refusal for good: SMTP 5xx to this reply's transaction (its sender, its one
+    recipient, its data).  A 5xx to the login or the greeting is the host's setup, not the
+    reply's: kept, as a temporary failure, for the host to fix."""
+    if isinstance(err, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _msg in err.recipients.values()]
+        return bool(codes) and all(code >= 500 for code in codes)
+    if isinstance(err, (smtplib.SMTPDataError, smtplib.SMTPSenderRefused)):
+        return err.smtp_code >= 500
+    return False
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():  # this very process starts no delivery while it writes a batch
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
 class Queue:
     """Replies on disk, one folder a handled message (``BATCH/NN.eml``, ``BATCH/key``),
-    written whole (a temporary folder renamed) before the message is filed.  Delivery
-    renames each sent reply ``NN.eml.sent``; what fails stays for the next run."""
+    written whole (a temporary folder renamed) before the message is filed.
+
+    Delivery (:meth:`flush`) journals each reply's Message-ID in ``sent.log``
+    ("sending" before, "sent" once the server took it) before it renames the reply
+    ``NN.eml.sent``: a run stopped in between never sends it again.  A temporary failure
+    (4xx, no connection) keeps the reply, with its next try in ``NN.eml.retry``; a
+    permanent one (5xx) moves it to ``failed/`` and writes one line to ``failed/failed.log``."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -64,34 +111,158 @@ class Queue:
             shutil.rmtree(tmp)
         tmp.mkdir(mode=0o700)
         for index, msg in enumerate(messages):
-            wire = msg.as_bytes(policy=policy.default.clone(linesep="\r\n"))  # SMTP's line ends
+            wire = msg.as_bytes(policy=_wire_policy(msg))
             write_atomic(tmp / f"{index:03d}.eml", wire, 0o600)
         write_atomic(tmp / "key", key.encode() + b"\n", 0o600)
         os.rename(tmp, final)
 
+    def sweep(self) -> int:
+        """Remove the temporary batches (``.BATCH.PID.tmp``) a stopped run left: their PID is
+        gone (or is this process's), or they are older than an hour.  Returns how many."""
+        if not self.path.is_dir():
+            return 0
+        removed = 0
+        for entry in self.path.iterdir():
+            match = _TMP.match(entry.name)
+            if match is None or not entry.is_dir():
+                continue
+            old = time.time() - entry.stat().st_mtime > TMP_AGE
+            if old or not _pid_alive(int(match.group(1))):
+                shutil.rmtree(entry, ignore_errors=True)
+                removed += 1
+        return removed
+
     def pending(self) -> list[Path]:
         if not self.path.is_dir():
             return []
-        batches = sorted((p for p in self.path.iterdir() if p.is_dir() and not p.name.startswith(".")),
+        batches = sorted((p for p in self.path.iterdir()
+                          if p.is_dir() and not p.name.startswith(".") and p.name != FAILED),
                          key=lambda p: (p.stat().st_mtime_ns, p.name))
         return [eml for batch in batches for eml in sorted(batch.glob("*.eml"))]
 
-    def flush(self, deliver: Callable[[bytes, str], None]) -> tuple[int, int]:
-        """Deliver what is queued: (sent, kept for the next run)."""
-        sent = kept = 0
+    def journal(self) -> dict[str, str]:
+        """Message-ID -> its last delivery state ("sending", "sent" or "unsent")."""
+        states: dict[str, str] = {}
+        log = self.path / SENT_LOG
+        if log.is_file():
+            for line in log.read_text("utf-8", "replace").splitlines():
+                state, _, mid = line.partition(" ")
+                if mid:
+                    states[mid] = state
+        return states
+
+    def _note(self, state: str, mid: str) -> None:
+        """One journal line, on disk before delivery goes on (record, then move)."""
+        fd = os.open(self.path / SENT_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, f"{state} {mid}\n".encode("utf-8", "replace"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def flush(self, deliver: Callable[[bytes, str], None], at: str | None = None,
+              force: bool = False) -> Delivery:
+        """Deliver what is queued and due at ``at`` (the host's clock by default); ``force``
+        tries a reply kept after a temporary failure even before its next try is due."""
+        self.sweep()
+        moment = seconds(at or now())
+        journal = self.journal()
+        sent = kept = failed = 0
         for path in self.pending():
             data = path.read_bytes()
             head = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
             to = str(head.get("To", ""))
+            mid = str(head.get("Message-ID", "")).strip() or f"<{path.parent.name}/{path.name}>"
+            state = journal.get(mid)
+            if state == "sent":  # a run stopped after the server took it: bookkeeping only
+                self._done(path)
+                continue
+            if state == "sending":  # stopped while the server had it: it may have arrived
+                self._fail(path, mid, to, "a run stopped while delivering it, so the server may "
+                           "already have it; pbem never sends a reply twice (resend it by hand "
+                           "if it never arrived)")
+                failed += 1
+                continue
+            retry = _retry_of(path)
+            if retry is not None and moment < retry[1] and not force:
+                kept += 1
+                continue
+            self._note("sending", mid)
             try:
                 deliver(data, to)
             except (smtplib.SMTPException, OSError) as err:
+                self._note("unsent", mid)
+                if permanent(err):
+                    self._fail(path, mid, to, f"refused for good: {_why(err)}")
+                    failed += 1
+                    continue
+                tries = (retry[0] if retry is not None else 0) + 1
+                wait = BACKOFF[min(tries, len(BACKOFF)) - 1]
+                write_atomic(path.with_name(path.name + ".retry"),
+                             f"{tries} {at_of(moment + wait)}\n".encode(), 0o600)
                 kept += 1
-                _log.warning("reply %s kept for the next run: %s", path.name, err)
+                _log.warning("reply %s kept, next try after %s: %s", path.name, at_of(moment + wait), err)
                 continue
-            os.rename(path, path.with_name(path.name + ".sent"))
+            self._note("sent", mid)
+            self._done(path)
             sent += 1
-        return sent, kept
+        return Delivery(sent=sent, kept=kept, failed=failed)
+
+    def _done(self, path: Path) -> None:
+        os.rename(path, path.with_name(path.name + ".sent"))
+        path.with_name(path.name + ".retry").unlink(missing_ok=True)
+
+    def _fail(self, path: Path, mid: str, to: str, why: str) -> None:
+        """Give a reply up, once: moved to ``failed/``, one line in ``failed/failed.log``."""
+        folder = self.path / FAILED
+        folder.mkdir(mode=0o700, exist_ok=True)
+        line = f"{now()}\t{safe_text(mid)}\t{safe_text(to)}\t{safe_text(why)}\n"
+        fd = os.open(folder / "failed.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line.encode("utf-8", "replace"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.rename(path, folder / f"{path.parent.name}.{path.name}")
+        path.with_name(path.name + ".retry").unlink(missing_ok=True)
+        _log.error("reply %s to %s failed for good: %s", mid, to, why)
+
+
+_WIRE = policy.default.clone(linesep="\r\n")  # SMTP's line ends
+_WIRE_LONG = _WIRE.clone(max_line_length=998)  # RFC 5322's hard limit
+
+
+def _wire_policy(msg: EmailMessage) -> policy.Policy:
+    """SMTP's line ends; an ASCII subject (at most 160 characters, replies.SUBJECT_LIMIT)
+    on one line, unfolded, so that no reader joins a fold into a stray space; a non-ASCII
+    one folds as RFC 2047's encoded words must (75 characters each)."""
+    return _WIRE_LONG if str(msg.get("Subject", "")).isascii() else _WIRE
+
+
+_TMP = re.compile(r"^\.[0-9a-f]+\.(\d+)\.tmp$")
+
+
+def _retry_of(path: Path) -> tuple[int, int] | None:
+    """(tries so far, the time of the next try) of a reply kept after a temporary failure."""
+    try:
+        tries, _, when = path.with_name(path.name + ".retry").read_text("ascii").strip().partition(" ")
+        return int(tries), seconds(when)
+    except (OSError, ValueError, PbemError):
+        return None
+
+
+def _why(err: BaseException) -> str:
+    if isinstance(err, smtplib.SMTPRecipientsRefused):
+        return "; ".join(f"{code} {msg.decode('utf-8', 'replace')}" for code, msg in err.recipients.values())
+    if isinstance(err, smtplib.SMTPResponseException):
+        text = err.smtp_error.decode("utf-8", "replace") if isinstance(err.smtp_error, bytes) else str(err.smtp_error)
+        return f"{err.smtp_code} {text}"
+    return str(err)
+
+
+def safe_text(text: str) -> str:
+    """One line of a log: no control character, at most 300 characters."""
+    return "".join(c if c.isprintable() else " " for c in text)[:300]
 
 
 # --- Maildir details --------------------------------------------------------------------
@@ -125,8 +296,12 @@ def file_as_seen(inbox: Path, name: str, colon: str = ":") -> None:
 # --- delivering replies -------------------------------------------------------------------
 
 class MaildirOutbox:
+    """Replies into a Maildir; an empty (or missing) folder is made one (tmp/, new/, cur/)."""
+
     def __init__(self, path: Path) -> None:
-        self.box = mailbox.Maildir(str(path), create=True)
+        for sub in ("tmp", "new", "cur"):
+            (path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.box = mailbox.Maildir(str(path), create=False)
 
     def __call__(self, data: bytes, to: str) -> None:
         self.box.add(data)

@@ -25,6 +25,7 @@ from pbem.host.settings import normal_address
 from pbem.host.step import Applied
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
+from pbem.log.records import Entry, Reveal, Standin, Start, Timeout
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.accept import public_text
 from pbem.mail.headers import MSGID_RE, Mail
@@ -44,6 +45,28 @@ ROUND_SUBJECTS = {
 }
 ROUND_TEXT = ("Your part of the opening (P4): fill in the attached file as its comments say "
               "('pbem nonce' can write it for you) and send it back.")
+MOVE_TEXT = ("It is your move. Fill in the attached move file (or the copy below), sign "
+             "it if you registered a key ('pbem sign'), and send it back as an attachment "
+             "or as the text of a plain-text message.")
+
+
+def entry_label(entry: Entry) -> str:
+    """What an entry is, in a subject: the host's own entries by what they do."""
+    if isinstance(entry, Start):
+        return "the game starts"
+    if isinstance(entry, Reveal):
+        return "the game is over, the secret revealed"
+    if isinstance(entry, Timeout):
+        return f"{entry.player} timed out"
+    if isinstance(entry, Standin):
+        return f"a stand-in for {entry.player}"
+    return entry.player or "the host"
+
+
+def entries_subject(entries: list[Entry]) -> str:
+    """``entry 6: blue; entry 7: the game starts``: each entry one applied move added, named
+    for who (or what) it is, so that no entry the host wrote is credited to the mover."""
+    return "; ".join(f"entry {e.seq}: {entry_label(e)}" for e in entries)
 
 
 def checked_address(address: str, what: str) -> str:
@@ -153,7 +176,7 @@ def _player_text(
 ) -> tuple[str, str]:
     """One player's subject and body: the result, the report, and what is theirs to do or see."""
     game = report.applied.game
-    subject = f"[pbem {game.game_id}] entry {game.last_seq}: {mover}"
+    subject = f"[pbem {game.game_id}] {entries_subject(list(report.applied.entries))}"
     parts = []
     if is_mover:
         parts.append("Your move was accepted.")
@@ -161,9 +184,7 @@ def _player_text(
               "'pbem verify log.yaml'."]
     if player == game.to_move():
         subject += f"; your move, {player}"
-        parts.append("It is your move. Fill in the attached move file (or the copy below), sign "
-                     "it if you registered a key ('pbem sign'), and send it back as an attachment "
-                     "or as the text of a plain-text message.\n\n" + template(SeatView(game, player)))
+        parts.append(MOVE_TEXT + "\n\n" + template(SeatView(game, player)))
     if invited:
         subject += f"; {ROUND_SUBJECTS[game.opening.value]}"
         parts.append(ROUND_TEXT + "\n\n" + template(SeatView(game, player)))

@@ -1,20 +1,29 @@
-"""`pbem mail`: one run over the inbox, then the deadlines (R8), then delivery of the queue."""
+"""`pbem mail`: one run over the inbox (a Maildir, or one message on standard input),
+then the deadlines (R8), then delivery of the queue."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
-from collections.abc import Callable
+import mailbox
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.errors import FormatError
+from pbem.errors import BusyError, FormatError
+from pbem.log.clock import pinned
 from pbem.mail.host import MailHost, Processed, host_address
-from pbem.mail.outbox import MaildirOutbox, SmtpOutbox
+from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox
 from pbem.mail.tick import tick
 
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
+
+PIPE_INBOX = "+mail-in"  # in the games folder: the Maildir that --stdin's messages go through
 
 
 @dataclass
@@ -24,21 +33,77 @@ class Run:
     done: list[Processed]
     sent: int
     kept: int
+    failed: int = 0
 
     @property
     def quarantined(self) -> int:
         return sum(1 for p in self.done if p.quarantined)
 
 
+def pipe_inbox(games: Path, message: bytes) -> Path:
+    """``pbem mail --stdin``: the message an MTA pipes in, put into the host's own Maildir
+    (``GAMES/+mail-in``) so that it is handled as any inbox's message is (the one admission
+    path, the quarantine, filed once handled); a message a stopped run left there is
+    handled by the next."""
+    inbox = games / PIPE_INBOX
+    for sub in ("tmp", "new", "cur"):
+        (inbox / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+    mailbox.Maildir(str(inbox), create=False).add(message)
+    return inbox
+
+
 def process(
-    inbox: Path, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
-    flush_only: bool = False,
+    inbox: Path | None, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
+    flush_only: bool = False, stdin: bytes | None = None, at: str | None = None,
 ) -> Run:
-    """``pbem mail``: one pass over the inbox, then delivery of the queue."""
+    """``pbem mail``: one pass over the inbox (or the piped message), then delivery of the
+    queue; ``at`` pins the host's clock for the run (``--now``)."""
     if outbox is None and smtp is None:
         raise FormatError("give --outbox MAILDIR or --smtp HOST:PORT for the replies")
+    if stdin is not None and inbox is not None:
+        raise FormatError("give --inbox MAILDIR or --stdin, not both")
+    if inbox is None and stdin is None and not flush_only:
+        raise FormatError("give --inbox MAILDIR (or --stdin for one piped message)")
+    clock: AbstractContextManager[None] = pinned(at) if at is not None else nullcontext()
+    if stdin is not None and not flush_only:  # kept before waiting: a later run handles it if this one dies
+        inbox = pipe_inbox(games, stdin)
+    with clock, one_run(games / QUEUE_NAME):
+        return _process(inbox, games, outbox, smtp, from_address, flush_only)
+
+
+RUN_LOCK = ".run.lock"
+RUN_WAIT = 600.0  # seconds a run waits for the one before it (an MTA pipes messages at once)
+
+
+@contextmanager
+def one_run(queue: Path, timeout: float = RUN_WAIT) -> Iterator[None]:
+    """One ``pbem mail`` at a time over a games folder: two runs would read the same new
+    messages and deliver the same queued replies.  A run waits for the one before it."""
+    queue.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(queue / RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise BusyError(f"another 'pbem mail' has run for over {timeout:.0f} s; "
+                                    "its messages and replies are handled by the next run") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _process(
+    inbox: Path | None, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
+    flush_only: bool,
+) -> Run:
     address = host_address(games, from_address)
-    if not flush_only and (not (inbox / "new").is_dir() or not (inbox / "cur").is_dir()):
+    if not flush_only and inbox is not None and (
+            not (inbox / "new").is_dir() or not (inbox / "cur").is_dir()):
         raise FormatError("the inbox is not a Maildir (it needs new/ and cur/)")
     senders: list[Callable[[bytes, str], None]] = []
     if outbox is not None:
@@ -53,12 +118,13 @@ def process(
 
     host = MailHost(games, lambda _msg: None, address)
     assert host.queue is not None
+    host.queue.sweep()  # what a stopped run left half-written goes first
     try:
-        done = [] if flush_only else host.run(inbox)
+        done = [] if flush_only or inbox is None else host.run(inbox)
         if not flush_only:  # R8: deadlines, reminders and timeouts, through the same queue
             tick(games, address)
-        sent, kept = host.queue.flush(deliver)
+        delivery = host.queue.flush(deliver, force=flush_only)
     finally:
         if smtp_box is not None:
             smtp_box.close()
-    return Run(done, sent, kept)
+    return Run(done, delivery.sent, delivery.kept, delivery.failed)
