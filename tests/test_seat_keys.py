@@ -241,3 +241,21 @@ def test_pbem_apply_of_a_mailed_message_holds_the_key_too(tmp_path: Path) -> Non
     assert game.last_seq == 0 and game.keys.get("blue") is None
     result = cli("apply", message, "--games", games, "--confirm-key")
     assert result.exit_code == Exit.FORMAT and "--confirm-key is for a move file" in result.stderr
+
+
+def test_a_damaged_file_of_held_keys_is_named_and_nothing_changes(tmp_path: Path) -> None:
+    """The host's own file of held commitments, damaged: a clear P8 refusal, not a crash."""
+    games, _inbox = setup_game(tmp_path)
+    ok("keygen", "--out", tmp_path / "mallory.key")
+    forged = signed({**commit(games, "blue"), "key": pub(tmp_path / "mallory.key")}, tmp_path / "mallory.key",
+                    tmp_path)
+    message = tmp_path / "forged.eml"
+    message.write_bytes(eml("blue@example.net", forged))
+    cli("apply", message, "--games", games, "--from", HOST)  # held under a code
+    pending = games / "g" / "private" / "+keys-pending.json"
+    assert pending.is_file()
+    pending.write_text("{not json")
+    before = snapshot(games / "g")
+    result = cli("apply", message, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.STATE and "held key commitments" in result.stderr and "(P8)" in result.stderr
+    assert snapshot(games / "g") == before  # the game's files as they were (the sender is answered)

@@ -25,7 +25,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import SenderError, SignatureError, UnknownError
+from pbem.errors import SenderError, SignatureError, StateError, UnknownError
 from pbem.files import read_limited, write_atomic
 from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.private import PRIVATE_DIR
@@ -70,8 +70,15 @@ def _load(path: Path) -> dict[str, Any]:
     file = _pending_path(path)
     if not file.is_file():
         return {}
-    loaded = json.loads(read_limited(file, PENDING_LIMIT, "held key commitments"))
-    return loaded if isinstance(loaded, dict) else {}
+    try:
+        loaded = json.loads(read_limited(file, PENDING_LIMIT, "held key commitments"))
+    except ValueError:  # not JSON, or not UTF-8: the host's own file was damaged
+        loaded = None
+    if not isinstance(loaded, dict):
+        raise StateError(f"the host's held key commitments ({file}) are damaged; nothing was "
+                         "changed: restore the file from a backup, or delete it (the held "
+                         "commitments are then sent again by their players)", "P8")
+    return loaded
 
 
 def _save(path: Path, pending: dict[str, Any]) -> None:
