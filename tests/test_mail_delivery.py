@@ -152,6 +152,8 @@ def test_a_killed_runs_temporary_batch_is_removed_by_the_next_run(
     os.utime(stale, (old, old))
     fresh = queue / f".{'cd' * 16}.1.tmp"  # a live process's, just made: not ours to remove
     fresh.mkdir()
+    now = time.time()  # "just made" by this process's clock (under faketime the files' clock differs)
+    os.utime(fresh, (now, now))
     out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert "applied: game g, entry 1" in out, out
     assert [p.name for p in queue.iterdir() if p.name.endswith(".tmp")] == [fresh.name]
