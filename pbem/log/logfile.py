@@ -192,18 +192,22 @@ def locked(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
             )
         if st.st_mode & 0o777 != 0o600:
             os.fchmod(fd, 0o600)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise BusyError(
-                        f"another pbem process has held game {game_dir.name!r} for over "
-                        f"{timeout:.0f} s; try again", "P7"
-                    ) from None
-                time.sleep(0.02)
+        wait_for_lock(fd, timeout, f"another pbem process has held game {game_dir.name!r} for over "
+                      f"{timeout:.0f} s; try again")
         yield
     finally:
         os.close(fd)
+
+
+def wait_for_lock(fd: int, timeout: float, busy: str) -> None:
+    """Take the exclusive ``flock`` of ``fd``, waiting up to ``timeout`` seconds; then
+    :class:`BusyError` with the sentence ``busy`` (P7; the mail host's one run at a time)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                raise BusyError(busy, "P7") from None
+            time.sleep(0.02)

@@ -3,19 +3,18 @@ then the deadlines (R8), then delivery of the queue."""
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import mailbox
 import os
-import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.errors import BusyError, FormatError
+from pbem.errors import FormatError
 from pbem.log.clock import pinned
+from pbem.log.logfile import wait_for_lock
 from pbem.mail.host import MailHost, Processed, host_address
 from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox
 from pbem.mail.tick import tick
@@ -82,16 +81,8 @@ def one_run(queue: Path, timeout: float = RUN_WAIT) -> Iterator[None]:
     queue.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(queue / RUN_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise BusyError(f"another 'pbem mail' has run for over {timeout:.0f} s; "
-                                    "its messages and replies are handled by the next run") from None
-                time.sleep(0.05)
+        wait_for_lock(fd, timeout, f"another 'pbem mail' has run for over {timeout:.0f} s; "
+                      "its messages and replies are handled by the next run")
         yield
     finally:
         os.close(fd)
