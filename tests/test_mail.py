@@ -12,6 +12,7 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import make_msgid, parseaddr
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -124,17 +125,24 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture()
-def smtp() -> Iterator[tuple[str, Collect]]:
+@contextmanager
+def smtp_server(handler: Any) -> Iterator[str]:
+    """A real SMTP server (aiosmtpd) on 127.0.0.1 with ``handler``, for the block: HOST:PORT."""
     controller_mod = pytest.importorskip("aiosmtpd.controller")
-    handler = Collect()
     port = free_port()
     controller = controller_mod.Controller(handler, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        yield f"127.0.0.1:{port}", handler
+        yield f"127.0.0.1:{port}"
     finally:
         controller.stop()
+
+
+@pytest.fixture()
+def smtp() -> Iterator[tuple[str, Collect]]:
+    handler = Collect()
+    with smtp_server(handler) as where:
+        yield where, handler
 
 
 def attachment(msg: EmailMessage, suffix: str) -> bytes | None:

@@ -15,7 +15,9 @@ import pytest
 from click.testing import CliRunner
 from clitools import cli as run
 from clitools import ok
-from test_mail import HOST, Collect, commit, deliver, eml, free_port, load_log, replies, setup_game, to_of
+from test_mail import (
+    HOST, Collect, commit, deliver, eml, free_port, load_log, replies, setup_game, smtp_server, to_of,
+)
 
 from pbem.cli import main
 from pbem.errors import Exit
@@ -42,15 +44,9 @@ class Refusing(Collect):
 
 @pytest.fixture()
 def refusing() -> Iterator[tuple[str, Refusing]]:
-    controller_mod = pytest.importorskip("aiosmtpd.controller")
     handler = Refusing()
-    port = free_port()
-    controller = controller_mod.Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield f"127.0.0.1:{port}", handler
-    finally:
-        controller.stop()
+    with smtp_server(handler) as where:
+        yield where, handler
 
 
 def mail(games: Path, *args: str | Path) -> Any:
