@@ -227,14 +227,20 @@ def test_readers_refuse_a_replace_onto_another_seats_key(tmp_path: Path) -> None
     readers_refuse(rewrite(tmp_path / "log.yaml", entries[: at + 1]), at)
 
 
-def test_pbem_apply_of_a_mailed_message_holds_the_key_too(tmp_path: Path) -> None:
-    """The file transport (`pbem apply MSG.eml`) is the same admission path: held, not recorded."""
+def forged_mail(tmp_path: Path) -> tuple[Path, Path]:
+    """A game, and a mail 'from blue' whose commitment registers mallory's key for blue."""
     games, _inbox = setup_game(tmp_path)
     ok("keygen", "--out", tmp_path / "mallory.key")
     forged = signed({**commit(games, "blue"), "key": pub(tmp_path / "mallory.key")}, tmp_path / "mallory.key",
                     tmp_path)
     message = tmp_path / "forged.eml"
     message.write_bytes(eml("blue@example.net", forged))
+    return games, message
+
+
+def test_pbem_apply_of_a_mailed_message_holds_the_key_too(tmp_path: Path) -> None:
+    """The file transport (`pbem apply MSG.eml`) is the same admission path: held, not recorded."""
+    games, message = forged_mail(tmp_path)
     result = cli("apply", message, "--games", games, "--from", HOST)
     assert result.exit_code != 0 and "nothing recorded yet: held: game g" in result.stderr, result.stderr
     game = load_log(games)
@@ -245,12 +251,7 @@ def test_pbem_apply_of_a_mailed_message_holds_the_key_too(tmp_path: Path) -> Non
 
 def test_a_damaged_file_of_held_keys_is_named_and_nothing_changes(tmp_path: Path) -> None:
     """The host's own file of held commitments, damaged: a clear P8 refusal, not a crash."""
-    games, _inbox = setup_game(tmp_path)
-    ok("keygen", "--out", tmp_path / "mallory.key")
-    forged = signed({**commit(games, "blue"), "key": pub(tmp_path / "mallory.key")}, tmp_path / "mallory.key",
-                    tmp_path)
-    message = tmp_path / "forged.eml"
-    message.write_bytes(eml("blue@example.net", forged))
+    games, message = forged_mail(tmp_path)
     cli("apply", message, "--games", games, "--from", HOST)  # held under a code
     pending = games / "g" / "private" / "+keys-pending.json"
     assert pending.is_file()
