@@ -231,7 +231,7 @@ def test_issue11_witch_look_then_second_file_completes_the_turn(tmp_path: Path) 
 # --- what is still owed ---------------------------------------------------------------------
 
 def test_issue11_check_says_exactly_what_is_owed(started: tuple[Path, Game]) -> None:
-    from pbem.views.owed import owed
+    from pbem.referee.owed import owed
 
     game = first_turn(started)
     assert game.state is not None
