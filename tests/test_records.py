@@ -33,11 +33,9 @@ def kind_questions(source: str) -> list[int]:
     an entry kind's name (a mailed move's ``move.kind`` is a move file's, not an entry's)."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
-                and isinstance(node.slice, ast.Constant) and node.slice.value == "kind":
-            found.append(node.lineno)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
-                and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value == "kind":
+        if (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+                and isinstance(node.slice, ast.Constant) and node.slice.value == "kind") or (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value == "kind"):
             found.append(node.lineno)
         elif isinstance(node, ast.Compare):
             sides = [node.left, *node.comparators]

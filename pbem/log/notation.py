@@ -190,7 +190,11 @@ class _Reading:
                 "(a turn, a commitment, a nonce or a resignation)", "P7",
             )
         if not self.kinds:
-            raise NotationError(f"{self.what} holds no action, commitment, nonce or resignation", "R7.3")
+            raise NotationError(
+                f"{self.what} holds no action, commitment, nonce or resignation: write your lines "
+                "below the 'game' and 'after' lines, one action a line (a commitment: 'commit' and "
+                "its 64 hex digits; 'pbem rules notation')", "R7.3",
+            )
         move = {**self.fields, "kind": self.kinds[0]}
         if self.actions:
             move["actions"] = self.actions

@@ -6,10 +6,12 @@ her use has begun (R5.6), then the card, the cubes, the abilities, the plague
 and its spreads, the flip order.  Each legal choice is listed once:
 
 * ``# FORM (Rn):`` says what a line looks like, e.g. ``# place REGION N (R3.2)``;
-* the lines below it, ``#   gallia 2, italia 1``, list the choices; a choice
+* a title too long for a line goes on after ``#  `` (two spaces);
+* the lines below it, ``#   gallia 2, italia 1`` (three spaces), list the choices; a choice
   with the form's first word before it is a move line (``place gallia 2``);
 * a plague destination lists the rats it spreads and where they may go:
-  ``#   italia: 2 to gallia, anglia``.
+  ``#   italia: 2 to gallia, anglia``; the Knight's two steps by the region they go
+  through: ``#   gallia: italia 2, hispania 1`` (``plague gallia italia``).
 
 Only the header (``game``, ``after``) is written as a live line: a player adds
 their lines below it.  Every choice comes from the rules' own legal-action
@@ -84,7 +86,7 @@ class _Menu:
         self.lines: list[str] = []
 
     def section(self, title: str, items: list[str] | None = None) -> None:
-        self.lines.extend(wrap(title.split(), "# ", "#   "))
+        self.lines.extend(wrap(title.split(), "# ", "#  "))  # a title goes on two spaces in
         if items:
             self.lines.extend(choices(items))
 
@@ -98,9 +100,9 @@ class _Menu:
         kinds = {str(a["action"]) for a in _kind(trial, "witch_look")}
         if first:
             if "witch_look" in kinds:
-                self.section("look TOKEN (R5.6): a second look, any rat on the board")
+                self.section("look TOKEN (R5.6): a second look")
             if "witch_swap" in kinds or "witch_look" in kinds:
-                self.section("swap (R5.6): right after the second look")
+                self.section("swap (R5.6): after the second look")
             self.section("then the rest of the turn:")
         elif "witch_look" in kinds:
             self.section("look TOKEN (R5.6): any rat; stop there to see its face")
@@ -109,7 +111,6 @@ class _Menu:
         cards = [str(a["card"]) for a in _kind(self.state, "take_card")]
         if cards:
             self.section("take CARD (R3.1), optional:", cards)
-            self.section("(a card taken now works at once)")
 
     def cubes(self) -> None:
         s, p = self.state, self.player
@@ -119,7 +120,7 @@ class _Menu:
                 "place REGION 1 (the Peasant, R6.3):"
             self.section(title, places)
         if _holds_or_can_take(s, p, "peasant") is not None and not s.turn.placed and s.phase is Phase.TURN:
-            self.section("(the Peasant: 1 more, or 1 where no rats are, R5.5)")
+            self.section("(the Peasant: 1 cube more, R5.5)")
 
     def abilities(self) -> None:
         s, p = self.state, self.player
@@ -141,7 +142,8 @@ class _Menu:
         the Knight's two-step paths (R5.4) with their counts, one path per destination."""
         s, p = self.state, self.player
         knight = _as(s, p, "knight")
-        paths = [w for w in walks(s, 2 if knight else 1) if path_refusal(s, w, 2 if knight else 1, path_rule(w)) is None]
+        longest = 2 if knight else 1
+        paths = [w for w in walks(s, longest) if path_refusal(s, w, longest, path_rule(w)) is None]
         one = [w for w in paths if len(w) == 1]
         two: dict[str, tuple[str, ...]] = {}
         for path in paths:
@@ -158,9 +160,12 @@ class _Menu:
         if quiet:
             self.lines.extend(wrap(["no", "rat", "spreads:", *[f"{q}," for q in quiet[:-1]], quiet[-1]]))
         if two:
-            self.section("or two steps, the Knight (R5.4): plague VIA REGION, rats:")
-            items = [f"{' '.join(path)} {_spreads(s, end)[0]}" for end, path in two.items()]
-            self.lines.extend(choices(items))
+            self.section("or, the Knight (R5.4): plague VIA REGION; VIA: REGION rats")
+            via: dict[str, list[str]] = {}
+            for end, path in two.items():
+                via.setdefault(path[0], []).append(f"{end} {_spreads(s, end)[0]}")
+            for first, ends in via.items():
+                self.lines.extend(wrap([f"{first}:", *[f"{e}," for e in ends[:-1]], ends[-1]]))
         self.section("spread REGION (R4.1): a line per rat")
         self.outbreak(knight is not None)
 
@@ -213,12 +218,12 @@ def left(state: State, player: str) -> str:
         return "the flip order (R4.2)"
     parts = []
     if state.turn.witch_open:
-        parts.append("the Witch's second look or swap")
+        parts.append("the Witch (look, swap)")
     if not state.turn.card_taken:
-        parts.append("a card (optional)")
+        parts.append("card (optional)")
     if plague_gate(state, player) is not None:
         parts.append("cubes")
-    parts.append("the plague")
+    parts.append("plague")
     return ", ".join(parts)
 
 

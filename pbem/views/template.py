@@ -8,9 +8,12 @@ from __future__ import annotations
 from pbem.log import notation
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
+from pbem.log.records import Entry
 from pbem.referee.deadlines import phrase, rule_text
+from pbem.referee.seats import SEAT_RECORDS
 from pbem.referee.seatview import SeatView
 from pbem.views import orders
+from pbem.views.narrate import entry_lines
 from pbem.views.text import host_alone, opening_line
 
 
@@ -23,19 +26,31 @@ def template(view: SeatView) -> str:
     if state is None:
         return _opening_template(game, player)
     lines = [f"# {game.game_id}, turn {state.turn_number}: {state.to_move or 'nobody'} to move"]
-    lines += _short_notices(game)
+    lines += _short_notices(game) + _standin_news(game)
     due = phrase(game)
     if due is not None:
-        lines += orders.wrap(f"Due {due.split(', due ', 1)[-1]} (R8.1)".split(), "# ", "#   ")
+        lines += orders.wrap(f"Deadline (R8.1): due {due.split(', due ', 1)[-1]}.".split(), "# ", "#   ")
     if state.to_move != player:
         lines += orders.wrap(f"It is not {player}'s turn: a move now would be refused (R3).".split(), "# ", "# ")
         return "\n".join(lines) + "\n"
     lines += orders.wrap(f"Left: {orders.left(state, player)}.".split(), "# ", "#   ")
-    lines += ["# Below: the rest of the turn, one", "# action a line (R7.5).", "# Help: pbem rules notation"]
+    lines += ["# Write the rest below, one action", "# a line (R7.5; pbem rules notation)."]
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
     lines += orders.menu(game.board.name_of, state, player)
     return "\n".join(lines) + "\n"
+
+
+def _standin_news(game: Game) -> list[str]:
+    """The timeouts, stand-in turns, resignations and new players since the last player's
+    move, wrapped short: what the stand-in did (R8.2-R8.4)."""
+    recent: list[Entry] = []
+    for entry in reversed(game.entries):
+        if not isinstance(entry, SEAT_RECORDS):
+            break
+        recent.insert(0, entry)
+    return [line for entry in recent for text in entry_lines(game, entry)
+            for line in orders.wrap(text.split(), "# ", "#   ")]
 
 
 def _short_notices(game: Game) -> list[str]:
@@ -72,17 +87,16 @@ def _opening_template(game: Game, player: str) -> str:
         lines += orders.wrap(f"{rule}; none runs in the opening (P4).".split(), "# ", "#   ")
     after = after_of(game, opening=True)
     head = notation.header_lines(game.game_id, player, after["seq"], after["hash"])
-    where = f"pbem nonce {game.game_id} --player {player}"
+    command = [f"#   pbem nonce {game.game_id} --player {player}", "#     --games DIR"]
     if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
         text = ("Round 1 of 2 (P4): commit to a secret nonce, so that nobody, the host too, can steer "
-                "the deal. Easiest: '{where} --games DIR --out commit.yaml' makes it, keeps the nonce "
-                "and writes the move to send.")
-        return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *head,
-                          "# commit <64 hex digits: the page's>"]) + "\n"
+                "the deal. Easiest, with pbem installed (it keeps the nonce and writes the move):")
+        return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
+                          command[1] + " --out commit.txt", *head, "# commit <64 hex digits>"]) + "\n"
     if opening is Opening.REVEAL and player in game.commits and player not in game.nonces:
         text = ("Round 2 of 2 (P4): every seat has committed; now send the nonce you committed to. "
-                f"Easiest: '{where} --games DIR --reveal --out nonce.yaml'.")
-        return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *head,
-                          "# nonce <the nonce, in hex>"]) + "\n"
+                "Easiest, with pbem installed:")
+        return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
+                          command[1] + " --reveal", *head, "# nonce <the nonce, in hex>"]) + "\n"
     return "\n".join([*lines, *orders.wrap(f"Nothing to send now for {player}: {opening_line(game)}.".split(),
                                             "# ", "# ")]) + "\n"
