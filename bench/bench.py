@@ -54,9 +54,18 @@ def games_per_second(games: int) -> float:
 
 def build_long_game(games: Path, min_entries: int, finish: bool) -> tuple[Path, list[Path]]:
     """A 4-player game whose moves are one action each (so the log grows long);
-    returns the game dir and, if not finished, the next move file to apply."""
+    returns the game dir and, if not finished, the next move file to apply.
+
+    One action a move is what a game created by pbem 0.1 allows (R7.5 holds for games from
+    0.2 on), so the game is created as by 0.1: the log is as long, the apply path the same."""
     rng = random.Random(7)
-    path = create(games, NewGame("bench-4p", PLAYER_NAMES[:4], secret=bytes(range(32))))
+    import pbem.host.create as creating
+
+    made_by, creating.__version__ = creating.__version__, "0.1.0"  # type: ignore[attr-defined]
+    try:
+        path = create(games, NewGame("bench-4p", PLAYER_NAMES[:4], secret=bytes(range(32))))
+    finally:
+        creating.__version__ = made_by  # type: ignore[attr-defined]
     moves = path / "moves"
     moves.mkdir()
     # P4: every player commits to a nonce, then reveals it (the last reveal starts the game)
