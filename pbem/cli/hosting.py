@@ -38,12 +38,16 @@ from pbem.errors import Exit, FormatError
               help="The host's bot plays this seat (random, greedy, mcts); named in entry 0.")
 @click.option("--bot-seconds", type=float, metavar="S",
               help="How long the bot seats think per decision (mcts; default 1; kept in host.yaml).")
+@click.option("--reveal", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,
+              help="When the game is over: reveal the secret at once (auto), or wait for 'pbem reveal' "
+                   "(manual); kept in host.yaml (P6).")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
-    deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, games: Path,
+    deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, reveal: str,
+    games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -70,6 +74,7 @@ def new(
     spec.emails = _pairs(emails, "--email")
     spec.bots = _pairs(bots, "--bot")
     spec.bot_seconds = bot_seconds
+    spec.reveal = reveal
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration
 

@@ -45,6 +45,7 @@ from pbem.errors import FormatError, PbemError, Unwanted
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.mail.accept import public_text
 from pbem.mail.admission import Admission, Inbound
+from pbem.mail.final import announce_ends
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block
 from pbem.mail.invite import invite
 from pbem.mail.outbox import Queue, file_as_seen, new_messages
@@ -185,8 +186,10 @@ class MailHost(Admission):
     # --- invitations (issue 10, item 5): pbem.mail.invite ----------------------------------
 
     def invite(self) -> None:
-        """Invitations not yet sent, each round once, spooled like every reply."""
+        """Invitations not yet sent, each round once, and the last mail of every game whose
+        secret is revealed (:mod:`pbem.mail.final`), spooled like every reply."""
         invite(self.games, self.queue, self.from_address)
+        announce_ends(self.games, self.queue, self.from_address)
 
 
 def host_address(games: Path, from_address: str | None) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from pbem.errors import FormatError
 from pbem.log.clock import pinned
 from pbem.log.logfile import wait_for_lock
+from pbem.mail.final import announce_ends
 from pbem.mail.host import MailHost, Processed, host_address
 from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox
 from pbem.mail.tick import tick
@@ -114,6 +115,7 @@ def _process(
         done = [] if flush_only or inbox is None else host.run(inbox)
         if not flush_only:  # R8: deadlines, reminders and timeouts, through the same queue
             tick(games, address)
+            announce_ends(games, host.queue, address)  # a timeout may have ended a game (P6)
         delivery = host.queue.flush(deliver, force=flush_only)
     finally:
         if smtp_box is not None:

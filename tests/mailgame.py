@@ -1,0 +1,106 @@
+"""Players who act on the mail they receive, and nothing else (issue 20).
+
+Each seat reads only the mails addressed to it: the templates attached (the opening's
+commitment and nonce, each move's), the log attached (the public game, for a random
+legal move, as any player may read it), and the last mail of the game.  So a game
+played through a host by these players is a game played by mail, end to end: nothing
+reaches them but what the host mailed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import make_msgid, parseaddr
+from typing import Any
+
+from pbem.bots.randombot import bot_actions
+from pbem.fair import protocol
+from pbem.log.game import Game
+from pbem.log.logfile import parse_log
+from pbem.log.yamlio import dump_yaml, load_one, load_stream
+from pbem.referee.replay import replay
+
+HOST = "rattus@host.example"
+THREE = {"red": "red@example.org", "green": "green@example.com", "blue": "blue@example.net"}
+
+
+def read_game(log_bytes: bytes) -> Game:
+    return replay(*parse_log(load_stream(log_bytes.decode(), "log")))
+
+
+def attachments(msg: EmailMessage) -> dict[str, bytes]:
+    out = {}
+    for part in msg.iter_attachments():
+        data = part.get_payload(decode=True)
+        if isinstance(data, bytes):
+            out[part.get_filename() or ""] = data
+    return out
+
+
+def player_mail(sender: str, text: str, subject: str = "my move", msgid: str | None = None) -> bytes:
+    """A message as a player's client sends it: the move as the text of a plain mail."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = HOST
+    msg["Subject"] = subject
+    msg["Message-ID"] = msgid or make_msgid(domain=sender.split("@")[1])
+    msg.set_content(f"Here it is:\n\n{text}\n-- \nA player\n")
+    return bytes(msg)
+
+
+@dataclass
+class Seat:
+    player: str
+    address: str
+    nonce: bytes
+    log: bytes | None = None  # the latest log this seat received
+    final: EmailMessage | None = None  # the game's last mail
+    template: dict[str, Any] | None = None  # a template received and not yet answered
+    got: list[EmailMessage] = field(default_factory=list)
+
+
+class Table:
+    """The players of one game, each answering only what was mailed to them."""
+
+    def __init__(self, addresses: dict[str, str], seed: int = 7) -> None:
+        self.seats = {p: Seat(p, a, bytes([i + 1]) * 32) for i, (p, a) in enumerate(addresses.items())}
+        self.rng = random.Random(seed)
+
+    def seat_of(self, msg: EmailMessage) -> Seat:
+        address = parseaddr(str(msg["To"]))[1]
+        return next(s for s in self.seats.values() if s.address == address)
+
+    def receive(self, messages: list[EmailMessage]) -> None:
+        for msg in messages:
+            seat = self.seat_of(msg)
+            seat.got.append(msg)
+            files = attachments(msg)
+            if "log.yaml" in files:
+                if seat.log is None or len(files["log.yaml"]) >= len(seat.log):
+                    seat.log = files["log.yaml"]
+            if "] the end: " in str(msg["Subject"]):
+                seat.final = msg
+            for name, data in files.items():
+                if name.endswith(f"-{seat.player}.yaml") and "-private-" not in name:
+                    seat.template = load_one(data.decode(), name)
+
+    def answers(self) -> list[bytes]:
+        """Every seat with a template answers it: a nonce's commitment, the nonce, or a move."""
+        out = []
+        for seat in self.seats.values():
+            data, seat.template = seat.template, None
+            if data is None:
+                continue
+            if data["kind"] == "commit":
+                data["nonce_commitment"] = protocol.nonce_commitment(seat.nonce)
+            elif data["kind"] == "nonce":
+                data["nonce"] = seat.nonce.hex()
+            else:
+                assert seat.log is not None
+                game = read_game(seat.log)
+                assert game.state is not None and game.state.to_move == seat.player
+                data["actions"] = [a.to_dict() for a in bot_actions(game.state, self.rng)]
+            out.append(player_mail(seat.address, dump_yaml(data)))
+        return out
