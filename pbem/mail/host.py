@@ -48,7 +48,8 @@ from pbem.mail.admission import Admission, Inbound
 from pbem.mail.final import announce_ends
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block
 from pbem.mail.invite import invite
-from pbem.mail.outbox import Queue, file_as_seen, new_messages
+from pbem.mail.ledger import ledger_for, maildir_messages
+from pbem.mail.outbox import Queue, file_as_seen
 from pbem.mail.replies import checked_address, safe_header
 
 Send = Callable[[EmailMessage], None]
@@ -87,23 +88,34 @@ class MailHost(Admission):
         self.done: list[Processed] = []
 
     def run(self, inbox: Path) -> list[Processed]:
+        """Every message of the inbox not handled yet, ``new/`` and ``cur/`` alike (a message
+        another client has seen is applied once too, :mod:`pbem.mail.ledger`)."""
         box = mailbox.Maildir(str(inbox), factory=None, create=False)
-        for key, name in new_messages(inbox, box.colon):
-            self.one(inbox, key, name, box.colon)
+        ledger = ledger_for(self.queue.path, "maildir:" + str(inbox.resolve()))
+        handled = ledger.keys()
+        for folder, key, name in maildir_messages(inbox, box.colon):
+            if key not in handled:
+                self.one(inbox, key, name, box.colon, folder)
+                if not self.done[-1].quarantined:  # a quarantined one the host puts back is read again
+                    ledger.add(key)
         self.invite()
         return self.done
 
     # --- one message, isolated ------------------------------------------------------------
 
-    def one(self, inbox: Path, key: str, name: str, colon: str = ":") -> None:
-        """Handle one message; whatever fails is caught and the message quarantined."""
+    def one(self, inbox: Path, key: str, name: str, colon: str = ":", folder: str = "new") -> None:
+        """Handle one message; whatever fails is caught and the message quarantined.  A message
+        in ``new/`` is filed as seen; one another client filed in ``cur/`` stays as it is."""
         state: dict[str, Any] = {}
         try:
-            result = self._handle(inbox / "new" / name, key, state)
+            result = self._handle(inbox / folder / name, key, state)
         except Exception as err:  # isolation: no message stops the run (issue 10, item 1)
-            self._quarantine(inbox, key, name, colon, err, state)
+            self._quarantine(inbox, key, name, colon, err, state, folder)
             return
-        file_as_seen(inbox, name, colon)
+        if folder == "new":
+            file_as_seen(inbox, name, colon)
+        else:  # said, never skipped silently: another client had seen it
+            result += " (it was in cur/: seen by another mail client first)"
         self.done.append(Processed(key, state.get("sender"), result))
 
     def _handle(self, path: Path, key: str, state: dict[str, Any]) -> str:
@@ -123,14 +135,15 @@ class MailHost(Admission):
             raise Unwanted(f"{safe_header(mail.sender, 80)} is not registered for any game on this host")
 
     def _quarantine(
-        self, inbox: Path, key: str, name: str, colon: str, err: Exception, state: dict[str, Any]
+        self, inbox: Path, key: str, name: str, colon: str, err: Exception, state: dict[str, Any],
+        where: str = "new",
     ) -> None:
         why = f"{type(err).__name__}: {err}" if not isinstance(err, PbemError) else str(err)
         why = safe_header(why, 300)
         folder = inbox / QUARANTINE
         for sub in ("tmp", "new", "cur"):
             (folder / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
-        src = inbox / "new" / name
+        src = inbox / where / name
         if src.exists():
             os.rename(src, folder / "cur" / f"{key}{colon}2,")
         ident = state.get("ident", "?")
