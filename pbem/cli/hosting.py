@@ -180,6 +180,10 @@ def reveal(game_id: str, games: Path) -> None:
 @main.command()
 @click.option("--inbox", type=click.Path(file_okay=False, path_type=Path),
               help="The Maildir where players' moves arrive.")
+@click.option("--imap", metavar="HOST[:PORT]",
+              help="Read the moves from an IMAP folder (TLS: port 993, else STARTTLS; "
+                   "$PBEM_IMAP_USER/_PASSWORD, $PBEM_IMAP_CAFILE).")
+@click.option("--folder", default="INBOX", show_default=True, help="The IMAP folder of --imap.")
 @click.option("--stdin", "from_stdin", is_flag=True,
               help="Read one message from standard input (an MTA's pipe: .forward, procmail).")
 @click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
@@ -192,20 +196,22 @@ def reveal(game_id: str, games: Path) -> None:
 @click.option("--now", "at", help="The time to act as of (tests, catching up): 2026-12-02T09:15:00Z.")
 @games_option
 @refusals
-def mail(inbox: Path | None, from_stdin: bool, outbox: Path | None, smtp: str | None,
-         from_address: str | None, flush: bool, at: str | None, games: Path) -> None:
-    """Apply every new message of a Maildir (or the one message on standard input), file
-    it as seen (or quarantine it), queue the replies, then deliver the queue.  Exit 3 if a
+def mail(inbox: Path | None, imap: str | None, folder: str, from_stdin: bool, outbox: Path | None,
+         smtp: str | None, from_address: str | None, flush: bool, at: str | None, games: Path) -> None:
+    """Apply every message not yet handled of a Maildir or an IMAP folder (or the one message
+    on standard input), file it as seen (or quarantine it), queue the replies, then deliver the queue.  Exit 3 if a
     message was quarantined, 11 if a reply was refused for good (moved to
     GAMES/+mail-queue/failed/), 9 if replies are still queued (retried, with backoff, by a
     later run or at once by --flush)."""
     from pbem.mail.headers import MAIL_LIMIT
+    from pbem.mail.imap import ImapBox
     from pbem.mail.run import process
 
+    box = ImapBox(imap, folder) if imap is not None else None
     data = None
     if from_stdin:
         data = sys.stdin.buffer.read(MAIL_LIMIT + 1)  # more than the limit: quarantined as too large
-    run = process(inbox, games, outbox, smtp, from_address, flush_only=flush, stdin=data, at=at)
+    run = process(inbox, games, outbox, smtp, from_address, flush_only=flush, stdin=data, at=at, imap=box)
     for item in run.done:
         click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
     click.echo(f"{len(run.done)} message(s) processed, {run.quarantined} quarantined; "

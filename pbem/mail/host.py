@@ -138,17 +138,24 @@ class MailHost(Admission):
         self, inbox: Path, key: str, name: str, colon: str, err: Exception, state: dict[str, Any],
         where: str = "new",
     ) -> None:
-        why = f"{type(err).__name__}: {err}" if not isinstance(err, PbemError) else str(err)
-        why = safe_header(why, 300)
+        """The Maildir's quarantine: the message moved to ``.Quarantine``, then noted."""
         folder = inbox / QUARANTINE
         for sub in ("tmp", "new", "cur"):
             (folder / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
         src = inbox / where / name
         if src.exists():
             os.rename(src, folder / "cur" / f"{key}{colon}2,")
+        self.quarantined(folder / "pbem-quarantine.log", key, err, state)
+
+    def quarantined(self, log: Path, key: str, err: Exception, state: dict[str, Any]) -> None:
+        """A message kept for the host (whatever the transport): one line in ``log``, the
+        sender told if registered, and the run's record of it."""
+        why = f"{type(err).__name__}: {err}" if not isinstance(err, PbemError) else str(err)
+        why = safe_header(why, 300)
         ident = state.get("ident", "?")
         line = f"{formatdate(localtime=True)}\t{key}\t{safe_header(str(ident), 300)}\t{why}\n"
-        fd = os.open(folder / "pbem-quarantine.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, line.encode("utf-8", "replace"))
         finally:

@@ -17,6 +17,7 @@ from pbem.log.clock import pinned
 from pbem.log.logfile import wait_for_lock
 from pbem.mail.final import announce_ends
 from pbem.mail.host import MailHost, Processed, host_address
+from pbem.mail.imap import ImapBox, run_imap
 from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox
 from pbem.mail.tick import tick
 
@@ -55,20 +56,21 @@ def pipe_inbox(games: Path, message: bytes) -> Path:
 def process(
     inbox: Path | None, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
     flush_only: bool = False, stdin: bytes | None = None, at: str | None = None,
+    imap: ImapBox | None = None,
 ) -> Run:
-    """``pbem mail``: one pass over the inbox (or the piped message), then delivery of the
-    queue; ``at`` pins the host's clock for the run (``--now``)."""
+    """``pbem mail``: one pass over the inbox (a Maildir, an IMAP folder or the piped
+    message), then delivery of the queue; ``at`` pins the host's clock for the run (``--now``)."""
     if outbox is None and smtp is None:
         raise FormatError("give --outbox MAILDIR or --smtp HOST:PORT for the replies")
-    if stdin is not None and inbox is not None:
-        raise FormatError("give --inbox MAILDIR or --stdin, not both")
-    if inbox is None and stdin is None and not flush_only:
-        raise FormatError("give --inbox MAILDIR (or --stdin for one piped message)")
+    if sum(x is not None for x in (stdin, inbox, imap)) > 1:
+        raise FormatError("give one of --inbox MAILDIR, --imap HOST[:PORT] and --stdin")
+    if inbox is None and stdin is None and imap is None and not flush_only:
+        raise FormatError("give --inbox MAILDIR, --imap HOST[:PORT] (or --stdin for one piped message)")
     clock: AbstractContextManager[None] = pinned(at) if at is not None else nullcontext()
     if stdin is not None and not flush_only:  # kept before waiting: a later run handles it if this one dies
         inbox = pipe_inbox(games, stdin)
     with clock, one_run(games / QUEUE_NAME):
-        return _process(inbox, games, outbox, smtp, from_address, flush_only)
+        return _process(inbox, games, outbox, smtp, from_address, flush_only, imap)
 
 
 RUN_LOCK = ".run.lock"
@@ -91,7 +93,7 @@ def one_run(queue: Path, timeout: float = RUN_WAIT) -> Iterator[None]:
 
 def _process(
     inbox: Path | None, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
-    flush_only: bool,
+    flush_only: bool, imap: ImapBox | None = None,
 ) -> Run:
     address = host_address(games, from_address)
     if not flush_only and inbox is not None and (
@@ -112,7 +114,12 @@ def _process(
     assert host.queue is not None
     host.queue.sweep()  # what a stopped run left half-written goes first
     try:
-        done = [] if flush_only or inbox is None else host.run(inbox)
+        if flush_only:
+            done: list[Processed] = []
+        elif imap is not None:
+            done = run_imap(host, imap)
+        else:
+            done = [] if inbox is None else host.run(inbox)
         if not flush_only:  # R8: deadlines, reminders and timeouts, through the same queue
             tick(games, address)
             announce_ends(games, host.queue, address)  # a timeout may have ended a game (P6)
