@@ -87,20 +87,34 @@ class Table:
                     seat.template = load_one(data.decode(), name)
 
     def answers(self) -> list[bytes]:
-        """Every seat with a template answers it: a nonce's commitment, the nonce, or a move."""
+        """Every seat with a template answers it: a nonce's commitment, the nonce, or a move
+        (from the log that template was written against: asked for by mail if not at hand)."""
         out = []
         for seat in self.seats.values():
             data, seat.template = seat.template, None
-            if data is None:
+            if not isinstance(data, dict):  # "nothing to send now"
                 continue
             if data["kind"] == "commit":
                 data["nonce_commitment"] = protocol.nonce_commitment(seat.nonce)
             elif data["kind"] == "nonce":
                 data["nonce"] = seat.nonce.hex()
             else:
-                assert seat.log is not None
-                game = read_game(seat.log)
-                assert game.state is not None and game.state.to_move == seat.player
+                game = read_game(seat.log) if seat.log is not None else None
+                if game is None or game.last_seq < data["after"]["seq"]:
+                    seat.template = data  # kept until the log it answers arrives
+                    out.append(player_mail(seat.address, "log", subject="log"))
+                    continue
+                if game.last_seq > data["after"]["seq"]:  # an old template: ask for the current one
+                    out.append(player_mail(seat.address, "template", subject="template"))
+                    continue
+                assert game.state is not None
+                if game.state.to_move != seat.player:  # not this seat's turn: nothing to send
+                    continue
                 data["actions"] = [a.to_dict() for a in bot_actions(game.state, self.rng)]
             out.append(player_mail(seat.address, dump_yaml(data)))
         return out
+
+    def ask_templates(self) -> list[bytes]:
+        """Every seat asks for its template by mail (a player who waited too long)."""
+        return [player_mail(s.address, "template", subject="template") for s in self.seats.values()
+                if s.final is None]

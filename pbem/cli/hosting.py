@@ -263,3 +263,40 @@ def replace(game_id: str, seat: str, email: str | None, key_file: Path | None, g
 
     key = read_public_key(key_file) if key_file is not None else None
     _report(do_replace(games, game_id, seat, email, key))
+
+
+@main.command()
+@click.option("--inbox", type=click.Path(file_okay=False, path_type=Path),
+              help="The Maildir where players' moves arrive.")
+@click.option("--imap", metavar="HOST[:PORT]",
+              help="Or an IMAP folder (TLS: port 993, else STARTTLS; $PBEM_IMAP_USER/_PASSWORD).")
+@click.option("--folder", default="INBOX", show_default=True, help="The IMAP folder of --imap.")
+@click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
+              help="Put the replies into this Maildir.")
+@click.option("--smtp", metavar="HOST:PORT",
+              help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD).")
+@click.option("--from", "from_address", envvar="PBEM_FROM",
+              help="The host's own From address (required, or 'mail_from' in host.yaml).")
+@click.option("--interval", type=click.FloatRange(0.05, 3600), default=60.0, show_default=True,
+              help="Seconds between two rounds (doubled, up to 15 minutes, while a server is down).")
+@games_option
+@refusals
+def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None, smtp: str | None,
+          from_address: str | None, interval: float, games: Path) -> None:
+    """Host: run the mail host until stopped: fetch and apply the moves, run the deadlines
+    (R8), deliver the replies, sleep, again.  SIGTERM stops it cleanly (the message being
+    handled is finished first); a mail server that is down is retried with backoff."""
+    from pbem.mail.imap import ImapBox
+    from pbem.mail.run import process
+    from pbem.mail.serve import Server
+
+    if (inbox is None) == (imap is None):
+        raise FormatError("pbem serve reads one inbox: give --inbox MAILDIR or --imap HOST[:PORT]", "P1")
+    if inbox is not None and not ((inbox / "new").is_dir() and (inbox / "cur").is_dir()):
+        raise FormatError(f"--inbox {inbox}: not a Maildir (it needs new/ and cur/)", "P1")
+    box = ImapBox(imap, folder) if imap is not None else None
+    process(inbox, games, outbox, smtp, from_address, flush_only=True, imap=box)  # the setup checked at once
+    server = Server(games, inbox, box, outbox, smtp, from_address, interval, lambda line: click.echo(line, err=False))
+    server.handle_signals()
+    click.echo(f"pbem serve: every {interval:g} s; stop it with SIGTERM (kill PID), it finishes the message in hand")
+    server.serve()

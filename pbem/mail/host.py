@@ -86,6 +86,7 @@ class MailHost(Admission):
         self.from_address: str = address
         self.send = send
         self.done: list[Processed] = []
+        self.stopping: Callable[[], bool] = lambda: False  # pbem serve's SIGTERM: between messages
 
     def run(self, inbox: Path) -> list[Processed]:
         """Every message of the inbox not handled yet, ``new/`` and ``cur/`` alike (a message
@@ -94,6 +95,8 @@ class MailHost(Admission):
         ledger = ledger_for(self.queue.path, "maildir:" + str(inbox.resolve()))
         handled = ledger.keys()
         for folder, key, name in maildir_messages(inbox, box.colon):
+            if self.stopping():  # stopped between two messages, never inside one
+                break
             if key not in handled:
                 self.one(inbox, key, name, box.colon, folder)
                 if not self.done[-1].quarantined:  # a quarantined one the host puts back is read again

@@ -108,6 +108,8 @@ def run_imap(host: MailHost, box: ImapBox) -> list[Processed]:
         if typ != "OK":
             raise ImapDown(f"IMAP {box.host}: SEARCH failed: {data!r}")
         for uid in (data[0] or b"").split():
+            if host.stopping():  # stopped between two messages, never inside one
+                break
             key = f"imap.{validity}.{uid.decode('ascii')}"
             if key in handled:
                 continue
