@@ -116,3 +116,22 @@ def test_a_stale_move_is_refused_with_the_seats_current_template(
     assert "Your message was not applied; nothing was changed." in text and "written against entry 0" in text
     current = template(seat_view(games / "g", load_log(games), "red"))
     assert attachment(got[0], "-red.yaml") == current.encode() and current in text
+
+
+def test_pbem_apply_of_a_mail_command_records_nothing_and_queues_the_answer(
+    started: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    from clitools import cli
+
+    from pbem.errors import Exit
+
+    games, inbox, outbox = started
+    before = game_files(games)
+    message = tmp_path / "ask.eml"
+    message.write_bytes(eml(ADDRESSES["blue"], "board").replace(b"Subject: my move", b"Subject: board"))
+    result = cli("apply", message, "--games", games, "--from", HOST)
+    assert result.exit_code == Exit.STATE and "a mail command" in result.stderr, result.stderr
+    assert game_files(games) == before
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    got = replies(outbox)
+    assert len(got) == 1 and to_of(got[0]) == ADDRESSES["blue"] and "the board" in str(got[0]["Subject"])

@@ -305,6 +305,9 @@ def apply_mail_file(games: Path, data: bytes, from_address: str | None) -> Appli
         raise verdict.refusal
     if verdict.applied is None and verdict.result.startswith("held"):
         raise StateError(f"nothing recorded yet: {verdict.result.removesuffix(' (P8)')}", "P8")
+    if verdict.applied is None and verdict.result.startswith("answered"):
+        raise StateError(f"nothing recorded: the message is a mail command ({verdict.result}); its answer "
+                         "is queued for 'pbem mail' to deliver", "P1")
     if verdict.applied is None:
         raise FormatError(f"the message was not applied: {verdict.result}", "P1")
     return verdict.applied
