@@ -65,7 +65,7 @@ def process(
     if outbox is None and smtp is None:
         raise FormatError("give --outbox MAILDIR or --smtp HOST:PORT for the replies")
     if sum(x is not None for x in (stdin, inbox, imap)) > 1:
-        raise FormatError("give one of --inbox MAILDIR, --imap HOST[:PORT] and --stdin")
+        raise FormatError("give one inbox a run: --inbox MAILDIR, --imap HOST[:PORT] or --stdin, not both")
     if inbox is None and stdin is None and imap is None and not flush_only:
         raise FormatError("give --inbox MAILDIR, --imap HOST[:PORT] (or --stdin for one piped message)")
     clock: AbstractContextManager[None] = pinned(at) if at is not None else nullcontext()
