@@ -20,7 +20,8 @@ from pbem.errors import PbemError
 from pbem.host.games import load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME
+from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.records import Reveal
 from pbem.mail.outbox import Queue
 from pbem.mail.replies import compose
 from pbem.referee.audit import audit
@@ -57,8 +58,11 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     emails = load_settings(path).emails
     if not emails:
         return 0
-    game = load_game(path)
-    if game.secret is None:
+    entries, _hashes = read_log(path / LOG_NAME)  # read, not replayed: most games are not over
+    if not any(isinstance(entry, Reveal) for entry in entries):
+        return 0
+    game = load_game(path)  # replayed and checked before anything is said about its end
+    if game.secret is None:  # pragma: no cover - a log with a reveal entry has its secret
         return 0
     batch = final_batch(queue, game.game_id)
     if queue.spooled(batch):
