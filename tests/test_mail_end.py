@@ -70,6 +70,7 @@ def audits_alone(log: bytes, where: Path) -> None:
     where.mkdir()
     (where / "log.yaml").write_bytes(log)
     assert "verdict: FAIR." in ok("audit", where / "log.yaml")
+    assert "every move replays under the rules" in ok("verify", where / "log.yaml")
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), "log.yaml"],
                           cwd=where, capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("verdict: FAIR."), done.stdout
