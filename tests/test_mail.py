@@ -189,6 +189,10 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
         # what arrived by SMTP for the last message: one mail per player (issue 10, item 7),
         # the mover's a reply with the result; each with the report and the log
         batch, collected.messages = collected.messages, []
+        finals = [m for _r, m in batch if "] the end: " in str(m["Subject"])]  # the game's last mail (P6)
+        batch = [(r, m) for r, m in batch if "] the end: " not in str(m["Subject"])]
+        assert sorted(to_of(m) for m in finals) == (sorted(ADDRESSES.values()) if read_game(
+            (games / "g" / LOG_NAME).read_bytes()).secret is not None else [])
         results = [m for _r, m in batch if m["In-Reply-To"] is not None]
         applied = 1 if moves else 2  # the two reveals, then one move a run
         assert sorted(to_of(m) for _r, m in batch) == sorted(list(ADDRESSES.values()) * applied)
