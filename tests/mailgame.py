@@ -16,6 +16,7 @@ from email.utils import make_msgid, parseaddr
 from typing import Any
 
 from pbem.bots.randombot import bot_actions
+from pbem.errors import FormatError
 from pbem.fair import protocol
 from pbem.log.game import Game
 from pbem.log.logfile import parse_log
@@ -84,7 +85,10 @@ class Table:
                 seat.final = msg
             for name, data in files.items():
                 if name.endswith(f"-{seat.player}.yaml") and "-private-" not in name:
-                    seat.template = load_one(data.decode(), name)
+                    try:
+                        seat.template = load_one(data.decode(), name)
+                    except FormatError:  # only comments: "nothing to send now" (an opening's wait)
+                        seat.template = None
 
     def answers(self) -> list[bytes]:
         """Every seat with a template answers it: a nonce's commitment, the nonce, or a move
