@@ -10,17 +10,17 @@ reaches them but what the host mailed.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import make_msgid, parseaddr
 from typing import Any
 
 from pbem.bots.randombot import bot_actions
-from pbem.errors import FormatError
 from pbem.fair import protocol
 from pbem.log.game import Game
 from pbem.log.logfile import parse_log
-from pbem.log.yamlio import dump_yaml, load_one, load_stream
+from pbem.log.yamlio import dump_yaml, load_stream
 from pbem.referee.replay import replay
 
 HOST = "rattus@host.example"
@@ -62,6 +62,21 @@ class Seat:
     got: list[EmailMessage] = field(default_factory=list)
 
 
+_GAME = re.compile(r"^game (\S+) (\S+)$", re.MULTILINE)
+_AFTER = re.compile(r"^after (\d+) ([0-9a-f]+)$", re.MULTILINE)
+
+
+def template_move(text: str) -> dict[str, Any] | None:
+    """The move a template asks for, from its two header lines ('game G PLAYER', 'after SEQ
+    HASH', pbem.log.notation.header_lines); None when there is nothing to send."""
+    game, after = _GAME.search(text), _AFTER.search(text)
+    if game is None or after is None:  # "nothing to send now", or not this seat's turn
+        return None
+    kind = "commit" if "Round 1 of 2" in text else "nonce" if "Round 2 of 2" in text else "move"
+    return {"game": game.group(1), "player": game.group(2), "kind": kind,
+            "after": {"seq": int(after.group(1)), "hash": after.group(2)}}
+
+
 class Table:
     """The players of one game, each answering only what was mailed to them."""
 
@@ -84,11 +99,8 @@ class Table:
             if "] the end: " in str(msg["Subject"]):
                 seat.final = msg
             for name, data in files.items():
-                if name.endswith(f"-{seat.player}.yaml") and "-private-" not in name:
-                    try:
-                        seat.template = load_one(data.decode(), name)
-                    except FormatError:  # only comments: "nothing to send now" (an opening's wait)
-                        seat.template = None
+                if name.endswith((f"-{seat.player}.txt", f"-{seat.player}.yaml")) and "-private-" not in name:
+                    seat.template = template_move(data.decode())
 
     def answers(self) -> list[bytes]:
         """Every seat with a template answers it: a nonce's commitment, the nonce, or a move

@@ -21,7 +21,7 @@ import pytest
 from clitools import cli
 from test_audit_min import EXAMPLE as TAMPER_EXAMPLE
 from test_audit_min import EXAMPLES, TOOL, TOOL_MODULE, VERDICT, pbem, tampered
-from test_tamper import rechain, write
+from test_tamper import write
 
 from pbem.bots.randombot import bot_actions
 from pbem.fair.keys import keygen

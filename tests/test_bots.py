@@ -13,24 +13,24 @@ from typing import Any
 import pytest
 from clitools import cli, ok, snapshot
 
-from pbem.bots.levels import Bot, make_bot
-from pbem.sim.arena import learn, play_game, play_turn
 from pbem.bots.knowledge import Knowledge, from_public
+from pbem.bots.levels import Bot, make_bot
 from pbem.bots.mcts import MctsBot
 from pbem.bots.randombot import bot_actions
-from pbem.errors import Exit
-from pbem.rules.data import Token
 from pbem.data import default_catalogue
+from pbem.errors import Exit
+from pbem.fair.protocol import Deal
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME
-from pbem.fair.protocol import Deal
 from pbem.rules import MappingFaces, State, play
+from pbem.rules.data import Token
 from pbem.rules.events import TokenLooked
+from pbem.sim.arena import learn, play_game, play_turn
 
 ROOT = Path(__file__).resolve().parent.parent
+from pbem.log.yamlio import dump_yaml, load_stream
 from pbem.sim.simulate import new_random_game
 from pbem.sim.tournament import seating, wilson
-from pbem.log.yamlio import dump_yaml, load_stream
 
 CATALOGUE = default_catalogue()
 NAMES = [Deal.name(i) for i in range(1, 50)]

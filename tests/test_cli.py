@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from clitools import cli, ok, snapshot
 
+from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.fair.protocol import nonce_commitment
 from pbem.host.create import NewGame, create
@@ -28,11 +29,11 @@ from pbem.host.games import apply_move, load_game
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import read_docs
 from pbem.log.moves import after_of, parse_move
+from pbem.log.notation import action_line
 from pbem.log.yamlio import dump_entry, dump_yaml, load_one
 from pbem.player.nonces import commit_move, reveal_move
 from pbem.rules import Phase, Stage, legal_actions, play
 from pbem.rules.checks import place_counts
-from pbem.bots.randombot import bot_actions
 
 SECRET = "5e" * 32
 GAME = "g1"
@@ -192,12 +193,11 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
     # P4 round 1. Red fills in the template by hand; green lets 'pbem nonce' make and keep one.
     red_nonce = bytes.fromhex("c0ffee" * 5 + "00")
-    red_commit = tmp_path / "red-commit.yaml"
+    red_commit = tmp_path / "red-commit.txt"
     ok("template", GAME, "--player", "red", "--out", red_commit, "--games", games)
-    template = load_one(red_commit.read_text(), "template")
-    assert template == {"game": GAME, "player": "red", "kind": "commit",
-                        "after": {"seq": 0, "hash": hash0[:16]}, "nonce_commitment": ""}
-    red_commit.write_text(dump_yaml({**template, "nonce_commitment": nonce_commitment(red_nonce)}))
+    template = red_commit.read_text()
+    assert f"game {GAME} red\nafter 0 {hash0[:16]}\n" in template and "# commit <64 hex" in template
+    red_commit.write_text(template + f"commit {nonce_commitment(red_nonce)}\n")  # the notation (issue 19)
     assert "ok: red's nonce commitment would be recorded (P4)" in ok("check", red_commit, "--log", log)
     assert "entry 1: red's nonce commitment recorded (P4)" in ok("apply", red_commit, "--games", games)
     kept, green_commit = tmp_path / "green-nonce.yaml", tmp_path / "green-commit.yaml"
@@ -209,11 +209,11 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "waiting for red, green to reveal their nonce" in out
 
     # P4 round 2: the nonces; the last reveal starts the game by itself.
-    red_reveal = tmp_path / "red-reveal.yaml"
+    red_reveal = tmp_path / "red-reveal.txt"
     ok("template", GAME, "--player", "red", "--out", red_reveal, "--games", games)
-    template = load_one(red_reveal.read_text(), "template")
-    assert (template["kind"], template["after"], template["nonce"]) == ("nonce", {"seq": 0, "hash": hash0[:16]}, "")
-    red_reveal.write_text(dump_yaml({**template, "nonce": red_nonce.hex()}))
+    template = red_reveal.read_text()
+    assert f"game {GAME} red\nafter 0 {hash0[:16]}\n" in template and "# nonce <" in template
+    red_reveal.write_text(template + f"nonce {red_nonce.hex()}\n")
     assert "ok: red's nonce matches the commitment" in ok("check", red_reveal, "--log", log)
     out = ok("apply", red_reveal, "--games", games)
     assert "entry 3: red's nonce revealed" in out and "waiting for green to reveal" in out
@@ -232,18 +232,17 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         if game.over:
             break
         n += 1
-        path = tmp_path / f"move-{n:03d}.yaml"
+        path = tmp_path / f"move-{n:03d}.txt"
         ok("template", GAME, "--out", path, "--games", games)
-        template = load_one(path.read_text(), "template")
-        assert template["player"] == game.to_move()
-        assert template["after"] == after_of(game)
+        after = after_of(game)
+        assert f"game {GAME} {game.to_move()}\nafter {after['seq']} {after['hash']}\n" in path.read_text()
         assert game.state is not None
-        template["actions"] = [a.to_dict() for a in bot_actions(game.state, rng)]
-        path.write_text(dump_yaml(template))
+        actions = [a.to_dict() for a in bot_actions(game.state, rng)]
+        path.write_text(path.read_text() + "".join(action_line(a) + "\n" for a in actions))
         checked = ok("check", path, "--log", log)
-        assert f"ok: the host would accept all {len(template['actions'])} action(s) against entry " \
+        assert f"ok: the host would accept all {len(actions)} action(s) against entry " \
             f"{game.last_seq} (P10)" in checked
-        assert f"{template['player']}'s move accepted" in ok("apply", path, "--games", games)
+        assert f"{game.to_move()}'s move accepted" in ok("apply", path, "--games", games)
         if not shown and n >= 6:
             shown = True
             board = ok("show", GAME, "--games", games)
@@ -570,16 +569,28 @@ def test_nothing_follows_the_end_of_a_turn(at: Any, tmp_path: Path) -> None:
         assert "the turn is complete: mail it" in ok("check", path, "--log", pos.log)
 
 
-def test_check_says_whether_the_turn_is_finished(at: Any, tmp_path: Path) -> None:
-    """P10: `pbem check` gives the host's verdict offline and writes nothing."""
+def test_r7_5_check_refuses_a_half_turn_saying_what_is_owed_and_writes_nothing(at: Any, tmp_path: Path) -> None:
+    """R7.5: a move file holds the rest of the turn; `pbem check` gives the host's verdict
+    offline (P10), and the host refuses the same half turn with the same words."""
     pos = at("turn")
     game, player, _empty, full, count = _turn_state(pos)
     path = _write(tmp_path, "part.yaml", move_text(game, player, [{"action": "place", "region": full, "count": count}]))
     before = snapshot(pos.games)
-    out = ok("check", path, "--log", pos.log)
-    assert f"ok: the host would accept all 1 action(s) against entry {game.last_seq} (P10)" in out
-    assert "the turn is not finished" in out
+    says = ("(R7.5)", "refused whole and nothing was recorded", "you still owe: move the plague")
+    checked = refused(pos.games, Exit.RULES, "check", path, "--log", pos.log, says=says)
+    assert refused(pos.games, Exit.RULES, "apply", path, "--games", pos.games, says=says) == checked
     assert snapshot(pos.games) == before
+
+
+def test_r7_5_a_move_may_stop_right_after_a_witch_look(at: Any, tmp_path: Path) -> None:
+    pos = at("turn")
+    game, player, _empty, _full, _count = _turn_state(pos)
+    assert game.state is not None
+    token = next(t for r in game.state.regions for t in game.state.rats[r])
+    look = [{"action": "take_card", "card": "witch"}, {"action": "witch_look", "token": token}]
+    path = _write(tmp_path, "look.yaml", move_text(game, player, look))
+    out = ok("check", path, "--log", pos.log)
+    assert "the turn is not finished" in out and "what your Witch saw" in out
 
 
 def test_wrong_time(at: Any, tmp_path: Path) -> None:

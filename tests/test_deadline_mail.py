@@ -19,13 +19,13 @@ import pytest
 from clitools import ok
 from test_mail import Collect, attachment, deliver, eml, signed, smtp, to_of
 
-from pbem.log.clock import at_of, pinned, seconds
 from pbem.bots.randombot import bot_actions
 from pbem.host.games import load_game
+from pbem.log.clock import at_of, pinned, seconds
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import after_of
-from pbem.player.nonces import commit_move, reveal_move
 from pbem.log.yamlio import dump_yaml
+from pbem.player.nonces import commit_move, reveal_move
 
 __all__ = ["smtp"]  # the fixture, shared with test_mail
 

@@ -14,19 +14,19 @@ import pytest
 from clitools import cli, ok, snapshot
 from test_tamper import rechain, refused_at, write
 
-from pbem.log.clock import at_of, pinned, seconds
-from pbem.referee.deadlines import due, parse_duration, phrase
-from pbem.sim.demo import open_game
 from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit, FormatError
-from pbem.log.game import Game
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game
+from pbem.host.settings import Settings, save_settings
+from pbem.log.clock import at_of, pinned, seconds
+from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_docs
 from pbem.log.moves import after_of, parse_move
-from pbem.rules import Place, TakeCard, WitchLook
-from pbem.host.settings import Settings, save_settings
 from pbem.log.yamlio import dump_yaml
+from pbem.referee.deadlines import due, parse_duration, phrase
+from pbem.rules import Place, TakeCard, WitchLook
+from pbem.sim.demo import open_game
 
 PLAYERS = ("red", "green", "blue", "yellow")
 T0 = "2026-12-01T09:00:00Z"
@@ -73,7 +73,7 @@ def test_new_records_the_deadline_in_entry_0_and_every_view_says_when_it_is_due(
     show = ok("show", "g", "--games", tmp_path / "four")
     assert "deadline: 3d a turn" in show and "due: red to move, due Fri 4 Dec 09:00 UTC" in show
     template = ok("template", "g", "--games", tmp_path / "four")
-    assert "# Deadline (R8.1): red to move, due Fri 4 Dec 09:00 UTC" in template
+    assert "# Deadline (R8.1): due Fri 4 Dec 09:00" in template
 
 
 @pytest.mark.parametrize("args", [["--deadline", "soon"], ["--deadline", "10s"], ["--reminder", "1h"],
@@ -273,7 +273,7 @@ def test_the_template_after_a_timeout_says_what_the_stand_in_did(tmp_path: Path)
     game = load_game(game_dir(tmp_path, "g"))
     text = ok("template", "g", "--games", tmp_path)
     assert f"# entry {game.last_seq} (" in text and "red's deadline passed" in text
-    assert "#   the stand-in: place 2 cube(s) in" in text
+    assert "# the stand-in: place 2 cube(s)" in text
 
 
 def test_check_gives_the_hosts_verdict_on_a_resignation(tmp_path: Path) -> None:

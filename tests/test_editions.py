@@ -131,10 +131,10 @@ def test_p3_a_custom_game_played_to_the_end_audits_as_custom(custom: tuple[Path,
     """The audit of a finished custom game is FAIR for its own data, and says CUSTOM GAME."""
     import random
 
+    from pbem.bots.randombot import bot_actions
     from pbem.host.games import apply_move, load_game
     from pbem.log.moves import read_move
     from pbem.sim.demo import open_game, write_move
-    from pbem.bots.randombot import bot_actions
 
     games, _folder = custom
     game = open_game(games, "c1", {"red": b"\x01" * 16, "green": b"\x02" * 16})

@@ -23,13 +23,13 @@ import pytest
 from clitools import cli, ok
 from test_tamper import EXAMPLE, rechain, write
 
+from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.fair.keys import entry_message, verify
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME, read_docs
-from pbem.log.yamlio import dump_yaml, load_one
+from pbem.log.notation import action_line
 from pbem.referee.history import compare
-from pbem.bots.randombot import bot_actions
 
 GAME = "h1"
 
@@ -65,9 +65,7 @@ def apply_actions(games: Path, actions: list[dict[str, Any]]) -> None:
     path = games.parent / f"{games.name}-move.yaml"
     path.unlink(missing_ok=True)
     ok("template", GAME, "--out", path, "--games", games)
-    move = load_one(path.read_text(), "template")
-    move["actions"] = actions
-    path.write_text(dump_yaml(move))
+    path.write_text(path.read_text() + "".join(action_line(a) + "\n" for a in actions))  # the notation
     ok("apply", path, "--games", games)
 
 

@@ -179,8 +179,8 @@ def test_every_path_that_records_an_entry_ends_with_the_host_step() -> None:
     and by the step's own loop; every operation of pbem/host/games.py that writes calls ``record``."""
     appenders = sorted(
         str(p.relative_to(PBEM.parent)) for p in PBEM.rglob("*.py")
-        if "append(path / LOG_NAME" in p.read_text() or "logfile import" in p.read_text()
-        and "append" in p.read_text().split("logfile import", 1)[1].split("\n", 1)[0]
+        if "append(path / LOG_NAME" in p.read_text() or ("logfile import" in p.read_text()
+        and "append" in p.read_text().split("logfile import", 1)[1].split("\n", 1)[0])
     )
     assert appenders == ["pbem/host/create.py", "pbem/host/step.py"], appenders
     step = ast.parse((PBEM / "host" / "step.py").read_text())

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from pbem.bots.randombot import random_action
 from pbem.data import default_board
 from pbem.rules import (
     Action,
@@ -43,7 +44,6 @@ from pbem.rules import (
 )
 from pbem.rules.data import CLASSES
 from pbem.rules.faces import Faces
-from pbem.bots.randombot import random_action
 from pbem.sim.simulate import new_random_game
 
 REGIONS = [r.id for r in default_board().regions] + ["atlantis"]

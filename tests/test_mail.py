@@ -8,11 +8,11 @@ import random
 import re
 import socket
 from collections.abc import Iterator
+from contextlib import contextmanager
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import make_msgid, parseaddr
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +21,16 @@ from clitools import cli as run
 from clitools import ok, snapshot
 from mailhostile import INJECTED_SUBJECT, hostile_messages, raw_mail
 
+from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, parse_log
 from pbem.log.moves import after_of
-from pbem.log.yamlio import dump_yaml, load_one, load_stream
+from pbem.log.notation import action_line
+from pbem.log.yamlio import dump_yaml, load_stream
 from pbem.player.nonces import commit_move, reveal_move
 from pbem.referee.replay import replay
 from pbem.rules import Action
-from pbem.bots.randombot import bot_actions
 
 ADDRESSES = {"red": "red@example.org", "blue": "blue@example.net"}
 HOST = "rattus@host.example"
@@ -97,6 +98,13 @@ def reveal(games: Path, player: str) -> dict[str, Any]:
 def signed(data: dict[str, Any], key: Path, tmp: Path) -> str:
     path = tmp / f"to-sign-{random.random()}.yaml"
     path.write_text(dump_yaml(data))
+    ok("sign", path, "--key", key)
+    return path.read_text()
+
+
+def signed_text(text: str, key: Path, tmp: Path) -> str:
+    path = tmp / f"to-sign-{random.random()}.txt"
+    path.write_text(text)
     ok("sign", path, "--key", key)
     return path.read_text()
 
@@ -218,13 +226,14 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
             break
         templates = [m for _r, m in batch if "your move" in str(m["Subject"])]
         assert len(templates) == 1 and to_of(templates[0]) == ADDRESSES[player]
-        template_bytes = attachment(templates[0], f"-{player}.yaml")
+        template_bytes = attachment(templates[0], f"-{player}.txt")
         assert template_bytes is not None
-        data = load_one(template_bytes.decode(), "template")  # 'actions: []' to fill in
-        assert data["after"] == after_of(game) and data["player"] == player
+        after = after_of(game)
+        assert f"game g {player}\nafter {after['seq']} {after['hash']}\n" in template_bytes.decode()
         actions: list[Action] = bot_actions(game.state, rng)
-        data["actions"] = [a.to_dict() for a in actions]
-        text = signed(data, tmp_path / "red.key", tmp_path) if player == "red" else dump_yaml(data)
+        text = template_bytes.decode() + "".join(action_line(a.to_dict()) + "\n" for a in actions)
+        if player == "red":  # signed in the notation: 'sig' lines (P8)
+            text = signed_text(text, tmp_path / "red.key", tmp_path)
         deliver(inbox, eml(ADDRESSES[player], text, attach=moves % 2 == 0))
         out = ok("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
         assert "applied: game g" in out, out
@@ -456,8 +465,8 @@ def test_mail_needs_somewhere_to_reply(tmp_path: Path) -> None:
 
 def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
     from pbem.host.step import Applied
-    from pbem.mail.host import MailHost
     from pbem.mail.headers import parse_mail
+    from pbem.mail.host import MailHost
 
     games, _inbox, _outbox = started
     private = games / "g" / "private" / "blue.yaml"
@@ -900,8 +909,8 @@ def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -
     for msg in got:
         player = next(p for p, a in ADDRESSES.items() if a == to_of(msg))
         assert "round 1 of 2" in str(msg["Subject"])
-        data = attachment(msg, f"g-commit-{player}.yaml")
-        assert data is not None and load_one(data.decode(), "t")["kind"] == "commit"
+        data = attachment(msg, f"g-commit-{player}.txt")
+        assert data is not None and f"game g {player}\n" in data.decode() and "# commit <" in data.decode()
     mailbox.Maildir(str(outbox)).clear()
     ok(*mail)
     assert replies(outbox) == []  # each round once
@@ -914,8 +923,8 @@ def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -
     assert sorted(to_of(m) for m in reveal_round) == sorted(ADDRESSES.values())
     for msg in reveal_round:
         player = next(p for p, a in ADDRESSES.items() if a == to_of(msg))
-        data = attachment(msg, f"g-reveal-{player}.yaml")
-        assert data is not None and load_one(data.decode(), "t")["kind"] == "nonce"
+        data = attachment(msg, f"g-reveal-{player}.txt")
+        assert data is not None and f"game g {player}\n" in data.decode() and "# nonce <" in data.decode()
     mailbox.Maildir(str(outbox)).clear()
     deliver(inbox, eml(ADDRESSES["red"], reveal(games, "red")))
     deliver(inbox, eml(ADDRESSES["blue"], reveal(games, "blue")))
@@ -924,8 +933,8 @@ def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -
     assert len(got) == 4 and load_log(games).started
     first = [m for m in got if "your move, red" in str(m["Subject"])]
     assert len(first) == 1 and to_of(first[0]) == ADDRESSES["red"]
-    data = attachment(first[0], "-red.yaml")
-    assert data is not None and load_one(data.decode(), "t")["kind"] == "move"
+    data = attachment(first[0], "-red.txt")
+    assert data is not None and "game g red\n" in data.decode() and "# place REGION 2 (R2.5)" in data.decode()
     mailbox.Maildir(str(outbox)).clear()
     ok(*mail)
     assert replies(outbox) == []

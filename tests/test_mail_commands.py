@@ -62,7 +62,7 @@ def test_template_gets_the_seats_own_template_from_its_view(started: tuple[Path,
     for player in ("red", "blue"):  # red is to move; blue's template says whose turn it is
         got = ask(games, inbox, outbox, ADDRESSES[player], "Re: [rattus g] question", body="template")
         expected = template(seat_view(games / "g", game, player))
-        assert attachment(got, f"-{player}.yaml") == expected.encode()
+        assert attachment(got, f"-{player}.txt") == expected.encode()
         assert expected in text_of(got)
 
 
@@ -115,7 +115,7 @@ def test_a_stale_move_is_refused_with_the_seats_current_template(
     text = text_of(got[0])
     assert "Your message was not applied; nothing was changed." in text and "written against entry 0" in text
     current = template(seat_view(games / "g", load_log(games), "red"))
-    assert attachment(got[0], "-red.yaml") == current.encode() and current in text
+    assert attachment(got[0], "-red.txt") == current.encode() and current in text
 
 
 def test_pbem_apply_of_a_mail_command_records_nothing_and_queues_the_answer(

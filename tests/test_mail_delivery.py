@@ -16,7 +16,17 @@ from click.testing import CliRunner
 from clitools import cli as run
 from clitools import ok
 from test_mail import (
-    HOST, Collect, commit, deliver, eml, free_port, load_log, replies, setup_game, smtp_server, to_of,
+    HOST,
+    Collect,
+    commit,
+    deliver,
+    eml,
+    free_port,
+    load_log,
+    replies,
+    setup_game,
+    smtp_server,
+    to_of,
 )
 
 from pbem.cli import main

@@ -10,10 +10,20 @@ from pathlib import Path
 
 from clitools import ok
 from test_mail import (
-    ADDRESSES, HOST, attachment, commit, deliver, eml, load_log, replies, reveal, setup_game, to_of,
+    ADDRESSES,
+    HOST,
+    attachment,
+    commit,
+    deliver,
+    eml,
+    load_log,
+    replies,
+    reveal,
+    setup_game,
+    to_of,
 )
 
-from pbem.log.yamlio import dump_yaml, load_one
+from pbem.log.yamlio import dump_yaml
 from pbem.mail.outbox import Queue
 from pbem.mail.replies import compose
 
@@ -71,8 +81,8 @@ def test_the_first_move_invitation_speaks_of_the_move_not_the_nonce(tmp_path: Pa
     assert len(got) == 1 and to_of(got[0]) == ADDRESSES["red"]
     text = got[0].get_body(("plain",)).get_content()
     assert text.startswith("It is your move.") and "nonce" not in text.split("\n\n")[0]
-    data = attachment(got[0], "-red.yaml")
-    assert data is not None and load_one(data.decode(), "t")["kind"] == "move"
+    data = attachment(got[0], "-red.txt")
+    assert data is not None and "game g red\n" in data.decode() and "# place REGION 2 (R2.5)" in data.decode()
 
 
 def test_an_html_only_mail_and_an_empty_field_cite_the_file_format_rule(tmp_path: Path) -> None:

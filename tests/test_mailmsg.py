@@ -94,7 +94,7 @@ def test_no_move_and_two_attachments_are_refused() -> None:
         b"From: a@b.c\nTo: h@b.c\nSubject: hi\nMIME-Version: 1.0\n"
         b"Content-Type: text/html\n\n<p>game: g</p>\n"
     )
-    with pytest.raises(FormatError, match="no YAML attachment"):
+    with pytest.raises(FormatError, match="no move attachment"):
         mail_move(parse_mail(html_only))
     two = (
         b"From: a@b.c\nTo: h@b.c\nSubject: x\nMIME-Version: 1.0\n"
@@ -104,7 +104,7 @@ def test_no_move_and_two_attachments_are_refused() -> None:
         b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="b.yml"\n\ngame: g\n'
         b"--b--\n"
     )
-    with pytest.raises(FormatError, match="2 YAML attachments"):
+    with pytest.raises(FormatError, match="2 move attachments"):
         mail_move(parse_mail(two))
 
 

@@ -69,7 +69,8 @@ def test_issue11_region_names_in_any_case_are_normalised(game: Game) -> None:
     name = game.board.name_of(region)  # as 'pbem show' prints it: "Gallia"
     move = parse_move(move_text(game, f"  - {{action: place, region: {name}, count: 1}}\n").encode())
     assert move.data["actions"][0]["region"] == region
-    assert referee.judge(game, move).state is not None
+    with pytest.raises(RulesError, match=r"R7\.5"):  # the name is known; only the turn is unfinished
+        referee.judge(game, move)
 
 
 def test_issue11_a_misspelt_region_gets_did_you_mean(game: Game) -> None:

@@ -201,11 +201,11 @@ def test_p4_pbem_nonce_keeps_the_nonce_private_and_reveals_it_later(games: Path,
 
 def test_p4_templates_for_both_rounds(games: Path) -> None:
     first = ok("template", GAME, "--player", "red", "--games", games)
-    assert "kind: commit" in first and "Round 1 of 2" in first and "pbem nonce" in first
+    assert "# commit <64 hex" in first and "Round 1 of 2" in first and "pbem nonce" in first
     for player in ("red", "green", "blue"):
         commit(games, player)
     second = ok("template", GAME, "--player", "red", "--games", games)
-    assert "kind: nonce" in second and "Round 2 of 2" in second and "--reveal" in second
+    assert "# nonce <" in second and "Round 2 of 2" in second and "--reveal" in second
 
 
 def test_p4_a_template_placeholder_is_never_accepted(games: Path) -> None:
@@ -213,7 +213,7 @@ def test_p4_a_template_placeholder_is_never_accepted(games: Path) -> None:
     raw = ok("template", GAME, "--player", "red", "--games", games)
     path = games.parent / "unfilled.yaml"
     path.write_text(raw)
-    refused(games, Exit.FORMAT, "apply", path, "--games", games, says=("nonce_commitment",))
+    refused(games, Exit.FORMAT, "apply", path, "--games", games, says=("holds no action, commitment", "(R7.3)"))
 
 
 def test_p4_the_vectors_nonce_commitments() -> None:

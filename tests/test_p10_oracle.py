@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from pbem.bots.randombot import bot_actions
 from pbem.data import default_board, default_catalogue
 from pbem.errors import PbemError
 from pbem.fair.protocol import Deal
@@ -27,7 +28,6 @@ from pbem.log.yamlio import dump_yaml
 from pbem.referee import admit as referee
 from pbem.rules import MappingFaces, Phase, Stage, State, play
 from pbem.rules.data import CLASSES, Token
-from pbem.bots.randombot import bot_actions
 from pbem.sim.simulate import new_random_game
 
 ENTRY0 = "ab" * 32
@@ -65,7 +65,7 @@ def position(seed: int) -> tuple[Game, Faces, Faces]:
     facts = Facts(
         game_id="p10", players=state.players, board=default_board(), catalogue=default_catalogue(),
         first_named=None, secret_commitment="00" * 32, made="supplied", edition="standard",
-        data_hash="00" * 32, bots={}, deadline=None, reminder=None,
+        data_hash="00" * 32, bots={}, deadline=None, reminder=None, whole_turns=True,
     )
     first = Create(0, "2026-11-30T09:00:00Z", None, {"at": "2026-11-30T09:00:00Z"})
     game = Game(facts=facts, entries=[first], hashes=[ENTRY0], keys=Keys({}), state=state)

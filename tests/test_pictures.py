@@ -20,16 +20,16 @@ from typing import Any
 import pytest
 from clitools import cli, ok, snapshot
 
-from pbem.referee.audit import host_faces
-from pbem.sim.demo import open_game, play_demo
 from pbem.errors import Exit
 from pbem.host.games import abandon, apply_move, game_dir, load_game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import parse_move
+from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move
+from pbem.referee.audit import host_faces
+from pbem.sim.demo import open_game, play_demo
 from pbem.views.svg import board_svg
 from pbem.views.timeline import game_at, read_checked
-from pbem.log.yamlio import dump_yaml
 
 PLAYERS = ("red", "green", "blue")
 SECRET = bytes(range(32))

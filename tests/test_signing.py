@@ -15,6 +15,7 @@ import pytest
 from clitools import cli as run
 from clitools import ok, snapshot
 
+from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.fair.keys import move_message, verify
 from pbem.fair.protocol import ZERO_HASH, entry_hash
@@ -25,7 +26,6 @@ from pbem.log.moves import parse_move, read_move, schema
 from pbem.log.yamlio import dump_entry, dump_yaml, load_stream
 from pbem.referee.replay import replay
 from pbem.sim.demo import write_move
-from pbem.bots.randombot import bot_actions
 
 
 @pytest.fixture()

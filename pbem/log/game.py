@@ -44,6 +44,7 @@ class Facts(Record):
     bots: Mapping[str, str]  # entry 0: seat -> bot level, played by the host
     deadline: int | None  # R8.1: seconds a turn may take (entry 0's options), or none
     reminder: int | None  # seconds before the deadline a reminder is mailed, or none
+    whole_turns: bool  # R7.5: a move file holds the rest of its turn (games from pbem 0.2 on)
 
 
 class Entropy(Slots):

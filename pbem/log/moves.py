@@ -25,6 +25,7 @@ import jsonschema
 from pbem.errors import FormatError
 from pbem.fair.protocol import HASH_PREFIX_MIN, canonical_base64
 from pbem.files import read_limited
+from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
 from pbem.record import Record
@@ -100,11 +101,27 @@ def validate(data: Any, name: str, what: str) -> None:
     raise FormatError(f"{what}: at {where}: {detail} (schemas/{name})", rule)
 
 
-def parse_move(data: bytes, what: str = "move file") -> Move:
-    """Bytes -> checked :class:`Move`: size, UTF-8, strict YAML, printable text, JSON Schema (P2)."""
+def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | None = None) -> Move:
+    """Bytes -> checked :class:`Move`: size, UTF-8, then either the plain-text notation
+    (:mod:`pbem.log.notation`) or strict YAML, printable text, JSON Schema (P2).
+
+    ``context`` fills the header fields (``game``, ``player``, ``after``) a text move
+    left out, as a mail's report gives them; what the move itself says always wins."""
     if len(data) > MOVE_LIMIT:
         raise FormatError(f"the {what} is larger than the {MOVE_LIMIT // 1024} KiB allowed", "P2")
-    doc = load_one(decode(data, f"the {what}"), f"the {what}")
+    text = decode(data, f"the {what}")
+    if notation.is_notation(text):
+        doc: Any = {**(context or {}), **notation.parse(text.lstrip("\ufeff"), f"the {what}")}
+        missing = [f for f in ("game", "player", "after") if f not in doc]
+        if missing:
+            raise FormatError(
+                f"the {what} does not say {' and '.join(missing)}: start it with the lines "
+                "'game GAME SEAT' and 'after SEQ HASH' from your template (or send it as a reply "
+                "to the host's mail, which gives them)", "P7",
+            )
+        doc = {k: doc[k] for k in _ORDER if k in doc}
+    else:
+        doc = load_one(text, f"the {what}")
     check_text(doc, f"the {what}")  # before the schema: its patterns' $ admits a final newline
     if not isinstance(doc, dict):
         raise FormatError(f"the {what} must be a mapping with game, player, kind, after", "P7")
@@ -121,6 +138,9 @@ def parse_move(data: bytes, what: str = "move file") -> Move:
         )
     return Move(doc["game"], doc["player"], doc["kind"], doc)
 
+
+_ORDER = ("game", "player", "kind", "after", "actions", "nonce_commitment", "nonce", "key", "comment", "signature")
+"""A text move's fields in a move file's order (so a signed text move and its YAML read alike)."""
 
 _NAMED = ("region", "source", "target", "card", "token")
 

@@ -221,7 +221,7 @@ class Admission:
                      + current[1])
         msg = self._reply(mail, to, text, batch, 0)
         if current is not None:
-            msg.add_attachment(current[1].encode("utf-8"), maintype="application", subtype="yaml",
+            msg.add_attachment(current[1].encode("utf-8"), maintype="text", subtype="plain",
                                filename=current[0])
         return msg
 
@@ -230,7 +230,7 @@ class Admission:
         """(file name, text) of the seat's template now; None once the game is over."""
         try:
             game = load_game(path)
-            return f"{game.game_id}-{game.last_seq}-{player}.yaml", seat_template(path, game, player)
+            return f"{game.game_id}-{game.last_seq}-{player}.txt", seat_template(path, game, player)
         except PbemError:  # the game is over (or its log unreadable): the refusal alone
             return None
 

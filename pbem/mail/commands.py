@@ -116,7 +116,7 @@ def answer(games: Path, address: str, command: Command) -> Answer:
         return Answer(f"{head} the history", "\n".join(history_lines(*read_checked(log))) + "\n", [])
     text = seat_template(path, game, player)  # template: the seat's own view only (P10)
     return Answer(f"{head} your template, {player} (after entry {game.last_seq})", text,
-                  [(f"{game.game_id}-{game.last_seq}-{player}.yaml", text.encode("utf-8"), "yaml")])
+                  [(f"{game.game_id}-{game.last_seq}-{player}.txt", text.encode("utf-8"), "plain")])
 
 
 def seat_template(path: Path, game: Game, player: str) -> str:
@@ -130,5 +130,7 @@ def attach(msg: EmailMessage, found: Answer) -> None:
     for name, data, subtype in found.files:
         if subtype == "png":
             msg.add_attachment(data, maintype="image", subtype="png", disposition="inline", filename=name)
+        elif subtype == "plain":  # a template: plain text, as every template mail carries it
+            msg.add_attachment(data, maintype="text", subtype="plain", filename=name)
         else:
             msg.add_attachment(data, maintype="application", subtype=subtype, filename=name)

@@ -83,8 +83,8 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
         intro = MOVE_TEXT if started else ROUND_TEXT  # the first move's template is no nonce
         msg = compose(from_address, emails[player], subject, intro + "\n\n" + text,
                       queue.message_id(batch, index, from_address))
-        msg.add_attachment(text.encode("utf-8"), maintype="application", subtype="yaml",
-                           filename=f"{game.game_id}-{game.opening.value}-{player}.yaml")
+        msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain",
+                           filename=f"{game.game_id}-{game.opening.value}-{player}.txt")
         out.append(msg)
     if out:
         queue.put(batch, "invite", out)

@@ -1,8 +1,9 @@
 """A move out of an e-mail message as real mail clients write it (RFC 5322, MIME).
 
-The move is the message's YAML attachment (``.yaml``/``.yml``, or a YAML
-media type), or else a YAML block in its plain-text body.  Mail is messy, so
-the body is cleaned before the block is cut out of it:
+The move is the message's attachment (``.txt``, ``.yaml``/``.yml``, or a YAML
+media type), or else its plain-text body: a move in the notation (one action a
+line, :mod:`pbem.log.notation`) or a YAML block.  Mail is messy, so the body is
+cleaned before the move is read out of it:
 
 * transfer encodings (quoted-printable, base64) and charsets are undone by the
   stdlib ``email`` package (``policy=email.policy.default``);
@@ -16,7 +17,9 @@ the body is cleaned before the block is cut out of it:
 * a base64 ``signature:`` or ``key:`` value that a mail client broke across
   lines is joined again.
 
-The move is then parsed and checked exactly like a move file; signatures are
+A move is read whole or refused whole (R7.3): a line after its start that is not
+a move line (a wrapped line's tail, a cut paste) refuses it, naming the line; it is
+never applied in part.  The move is then checked exactly like a move file; signatures are
 checked over the parsed move (P8), never over the message's bytes.  Reading
 the message safely before any of this is :mod:`pbem.mail.headers`'s.
 """
@@ -28,11 +31,13 @@ from email.message import EmailMessage
 
 from pbem.errors import FormatError
 from pbem.log.moves import Move, parse_move
+from pbem.log.notation import first_move_line, is_notation
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail
 
 DECODED_LIMIT = MAIL_LIMIT  # a part's decoded bytes
 YAML_TYPES = frozenset({"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"})
 YAML_SUFFIXES = (".yaml", ".yml")
+MOVE_SUFFIXES = (*YAML_SUFFIXES, ".txt")
 MOVE_KEYS = ("game", "player", "kind", "after", "actions", "nonce", "nonce_commitment", "key", "comment", "signature")
 _KEY_LINE = re.compile(r"^(?:" + "|".join(MOVE_KEYS) + r")[ \t]*:(?:[ \t]|$)")
 _HEADER_LINE = re.compile(r"^[!-9;-~]+[ \t]*:")
@@ -67,13 +72,18 @@ def looks_like_mail(name: str, head: bytes) -> bool:
 
 
 def mail_move(mail: Mail) -> tuple[Move, str]:
-    """The move a message carries, and where it was found (for messages to people)."""
-    attachments = _yaml_attachments(mail.message)
+    """The move a message carries, and where it was found (for messages to people).
+
+    A YAML or ``.txt`` attachment, else the plain-text body: a move in the notation
+    (:mod:`pbem.log.notation`) or a YAML block; where the body's own lines hold none, the
+    quoted reply.  A text move without its header lines takes them from the host's mail it
+    answers (the quoted template).  Whatever is found is read whole or refused whole (R7.3)."""
+    attachments = _move_attachments(mail.message)
     if len(attachments) > 1:
         attachments = [(n, t) for n, t in attachments if n.lower() != "log.yaml"]
     if len(attachments) > 1:
         names = ", ".join(n for n, _t in attachments)
-        raise FormatError(f"the message has {len(attachments)} YAML attachments ({names}); send one move", "P2")
+        raise FormatError(f"the message has {len(attachments)} move attachments ({names}); send one move", "P2")
     if attachments:
         name, text = attachments[0]
         where = f"attachment {name}"
@@ -81,19 +91,104 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
     body = body_text(mail.message)
     if body is None:
         raise FormatError(
-            "the message has no YAML attachment and no readable plain-text body: attach the move file "
-            "(.yaml), or paste it into a plain-text message", "P2",
+            "the message has no move attachment and no readable plain-text body: write the move in "
+            "a plain-text message, one action a line, or attach the move file (.txt or .yaml)", "P2",
         )
+    own, quoted = own_lines(body), dequote(body)
+    context = header_of(quoted) if quoted is not None else {}
+    found = text_move(own, "the message text", context)
+    if found is not None:
+        return found, "the message text"
     block = yaml_block(body)
-    if block is None:
-        quoted = dequote(body)
-        if quoted is not None and yaml_block(quoted) is not None:
+    if block is None and quoted is not None:
+        moved = text_move(quoted.split("\n"), "the quoted reply", {})
+        if moved is not None:
+            return moved, "the quoted reply"
+        if yaml_block(quoted) is not None:
             return quoted_move(quoted)
+    if block is None:
         raise FormatError(
-            "no move found in the message: attach the move file (.yaml), or paste it unquoted "
-            "into the text, starting with its 'game:' line", "P2",
+            "no move found in the message: write it in the text, one action a line (as the template "
+            "shows; 'pbem rules notation'), or attach the move file", "P2",
         )
+    _nothing_after(body, block)
     return parse_move(block.encode("utf-8"), "move in the message text"), "the message text"
+
+
+def own_lines(body: str) -> list[str]:
+    """The message's own lines, before its signature separator: the quoted lines (and the
+    client's "On ... wrote:") left out, so a move written above, below or between the lines
+    of the quoted template is read the same."""
+    out: list[str] = []
+    for line in body.replace("\r\n", "\n").split("\n"):
+        if line in ("-- ", "--"):
+            break
+        if not (line.startswith(">") or _WROTE.match(line)):
+            out.append(line)
+    return out
+
+
+def text_move(lines: list[str], where: str, context: dict[str, object]) -> Move | None:
+    """The notation move in ``lines``, or None if they hold no move line.
+
+    The move starts at the first move line (a greeting before it is not the move) and runs
+    to the first line after a blank line that is not a move line (a sign-off).  A line that
+    is not a move line *right after* a move line is a damaged move (a wrapped or half-pasted
+    line), and a move line after the sign-off a second block: both refuse the whole move,
+    naming the line; it is never applied in part (R7.3)."""
+    start = first_move_line(lines)
+    if start is None or not is_notation("\n".join(lines[start:])):
+        return None
+    end, blank = len(lines), False
+    for index in range(start, len(lines)):
+        body = lines[index].split("#", 1)[0].strip()
+        if not body:
+            blank = blank or not lines[index].strip()
+            continue
+        if blank and first_move_line([lines[index]]) is None:
+            end = index
+            break
+        blank = False
+    later = first_move_line(lines[end:])
+    if later is not None:
+        raise FormatError(
+            f"the {where} holds move lines on both sides of {lines[end].strip()[:60]!r}: write the "
+            "move as one block of lines; nothing was applied", "R7.3",
+        )
+    text = "\n".join(lines[start:end]).strip("\n") + "\n"
+    return parse_move(text.encode("utf-8"), f"move in {where}", context)
+
+
+def header_of(quoted: str) -> dict[str, object]:
+    """The header lines (``game``, ``after``) of the host's mail a reply quotes, if any: a
+    move written below a quoted template answers the entry that template was written for."""
+    found: dict[str, object] = {}
+    for line in quoted.split("\n"):
+        words = line.split()
+        if len(words) == 3 and words[0] == "game":
+            found.setdefault("game", words[1])
+            found.setdefault("player", words[2])
+        elif len(words) == 3 and words[0] == "after" and words[1].isdigit():
+            found.setdefault("after", {"seq": int(words[1]), "hash": words[2]})
+    return found if {"game", "player", "after"} <= set(found) else {}
+
+
+def _nothing_after(body: str, block: str) -> None:
+    """Never a prefix (R7.3): the line right after a YAML move block must be blank (a
+    sign-off may follow a blank line); a line there that cannot belong to the move means
+    the move was broken (a wrapped line) or cut, and the whole move is refused, naming it."""
+    norm = _join_broken_base64([ln.replace("\u00a0", " ").rstrip("\r") for ln in own_lines(body)])
+    first = block.split("\n", 1)[0]
+    start = next((i for i, ln in enumerate(norm) if ln == first), None)
+    if start is None:
+        return
+    rest = [ln for ln in norm[start + block.rstrip("\n").count("\n") + 1:] if not ln.lstrip().startswith("#")]
+    if rest and rest[0].strip():
+        raise FormatError(
+            f"the move in the message text is followed by {rest[0].strip()[:60]!r}, which is not part "
+            "of a move: a mail client may have wrapped a long line. Nothing was applied: the move is "
+            "read whole or not at all. Send the move alone in the message, or attach it as a file", "R7.3",
+        )
 
 
 _WROTE = re.compile(r"^(?:On\b.*|.*\bwrote:|-+ ?Original Message ?-+)\s*$", re.IGNORECASE)
@@ -148,14 +243,15 @@ def yaml_blocks(text: str) -> list[str]:
         lines = lines[start + max(1, block.count("\n")):]
 
 
-def _yaml_attachments(message: EmailMessage) -> list[tuple[str, str]]:
+def _move_attachments(message: EmailMessage) -> list[tuple[str, str]]:
+    """The message's attached move files: YAML (by name or media type) or ``.txt``."""
     found: list[tuple[str, str]] = []
     for part in message.walk():
         if part.is_multipart():
             continue
         filename = part.get_filename() or ""
         ctype = part.get_content_type()
-        if not (filename.lower().endswith(YAML_SUFFIXES) or ctype in YAML_TYPES):
+        if not (filename.lower().endswith(MOVE_SUFFIXES) or ctype in YAML_TYPES):
             continue
         payload = part.get_payload(decode=True)
         raw = payload if isinstance(payload, bytes) else b""

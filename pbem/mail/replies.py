@@ -43,11 +43,11 @@ ROUND_SUBJECTS = {
     "reveal": "round 2 of 2: reveal your nonce",
     "started": "the game has started",
 }
-ROUND_TEXT = ("Your part of the opening (P4): fill in the attached file as its comments say "
-              "('pbem nonce' can write it for you) and send it back.")
-MOVE_TEXT = ("It is your move. Fill in the attached move file (or the copy below), sign "
-             "it if you registered a key ('pbem sign'), and send it back as an attachment "
-             "or as the text of a plain-text message.")
+ROUND_TEXT = ("Your part of the opening (P4): reply with the line the template\n"
+              "below asks for ('pbem nonce' can write it for you).")
+MOVE_TEXT = ("It is your move. Reply with the rest of your turn, one action a\n"
+             "line, as the template below shows (also attached as a .txt file).\n"
+             "Sign it if you registered a key ('pbem sign').")
 
 
 def entry_label(entry: Entry) -> str:
@@ -204,13 +204,13 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
     msg.add_attachment(report.log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
     if player == game.to_move():
         msg.add_attachment(
-            template(SeatView(game, player)).encode("utf-8"), maintype="application", subtype="yaml",
-            filename=f"{game.game_id}-{game.last_seq}-{player}.yaml",
+            template(SeatView(game, player)).encode("utf-8"), maintype="text", subtype="plain",
+            filename=f"{game.game_id}-{game.last_seq}-{player}.txt",
         )
     if invited:
         msg.add_attachment(
-            template(SeatView(game, player)).encode("utf-8"), maintype="application", subtype="yaml",
-            filename=f"{game.game_id}-{game.opening.value}-{player}.yaml",
+            template(SeatView(game, player)).encode("utf-8"), maintype="text", subtype="plain",
+            filename=f"{game.game_id}-{game.opening.value}-{player}.txt",
         )
     if private is not None:  # the seat's own looks, from its view (R5.6, P6)
         view = seat_view(report.folder, game, player)

@@ -133,8 +133,8 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str)
             f"step to where you have the fewest cubes.\n\nYour move file:\n\n{text}")
     msg = host._message(address, f"[pbem {game.game_id}] reminder: your move, {player}, due "
                         f"{said.split('due ', 1)[-1]}", body, host.queue.message_id(batch, 0, host.from_address))
-    msg.add_attachment(text.encode("utf-8"), maintype="application", subtype="yaml",
-                       filename=f"{game.game_id}-{game.last_seq}-{player}.yaml")
+    msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain",
+                       filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
     return msg
 
 
@@ -171,8 +171,8 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
                             host.queue.message_id(batch, index, host.from_address))
         msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
         if player == to_move and last == game.last_seq:
-            msg.add_attachment(template(SeatView(game, player)).encode("utf-8"), maintype="application",
-                               subtype="yaml", filename=f"{game.game_id}-{game.last_seq}-{player}.yaml")
+            msg.add_attachment(template(SeatView(game, player)).encode("utf-8"), maintype="text",
+                               subtype="plain", filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
         out.append(msg)
     return out
 

@@ -13,8 +13,8 @@ from pbem.files import read_limited
 from pbem.log.logfile import read_log
 from pbem.log.yamlio import MOVE_LIMIT
 from pbem.referee import admit as referee
+from pbem.referee.owed import owed
 from pbem.referee.replay import replay
-from pbem.views.owed import owed
 
 
 def check_move(move_file: Path, log: Path) -> list[str]:

@@ -8,10 +8,12 @@ from pathlib import Path
 from pbem.errors import FormatError, InternalError, SignatureError
 from pbem.fair.keys import fingerprint, load_private_key, move_message, public_text, sign, verify
 from pbem.files import read_limited, write_atomic
+from pbem.log import notation
 from pbem.log.moves import Move, parse_move
 from pbem.log.yamlio import MOVE_LIMIT, dump_yaml
 
 _SIGNATURE_LINE = re.compile(r"^signature[ \t]*:")
+_SIG_LINE = re.compile(r"^[ \t]*sig[ \t]", re.IGNORECASE)
 
 
 def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
@@ -26,7 +28,9 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
     move = parse_move(raw, f"move file {path.name}")
     text = raw.decode("utf-8")
     newline = "\r\n" if "\r\n" in text else "\n"
-    lines = [ln for ln in text.splitlines() if not _SIGNATURE_LINE.match(ln)]
+    plain = notation.is_notation(text)  # a text move is signed with 'sig' lines, as it is written
+    drop = _SIG_LINE if plain else _SIGNATURE_LINE
+    lines = [ln for ln in text.splitlines() if not drop.match(ln)]
     data = {k: v for k, v in move.data.items() if k != "signature"}
     if register:
         if move.kind != "commit":
@@ -35,7 +39,7 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
             raise FormatError("the commitment already registers another key; remove its 'key:' line", "P8")
         if "key" not in data:
             data["key"] = public
-            lines.append(f'key: "{public}"')
+            lines.append(f"key {public}" if plain else f'key: "{public}"')
     offered = data.get("key")
     if isinstance(offered, str) and offered != public:
         raise SignatureError(
@@ -43,7 +47,10 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
             f"{fingerprint(public)}...: sign it with the key it registers", "P8",
         )
     signature = sign(key, move_message(data))
-    lines.append(f'signature: "{signature}"')
+    if plain:
+        lines += [ln for ln in notation.write({"signature": signature}).splitlines() if ln.startswith("sig ")]
+    else:
+        lines.append(f'signature: "{signature}"')
     new_text = newline.join(lines) + newline
     signed = {**data, "signature": signature}
     try:
@@ -51,7 +58,7 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
     except FormatError:
         kept = False
     if not kept:  # e.g. a flow-style document: rewrite it plainly (comments are lost)
-        new_text = dump_yaml(signed)
+        new_text = notation.write(signed) if plain else dump_yaml(signed)
     result = parse_move(new_text.encode("utf-8"), f"move file {path.name}")
     if result.data != signed or not verify(public, signature, move_message(result.data)):
         raise InternalError("the signed move does not read back")  # pragma: no cover

@@ -37,7 +37,9 @@ from pbem.rules import (
     EndTurn,
     Event,
     Faces,
+    Phase,
     State,
+    WitchLook,
     action_from_dict,
     play,
 )
@@ -257,5 +259,14 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
         after.to_move != move.player
         or (after.turn.stage is Stage.OUTBREAK and after.players[after.current] == move.player)
         or (bool(actions) and isinstance(actions[-1], EndTurn))  # the final sweep follows (R6.4)
+        or state.phase is Phase.SETUP  # one placement a move; the snake may give a seat two in a row (R2.5)
     )
+    if not complete and game.facts.whole_turns and not (actions and isinstance(actions[-1], WitchLook)):
+        from pbem.referee.owed import owed  # lazily: only a refusal needs it (start-up speed)
+
+        raise RulesError(
+            f"the move stops before the end of {move.player}'s turn, so it is refused whole and nothing "
+            f"was recorded: a move holds the rest of the turn, and may stop early only right after a "
+            f"Witch's look; {owed(after, move.player, game.board.name_of)}", "R7.5",
+        )
     return Verdict(move, key, tuple(actions), after, tuple(events), complete)

@@ -10,9 +10,11 @@ difference is a :class:`TamperError` naming the entry.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pbem import ENGINE_NAME
 from pbem.data import STANDARD_DATA_HASHES
 from pbem.errors import FormatError, PbemError, TamperError
 from pbem.fair import protocol
@@ -99,8 +101,21 @@ def _facts(raw: dict[str, Any]) -> Facts:
         game_id=raw["game"], players=players, board=board, catalogue=Catalogue.from_data(data["tokens"]),
         first_named=options.get("first"), secret_commitment=raw["secret"]["commitment"],
         made=raw["secret"]["made"], edition=edition, data_hash=recorded, bots=bots,
-        deadline=deadline, reminder=reminder,
+        deadline=deadline, reminder=reminder, whole_turns=whole_turns(raw["engine"]),
     )
+
+
+WHOLE_TURNS_FROM = (0, 2)
+"""R7.5 holds for games created by pbem 0.2 on; a log written before keeps its half turns."""
+
+
+def whole_turns(engine: dict[str, Any]) -> bool:
+    """R7.5: does the game's entry 0 (the engine that created it) hold every move file to the
+    rest of its turn?  Another engine's game, or a version pbem cannot read, is held to it."""
+    parts = re.match(r"(\d+)\.(\d+)", str(engine.get("version", "")))
+    if engine.get("name") != ENGINE_NAME or parts is None:
+        return True
+    return (int(parts.group(1)), int(parts.group(2))) >= WHOLE_TURNS_FROM
 
 
 def replay(entries: list[Entry], hashes: list[str]) -> Game:

@@ -9,8 +9,8 @@ from pathlib import Path
 from pbem.log.game import Game
 from pbem.log.records import Entry, Move
 from pbem.referee.deadlines import phrase
+from pbem.referee.owed import owed, unfinished
 from pbem.views.narrate import entry_lines
-from pbem.views.owed import owed, unfinished
 from pbem.views.text import next_step, opening_line, trust_lines
 
 

@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from pbem.errors import UnknownError
+from pbem.log.notation import LINES
 
 RULES_FILE = Path(__file__).parent.parent / "data" / "rules.md"
 _ITEM = re.compile(r"^- ((?:R\d+\.\d+)|(?:P\d+)) (.*)$")
@@ -50,16 +51,36 @@ def sentence(rule: str) -> str | None:
     return text[: end.start()] if end else text
 
 
+def notation_help() -> list[str]:
+    """``pbem rules notation``: how to write a move in plain text, a line per action."""
+    width = max(len(form) for form, _what, _rule in LINES)
+    out = [
+        "Writing a move: one action a line, names in any case, '#' starts a comment.",
+        "A move holds the rest of your turn (R7.5); it may stop early only right after a 'look'.",
+        "The first two lines come from your template (or from the host's mail you reply to).",
+        "",
+    ]
+    out += [f"  {form:<{width}}  {what}" + (f" ({rule})" if rule else "") for form, what, rule in LINES]
+    out += ["", "For example:", "", "  game spring-1347 red", "  after 12 3fa4c1d2e0b9a871", "  take monk",
+            "  place gallia 2", "  monk t07 hispania", "  plague italia", "  spread hispania", "  spread gallia"]
+    return out
+
+
 def lookup(query: str | None) -> list[str]:
-    """``pbem rules``: everything, one rule (and its sub-rules), or the rules naming a word."""
+    """``pbem rules``: everything (``all``: the notation too), one rule (and its sub-rules),
+    the notation (``notation``), or the rules naming a word."""
     table = rules()
-    if not query:
-        return [f"{k}  {v}" for k, v in table.items()]
+    if not query or query.strip().lower() == "all":
+        rest = ["", *notation_help()] if query else []
+        return [f"{k}  {v}" for k, v in table.items()] + rest
+    if query.strip().lower() in ("notation", "orders", "syntax"):
+        return notation_help()
     key = query.strip().upper()
     if key in table:
         return [f"{k}  {v}" for k, v in table.items() if k == key or k.startswith(key + ".")]
     word = query.strip().lower()
     found = [f"{k}  {v}" for k, v in table.items() if word in v.lower()]
     if not found:
-        raise UnknownError(f"no rule is numbered or mentions {query!r}; 'pbem rules' lists them all", "R7.3")
+        raise UnknownError(f"no rule is numbered or mentions {query!r}; 'pbem rules' lists them all, "
+                           "'pbem rules notation' shows how to write a move", "R7.3")
     return found

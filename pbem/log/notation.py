@@ -1,0 +1,378 @@
+"""Orders in plain text: a turn in a few short lines, one action a line (issue 19, R7.3, R7.5).
+
+A move in the notation reads as a Judge's orders or chess's SAN::
+
+    game spring-1347 red
+    after 12 3fa4c1d2e0b9a871
+    take monk
+    place gallia 2
+    monk t07 hispania
+    plague italia
+    spread hispania
+    spread gallia
+
+Every line is short (no mail client wraps it), names are in any case, ``#``
+starts a comment, blank lines are nothing.  The two header lines name the
+game, the seat and the entry the move answers (P7); a mail may leave them out
+and take them from the report it answers (:mod:`pbem.mail.message`).
+
+The text is read whole or not at all: a line that is not one of the lines
+below (a wrapped line's tail, half a word, a stray sentence) refuses the
+whole move, naming the line, and nothing is recorded.  What the text says is
+then the same move dict a YAML move file gives (``schemas/move.json``), so the
+log records the same canonical actions, and a signature covers that parsed
+move (P8), never the text's bytes: a signed text move works as a signed YAML one.
+
+:data:`LINES` is the notation's own reference (``pbem rules notation``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from pbem.errors import FormatError
+
+HEADER_WORDS = ("game", "player", "after")
+KEYWORDS = frozenset({
+    "game", "player", "after", "commit", "nonce", "key", "sig", "note", "resign",
+    "take", "place", "king", "merchant", "monk", "look", "swap", "plague", "spread", "knight",
+    "flip", "end",
+})
+
+LINES: tuple[tuple[str, str, str], ...] = (
+    ("game GAME SEAT", "the game and your seat (P7)", ""),
+    ("after SEQ HASH", "the entry your move answers: its number and hash (P7)", ""),
+    ("take CARD", "take a class card: peasant merchant monk knight witch king", "R3.1"),
+    ("place REGION N", "place N cubes on REGION (setup: 2 cubes)", "R3.2"),
+    ("king REGION", "the King: a cube from REGION (no rats) to the palace", "R5.1"),
+    ("merchant FROM TO N", "the Merchant: N cubes (up to 3) from FROM to TO", "R5.2"),
+    ("monk TOKEN REGION", "the Monk: rat TOKEN (t07) to REGION", "R5.3"),
+    ("look TOKEN", "the Witch: look at rat TOKEN (the move may stop here)", "R5.6"),
+    ("swap", "the Witch: swap the two rats you looked at", "R5.6"),
+    ("plague REGION", "move the plague to REGION", "R3.3"),
+    ("plague VIA REGION", "the Knight: move the plague two steps", "R5.4"),
+    ("spread REGION", "put the next drawn rat on REGION, a line per rat", "R4.1"),
+    ("knight cubes", "the Knight: the plague piece counts as 2 neutral cubes", "R5.4"),
+    ("flip TOKEN ...", "the flip order, a preference: these rats first", "R4.2"),
+    ("knight REGION [REGION]", "final round: the Knight moves the plague", "R6.3"),
+    ("end", "final round: your go is finished", "R6.2"),
+    ("resign", "leave the game; the stand-in plays your seat", "R8.4"),
+    ("commit HEX", "opening, round 1: your nonce's commitment (64 hex)", "P4"),
+    ("nonce HEX", "opening, round 2: the nonce itself", "P4"),
+    ("key ed25519:...", "with the commitment: register your public key", "P8"),
+    ("sig BASE64", "your signature; a long one may take two sig lines", "P8"),
+    ("note TEXT", "a free comment kept with the move", ""),
+)
+
+_WORD = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
+_TOKEN = re.compile(r"t\d{1,2}\Z")
+_HEX = re.compile(r"[0-9a-f]+\Z")
+_B64 = re.compile(r"[A-Za-z0-9+/=]+\Z")
+_NUMBER = re.compile(r"\d{1,4}\Z")
+_HASH = re.compile(r"[0-9a-f]{16,64}\Z")
+_COMMENT = re.compile(r"\s#|^#")
+MAX_LINE = 200  # a longer line is not a move line (the notation's longest, a nonce, is 135)
+
+
+class NotationError(FormatError):
+    """A line of a text move that is not a move line (R7.3: the move is refused whole)."""
+
+
+def is_notation(text: str) -> bool:
+    """Does ``text`` hold a move in the notation (rather than a YAML move file)?  Its first
+    line that is not blank or a comment starts with a keyword and has no ``key:`` form."""
+    for raw in text.splitlines():
+        line = _strip_comment(raw).strip()
+        if not line:
+            continue
+        word = line.split(None, 1)[0].lower()
+        return word in KEYWORDS and not re.match(r"[A-Za-z_]+\s*:", line)
+    return False
+
+
+def first_move_line(lines: list[str]) -> int | None:
+    """The index of the first line that starts with a keyword (a mail's greeting before it
+    is not the move), or None."""
+    for index, raw in enumerate(lines):
+        line = _strip_comment(raw).strip()
+        if line and line.split(None, 1)[0].lower() in KEYWORDS and not re.match(r"[A-Za-z_]+\s*:", line):
+            return index
+    return None
+
+
+def _strip_comment(line: str) -> str:
+    match = _COMMENT.search(line)
+    return line if match is None else line[: match.start()]
+
+
+def parse(text: str, what: str = "the move") -> dict[str, Any]:
+    """The move a text holds, as a move file's dict (its header fields only where written).
+
+    Every line must be a move line (:data:`LINES`); the first that is not refuses the
+    whole move, quoting it with its number (R7.3).  Checks of the values themselves
+    (a region's name, a count's range) are the schema's and the rules', as for YAML."""
+    reading = _Reading(what)
+    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
+        body = _strip_comment(raw.replace("\u00a0", " ")).strip()
+        if body:
+            reading.line(f"{what}, line {number} ({_quote(raw)})", body)
+    return reading.move()
+
+
+class _Reading:
+    """One text move being read, line by line (:func:`parse`)."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.fields: dict[str, Any] = {}
+        self.actions: list[dict[str, Any]] = []
+        self.kinds: list[str] = []  # the move file kinds its lines make (one is allowed)
+        self.sig: list[str] = []
+        self.notes: list[str] = []
+        self.last = ""
+
+    def line(self, where: str, body: str) -> None:
+        if len(body) > MAX_LINE:
+            raise NotationError(f"{where}: the line is too long to be a move line", "R7.3")
+        words = body.replace(",", " ").split()
+        word, rest = words[0].lower(), words[1:]
+        if word in _ACTIONS:
+            self.actions.extend(_ACTIONS[word](where, [w.lower() for w in rest]))
+            self._kind(_TURN)
+        elif word in _OPENING:
+            _arity(where, f"{word} HEX", rest, 1)
+            value = rest[0].lower()
+            if not _HEX.match(value):
+                raise NotationError(f"{where}: {word} takes hex digits (0-9, a-f)", "P4")
+            self._kind(word)
+            _set(self.fields, _OPENING[word], value, where)
+        elif word in HEADER_WORDS:
+            _header(self.fields, word, [w.lower() for w in rest], where)
+        elif word in _OTHER:
+            _OTHER[word](self, where, body, rest)
+        else:
+            raise NotationError(
+                f"{where} is not a move line: a line starts with one of "
+                f"{', '.join(sorted(KEYWORDS))} (see 'pbem rules notation'); nothing was applied, "
+                "the move is read whole or not at all", "R7.3",
+            )
+        self.last = word
+
+    def _kind(self, kind: str) -> None:
+        if kind not in self.kinds:
+            self.kinds.append(kind)
+
+    def note(self, where: str, body: str, rest: list[str]) -> None:
+        self.notes.append(body[4:].strip())
+
+    def signature(self, where: str, body: str, rest: list[str]) -> None:
+        _arity(where, "sig BASE64", rest, 1)
+        if not _B64.match(rest[0]):
+            raise NotationError(f"{where}: a signature is base64 text ('pbem sign' writes it)", "P8")
+        if self.sig and self.last != "sig":
+            raise NotationError(f"{where}: the signature's lines must follow each other", "P8")
+        self.sig.append(rest[0])
+
+    def key(self, where: str, body: str, rest: list[str]) -> None:
+        _arity(where, "key ed25519:...", rest, 1)
+        _set(self.fields, "key", rest[0], where)
+
+    def resign(self, where: str, body: str, rest: list[str]) -> None:
+        _arity(where, "resign", rest, 0)
+        self._kind(_RESIGN)
+
+    def move(self) -> dict[str, Any]:
+        if len(self.kinds) > 1:
+            raise NotationError(
+                f"{self.what} mixes {' and '.join(sorted(self.kinds))}: one move file is one kind of move "
+                "(a turn, a commitment, a nonce or a resignation)", "P7",
+            )
+        if not self.kinds:
+            raise NotationError(
+                f"{self.what} holds no action, commitment, nonce or resignation: write your lines "
+                "below the 'game' and 'after' lines, one action a line (a commitment: 'commit' and "
+                "its 64 hex digits; 'pbem rules notation')", "R7.3",
+            )
+        move = {**self.fields, "kind": self.kinds[0]}
+        if self.actions:
+            move["actions"] = self.actions
+        if self.sig:
+            move["signature"] = "".join(self.sig)
+        if self.notes:
+            move["comment"] = "\n".join(self.notes)
+        return move
+
+
+_TURN, _RESIGN = "move", "resign"  # move file kinds (schemas/move.json)
+_OPENING = {"commit": "nonce_commitment", "nonce": "nonce"}  # P4's kinds and the field each fills
+_OTHER: dict[str, Callable[[_Reading, str, str, list[str]], None]] = {
+    "note": _Reading.note, "sig": _Reading.signature, "key": _Reading.key, "resign": _Reading.resign,
+}
+
+
+def _quote(raw: str) -> str:
+    shown = raw.strip()
+    return repr(shown if len(shown) <= 60 else shown[:57] + "...")
+
+
+def _arity(where: str, form: str, rest: list[str], count: int) -> None:
+    if len(rest) != count:
+        raise NotationError(f"{where}: the line is '{form}'", "R7.3")
+
+
+def _set(move: dict[str, Any], field: str, value: Any, where: str) -> None:
+    if field in move and move[field] != value:
+        raise NotationError(f"{where}: {field} is given twice, differently", "P7")
+    move[field] = value
+
+
+def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> None:
+    if word == "game":
+        if len(rest) not in (1, 2):
+            raise NotationError(f"{where}: the line is 'game GAME SEAT'", "P7")
+        _set(move, "game", rest[0], where)
+        if len(rest) == 2:
+            _set(move, "player", rest[1], where)
+    elif word == "player":
+        _arity(where, "player SEAT", rest, 1)
+        _set(move, "player", rest[0], where)
+    else:
+        if len(rest) == 1 and ":" in rest[0]:
+            rest = rest[0].split(":", 1)
+        if len(rest) != 2 or not _NUMBER.match(rest[0]) or not _HASH.match(rest[1]):
+            raise NotationError(
+                f"{where}: the line is 'after SEQ HASH', the entry's number and at least 16 hex "
+                "digits of its hash, as the template gives them", "P7",
+            )
+        _set(move, "after", {"seq": int(rest[0]), "hash": rest[1]}, where)
+
+
+def _name(where: str, value: str, what: str = "region") -> str:
+    if not _WORD.match(value):
+        raise NotationError(f"{where}: {value!r} is not a {what} name", "R7.3")
+    return value
+
+
+def _token(where: str, value: str) -> str:
+    if not _TOKEN.match(value):
+        raise NotationError(f"{where}: {value!r} is not a rat's public name (t01 to t49)", "R7.2")
+    return f"t{int(value[1:]):02d}"
+
+
+def _count(where: str, value: str) -> int:
+    if not _NUMBER.match(value):
+        raise NotationError(f"{where}: {value!r} is not a number of cubes", "R7.3")
+    return int(value)
+
+
+_READ: dict[str, Callable[[str, str], Any]] = {
+    "region": _name, "source": _name, "target": _name, "card": lambda w, v: _name(w, v, "card"),
+    "token": _token, "count": _count,
+}
+_FIXED: dict[str, tuple[str, str, tuple[str, ...]]] = {  # keyword: (its form, the action, its fields)
+    "take": ("take CARD", "take_card", ("card",)),
+    "place": ("place REGION N", "place", ("region", "count")),
+    "king": ("king REGION", "king", ("region",)),
+    "merchant": ("merchant FROM TO N", "merchant", ("source", "target", "count")),
+    "monk": ("monk TOKEN REGION", "monk", ("token", "target")),
+    "look": ("look TOKEN", "witch_look", ("token",)),
+    "swap": ("swap", "witch_swap", ()),
+    "spread": ("spread REGION", "spread", ("region",)),
+    "end": ("end", "end", ()),
+}
+_WORDS = {action: word for word, (_form, action, _fields) in _FIXED.items()}
+
+
+def _fixed(word: str) -> Callable[[str, list[str]], list[dict[str, Any]]]:
+    form, action, fields = _FIXED[word]
+
+    def read(where: str, rest: list[str]) -> list[dict[str, Any]]:
+        _arity(where, form, rest, len(fields))
+        return [{"action": action, **{f: _READ[f](where, v) for f, v in zip(fields, rest, strict=True)}}]
+    return read
+
+
+def _plague(where: str, rest: list[str]) -> list[dict[str, Any]]:
+    if len(rest) not in (1, 2):
+        raise NotationError(f"{where}: the line is 'plague REGION' (with the Knight: 'plague VIA REGION')",
+                            "R3.3")
+    return [{"action": "move_plague", "path": [_name(where, r) for r in rest]}]
+
+
+def _knight(where: str, rest: list[str]) -> list[dict[str, Any]]:
+    if rest == ["cubes"]:
+        return [{"action": "knight_cubes"}]
+    if len(rest) not in (1, 2):
+        raise NotationError(f"{where}: the line is 'knight cubes', or in the final round "
+                            "'knight REGION' (two steps: 'knight VIA REGION')", "R5.4")
+    return [{"action": "knight_move", "path": [_name(where, r) for r in rest]}]
+
+
+def _flip(where: str, rest: list[str]) -> list[dict[str, Any]]:
+    if not rest:
+        raise NotationError(f"{where}: the line is 'flip TOKEN ...', the rats in your order", "R4.2")
+    return [{"action": "flip", "token": _token(where, t)} for t in rest]
+
+
+_ACTIONS: dict[str, Callable[[str, list[str]], list[dict[str, Any]]]] = {
+    **{word: _fixed(word) for word in _FIXED}, "plague": _plague, "knight": _knight, "flip": _flip,
+}
+
+
+# --- writing ------------------------------------------------------------------------------
+
+def action_line(action: dict[str, Any]) -> str:
+    """One action (a move file's dict) as its notation line, e.g. ``plague gallia italia``."""
+    kind = action["action"]
+    if kind in _WORDS:
+        return " ".join([_WORDS[kind], *(str(action[f]) for f in _FIXED[_WORDS[kind]][2])])
+    if kind == "knight_cubes":
+        return "knight cubes"
+    if kind == "flip":
+        return f"flip {action['token']}"
+    return ("knight " if kind == "knight_move" else "plague ") + " ".join(action["path"])
+
+
+SIG_PART = 44
+"""A signature (88 characters) is written as two ``sig`` lines, each short enough for any client."""
+
+
+def header_lines(game: str, player: str, seq: int, hash_prefix: str) -> list[str]:
+    return [f"game {game} {player}", f"after {seq} {hash_prefix}"]
+
+
+def write(data: dict[str, Any]) -> str:
+    """A move dict as notation text (reads back to the same dict: :func:`parse`)."""
+    lines: list[str] = []
+    if "game" in data:
+        lines.append(f"game {data['game']}" + (f" {data['player']}" if "player" in data else ""))
+    elif "player" in data:
+        lines.append(f"player {data['player']}")
+    if "after" in data:
+        lines.append(f"after {data['after']['seq']} {data['after']['hash']}")
+    kind = str(data.get("kind"))
+    if kind in _OPENING:
+        lines.append(f"{kind} {data[_OPENING[kind]]}")
+    elif kind == _RESIGN:
+        lines.append(_RESIGN)
+    if "key" in data:
+        lines.append(f"key {data['key']}")
+    flips: list[str] = []
+    for action in data.get("actions", ()):
+        if action["action"] == "flip":
+            flips.append(action["token"])
+            continue
+        if flips:
+            lines.append("flip " + " ".join(flips))
+            flips = []
+        lines.append(action_line(action))
+    if flips:
+        lines.append("flip " + " ".join(flips))
+    for note in str(data.get("comment", "")).splitlines() if "comment" in data else ():
+        lines.append(f"note {note}".rstrip())
+    signature = data.get("signature")
+    if isinstance(signature, str):
+        lines.extend(f"sig {signature[i:i + SIG_PART]}" for i in range(0, len(signature), SIG_PART))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,247 @@
+"""The short template: what is left of a turn, in the plain-text notation (issue 19, R7.5).
+
+At most about 40 lines, none of 40 characters or more (no mail client wraps
+them), in the true playing order: a Witch's second look and swap first once
+her use has begun (R5.6), then the card, the cubes, the abilities, the plague
+and its spreads, the flip order.  Each legal choice is listed once:
+
+* ``# FORM (Rn):`` says what a line looks like, e.g. ``# place REGION N (R3.2)``;
+* a title too long for a line goes on after ``#  `` (two spaces);
+* the lines below it, ``#   gallia 2, italia 1`` (three spaces), list the choices; a choice
+  with the form's first word before it is a move line (``place gallia 2``);
+* a plague destination lists the rats it spreads and where they may go:
+  ``#   italia: 2 to gallia, anglia``; the Knight's two steps by the region they go
+  through: ``#   gallia: italia 2, hispania 1`` (``plague gallia italia``).
+
+Only the header (``game``, ``after``) is written as a live line: a player adds
+their lines below it.  Every choice comes from the rules' own legal-action
+generators (:func:`pbem.rules.legal_by_kind`) on the public state: no face (P10).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
+from pbem.rules.checks import card_refusal, kinds_now, path_refusal, path_rule, plague_gate, spread_refusal, walks
+from pbem.rules.plague import outbreak_pending, spread_count
+
+WIDTH = 39
+"""Every template line is shorter than 40 characters."""
+
+Name = Callable[[str], str]
+
+
+def _kind(state: State, kind: str) -> list[dict[str, object]]:
+    for k, thunk in legal_by_kind(state):
+        if k == kind:
+            return [a.to_dict() for a in thunk()]
+    return []
+
+
+def wrap(words: list[str], lead: str = "#   ", more: str = "#     ") -> list[str]:
+    """``words`` (choices, each already with its trailing comma where one belongs) in lines
+    shorter than :data:`WIDTH` + 1, the first after ``lead``, the rest after ``more``."""
+    lines: list[str] = []
+    line = lead
+    for word in words:
+        if line.strip("# ") and len(line) + 1 + len(word) > WIDTH:
+            lines.append(line.rstrip())
+            line = more
+        line += ("" if line in (lead, more) else " ") + word
+    if line.strip("# "):
+        lines.append(line.rstrip())
+    return lines
+
+
+def choices(items: list[str]) -> list[str]:
+    """A list of choices, comma-separated, wrapped."""
+    return wrap([f"{item}," for item in items[:-1]] + items[-1:])
+
+
+def _holds_or_can_take(state: State, player: str, card: str) -> str | None:
+    """'' if ``player`` holds ``card``, a note if they can take it now, else None."""
+    if state.cards[card] == player:
+        return ""
+    if TakeCard in kinds_now(state) and card_refusal(state, player, card) is None:
+        return f", take {card} first"
+    return None
+
+
+def _as(state: State, player: str, card: str) -> State | None:
+    """The state with ``card`` in ``player``'s hand, if they hold it or can take it now."""
+    how = _holds_or_can_take(state, player, card)
+    if how is None:
+        return None
+    if how == "":
+        return state
+    trial = state.copy()
+    trial.cards[card] = player
+    return trial
+
+
+class _Menu:
+    def __init__(self, state: State, player: str) -> None:
+        self.state, self.player = state, player
+        self.lines: list[str] = []
+
+    def section(self, title: str, items: list[str] | None = None) -> None:
+        self.lines.extend(wrap(title.split(), "# ", "#  "))  # a title goes on two spaces in
+        if items:
+            self.lines.extend(choices(items))
+
+    def witch(self, first: bool) -> None:
+        """The Witch (R5.6): once her use has begun, the second look and the swap come first
+        (``first``); else her first look is one ability among the others."""
+        s, p = self.state, self.player
+        trial = _as(s, p, "witch")
+        if trial is None or s.turn.witch_open != first:
+            return
+        kinds = {str(a["action"]) for a in _kind(trial, "witch_look")}
+        if first:
+            if "witch_look" in kinds:
+                self.section("look TOKEN (R5.6): a second look")
+            if "witch_swap" in kinds or "witch_look" in kinds:
+                self.section("swap (R5.6): after the second look")
+            self.section("then the rest of the turn:")
+        elif "witch_look" in kinds:
+            self.section("look TOKEN (R5.6): any rat; stop there to see its face")
+
+    def card(self) -> None:
+        cards = [str(a["card"]) for a in _kind(self.state, "take_card")]
+        if cards:
+            self.section("take CARD (R3.1), optional:", cards)
+
+    def cubes(self) -> None:
+        s, p = self.state, self.player
+        places = [f"{a['region']} {a['count']}" for a in _kind(s, "place")]
+        if places:
+            title = "place REGION N (R3.2), one of:" if s.phase is not Phase.FINAL else \
+                "place REGION 1 (the Peasant, R6.3):"
+            self.section(title, places)
+        if _holds_or_can_take(s, p, "peasant") is not None and not s.turn.placed and s.phase is Phase.TURN:
+            self.section("(the Peasant: 1 cube more, R5.5)")
+
+    def abilities(self) -> None:
+        s, p = self.state, self.player
+        for card, form, rule, kind, first in (
+            ("king", "king REGION", "R5.1", "king", "region"),
+            ("merchant", "merchant FROM TO N", "R5.2", "merchant", "source"),
+            ("monk", "monk TOKEN REGION", "R5.3", "monk", "token"),
+        ):
+            trial = _as(s, p, card)
+            if trial is None:
+                continue
+            found = sorted({str(a[first]) for a in _kind(trial, kind)}, key=_order(s, first))
+            if found:
+                self.section(f"{form} ({rule}), {'FROM' if first == 'source' else first.upper()}:", found)
+        self.witch(first=False)
+
+    def plague(self, name: Name) -> None:
+        """Each destination once, with the rats it spreads and where they may go (R3.3, R4.1);
+        the Knight's two-step paths (R5.4) with their counts, one path per destination."""
+        s, p = self.state, self.player
+        knight = _as(s, p, "knight")
+        longest = 2 if knight else 1
+        paths = [w for w in walks(s, longest) if path_refusal(s, w, longest, path_rule(w)) is None]
+        one = [w for w in paths if len(w) == 1]
+        two: dict[str, tuple[str, ...]] = {}
+        for path in paths:
+            if len(path) == 2 and (path[-1],) not in one:
+                two.setdefault(path[-1], path)
+        self.section("plague REGION (R3.3), one of:")
+        quiet: list[str] = []
+        for (end,) in one:
+            count, room = _spreads(s, end)
+            if count and room:
+                self.lines.extend(wrap([f"{end}:", f"{count} to", *[f"{r}," for r in room[:-1]], room[-1]]))
+            else:
+                quiet.append(end)
+        if quiet:
+            self.lines.extend(wrap(["no", "rat", "spreads:", *[f"{q}," for q in quiet[:-1]], quiet[-1]]))
+        if two:
+            self.section("or, the Knight (R5.4): plague VIA REGION; VIA: REGION rats")
+            via: dict[str, list[str]] = {}
+            for end, path in two.items():
+                via.setdefault(path[0], []).append(f"{end} {_spreads(s, end)[0]}")
+            for first, ends in via.items():
+                self.lines.extend(wrap([f"{first}:", *[f"{e}," for e in ends[:-1]], ends[-1]]))
+        self.section("spread REGION (R4.1): a line per rat")
+        self.outbreak(knight is not None)
+
+    def outbreak(self, knight: bool) -> None:
+        if knight:
+            self.section("knight cubes (R5.4), optional")
+        self.section("flip TOKEN.. (R4.2), optional")
+
+    def spreads(self) -> None:
+        s = self.state
+        room = [str(a["region"]) for a in _kind(s, "spread")]
+        self.section(f"spread REGION (R4.1): {s.turn.spread_left} line(s), one of:", room)
+        if outbreak_pending(s, s.plague):
+            self.outbreak(s.cards["knight"] == self.player and not s.turn.knight_cubes)
+
+    def final(self) -> None:
+        s, p = self.state, self.player
+        self.cubes()
+        self.abilities()
+        if s.cards["knight"] == p:
+            ends = sorted({" ".join(a["path"]) for a in _kind(s, "knight_move")})  # type: ignore[arg-type]
+            if ends:
+                self.section("knight REGION [REGION] (R6.3), one of:", ends)
+        self.section("end (R6.2): your go is finished; write it last")
+
+
+def _spreads(state: State, end: str) -> tuple[int, list[str]]:
+    """How many rats a plague ending in ``end`` spreads, and where they may go (R4.1)."""
+    trial = state.copy()
+    trial.plague = end
+    count = spread_count(trial)
+    room = [n for n in trial.neighbours[end] if spread_refusal(trial, n) is None]
+    return (count if room else 0), room
+
+
+def _order(state: State, field: str) -> Callable[[str], tuple[int, str]]:
+    regions = {r: i for i, r in enumerate(state.regions)}
+    return lambda value: (regions.get(value, len(regions)), value)
+
+
+def left(state: State, player: str) -> str:
+    """What is left of the turn, in a few words (the template's header)."""
+    if state.phase is Phase.SETUP:
+        return "2 cubes on one region (R2.5)"
+    if state.phase is Phase.FINAL:
+        return "your class cards once more, then end (R6.2)"
+    if state.turn.stage is Stage.SPREAD:
+        return f"{state.turn.spread_left} drawn rat(s) to spread (R4.1)"
+    if state.turn.stage is Stage.OUTBREAK:
+        return "the flip order (R4.2)"
+    parts = []
+    if state.turn.witch_open:
+        parts.append("the Witch (look, swap)")
+    if not state.turn.card_taken:
+        parts.append("card (optional)")
+    if plague_gate(state, player) is not None:
+        parts.append("cubes")
+    parts.append("plague")
+    return ", ".join(parts)
+
+
+def menu(name: Name, state: State, player: str) -> list[str]:
+    """The template's choice lines for ``player``, in playing order (P10: public only)."""
+    m = _Menu(state, player)
+    if state.phase is Phase.SETUP:
+        m.section("place REGION 2 (R2.5), one of:", [f"{a['region']} {a['count']}" for a in _kind(state, "place")])
+    elif state.phase is Phase.FINAL:
+        m.final()
+    elif state.turn.stage is Stage.SPREAD:
+        m.spreads()
+    elif state.turn.stage is Stage.OUTBREAK:
+        m.outbreak(state.cards["knight"] == player and not state.turn.knight_cubes)
+    else:
+        m.witch(first=True)
+        m.card()
+        m.cubes()
+        m.abilities()
+        m.plague(name)
+    return m.lines
