@@ -293,7 +293,7 @@ def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(tm
     assert game.over
     movers = {e["player"] for e in game.entries if e["kind"] == "move"}
     assert movers == {"red", "green", "blue", "yellow"}
-    ok("reveal", "g", "--games", games)
+    assert game.secret is not None  # P6: revealed by the host's step (pbem new --reveal auto)
     audited = ok("audit", games / "g" / LOG_NAME)
     assert "verdict: FAIR" in audited and "BOT SEATS: blue (greedy), yellow (random)" in audited
     assert "schemas/entry.json" in ok("verify", games / "g" / LOG_NAME)  # options.bots fits the schema

@@ -132,7 +132,7 @@ def test_p3_a_custom_game_played_to_the_end_audits_as_custom(custom: tuple[Path,
     import random
 
     from pbem.bots.randombot import bot_actions
-    from pbem.host.games import apply_move, load_game, reveal
+    from pbem.host.games import apply_move, load_game
     from pbem.log.moves import read_move
     from pbem.sim.demo import open_game, write_move
 
@@ -144,7 +144,7 @@ def test_p3_a_custom_game_played_to_the_end_audits_as_custom(custom: tuple[Path,
         n += 1
         move = write_move(game, game.state.to_move, bot_actions(game.state, rng), games.parent, n)
         game = apply_move(games, read_move(move)).game
-    reveal(games, "c1")
+    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal auto)
     assert load_game(games / "c1").catalogue != default_catalogue()
     out = ok("audit", games / "c1" / "log.yaml")
     assert "verdict: FAIR" in out and "CUSTOM GAME" in out and "TEST GAME" in out

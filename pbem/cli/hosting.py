@@ -38,12 +38,16 @@ from pbem.errors import Exit, FormatError
               help="The host's bot plays this seat (random, greedy, mcts); named in entry 0.")
 @click.option("--bot-seconds", type=float, metavar="S",
               help="How long the bot seats think per decision (mcts; default 1; kept in host.yaml).")
+@click.option("--reveal", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,
+              help="When the game is over: reveal the secret at once (auto), or wait for 'pbem reveal' "
+                   "(manual); kept in host.yaml (P6).")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
-    deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, games: Path,
+    deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, reveal: str,
+    games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -70,6 +74,7 @@ def new(
     spec.emails = _pairs(emails, "--email")
     spec.bots = _pairs(bots, "--bot")
     spec.bot_seconds = bot_seconds
+    spec.reveal = reveal
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration
 
@@ -175,6 +180,10 @@ def reveal(game_id: str, games: Path) -> None:
 @main.command()
 @click.option("--inbox", type=click.Path(file_okay=False, path_type=Path),
               help="The Maildir where players' moves arrive.")
+@click.option("--imap", metavar="HOST[:PORT]",
+              help="Read the moves from an IMAP folder (TLS: port 993, else STARTTLS; "
+                   "$PBEM_IMAP_USER/_PASSWORD, $PBEM_IMAP_CAFILE).")
+@click.option("--folder", default="INBOX", show_default=True, help="The IMAP folder of --imap.")
 @click.option("--stdin", "from_stdin", is_flag=True,
               help="Read one message from standard input (an MTA's pipe: .forward, procmail).")
 @click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
@@ -187,20 +196,22 @@ def reveal(game_id: str, games: Path) -> None:
 @click.option("--now", "at", help="The time to act as of (tests, catching up): 2026-12-02T09:15:00Z.")
 @games_option
 @refusals
-def mail(inbox: Path | None, from_stdin: bool, outbox: Path | None, smtp: str | None,
-         from_address: str | None, flush: bool, at: str | None, games: Path) -> None:
-    """Apply every new message of a Maildir (or the one message on standard input), file
-    it as seen (or quarantine it), queue the replies, then deliver the queue.  Exit 3 if a
+def mail(inbox: Path | None, imap: str | None, folder: str, from_stdin: bool, outbox: Path | None,
+         smtp: str | None, from_address: str | None, flush: bool, at: str | None, games: Path) -> None:
+    """Apply every message not yet handled of a Maildir or an IMAP folder (or the one message
+    on standard input), file it as seen (or quarantine it), queue the replies, then deliver the queue.  Exit 3 if a
     message was quarantined, 11 if a reply was refused for good (moved to
     GAMES/+mail-queue/failed/), 9 if replies are still queued (retried, with backoff, by a
     later run or at once by --flush)."""
     from pbem.mail.headers import MAIL_LIMIT
+    from pbem.mail.imap import ImapBox
     from pbem.mail.run import process
 
+    box = ImapBox(imap, folder) if imap is not None else None
     data = None
     if from_stdin:
         data = sys.stdin.buffer.read(MAIL_LIMIT + 1)  # more than the limit: quarantined as too large
-    run = process(inbox, games, outbox, smtp, from_address, flush_only=flush, stdin=data, at=at)
+    run = process(inbox, games, outbox, smtp, from_address, flush_only=flush, stdin=data, at=at, imap=box)
     for item in run.done:
         click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
     click.echo(f"{len(run.done)} message(s) processed, {run.quarantined} quarantined; "
@@ -252,3 +263,40 @@ def replace(game_id: str, seat: str, email: str | None, key_file: Path | None, g
 
     key = read_public_key(key_file) if key_file is not None else None
     _report(do_replace(games, game_id, seat, email, key))
+
+
+@main.command()
+@click.option("--inbox", type=click.Path(file_okay=False, path_type=Path),
+              help="The Maildir where players' moves arrive.")
+@click.option("--imap", metavar="HOST[:PORT]",
+              help="Or an IMAP folder (TLS: port 993, else STARTTLS; $PBEM_IMAP_USER/_PASSWORD).")
+@click.option("--folder", default="INBOX", show_default=True, help="The IMAP folder of --imap.")
+@click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
+              help="Put the replies into this Maildir.")
+@click.option("--smtp", metavar="HOST:PORT",
+              help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD).")
+@click.option("--from", "from_address", envvar="PBEM_FROM",
+              help="The host's own From address (required, or 'mail_from' in host.yaml).")
+@click.option("--interval", type=click.FloatRange(0.05, 3600), default=60.0, show_default=True,
+              help="Seconds between two rounds (doubled, up to 15 minutes, while a server is down).")
+@games_option
+@refusals
+def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None, smtp: str | None,
+          from_address: str | None, interval: float, games: Path) -> None:
+    """Host: run the mail host until stopped: fetch and apply the moves, run the deadlines
+    (R8), deliver the replies, sleep, again.  SIGTERM stops it cleanly (the message being
+    handled is finished first); a mail server that is down is retried with backoff."""
+    from pbem.mail.imap import ImapBox
+    from pbem.mail.run import process
+    from pbem.mail.serve import Server
+
+    if (inbox is None) == (imap is None):
+        raise FormatError("pbem serve reads one inbox: give --inbox MAILDIR or --imap HOST[:PORT]", "P1")
+    if inbox is not None and not ((inbox / "new").is_dir() and (inbox / "cur").is_dir()):
+        raise FormatError(f"--inbox {inbox}: not a Maildir (it needs new/ and cur/)", "P1")
+    box = ImapBox(imap, folder) if imap is not None else None
+    process(inbox, games, outbox, smtp, from_address, flush_only=True, imap=box)  # the setup checked at once
+    server = Server(games, inbox, box, outbox, smtp, from_address, interval, lambda line: click.echo(line, err=False))
+    server.handle_signals()
+    click.echo(f"pbem serve: every {interval:g} s; stop it with SIGTERM (kill PID), it finishes the message in hand")
+    server.serve()

@@ -23,7 +23,7 @@ from pbem.fair.keys import public_text
 from pbem.files import write_atomic
 from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
-from pbem.host.settings import BOT_SECONDS, Settings, check_registrations, save_settings
+from pbem.host.settings import BOT_SECONDS, REVEALS, Settings, check_registrations, save_settings
 from pbem.log.clock import stamp
 from pbem.log.game import BOT_LEVELS, Keys
 from pbem.log.logfile import LOG_NAME, append, link
@@ -51,6 +51,7 @@ class NewGame:
     reminder: int | None = None  # seconds before the deadline a reminder is mailed
     bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (issue 13; entry 0)
     bot_seconds: float | None = None  # their thinking time per decision (host.yaml; None: the default)
+    reveal: str = "manual"  # P6: "auto": the host's step reveals the secret once the game is over
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -75,7 +76,7 @@ def create(games: Path, spec: NewGame) -> Path:
         raise FormatError(f"--key: one key per seat, and none the host's: {clash}; each player "
                           "makes a key of their own with 'pbem keygen'; nothing was changed", "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
-                        bot_seconds=spec.bot_seconds)
+                        bot_seconds=spec.bot_seconds, reveal=spec.reveal)
     # --- end P8 ---
     if spec.host_key:
         entry["host_key"] = spec.host_key
@@ -98,6 +99,8 @@ def _check_spec(spec: NewGame) -> None:
     spec.board.regions_in_use(len(players))
     if spec.reminder is not None and (spec.deadline is None or spec.reminder >= spec.deadline):
         raise FormatError("--reminder needs a --deadline, and must be shorter than it", "R8.1")
+    if spec.reveal not in REVEALS:
+        raise FormatError(f"--reveal {spec.reveal!r}: give {' or '.join(REVEALS)}", "P6")
     if spec.bot_seconds is not None and not (spec.bots and BOT_SECONDS[0] <= spec.bot_seconds <= BOT_SECONDS[1]):
         raise FormatError(f"--bot-seconds needs a --bot seat, and {BOT_SECONDS[0]} to {BOT_SECONDS[1]} "
                           f"seconds, not {spec.bot_seconds}", "P1")

@@ -24,6 +24,9 @@ SETTINGS_LIMIT = 64 * 1024
 SEEN_LIMIT = 16 * 1024 * 1024
 
 
+REVEALS = ("auto", "manual")
+"""P6: the end of a game: the secret revealed by the host's step, or by the host's 'pbem reveal'."""
+
 BOT_SECONDS = (0.1, 60.0)
 """The thinking time a host may give its bot seats, per decision, in seconds."""
 
@@ -34,6 +37,10 @@ class Settings:
     host_key: str | None = None  # path of the host's private key file
     mail_from: str | None = None  # the host's own address for 'pbem mail' replies
     bot_seconds: float | None = None  # the thinking time of the host's bot seats, per decision (issue 13)
+    # P6: whether the host's step reveals the secret as soon as the game is over ("auto", what
+    # 'pbem new' writes by default) or leaves it to the host's 'pbem reveal' ("manual"; a game
+    # whose host.yaml does not say, e.g. one made before issue 20 or through the library)
+    reveal: str = "manual"
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -45,6 +52,8 @@ class Settings:
             data["mail_from"] = self.mail_from
         if self.bot_seconds is not None:  # whole milliseconds: pbem's YAML has no floats (P2)
             data["bot_milliseconds"] = round(self.bot_seconds * 1000)
+        if self.reveal != "manual":
+            data["reveal"] = self.reveal
         return data
 
     def empty(self) -> bool:
@@ -90,16 +99,19 @@ def load_settings(game_dir: Path) -> Settings:
         raise TamperError(f"{path} must be a mapping with 'emails' and 'host_key'")
     emails, host_key, mail_from = data.get("emails", {}), data.get("host_key"), data.get("mail_from")
     bot_ms = data.get("bot_milliseconds")
+    reveal = data.get("reveal", "manual")
     if (
-        not isinstance(emails, dict)
+        reveal not in REVEALS
+        or not isinstance(emails, dict)
         or not (mail_from is None or isinstance(mail_from, str))
         or not all(isinstance(k, str) and isinstance(v, str) for k, v in emails.items())
         or not (host_key is None or isinstance(host_key, str))
         or not (bot_ms is None or (type(bot_ms) is int and BOT_SECONDS[0] <= bot_ms / 1000 <= BOT_SECONDS[1]))
     ):
-        raise TamperError(f"{path} must hold 'emails' (player: address), 'host_key' (a path) and "
-                          f"'bot_milliseconds' ({BOT_SECONDS[0] * 1000:.0f} to {BOT_SECONDS[1] * 1000:.0f})")
-    return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000)
+        raise TamperError(f"{path} must hold 'emails' (player: address), 'host_key' (a path), "
+                          f"'bot_milliseconds' ({BOT_SECONDS[0] * 1000:.0f} to {BOT_SECONDS[1] * 1000:.0f}) "
+                          f"and 'reveal' ({' or '.join(REVEALS)})")
+    return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, str(reveal))
 
 
 # --- Message-IDs already applied ------------------------------------------------------------

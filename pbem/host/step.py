@@ -9,7 +9,9 @@ lock; :func:`record` chains and writes the entry and then adds, in the same lock
 * R8.4: the stand-in's turns for a resigned seat to move, turn after turn;
 * the bot seats' decisions (entry 0 ``options.bots``): commitments, nonces and
   moves, each an ordinary entry admitted by the referee (:mod:`pbem.host.botseat`),
-  until a human seat is awaited or the game is over.
+  until a human seat is awaited or the game is over;
+* P6: once the game is over, the secret revealed in a final entry, when the host chose
+  so at ``pbem new`` (``--reveal auto``, kept in host.yaml; else the host's ``pbem reveal``).
 
 So no path can leave a bot seat, a stand-in or the start waiting for a deadline.
 The log is written last, atomically, for each decision; a private file (R5.6) first.
@@ -26,6 +28,7 @@ from pbem.fair.dealing import HostFaces
 from pbem.host.private import write_private
 from pbem.host.sealer import game_sealer
 from pbem.host.secret import secret_for
+from pbem.host.settings import load_settings
 from pbem.log.clock import stamp
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, append, link
@@ -94,6 +97,12 @@ def _bot_seconds(path: Path, game: Game) -> float:
     return bot_seconds(path)
 
 
+def _reveals_at_once(path: Path) -> bool:
+    """P6: the game's host.yaml says the step reveals the secret at the game's end (a
+    damaged host.yaml raises here, before the log is written: nothing changes)."""
+    return load_settings(path).reveal == "auto"
+
+
 def _answer(path: Path, applied: Applied, seconds: float) -> Applied:
     """The bot seats' decisions until a human seat is awaited (issue 13, issue 17)."""
     if not applied.game.bots:
@@ -153,6 +162,8 @@ def _write(
             # R8.4: a resigned seat is played by the stand-in at once, turn after turn
             faces = faces or host_faces(game, secret_for(game, path))
             pending.append(standin_entry(game, Standin, faces))
+        elif game.over and game.secret is None and not pending and _reveals_at_once(path):
+            pending.append({"kind": "reveal", "secret": secret_for(game, path).hex()})  # P6
     # R5.6: ``events`` are the first entry's (the move's), so its looks are filed under it
     private = write_private(path, game, events or [], faces, first + 1, first)
     append(path / LOG_NAME, chained)

@@ -43,11 +43,12 @@ from pbem.host.step import Applied
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, refused_text
+from pbem.mail.commands import Command, answer, attach, command_of, seat_template
 from pbem.mail.headers import Admit, HostileMail, Mail, parse_mail
 from pbem.mail.invite import invite_round
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
-from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply
+from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, safe_header
 from pbem.record import Record
 from pbem.referee.admit import sent_key
 
@@ -104,6 +105,9 @@ class Admission:
             return Admitted("ignored: an automatic message", None, None)
         try:
             state["to"] = checked_address(normal_address(mail.sender or ""), "the sender")
+            command = command_of(mail)
+            if command is not None:  # a question, not a move (pbem.mail.commands)
+                return self._answer(mail, command, state["to"], batch, key)
             move, where, code = self._move_or_code(mail)
             if move is None:  # P8: a held key confirmed from its seat's address (host.keyconfirm)
                 applied = confirm(self.games, code, mail.sender or "")
@@ -118,7 +122,7 @@ class Admission:
         except PbemError as err:
             to = state.get("to")
             if self.from_address is not None and to is not None and to in self.players():
-                queue.put(batch, key, [self._reply(mail, to, refused_text(err), batch, 0)])
+                queue.put(batch, key, [self._refusal(mail, to, err, batch, state.get("seat"))])
             return Admitted(f"refused: {err}", err, None)
         if self.from_address is not None:  # mail goes to addresses registered on this host only
             replies = self._applied(mail, applied, batch)
@@ -152,6 +156,7 @@ class Admission:
         settings = load_settings(path)
         if settings.emails:  # the one sender rule (see the module)
             check_sender(settings, mail, move, where)
+            state["seat"] = (path, move.player)  # the sender is this seat's: a stale move gets its template
         seen = seen_ids(path)
         if ident in seen:
             raise StaleError(
@@ -193,6 +198,41 @@ class Admission:
         private = [path / PRIVATE_DIR / f"{player}.yaml" for player in game.players
                    if any(look.seq >= seq for look in seat_view(path, game, player).looks)]
         return Applied(game.entries[seq:], [], private, game)
+
+    def _answer(self, mail: Mail, command: Command, to: str, batch: str, key: str) -> Admitted:
+        """A mail command's answer, as a reply to the sender alone (pbem.mail.commands)."""
+        found = answer(self.games, to, command)
+        if self.from_address is not None:
+            msg = self._reply(mail, to, found.text, batch, 0)
+            msg.replace_header("Subject", safe_header(found.subject))
+            attach(msg, found)
+            self.queue.put(batch, key, [msg])
+        return Admitted(f"answered: {command.word}{' ' + command.rule if command.rule else ''} for {to}",
+                        None, None)
+
+    def _refusal(self, mail: Mail, to: str, err: PbemError, batch: str, seat: tuple[Path, str] | None) -> EmailMessage:
+        """The refusal; for a stale move (P7) from its seat's own address, with the seat's
+        current template, built from that seat's view alone (P10)."""
+        text = refused_text(err)
+        current = self._current_template(*seat) if isinstance(err, StaleError) and seat is not None else None
+        if current is not None:
+            text += ("\nThe game has moved on: your current template is attached (and below). Fill it "
+                     "in and send it back; a message whose subject is 'template' gets a fresh one.\n\n"
+                     + current[1])
+        msg = self._reply(mail, to, text, batch, 0)
+        if current is not None:
+            msg.add_attachment(current[1].encode("utf-8"), maintype="text", subtype="plain",
+                               filename=current[0])
+        return msg
+
+    @staticmethod
+    def _current_template(path: Path, player: str) -> tuple[str, str] | None:
+        """(file name, text) of the seat's template now; None once the game is over."""
+        try:
+            game = load_game(path)
+            return f"{game.game_id}-{game.last_seq}-{player}.txt", seat_template(path, game, player)
+        except PbemError:  # the game is over (or its log unreadable): the refusal alone
+            return None
 
     def _held(self, held: Held, batch: str, key: str) -> Admitted:
         """The one-time code, mailed to the seat's address only (never to the sender)."""
@@ -265,6 +305,9 @@ def apply_mail_file(games: Path, data: bytes, from_address: str | None) -> Appli
         raise verdict.refusal
     if verdict.applied is None and verdict.result.startswith("held"):
         raise StateError(f"nothing recorded yet: {verdict.result.removesuffix(' (P8)')}", "P8")
+    if verdict.applied is None and verdict.result.startswith("answered"):
+        raise StateError(f"nothing recorded: the message is a mail command ({verdict.result}); its answer "
+                         "is queued for 'pbem mail' to deliver", "P1")
     if verdict.applied is None:
         raise FormatError(f"the message was not applied: {verdict.result}", "P1")
     return verdict.applied

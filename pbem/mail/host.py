@@ -45,9 +45,11 @@ from pbem.errors import FormatError, PbemError, Unwanted
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.mail.accept import public_text
 from pbem.mail.admission import Admission, Inbound
+from pbem.mail.final import announce_ends
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block
 from pbem.mail.invite import invite
-from pbem.mail.outbox import Queue, file_as_seen, new_messages
+from pbem.mail.ledger import ledger_for, maildir_messages
+from pbem.mail.outbox import Queue, file_as_seen
 from pbem.mail.replies import checked_address, safe_header
 
 Send = Callable[[EmailMessage], None]
@@ -84,25 +86,39 @@ class MailHost(Admission):
         self.from_address: str = address
         self.send = send
         self.done: list[Processed] = []
+        self.stopping: Callable[[], bool] = lambda: False  # pbem serve's SIGTERM: between messages
 
     def run(self, inbox: Path) -> list[Processed]:
+        """Every message of the inbox not handled yet, ``new/`` and ``cur/`` alike (a message
+        another client has seen is applied once too, :mod:`pbem.mail.ledger`)."""
         box = mailbox.Maildir(str(inbox), factory=None, create=False)
-        for key, name in new_messages(inbox, box.colon):
-            self.one(inbox, key, name, box.colon)
+        ledger = ledger_for(self.queue.path, "maildir:" + str(inbox.resolve()))
+        handled = ledger.keys()
+        for folder, key, name in maildir_messages(inbox, box.colon):
+            if self.stopping():  # stopped between two messages, never inside one
+                break
+            if key not in handled:
+                self.one(inbox, key, name, box.colon, folder)
+                if not self.done[-1].quarantined:  # a quarantined one the host puts back is read again
+                    ledger.add(key)
         self.invite()
         return self.done
 
     # --- one message, isolated ------------------------------------------------------------
 
-    def one(self, inbox: Path, key: str, name: str, colon: str = ":") -> None:
-        """Handle one message; whatever fails is caught and the message quarantined."""
+    def one(self, inbox: Path, key: str, name: str, colon: str = ":", folder: str = "new") -> None:
+        """Handle one message; whatever fails is caught and the message quarantined.  A message
+        in ``new/`` is filed as seen; one another client filed in ``cur/`` stays as it is."""
         state: dict[str, Any] = {}
         try:
-            result = self._handle(inbox / "new" / name, key, state)
+            result = self._handle(inbox / folder / name, key, state)
         except Exception as err:  # isolation: no message stops the run (issue 10, item 1)
-            self._quarantine(inbox, key, name, colon, err, state)
+            self._quarantine(inbox, key, name, colon, err, state, folder)
             return
-        file_as_seen(inbox, name, colon)
+        if folder == "new":
+            file_as_seen(inbox, name, colon)
+        else:  # said, never skipped silently: another client had seen it
+            result += " (it was in cur/: seen by another mail client first)"
         self.done.append(Processed(key, state.get("sender"), result))
 
     def _handle(self, path: Path, key: str, state: dict[str, Any]) -> str:
@@ -122,19 +138,27 @@ class MailHost(Admission):
             raise Unwanted(f"{safe_header(mail.sender, 80)} is not registered for any game on this host")
 
     def _quarantine(
-        self, inbox: Path, key: str, name: str, colon: str, err: Exception, state: dict[str, Any]
+        self, inbox: Path, key: str, name: str, colon: str, err: Exception, state: dict[str, Any],
+        where: str = "new",
     ) -> None:
-        why = f"{type(err).__name__}: {err}" if not isinstance(err, PbemError) else str(err)
-        why = safe_header(why, 300)
+        """The Maildir's quarantine: the message moved to ``.Quarantine``, then noted."""
         folder = inbox / QUARANTINE
         for sub in ("tmp", "new", "cur"):
             (folder / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
-        src = inbox / "new" / name
+        src = inbox / where / name
         if src.exists():
             os.rename(src, folder / "cur" / f"{key}{colon}2,")
+        self.quarantined(folder / "pbem-quarantine.log", key, err, state)
+
+    def quarantined(self, log: Path, key: str, err: Exception, state: dict[str, Any]) -> None:
+        """A message kept for the host (whatever the transport): one line in ``log``, the
+        sender told if registered, and the run's record of it."""
+        why = f"{type(err).__name__}: {err}" if not isinstance(err, PbemError) else str(err)
+        why = safe_header(why, 300)
         ident = state.get("ident", "?")
         line = f"{formatdate(localtime=True)}\t{key}\t{safe_header(str(ident), 300)}\t{why}\n"
-        fd = os.open(folder / "pbem-quarantine.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, line.encode("utf-8", "replace"))
         finally:
@@ -185,8 +209,10 @@ class MailHost(Admission):
     # --- invitations (issue 10, item 5): pbem.mail.invite ----------------------------------
 
     def invite(self) -> None:
-        """Invitations not yet sent, each round once, spooled like every reply."""
+        """Invitations not yet sent, each round once, and the last mail of every game whose
+        secret is revealed (:mod:`pbem.mail.final`), spooled like every reply."""
         invite(self.games, self.queue, self.from_address)
+        announce_ends(self.games, self.queue, self.from_address)
 
 
 def host_address(games: Path, from_address: str | None) -> str:

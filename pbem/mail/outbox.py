@@ -60,7 +60,8 @@ def permanent(err: BaseException) -> bool:
     return False
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether another process of that id is alive (this process's own counts as gone)."""
     if pid == os.getpid():  # this very process starts no delivery while it writes a batch
         return False
     try:
@@ -127,7 +128,7 @@ class Queue:
             if match is None or not entry.is_dir():
                 continue
             old = time.time() - entry.stat().st_mtime > TMP_AGE
-            if old or not _pid_alive(int(match.group(1))):
+            if old or not pid_alive(int(match.group(1))):
                 shutil.rmtree(entry, ignore_errors=True)
                 removed += 1
         return removed

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import mailbox
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
@@ -13,10 +14,13 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import FormatError
+from pbem.host.private import PRIVATE_DIR
 from pbem.log.clock import pinned
 from pbem.log.logfile import wait_for_lock
+from pbem.mail.final import announce_ends
 from pbem.mail.host import MailHost, Processed, host_address
-from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox
+from pbem.mail.imap import ImapBox, run_imap
+from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox, pid_alive
 from pbem.mail.tick import tick
 
 Send = Callable[[EmailMessage], None]
@@ -54,20 +58,21 @@ def pipe_inbox(games: Path, message: bytes) -> Path:
 def process(
     inbox: Path | None, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
     flush_only: bool = False, stdin: bytes | None = None, at: str | None = None,
+    imap: ImapBox | None = None, stopping: Callable[[], bool] | None = None, retry_now: bool = False,
 ) -> Run:
-    """``pbem mail``: one pass over the inbox (or the piped message), then delivery of the
-    queue; ``at`` pins the host's clock for the run (``--now``)."""
+    """``pbem mail``: one pass over the inbox (a Maildir, an IMAP folder or the piped
+    message), then delivery of the queue; ``at`` pins the host's clock for the run (``--now``)."""
     if outbox is None and smtp is None:
         raise FormatError("give --outbox MAILDIR or --smtp HOST:PORT for the replies")
-    if stdin is not None and inbox is not None:
-        raise FormatError("give --inbox MAILDIR or --stdin, not both")
-    if inbox is None and stdin is None and not flush_only:
-        raise FormatError("give --inbox MAILDIR (or --stdin for one piped message)")
+    if sum(x is not None for x in (stdin, inbox, imap)) > 1:
+        raise FormatError("give one inbox a run: --inbox MAILDIR, --imap HOST[:PORT] or --stdin, not both")
+    if inbox is None and stdin is None and imap is None and not flush_only:
+        raise FormatError("give --inbox MAILDIR, --imap HOST[:PORT] (or --stdin for one piped message)")
     clock: AbstractContextManager[None] = pinned(at) if at is not None else nullcontext()
     if stdin is not None and not flush_only:  # kept before waiting: a later run handles it if this one dies
         inbox = pipe_inbox(games, stdin)
     with clock, one_run(games / QUEUE_NAME):
-        return _process(inbox, games, outbox, smtp, from_address, flush_only)
+        return _process(inbox, games, outbox, smtp, from_address, flush_only, imap, stopping, retry_now)
 
 
 RUN_LOCK = ".run.lock"
@@ -88,9 +93,34 @@ def one_run(queue: Path, timeout: float = RUN_WAIT) -> Iterator[None]:
         os.close(fd)
 
 
+_TMP_FILE = re.compile(r"^\..+\.(\d+)\.tmp\Z")  # pbem.files.write_atomic's temporary name
+
+
+def sweep_games(games: Path) -> int:
+    """Remove the temporary files (``.NAME.PID.tmp``) a killed run left in the games'
+    folders (their bookkeeping: host.yaml, mail-seen.txt, mail-invited.txt, private/);
+    a file whose process is still alive is left to it.  Returns how many."""
+    removed = 0
+    if not games.is_dir():
+        return 0
+    for child in games.iterdir():
+        if not child.is_dir() or child.name.startswith("+"):
+            continue
+        for folder in (child, child / PRIVATE_DIR):
+            if not folder.is_dir():
+                continue
+            for entry in folder.iterdir():
+                found = _TMP_FILE.match(entry.name)
+                if found is not None and entry.is_file() and not pid_alive(int(found.group(1))):
+                    entry.unlink(missing_ok=True)
+                    removed += 1
+    return removed
+
+
 def _process(
     inbox: Path | None, games: Path, outbox: Path | None, smtp: str | None, from_address: str | None,
-    flush_only: bool,
+    flush_only: bool, imap: ImapBox | None = None, stopping: Callable[[], bool] | None = None,
+    retry_now: bool = False,
 ) -> Run:
     address = host_address(games, from_address)
     if not flush_only and inbox is not None and (
@@ -108,13 +138,21 @@ def _process(
             each(data, to)
 
     host = MailHost(games, lambda _msg: None, address)
-    assert host.queue is not None
+    if stopping is not None:
+        host.stopping = stopping
     host.queue.sweep()  # what a stopped run left half-written goes first
+    sweep_games(games)
     try:
-        done = [] if flush_only or inbox is None else host.run(inbox)
+        if flush_only:
+            done: list[Processed] = []
+        elif imap is not None:
+            done = run_imap(host, imap)
+        else:
+            done = [] if inbox is None else host.run(inbox)
         if not flush_only:  # R8: deadlines, reminders and timeouts, through the same queue
             tick(games, address)
-        delivery = host.queue.flush(deliver, force=flush_only)
+            announce_ends(games, host.queue, address)  # a timeout may have ended a game (P6)
+        delivery = host.queue.flush(deliver, force=flush_only or retry_now)
     finally:
         if smtp_box is not None:
             smtp_box.close()

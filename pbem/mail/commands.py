@@ -1,0 +1,136 @@
+"""What a player may ask by mail (issue 20, item 5): the board, the template, the log, the
+history, a rule.
+
+A message whose subject (less ``Re:`` and a ``[rattus GAME]`` or ``[pbem GAME]`` tag) or
+first line of text is one of ``board``, ``template``, ``log``, ``history`` or
+``rules R3.2`` is a question, not a move.  It is answered for the sender's game, found
+from the sender's registered address (host.yaml); a sender who plays several games names
+one with the subject's tag, or is told which games there are.  Every answer is public but
+the template, which is built from the asking seat's own view only
+(:func:`pbem.host.private.seat_view`, P10): no text depends on a face hidden from its reader.
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.errors import FormatError, StateError, UnknownError
+from pbem.host.games import load_game
+from pbem.host.private import seat_view
+from pbem.host.settings import SETTINGS_NAME, load_settings
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME
+from pbem.mail import replies
+from pbem.mail.headers import Mail
+from pbem.mail.message import body_text
+from pbem.record import Record
+from pbem.views.rulesref import lookup
+from pbem.views.template import template
+from pbem.views.text import board_lines
+from pbem.views.timeline import history_lines, read_checked
+
+COMMANDS = ("board", "template", "log", "history", "rules")
+_TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
+_COMMAND = re.compile(r"^(board|template|log|history|rules(?:\s+(\S{1,20}))?)\s*\Z", re.IGNORECASE)
+HELP = ("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
+        "'log', 'history' or 'rules R3.2'; if you play several games, put '[rattus GAME]' in the subject.")
+
+
+class Command(Record):
+    """A question by mail: its word, the rule asked for (``rules``), the subject's game tag."""
+
+    word: str
+    rule: str | None
+    tag: str | None
+
+
+class Answer(Record):
+    """The reply's subject and text, and its attachments: (file name, bytes, subtype)."""
+
+    subject: str
+    text: str
+    files: list[tuple[str, bytes, str]]
+
+
+def command_of(mail: Mail) -> Command | None:
+    """The question a message asks, if its subject or first line of text is a command."""
+    subject = mail.subject.strip()
+    while subject.lower().startswith(("re:", "aw:", "fwd:")):
+        subject = subject.split(":", 1)[1].strip()
+    tag_match = _TAG.search(subject)
+    tag = tag_match.group(1).lower() if tag_match else None
+    bare = _TAG.sub(" ", subject).strip()
+    text = body_text(mail.message) or ""
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    for candidate in (bare, first):
+        found = _COMMAND.match(candidate)
+        if found is not None:
+            word = found.group(1).split()[0].lower()
+            rule = found.group(2)
+            if word == "rules" and rule is None:
+                raise FormatError("'rules' needs the rule's number, e.g. 'rules R3.2'. " + HELP, "R7.3")
+            return Command(word, rule, tag)
+    return None
+
+
+def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
+    """The game folder and the seat of the sender's registered ``address``: the only game it
+    plays, or the game the subject's tag names."""
+    seats: list[tuple[Path, str]] = []
+    if games.is_dir():
+        for child in sorted(games.iterdir()):
+            if (child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file():
+                seats += [(child, player) for player in load_settings(child).players_of(address)]
+    if tag is not None:
+        seats = [(path, player) for path, player in seats if path.name == tag]
+    if not seats:
+        where = f" in game {tag!r}" if tag is not None else ""
+        raise UnknownError(f"{address} plays no game on this host{where}; nothing to answer", "P1")
+    if len(seats) > 1:
+        names = ", ".join(sorted({f"{path.name} ({player})" for path, player in seats}))
+        raise FormatError(f"{address} plays several games here: {names}; put '[rattus GAME]' in the "
+                          "subject to say which one", "P1")
+    return seats[0]
+
+
+def answer(games: Path, address: str, command: Command) -> Answer:
+    """The answer to ``command`` from the seat of ``address`` (see the module)."""
+    if command.word == "rules":
+        lines = lookup(command.rule)
+        return Answer(f"pbem: the rules, {command.rule}", "\n".join(lines) + "\n", [])
+    path, player = sender_seat(games, address, command.tag)
+    game = load_game(path)
+    head = f"[pbem {game.game_id}]"
+    log = path / LOG_NAME
+    if command.word == "board":  # the text board and its picture, as the report mails have them
+        picture = replies.board_picture(game)  # looked up when called: one drawing function to patch
+        return Answer(f"{head} the board after entry {game.last_seq}", "\n".join(board_lines(game)) + "\n",
+                      [] if picture is None else [(f"{game.game_id}-{game.last_seq}.png", picture, "png")])
+    if command.word == "log":
+        return Answer(f"{head} the log, {game.last_seq + 1} entries",
+                      "The public log is attached; anyone can check it with 'pbem verify log.yaml'.\n",
+                      [("log.yaml", log.read_bytes(), "yaml")])
+    if command.word == "history":
+        return Answer(f"{head} the history", "\n".join(history_lines(*read_checked(log))) + "\n", [])
+    text = seat_template(path, game, player)  # template: the seat's own view only (P10)
+    return Answer(f"{head} your template, {player} (after entry {game.last_seq})", text,
+                  [(f"{game.game_id}-{game.last_seq}-{player}.txt", text.encode("utf-8"), "plain")])
+
+
+def seat_template(path: Path, game: Game, player: str) -> str:
+    """The seat's current template, from its own view; a refusal once the game is over."""
+    if game.over:
+        raise StateError("the game is over: no more moves, so there is no template to send", "R6.5")
+    return template(seat_view(path, game, player))
+
+
+def attach(msg: EmailMessage, found: Answer) -> None:
+    for name, data, subtype in found.files:
+        if subtype == "png":
+            msg.add_attachment(data, maintype="image", subtype="png", disposition="inline", filename=name)
+        elif subtype == "plain":  # a template: plain text, as every template mail carries it
+            msg.add_attachment(data, maintype="text", subtype="plain", filename=name)
+        else:
+            msg.add_attachment(data, maintype="application", subtype=subtype, filename=name)

@@ -1,0 +1,116 @@
+"""The end of a game by mail (issue 20, item 1): every player's last mail, queued once.
+
+Once a game's secret is revealed (by the host's step at the game's end, ``pbem new
+--reveal auto``, or by the host's ``pbem reveal``), each player with an address gets
+one mail: the final scores, the winner and how a tie was broken (R6.5), the secret,
+the audit's verdict as ``pbem audit`` prints it, and the final log attached, so that
+``pbem audit log.yaml`` (or ``tools/audit_min.py log.yaml``) on that attachment alone
+says the same (P6).  The batch is named for the game (``final:GAME``), so a game's end
+is announced once, whichever run (``pbem mail``, ``pbem serve``) sees it first; the
+text is public: everything in it is in the log every player receives (P10).
+"""
+
+from __future__ import annotations
+
+import logging
+from email.message import EmailMessage
+from pathlib import Path
+
+from pbem.errors import PbemError
+from pbem.host.games import load_game
+from pbem.host.settings import SETTINGS_NAME, load_settings
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.records import Reveal
+from pbem.mail.outbox import Queue
+from pbem.mail.replies import compose
+from pbem.referee.audit import audit
+from pbem.rules import winner
+from pbem.views.text import audit_verdict, trust_lines
+
+_log = logging.getLogger("pbem.mail.host")
+
+
+def final_batch(queue: Queue, game_id: str) -> str:
+    return queue.batch_id(f"final:{game_id}")
+
+
+def announce_ends(games: Path, queue: Queue, from_address: str) -> int:
+    """The last mail of every revealed game not yet announced; returns how many games.
+    One game's trouble stops no other game's."""
+    if not games.is_dir():
+        return 0
+    count = 0
+    for child in sorted(games.iterdir()):
+        if not ((child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file()):
+            continue
+        if queue.spooled(final_batch(queue, child.name)):
+            continue
+        try:
+            count += announce_end(child, queue, from_address)
+        except Exception as err:  # one game's trouble stops no other game's end
+            _log.warning("no final mail for %s: %s", child.name, err)
+    return count
+
+
+def announce_end(path: Path, queue: Queue, from_address: str) -> int:
+    """One game's last mails, if its secret is revealed and they were never queued."""
+    emails = load_settings(path).emails
+    if not emails:
+        return 0
+    entries, _hashes = read_log(path / LOG_NAME)  # read, not replayed: most games are not over
+    if not any(isinstance(entry, Reveal) for entry in entries):
+        return 0
+    game = load_game(path)  # replayed and checked before anything is said about its end
+    if game.secret is None:  # pragma: no cover - a log with a reveal entry has its secret
+        return 0
+    batch = final_batch(queue, game.game_id)
+    if queue.spooled(batch):
+        return 0
+    log_bytes = (path / LOG_NAME).read_bytes()
+    subject, body = end_text(game)
+    out: list[EmailMessage] = []
+    for index, player in enumerate(p for p in game.players if p in emails):
+        msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
+        msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
+        out.append(msg)
+    queue.put(batch, "final", out)
+    return 1
+
+
+def end_text(game: Game) -> tuple[str, str]:
+    """The subject and the body of the last mail: public facts only."""
+    assert game.state is not None and game.secret is not None  # a revealed game is over
+    scores = game.state.scores()
+    best = winner(game.state)
+    tied = [p for p in game.players if scores[p] == scores[best] and p != best]
+    if tied:
+        why = (f"{best} wins the tie with {', '.join(tied)} on {scores[best]}: a tie goes to whoever "
+               "would have played soonest after the last turn (R6.5).")
+    else:
+        why = f"{best} wins with the highest score, {scores[best]} (R6.5)."
+    try:
+        findings = audit(game)
+        verdict = audit_verdict(None, game)
+    except PbemError as err:  # pragma: no cover - the host's own log always audits
+        findings, verdict = [], audit_verdict(err, game)
+    lines = [
+        f"Game {game.game_id} is over.",
+        "",
+        "Final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players) + ".",
+        why,
+        "",
+        f"The host's secret, revealed in the log's last entry: {game.secret.hex()}",
+        "With it anyone can recompute the rat order, every token's face and every draw, and check "
+        "them against what was promised at the start.",
+        "",
+        "The host's audit of the attached log:",
+        *(f"  ok: {finding}" for finding in findings),
+        verdict,
+        *trust_lines(game),
+        "",
+        "Check it yourself with the attached log and nothing else: 'pbem audit log.yaml', or "
+        "'python3 tools/audit_min.py log.yaml' (the standard library alone).",
+    ]
+    subject = f"[pbem {game.game_id}] the end: {best} wins; the final scores, the secret and the audit"
+    return subject, "\n".join(lines) + "\n"

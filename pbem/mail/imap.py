@@ -1,0 +1,172 @@
+"""`pbem mail --imap HOST[:PORT] --folder rattus`: the IMAP transport (issue 20, item 2).
+
+The standard library's :mod:`imaplib`, always over TLS: implicit TLS on port 993 (the
+default), else STARTTLS, which the server must offer.  Plain IMAP is refused, but for a
+server on this very machine (127.0.0.1, ::1, localhost), where no password crosses a
+network; the run then says so in the host's log.  The login comes from the environment,
+as SMTP's does: ``$PBEM_IMAP_USER`` and ``$PBEM_IMAP_PASSWORD``; ``$PBEM_IMAP_CAFILE``
+names a certificate (bundle) to trust, for a server with a certificate of its own.
+
+Every message of the folder is read by UID (``BODY.PEEK[]``, so nothing is marked by
+reading it), whether another client has seen it or not: a message is the same message by
+its key, not by its flags (:mod:`pbem.mail.ledger`).  Each one not handled yet goes
+through the one admission path (:meth:`pbem.mail.admission.Admission.admit`); only once
+its verdict and replies are spooled is it flagged ``\\Seen`` and its UID (under the
+folder's UIDVALIDITY) added to the ledger.  A message whose handling fails is flagged
+``\\Flagged``, left where it is and noted in ``GAMES/+mail-queue/imap-quarantine.log``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import logging
+import os
+import re
+import ssl
+from typing import Any
+
+from pbem.errors import BusyError, FormatError
+from pbem.mail.admission import Inbound
+from pbem.mail.headers import MAIL_LIMIT, HostileMail
+from pbem.mail.host import MailHost, Processed
+from pbem.mail.ledger import ledger_for
+
+_log = logging.getLogger("pbem.mail.host")
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+_FOLDER_RE = re.compile(r"^[A-Za-z0-9._/ -]{1,100}\Z")
+_SIZE = re.compile(rb"RFC822\.SIZE (\d+)")
+_FLAGS = re.compile(rb"FLAGS \(([^)]*)\)")
+
+
+class ImapDown(BusyError):
+    """The IMAP server cannot be reached (or dropped the connection): a temporary failure."""
+
+
+class ImapBox:
+    """One IMAP folder: where it is, and how to log in (see the module)."""
+
+    def __init__(self, server: str, folder: str) -> None:
+        host, _, port = server.rpartition(":") if ":" in server else (server, "", "993")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise FormatError(f"--imap {server!r}: give HOST or HOST:PORT (993: implicit TLS; else STARTTLS)", "P1")
+        if not _FOLDER_RE.match(folder):
+            raise FormatError(f"--folder {folder!r}: a folder name of letters, digits, '.', '_', '/', '-' "
+                              "and spaces", "P1")
+        self.host, self.port, self.folder = host, int(port), folder
+        self.user = os.environ.get("PBEM_IMAP_USER", "")
+        if not self.user:
+            raise FormatError("pbem mail --imap logs in as $PBEM_IMAP_USER with $PBEM_IMAP_PASSWORD; "
+                              "$PBEM_IMAP_USER is not set", "P1")
+
+    @property
+    def where(self) -> str:
+        return f"imap:{self.user}@{self.host}:{self.port}/{self.folder}"
+
+    def connect(self) -> imaplib.IMAP4:
+        """Logged in, over TLS, with the folder selected; :class:`ImapDown` if unreachable."""
+        context = ssl.create_default_context(cafile=os.environ.get("PBEM_IMAP_CAFILE") or None)
+        try:
+            conn: imaplib.IMAP4
+            if self.port == 993:
+                conn = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=context, timeout=60)
+            else:
+                conn = imaplib.IMAP4(self.host, self.port, timeout=60)
+                if "STARTTLS" in conn.capabilities:
+                    conn.starttls(context)
+                elif self.host in LOOPBACK:  # flagged: only on this machine, never across a network
+                    _log.warning("IMAP on %s:%s without TLS (a server on this machine only)", self.host, self.port)
+                else:
+                    conn.shutdown()
+                    raise FormatError(f"{self.host}:{self.port} offers no STARTTLS: pbem will not send the "
+                                      "IMAP password in clear text (use port 993, implicit TLS)", "P1")
+        except (OSError, imaplib.IMAP4.abort) as err:
+            raise ImapDown(f"the IMAP server {self.host}:{self.port} cannot be reached: {err}") from None
+        try:
+            conn.login(self.user, os.environ.get("PBEM_IMAP_PASSWORD", ""))
+            typ, _data = conn.select(_quoted(self.folder))
+        except imaplib.IMAP4.abort as err:
+            raise ImapDown(f"the IMAP server {self.host}:{self.port} dropped the connection: {err}") from None
+        except imaplib.IMAP4.error as err:
+            _close(conn)
+            raise FormatError(f"IMAP {self.host}:{self.port}: the login as {self.user!r} was refused: {err}",
+                              "P1") from None
+        if typ != "OK":
+            _close(conn)
+            raise FormatError(f"IMAP {self.host}:{self.port}: there is no folder {self.folder!r}", "P1")
+        return conn
+
+
+def run_imap(host: MailHost, box: ImapBox) -> list[Processed]:
+    """Every message of the folder not handled yet, in UID order (see the module)."""
+    conn = box.connect()
+    try:
+        validity = _validity(conn)
+        ledger = ledger_for(host.queue.path, f"{box.where};{validity}")
+        handled = ledger.keys()
+        typ, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]  # imaplib: None = no charset
+        if typ != "OK":
+            raise ImapDown(f"IMAP {box.host}: SEARCH failed: {data!r}")
+        for uid in (data[0] or b"").split():
+            if host.stopping():  # stopped between two messages, never inside one
+                break
+            key = f"imap.{validity}.{uid.decode('ascii')}"
+            if key in handled:
+                continue
+            if _one(host, conn, uid, key, box):
+                ledger.add(key)
+    except (OSError, imaplib.IMAP4.abort) as err:
+        raise ImapDown(f"the IMAP server {box.host}:{box.port} dropped the connection: {err}") from None
+    finally:
+        _close(conn)
+    host.invite()
+    return host.done
+
+
+def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, box: ImapBox) -> bool:
+    """One message, isolated as a Maildir's are; True once it is handled for good."""
+    state: dict[str, Any] = {}
+    seen_before = False
+    try:
+        typ, meta = conn.uid("FETCH", uid.decode("ascii"), "(FLAGS RFC822.SIZE)")
+        head = b" ".join(part if isinstance(part, bytes) else part[0] for part in meta if part)
+        flags = _FLAGS.search(head)
+        seen_before = flags is not None and b"\\Seen" in flags.group(1)
+        size = _SIZE.search(head)
+        if typ != "OK" or size is None:
+            raise HostileMail("the server gave no size for the message")
+        if int(size.group(1)) > MAIL_LIMIT:
+            raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
+        typ, body = conn.uid("FETCH", uid.decode("ascii"), "(BODY.PEEK[])")
+        data = next((part[1] for part in body if isinstance(part, tuple)), None)
+        if typ != "OK" or not isinstance(data, bytes):
+            raise HostileMail("the server did not hand over the message")
+        result = host.admit(Inbound(data, key), state, screen=host._admit).result
+    except (OSError, imaplib.IMAP4.abort):
+        raise  # the connection, not the message: the run stops, the message is read next run
+    except Exception as err:  # isolation: no message stops the run (issue 10, item 1)
+        conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen \\Flagged)")
+        host.quarantined(host.queue.path / "imap-quarantine.log", key, err, state)
+        return True
+    conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen)")  # after the replies are spooled
+    if seen_before:  # said, never skipped silently
+        result += " (it was seen by another mail client first)"
+    host.done.append(Processed(key, state.get("sender"), result))
+    return True
+
+
+def _validity(conn: imaplib.IMAP4) -> str:
+    _name, data = conn.response("UIDVALIDITY")  # the SELECT's [UIDVALIDITY n]
+    value = data[0] if data else None
+    if not isinstance(value, bytes) or not value.isdigit():
+        raise ImapDown("the IMAP server gave no UIDVALIDITY for the folder")
+    return value.decode("ascii")
+
+
+def _quoted(folder: str) -> str:
+    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _close(conn: imaplib.IMAP4) -> None:
+    with contextlib.suppress(OSError, imaplib.IMAP4.error):
+        conn.logout()

@@ -1,0 +1,118 @@
+"""Issue 20, item 1: the end of a game by mail (P6, R6.5).
+
+Once the game is over the host's step reveals the secret (``pbem new --reveal auto``, the
+default) or leaves it to the host's ``pbem reveal`` (``--reveal manual``), and every player
+gets one last mail: the final scores, the winner and the tie-break, the secret, the audit's
+verdict and the final log, which audits FAIR alone, by ``pbem audit`` and by
+``tools/audit_min.py``, with no other file.
+"""
+
+from __future__ import annotations
+
+import mailbox
+import subprocess
+import sys
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+from clitools import cli, ok
+from mailgame import HOST, THREE, Table, attachments, read_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's PNG costs ~0.2 s a mail; tests/test_pictures.py checks it is sent."""
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)
+
+
+def new_game(games: Path, *extra: str) -> None:
+    args = ["new", "g", "--players", ",".join(THREE), "--games", str(games), *extra]
+    for player, address in THREE.items():
+        args += ["--email", f"{player}={address}"]
+    ok(*args)
+
+
+def take(outbox: Path) -> list[EmailMessage]:
+    """The replies delivered to the outbox Maildir since the last call (then emptied)."""
+    box = mailbox.Maildir(str(outbox), create=True)
+    out = []
+    for key in sorted(box.keys()):
+        msg = BytesParser(policy=policy.default).parsebytes(box.get_bytes(key))
+        assert isinstance(msg, EmailMessage)
+        out.append(msg)
+    box.clear()
+    return out
+
+
+def play_by_mail(tmp: Path, table: Table, games: Path, limit: int = 400) -> int:
+    """Run `pbem mail` over a Maildir until no player has anything to answer; returns runs."""
+    inbox, outbox = tmp / "inbox", tmp / "outbox"
+    mailbox.Maildir(str(inbox), create=True)
+    for runs in range(limit):
+        out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+        assert "refused" not in out and "quarantined" not in out.replace("0 quarantined", ""), out
+        table.receive(take(outbox))
+        answers = table.answers()
+        if not answers:
+            return runs
+        for data in answers:
+            mailbox.Maildir(str(inbox)).add(data)
+    raise AssertionError("the game did not end")
+
+
+def audits_alone(log: bytes, where: Path) -> None:
+    """The mailed log, alone in a folder of its own, audits FAIR by both auditors (P6)."""
+    where.mkdir()
+    (where / "log.yaml").write_bytes(log)
+    assert "verdict: FAIR." in ok("audit", where / "log.yaml")
+    assert "every move replays under the rules" in ok("verify", where / "log.yaml")
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), "log.yaml"],
+                          cwd=where, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("verdict: FAIR."), done.stdout
+
+
+def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    new_game(games)
+    table = Table(THREE)
+    play_by_mail(tmp_path, table, games)
+    host_log = (games / "g" / "log.yaml").read_bytes()
+    game = read_game(host_log)
+    assert game.over and game.secret is not None  # P6: revealed by the host's step
+    assert game.state is not None
+    scores = game.state.scores()
+    for seat in table.seats.values():
+        final = seat.final
+        assert final is not None, f"{seat.player} never got the last mail"
+        assert sum("] the end: " in str(m["Subject"]) for m in seat.got) == 1  # one last mail
+        text = final.get_body(("plain",)).get_content()
+        assert "Final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players) in text
+        assert "(R6.5)" in text and game.secret.hex() in text and "verdict: FAIR." in text
+        log = attachments(final)["log.yaml"]
+        assert log == host_log
+        audits_alone(log, tmp_path / f"kept-{seat.player}")
+    assert cli("reveal", "g", "--games", games).exit_code != 0  # revealed once, by the step
+
+
+@pytest.mark.slow
+def test_with_reveal_manual_the_last_mail_follows_the_hosts_reveal(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    new_game(games, "--reveal", "manual")
+    table = Table(THREE, seed=3)
+    play_by_mail(tmp_path, table, games)
+    game = read_game((games / "g" / "log.yaml").read_bytes())
+    assert game.over and game.secret is None  # P6: the host reveals
+    assert all(seat.final is None for seat in table.seats.values())
+    ok("reveal", "g", "--games", games)
+    ok("mail", "--inbox", tmp_path / "inbox", "--outbox", tmp_path / "outbox", "--games", games, "--from", HOST)
+    table.receive(take(tmp_path / "outbox"))
+    for seat in table.seats.values():
+        assert seat.final is not None
+        audits_alone(attachments(seat.final)["log.yaml"], tmp_path / f"kept-{seat.player}")
+    ok("mail", "--inbox", tmp_path / "inbox", "--outbox", tmp_path / "outbox", "--games", games, "--from", HOST)
+    assert take(tmp_path / "outbox") == []  # the last mail goes once

@@ -1,0 +1,69 @@
+"""Issue 20, item 2: a message is the same message by its key, not by its folder (P7).
+
+A Maildir that an IMAP server also serves holds in ``cur/`` the messages another client has
+already seen; `pbem mail` reads them too, applies each once, says so, and never answers
+one twice (pbem.mail.ledger)."""
+
+from __future__ import annotations
+
+import mailbox
+import os
+from pathlib import Path
+
+from clitools import ok
+from test_mail import HOST, eml, load_log, red_move, replies, signed, started  # noqa: F401 (a fixture)
+
+
+def mail_run(games: Path, inbox: Path, outbox: Path) -> str:
+    return ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+
+
+def seen_by_another_client(inbox: Path, data: bytes) -> str:
+    """The message delivered, then read by another client: new/KEY -> cur/KEY:2,S."""
+    key = mailbox.Maildir(str(inbox)).add(data)
+    os.rename(inbox / "new" / key, inbox / "cur" / f"{key}:2,S")
+    return key
+
+
+def test_a_move_another_client_saw_first_is_applied_once_and_said(
+    started: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    games, inbox, outbox = started
+    before = load_log(games).last_seq
+    data = eml("red@example.org", signed(red_move(games), tmp_path / "red.key", tmp_path), msgid="<seen@example.org>")
+    key = seen_by_another_client(inbox, data)
+    out = mail_run(games, inbox, outbox)
+    assert "applied: game g" in out and "seen by another mail client first" in out, out
+    after = load_log(games).last_seq
+    assert after > before
+    assert mail_run(games, inbox, outbox).startswith("0 message(s) processed")  # once
+    assert load_log(games).last_seq == after
+    assert (inbox / "cur" / f"{key}:2,S").is_file()  # the other client's file is left as it is
+    answers = [m for m in replies(outbox) if m["In-Reply-To"] == "<seen@example.org>"]
+    assert len(answers) == 1 and "Your move was accepted." in answers[0].get_body(("plain",)).get_content()
+
+
+def test_the_same_message_in_new_and_in_cur_is_applied_once(
+    started: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    games, inbox, outbox = started
+    before = load_log(games).last_seq
+    data = eml("red@example.org", signed(red_move(games), tmp_path / "red.key", tmp_path), msgid="<twice@example.org>")
+    seen_by_another_client(inbox, data)
+    mailbox.Maildir(str(inbox)).add(data)  # a second copy, still new
+    out = mail_run(games, inbox, outbox)
+    assert out.count("applied: game g") == 1 and "already applied" in out, out
+    moves = [e for e in load_log(games).entries[before + 1:] if e.player == "red"]
+    assert len(moves) == 1  # P7: one move, however many copies
+    texts = [m.get_body(("plain",)).get_content() for m in replies(outbox)
+             if m["In-Reply-To"] == "<twice@example.org>"]
+    assert sorted(t.splitlines()[0] for t in texts) == [
+        "Your move was accepted.",
+        f"Your move was already applied, as entry {before + 1}; this copy of it changed nothing."]
+
+
+def test_messages_pbem_filed_itself_are_not_read_again(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    games, inbox, outbox = started
+    mailbox.Maildir(str(inbox)).add(eml("red@example.org", signed(red_move(games), tmp_path / "red.key", tmp_path)))
+    assert "applied: game g" in mail_run(games, inbox, outbox)
+    assert mail_run(games, inbox, outbox).startswith("0 message(s) processed")
