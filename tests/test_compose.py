@@ -1,0 +1,203 @@
+"""Issue 19, items 4 and 5: the composer page (`pbem html --compose`), clicked in a real
+headless Chromium over the DevTools protocol (tests/cdp.py).
+
+From positions of seeded random games, a random legal turn is clicked through the page,
+and the move text the page wrote is judged by the referee (pbem.referee.admit.judge);
+the page fetches nothing; at 390 px nothing overflows and every target is 40 px or more.
+The opening: the page's commitment is Python's, and a commit and a nonce made by the page
+are accepted by the host.  A screenshot of each position goes to $PBEM_ARTEFACTS (or tmp).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from cdp import Browser, browser_path
+
+from pbem.fair.protocol import nonce_commitment
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, game_dir, load_game
+from pbem.log.logfile import LOG_NAME
+from pbem.log.moves import parse_move
+from pbem.log.notation import parse
+from pbem.referee.admit import judge
+from pbem.referee.seatview import SeatView
+from pbem.sim.demo import play_demo
+from pbem.views.compose import compose_page, result_lines
+from pbem.views.composetree import DONE, STOP, Tree
+from pbem.views.timeline import game_at, read_checked
+
+SECRET = bytes(range(32))
+PLAYERS = ("red", "green", "blue")
+
+CLICK_A_TURN = """
+(function (seed) {
+  var s = seed, clicks = [];
+  function rnd(n) { s = (s * 1103515245 + 12345) % 2147483648; return s % n; }
+  for (var i = 0; i < 200 && document.getElementById('view').getAttribute('data-complete') !== 'true'; i++) {
+    var can = Array.prototype.slice.call(document.querySelectorAll('#board .region.can'));
+    if (can.length && rnd(4) === 0) {
+      var g = can[rnd(can.length)]; g.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+      clicks.push('region ' + g.getAttribute('data-region'));
+    }
+    var buttons = document.querySelectorAll('#choices button');
+    if (!buttons.length) { break; }
+    var b = buttons[rnd(buttons.length)]; clicks.push(b.textContent); b.click();
+    if (rnd(10) === 0 && !document.getElementById('undo').disabled) {
+      document.getElementById('undo').click(); clicks.push('undo');
+    }
+  }
+  return {text: document.getElementById('move').textContent, clicks: clicks,
+          complete: document.getElementById('view').getAttribute('data-complete')};
+})(SEED)
+"""
+
+MEASURE = """
+(function () {
+  var small = [], sel = 'button, a.button:not(.off), #board .region.can, input';
+  document.querySelectorAll(sel).forEach(function (el) {
+    if (!el.getClientRects().length) { return; }
+    var r = el.getBoundingClientRect();
+    if (r.width >= 40 && r.height >= 40) { return; }
+    small.push((el.id || el.textContent).slice(0, 30) + ' ' + r.width + 'x' + r.height);
+  });
+  return {small: small, scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+          viewport: !!document.querySelector('meta[name=viewport]'),
+          csp: document.documentElement.getAttribute('data-csp-violations')};
+})()
+"""
+
+
+def artefacts(tmp: Path) -> Path:
+    folder = Path(os.environ["PBEM_ARTEFACTS"]) / "compose" if os.environ.get("PBEM_ARTEFACTS") else tmp / "shots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[list, list]]:
+    """Two seeded random games, played to the end: (entries, hashes) of each."""
+    logs = []
+    for seed in (3, 8):
+        games = tmp_path_factory.mktemp("compose") / "games"
+        play_demo(games, 3, seed=seed, echo=None, summary=lambda _line: None, game_id="g", secret=SECRET,
+                  nonces={p: bytes([i + 1]) * 32 for i, p in enumerate(PLAYERS)})
+        logs.append(read_checked(games / "g" / LOG_NAME))
+    return logs
+
+
+def positions(played: list[tuple[list, list]], count: int, seed: int) -> list[tuple[object, int]]:
+    """``count`` positions of the games, with a seat to move, picked by a seeded draw."""
+    every = []
+    for entries, hashes in played:
+        for seq in range(len(entries)):
+            game = game_at(entries, hashes, seq)
+            if game.state is not None and game.state.to_move is not None:
+                every.append((game, seq))
+    return random.Random(seed).sample(every, count)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    browser_path()
+    chrome = Browser(390, 844)
+    yield chrome
+    chrome.close()
+
+
+def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, tmp: Path) -> None:
+    shots = artefacts(tmp)
+    started = time.monotonic()
+    seen: set[str] = set()
+    for n, (game, seq) in enumerate(positions(played, count, seed=19)):
+        seat = game.state.to_move  # type: ignore[attr-defined]
+        page = tmp / f"compose-{n}.html"
+        page.write_text(compose_page(SeatView(game, seat), "host@example.org"), encoding="utf-8")
+        browser.requests.clear()
+        browser.open(page)
+        result = browser.eval(CLICK_A_TURN.replace("SEED", str(1000 + n)))
+        assert result["complete"] == "true", (seq, result)
+        verdict = judge(game, parse_move(result["text"].encode(), "the page's move"))  # a refusal raises
+        assert verdict.move.player == seat and verdict.actions, (seq, result)
+        measured = browser.eval(MEASURE)
+        assert measured["viewport"] and measured["csp"] == "0", measured
+        assert measured["scroll"] <= measured["width"] == 390, (seq, measured)
+        assert measured["small"] == [], (seq, measured)
+        assert browser.requests == [page.as_uri()], browser.requests  # nothing fetched but the page
+        seen.update(line.split()[0] for line in result["text"].splitlines()[2:])
+        browser.screenshot(shots / f"position-{n:02d}-entry-{seq}.png")
+    assert {"place", "take", "plague", "spread"} <= seen, seen  # the draw reaches every common kind of step
+    print(f"\n{count} positions clicked ({', '.join(sorted(seen))}) in {time.monotonic() - started:.1f} s; "
+          f"screenshots in {shots}")
+
+
+def test_thirty_random_turns_clicked_through_the_page_are_accepted(
+        browser: Browser, played: list[tuple[list, list]], tmp_path: Path) -> None:
+    click_turns(browser, played, 30, tmp_path)
+
+
+def test_every_whole_path_of_the_tree_is_a_legal_move(played: list[tuple[list, list]]) -> None:
+    """Without a browser: random root-to-leaf paths of the embedded tree, judged."""
+    rng = random.Random(5)
+    for game, _seq in positions(played, 12, seed=7):
+        seat = game.state.to_move  # type: ignore[attr-defined]
+        data = Tree(game.state, seat).data()  # type: ignore[attr-defined]
+        for _ in range(5):
+            lines, node = [], data["root"]
+            while node >= 0 and data["nodes"][node]["s"] != "outbreak":
+                line, node = data["nodes"][node]["n"][rng.randrange(len(data["nodes"][node]["n"]))]
+                lines.append(data["lines"][line])
+            assert node in (DONE, STOP) or node >= 0
+            if node >= 0 and data["nodes"][node]["f"]:
+                lines.append("flip " + " ".join(data["nodes"][node]["f"][::-1]))
+            text = "\n".join([f"game g {seat}", f"after {game.last_seq} {game.hashes[-1][:16]}",  # type: ignore[attr-defined]
+                              *(x for x in lines if x != "skip")]) + "\n"
+            judge(game, parse_move(text.encode()))  # type: ignore[arg-type]
+
+
+def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
+        browser: Browser, tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    path = create(games, NewGame("o", PLAYERS, secret=SECRET))
+    for round_ in ("commit", "nonce"):
+        for seat in PLAYERS:
+            game = load_game(path)
+            page = tmp_path / f"open-{round_}-{seat}.html"
+            page.write_text(compose_page(SeatView(game, seat)), encoding="utf-8")
+            browser.requests.clear()
+            browser.open(page)
+            for nonce in (bytes(32), bytes(range(32)), bytes([255]) * 32):
+                assert browser.eval(f"window.pbemCommitment('{nonce.hex()}')", wait=True) == nonce_commitment(nonce)
+            if round_ == "commit":
+                browser.eval("document.querySelector('#choices button').click()")
+            deadline = time.monotonic() + 10
+            while browser.eval("document.getElementById('view').getAttribute('data-complete')") != "true":
+                assert time.monotonic() < deadline, "the page made no move"
+                time.sleep(0.05)
+            text = browser.eval("document.getElementById('move').textContent")
+            kept = browser.eval(f"localStorage.getItem('pbem-nonce/o/{seat}')")
+            assert len(kept) == 64
+            move = parse(text)
+            if round_ == "commit":
+                assert move["nonce_commitment"] == nonce_commitment(bytes.fromhex(kept))
+                assert browser.eval("document.getElementById('nonce').textContent") == f"nonce {kept}"
+            else:
+                assert move["nonce"] == kept
+            assert browser.requests == [page.as_uri()]
+            apply_move(games, parse_move(text.encode(), "the page's move"))
+    started = load_game(game_dir(games, "o"))
+    assert started.state is not None and started.state.to_move is not None
+
+
+def test_the_winner_and_the_tie_break_are_shown(played: list[tuple[list, list]]) -> None:
+    entries, hashes = played[0]
+    final = game_at(entries, hashes, len(entries) - 1)
+    lines = result_lines(final.state)
+    assert lines and lines[0].startswith("winner: ")
+    page = compose_page(SeatView(final, PLAYERS[0]))
+    assert lines[0] in page
