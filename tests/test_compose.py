@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cdp import Browser, browser_path
@@ -25,11 +26,12 @@ from pbem.host.games import apply_move, game_dir, load_game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import parse_move
 from pbem.log.notation import parse
-from pbem.referee.admit import judge
+from pbem.referee.admit import judge, parse_actions
+from pbem.rules import NoFaces, apply_in_place
 from pbem.referee.seatview import SeatView
 from pbem.sim.demo import play_demo
 from pbem.views.compose import compose_page, result_lines
-from pbem.views.composetree import DONE, STOP, Tree
+from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree
 from pbem.views.timeline import game_at, read_checked
 
 SECRET = bytes(range(32))
@@ -158,6 +160,39 @@ def test_every_whole_path_of_the_tree_is_a_legal_move(played: list[tuple[list, l
             text = "\n".join([f"game g {seat}", f"after {game.last_seq} {game.hashes[-1][:16]}",  # type: ignore[attr-defined]
                               *(x for x in lines if x != "skip")]) + "\n"
             judge(game, parse_move(text.encode()))  # type: ignore[arg-type]
+
+
+def expand(data: dict[str, Any], node: int) -> Any:
+    """A node of a tree's data as nested lists of its lines (node numbers left out)."""
+    if node < 0:
+        return node
+    here = data["nodes"][node]
+    if here["s"] == "outbreak":
+        return ["outbreak", here["f"], here["k"]]
+    return [here["s"], [[data["lines"][line], expand(data, child)] for line, child in here["n"]]]
+
+
+def test_the_plagues_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list, list]]) -> None:
+    """composetree keys the plague's steps by what of the cubes R4.2 and R6.1 read: along random
+    paths to the plague step, the subtree there is the one a walk keying the whole state gives."""
+    rng, checked = random.Random(2), 0
+    plague = [name for name, _kinds, _optional in TURN_STEPS].index("plague")
+    for game, _seq in positions(played, 16, seed=13):
+        state = game.state  # type: ignore[attr-defined]
+        seat = state.to_move
+        data = Tree(state, seat).data()
+        for _ in range(6):
+            trial, node = state.copy(), data["root"]
+            while node >= 0 and data["nodes"][node]["s"] not in ("plague", "outbreak"):
+                line, node = data["nodes"][node]["n"][rng.randrange(len(data["nodes"][node]["n"]))]
+                if data["lines"][line] != "skip":
+                    apply_in_place(trial, seat, parse_actions(parse(f"{data['lines'][line]}\n")["actions"])[0], NoFaces())
+            if node < 0 or data["nodes"][node]["s"] != "plague":
+                continue
+            exact = Tree(trial, seat, exact=True, start=plague).data()
+            assert expand(exact, exact["root"]) == expand(data, node)
+            checked += 1
+    assert checked >= 40, checked
 
 
 def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(

@@ -83,13 +83,14 @@ class Tree:
     """The tree of one position: ``nodes[i]`` is either ``{"step": name, "next": [[line, child], ...]}``
     or the outbreak's ``{"step": "outbreak", "flips": [...], "knight": bool}``; node 0 is the root."""
 
-    def __init__(self, state: State, player: str) -> None:
+    def __init__(self, state: State, player: str, exact: bool = False, start: int = 0) -> None:
         self.player = player
+        self.exact = exact  # every position keyed whole (tests: the plague's shorter keys change nothing)
         self.nodes: list[dict[str, Any]] = []
         self._interned: dict[str, int] = {}
         self._walked: dict[tuple[Any, ...], int | None] = {}
         self.positions = 0
-        root = self._node(state, 0) if state.to_move == player else None
+        root = self._node(state, start) if state.to_move == player else None
         if root is None:
             raise ValueError(f"{player} has no legal move to compose here")
         self.root = root
@@ -99,7 +100,7 @@ class Tree:
 
     def _node(self, state: State, step: int) -> int | None:
         """The node of ``state`` at ``step``: its id, or None if the turn cannot be finished from it."""
-        late = state.phase is Phase.TURN and self._steps(state)[step][0] in LATE
+        late = not self.exact and state.phase is Phase.TURN and self._steps(state)[step][0] in LATE
         key = (step, _late_key(state) if late else _key(state))
         if key not in self._walked:
             self._walked[key] = self._walk(state, step)
