@@ -27,8 +27,8 @@ from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import parse_move
 from pbem.log.notation import parse
 from pbem.referee.admit import judge, parse_actions
-from pbem.rules import NoFaces, apply_in_place
 from pbem.referee.seatview import SeatView
+from pbem.rules import NoFaces, apply_in_place
 from pbem.sim.demo import play_demo
 from pbem.views.compose import compose_page, result_lines
 from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree
@@ -186,7 +186,8 @@ def test_the_plagues_short_keys_give_the_subtree_every_key_gives(played: list[tu
             while node >= 0 and data["nodes"][node]["s"] not in ("plague", "outbreak"):
                 line, node = data["nodes"][node]["n"][rng.randrange(len(data["nodes"][node]["n"]))]
                 if data["lines"][line] != "skip":
-                    apply_in_place(trial, seat, parse_actions(parse(f"{data['lines'][line]}\n")["actions"])[0], NoFaces())
+                    action = parse_actions(parse(f"{data['lines'][line]}\n")["actions"])[0]
+                    apply_in_place(trial, seat, action, NoFaces())
             if node < 0 or data["nodes"][node]["s"] != "plague":
                 continue
             exact = Tree(trial, seat, exact=True, start=plague).data()
