@@ -10,8 +10,10 @@ are accepted by the host.  A screenshot of each position goes to $PBEM_ARTEFACTS
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,19 +21,23 @@ from typing import Any
 
 import pytest
 from cdp import Browser, browser_path
+from clitools import cli, ok
 
+from pbem.errors import Exit
 from pbem.fair.protocol import nonce_commitment
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game
+from pbem.host.private import seat_view
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import parse_move
 from pbem.log.notation import parse
 from pbem.referee.admit import judge, parse_actions
-from pbem.referee.seatview import SeatView
-from pbem.rules import NoFaces, apply_in_place
+from pbem.referee.seatview import SeatView, face_text
+from pbem.rules import NoFaces, apply_in_place, winner
 from pbem.sim.demo import play_demo
-from pbem.views.compose import compose_page, result_lines
+from pbem.views.compose import MAX_DATA, TooLarge, changed_regions, compose_page, page_data
 from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree
+from pbem.views.html import game_page, result_lines
 from pbem.views.timeline import game_at, read_checked
 
 SECRET = bytes(range(32))
@@ -82,15 +88,21 @@ def artefacts(tmp: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[list, list]]:
-    """Two seeded random games, played to the end: (entries, hashes) of each."""
-    logs = []
+def demo_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Two seeded random games, played to the end: each game's folder."""
+    dirs = []
     for seed in (3, 8):
         games = tmp_path_factory.mktemp("compose") / "games"
         play_demo(games, 3, seed=seed, echo=None, summary=lambda _line: None, game_id="g", secret=SECRET,
                   nonces={p: bytes([i + 1]) * 32 for i, p in enumerate(PLAYERS)})
-        logs.append(read_checked(games / "g" / LOG_NAME))
-    return logs
+        dirs.append(games / "g")
+    return dirs
+
+
+@pytest.fixture(scope="module")
+def played(demo_dirs: list[Path]) -> list[tuple[list, list]]:
+    """(entries, hashes) of each game of :func:`demo_dirs`."""
+    return [read_checked(d / LOG_NAME) for d in demo_dirs]
 
 
 def positions(played: list[tuple[list, list]], count: int, seed: int) -> list[tuple[object, int]]:
@@ -116,16 +128,22 @@ def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, t
     shots = artefacts(tmp)
     started = time.monotonic()
     seen: set[str] = set()
+    marks, sizes = 0, []
     for n, (game, seq) in enumerate(positions(played, count, seed=19)):
         seat = game.state.to_move  # type: ignore[attr-defined]
         page = tmp / f"compose-{n}.html"
         page.write_text(compose_page(SeatView(game, seat), "host@example.org"), encoding="utf-8")
+        sizes.append(len(re.search(r'id="pbem-data">(.*)</script>', page.read_text()).group(1)))
         browser.requests.clear()
         browser.open(page)
         result = browser.eval(CLICK_A_TURN.replace("SEED", str(1000 + n)))
         assert result["complete"] == "true", (seq, result)
         verdict = judge(game, parse_move(result["text"].encode(), "the page's move"))  # a refusal raises
         assert verdict.move.player == seat and verdict.actions, (seq, result)
+        marked = browser.eval("Array.prototype.map.call(document.querySelectorAll('#board [data-changed]'), "
+                              "function (g) { return g.getAttribute('data-region'); })")
+        assert marked == changed_regions(game), (seq, marked)
+        marks += bool(marked)
         measured = browser.eval(MEASURE)
         assert measured["viewport"] and measured["csp"] == "0", measured
         assert measured["scroll"] <= measured["width"] == 390, (seq, measured)
@@ -133,9 +151,11 @@ def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, t
         assert browser.requests == [page.as_uri()], browser.requests  # nothing fetched but the page
         seen.update(line.split()[0] for line in result["text"].splitlines()[2:])
         browser.screenshot(shots / f"position-{n:02d}-entry-{seq}.png")
+    assert marks >= count // 2, marks  # most entries move cubes or rats, and the page marks where
     assert {"place", "take", "plague", "spread"} <= seen, seen  # the draw reaches every common kind of step
+    assert max(sizes) < MAX_DATA
     print(f"\n{count} positions clicked ({', '.join(sorted(seen))}) in {time.monotonic() - started:.1f} s; "
-          f"screenshots in {shots}")
+          f"page data: median {sorted(sizes)[count // 2]} bytes, largest {max(sizes)}; screenshots in {shots}")
 
 
 def test_thirty_random_turns_clicked_through_the_page_are_accepted(
@@ -230,10 +250,90 @@ def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
     assert started.state is not None and started.state.to_move is not None
 
 
-def test_the_winner_and_the_tie_break_are_shown(played: list[tuple[list, list]]) -> None:
+def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: list[tuple[list, list]]) -> None:
     entries, hashes = played[0]
     final = game_at(entries, hashes, len(entries) - 1)
-    lines = result_lines(final.state)
-    assert lines and lines[0].startswith("winner: ")
-    page = compose_page(SeatView(final, PLAYERS[0]))
-    assert lines[0] in page
+    state = final.state
+    assert state is not None
+    scores = state.scores()
+    lines = result_lines(state)
+    assert lines[0] == f"winner: {winner(state)} with {max(scores.values())} cubes (the palace included, R6.5)"
+    assert (len(lines) == 2) == (sorted(scores.values())[-2] == max(scores.values()))
+    assert lines[0] in compose_page(SeatView(final, PLAYERS[0]))
+    viewer = json.loads(re.search(r'id="pbem-data">(.*)</script>', game_page(entries, hashes)[0]).group(1))
+    assert viewer["entries"][-1]["lines"][-len(lines):] == lines or lines[0] in viewer["entries"][-1]["lines"]
+    assert not any(line.startswith("winner: ") for frame in viewer["entries"][:-3] for line in frame["lines"])
+    tied = state.copy()  # R6.5: a tie goes to whoever would have played soonest after the last turn
+    a, b = tied.players[0], tied.players[1]
+    tied.palace[a] += max(scores.values()) + 5 - scores[a]
+    tied.palace[b] += max(scores.values()) + 5 - scores[b]
+    tie = result_lines(tied)
+    assert tie[0].startswith(f"winner: {winner(tied)} with {max(scores.values()) + 5} cubes")
+    assert tie[1].startswith(f"tie-break: {a}, {b} tie on {max(scores.values()) + 5}; {winner(tied)} would")
+
+
+def test_the_viewer_marks_what_each_entry_changed_and_has_a_viewport(played: list[tuple[list, list]]) -> None:
+    entries, hashes = played[0]
+    page = game_page(entries, hashes)[0]
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    frames = json.loads(re.search(r'id="pbem-data">(.*)</script>', page).group(1))["entries"]
+    for seq in (20, 30):
+        changed = changed_regions(game_at(entries, hashes, seq))
+        assert changed
+        assert re.findall(r'data-changed="true" data-region="(\w+)"', frames[seq]["svg"]) == changed
+
+
+def test_a_seats_own_looks_are_on_its_page_only(demo_dirs: list[Path]) -> None:
+    """P10, R5.6: the Witch's holder sees what it looked at; no other seat's page says it."""
+    found = 0
+    for folder in demo_dirs:
+        entries, hashes = read_checked(folder / LOG_NAME)
+        for entry in entries:
+            actions = entry.raw.get("move", {}).get("actions", []) if isinstance(entry.raw.get("move"), dict) else []
+            if not any(a.get("action") == "witch_look" for a in actions):
+                continue
+            game = game_at(entries, hashes, entry.seq)
+            looker = entry.raw["move"]["player"]
+            own = seat_view(folder, game, looker)
+            if not own.private:
+                continue
+            found += 1
+            words = {t: f"{t} (you looked): {face_text(game, i)}" for t, i in own.private.items()}
+            assert all(w in compose_page(own) for w in words.values())
+            for seat in set(PLAYERS) - {looker}:
+                view = seat_view(folder, game, seat)
+                other = compose_page(view)
+                assert not any(w in other for t, w in words.items() if t not in view.private)
+                assert other.count("(you looked)") == len(view.private)
+    assert found
+
+
+def test_pbem_html_compose_writes_the_page_and_refuses_a_too_large_tree(
+        played: list[tuple[list, list]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    games = tmp_path / "games"
+    path = create(games, NewGame("o", PLAYERS, secret=SECRET))
+    out = tmp_path / "red.html"
+    text = ok("html", path / LOG_NAME, "-o", out, "--compose", "red", "--to", "host@example.org")
+    assert "red's move as of entry 0" in text
+    data = json.loads(re.search(r'id="pbem-data">(.*)</script>', out.read_text()).group(1))
+    assert data["opening"] == "commit" and data["to"] == "host@example.org" and data["tree"] is None
+    assert cli("html", path / LOG_NAME, "-o", out, "--compose", "red").exit_code == Exit.STATE  # no overwrite
+    game, _seq = positions(played, 1, seed=3)[0]
+    view = SeatView(game, game.state.to_move)  # type: ignore[attr-defined]
+    size = len(json.dumps(page_data(view)["tree"], separators=(",", ":")))
+    monkeypatch.setattr("pbem.views.compose.MAX_DATA", size - 1)
+    with pytest.raises(TooLarge):
+        page_data(view)
+
+
+@pytest.mark.slow
+def test_every_page_of_the_games_is_under_the_cap(played: list[tuple[list, list]]) -> None:
+    """The embedded tree's size, measured: every position of a seeded game fits (MAX_DATA)."""
+    entries, hashes = played[1]
+    sizes = []
+    for seq in range(len(entries)):
+        game = game_at(entries, hashes, seq)
+        if game.state is not None and game.state.to_move is not None:
+            sizes.append(len(json.dumps(page_data(SeatView(game, game.state.to_move))["tree"])))
+    print(f"\ntree data: median {sorted(sizes)[len(sizes) // 2]} bytes, largest {max(sizes)} of {MAX_DATA}")
+    assert max(sizes) < MAX_DATA

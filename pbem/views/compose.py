@@ -18,7 +18,6 @@ JSON (:func:`pbem.views.html.script_data`) put in with ``textContent``.
 
 from __future__ import annotations
 
-import re
 from html import escape
 from typing import Any
 
@@ -26,10 +25,9 @@ from pbem.fair.protocol import TAG
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
-from pbem.rules import State, winner
 from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composetree import Tree
-from pbem.views.html import policy, script_data
+from pbem.views.html import changed_between, mark_changed, policy, result_lines, script_data
 from pbem.views.layout import HEIGHT, MAP_WIDTH, WIDTH
 from pbem.views.narrate import status_line
 from pbem.views.svg import board_svg
@@ -48,25 +46,8 @@ def changed_regions(game: Game) -> list[str]:
         return []
     from pbem.views.timeline import game_at  # start-up: only a page being made replays the log
 
-    before = game_at(list(game.entries[:-1]), list(game.hashes[:-1]), game.last_seq - 1).state
-    if before is None:
-        return []
-    now = game.state
-    return [r for r in now.regions if now.rats[r] != before.rats.get(r) or now.cubes[r] != before.cubes.get(r)]
-
-
-def result_lines(state: State | None) -> list[str]:
-    """R6.5: the winner and, on a tie, why the tie-break gives it to them."""
-    if state is None or state.to_move is not None:
-        return []
-    scores = state.scores()
-    best = winner(state)
-    tied = [p for p in state.players if scores[p] == scores[best]]
-    lines = [f"winner: {best} with {scores[best]} cubes (the palace included, R6.5)"]
-    if len(tied) > 1:
-        lines.append(f"tie-break: {', '.join(tied)} tie on {scores[best]}; {best} would have played "
-                     "soonest had the game gone on (R6.5)")
-    return lines
+    return changed_between(game_at(list(game.entries[:-1]), list(game.hashes[:-1]), game.last_seq - 1).state,
+                           game.state)
 
 
 def _opening_data(view: SeatView) -> dict[str, Any] | None:
@@ -118,11 +99,7 @@ def _looks(view: SeatView) -> list[str]:
 def _board(game: Game, changed: list[str]) -> str:
     """The map part of the board drawing (the panel is said in words), last entry's regions marked."""
     svg = board_svg(game).replace(f'viewBox="0 0 {WIDTH} {HEIGHT}"', f'viewBox="0 0 {MAP_WIDTH} {HEIGHT}"', 1)
-    svg = svg.replace(f'width="{WIDTH}"', f'width="{MAP_WIDTH}"', 1)
-    for region in changed:
-        svg = re.sub(f'class="region" data-region="{re.escape(region)}"',
-                     f'class="region changed" data-region="{region}"', svg, count=1)
-    return svg
+    return mark_changed(svg.replace(f'width="{WIDTH}"', f'width="{MAP_WIDTH}"', 1), changed)
 
 
 def compose_page(view: SeatView, to: str | None = None) -> str:
@@ -130,10 +107,9 @@ def compose_page(view: SeatView, to: str | None = None) -> str:
     game = view.game
     data = page_data(view, to)
     changed = changed_regions(game)
-    words = {"info": _info_lines(view), "looks": _looks(view), "result": result_lines(game.state),
-             "changed": changed}
+    words = {"info": _info_lines(view), "looks": _looks(view), "result": result_lines(game.state)}
     title = escape(f"Rattus {game.game_id}: {view.seat}'s move")
-    blob = script_data({**data, **words})
+    blob = script_data({**data, "changed": changed})
     info = "\n".join(escape(line) for line in words["info"])
     looks = "\n".join(escape(line) for line in words["looks"])
     result = "\n".join(escape(line) for line in words["result"])

@@ -18,7 +18,7 @@ h1 { font-size: 19px; margin: 0 0 6px 0; }
 #board svg { overflow: hidden; width: 100%; height: auto; border: 1px solid #999; background: #fff; display: block; }
 #board .region.can rect:first-of-type { stroke: #0a6b2a; stroke-width: 7; }
 #board .region.can { cursor: pointer; }
-#board .region.changed rect:first-of-type { stroke-dasharray: 14 6; }
+#board .region[data-changed] rect:first-of-type { stroke-dasharray: 14 6; }
 #board .region.picked rect:first-of-type { fill: #bfe8c6; }
 button, .button { font-size: 16px; min-height: 44px; min-width: 44px; margin: 3px 4px 3px 0; padding: 6px 10px;
          border: 1px solid #6b5330; border-radius: 6px; background: #fff; color: #222; text-decoration: none;
