@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from cdp import Browser, browser_path
@@ -139,6 +140,9 @@ def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, t
         result = browser.eval(CLICK_A_TURN.replace("SEED", str(1000 + n)))
         assert result["complete"] == "true", (seq, result)
         verdict = judge(game, parse_move(result["text"].encode(), "the page's move"))  # a refusal raises
+        links = browser.eval("[document.getElementById('send').href, document.getElementById('download').href]")
+        assert links == ["mailto:host@example.org?subject=%5Brattus%20g%5D%20move&body=" + quote(result["text"]),
+                         "data:text/plain;charset=utf-8," + quote(result["text"])], links
         assert verdict.move.player == seat and verdict.actions, (seq, result)
         marked = browser.eval("Array.prototype.map.call(document.querySelectorAll('#board [data-changed]'), "
                               "function (g) { return g.getAttribute('data-region'); })")
@@ -309,7 +313,8 @@ def test_a_seats_own_looks_are_on_its_page_only(demo_dirs: list[Path]) -> None:
 
 
 def test_pbem_html_compose_writes_the_page_and_refuses_a_too_large_tree(
-        played: list[tuple[list, list]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        played: list[tuple[list, list]], demo_dirs: list[Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     games = tmp_path / "games"
     path = create(games, NewGame("o", PLAYERS, secret=SECRET))
     out = tmp_path / "red.html"
@@ -318,6 +323,13 @@ def test_pbem_html_compose_writes_the_page_and_refuses_a_too_large_tree(
     data = json.loads(re.search(r'id="pbem-data">(.*)</script>', out.read_text()).group(1))
     assert data["opening"] == "commit" and data["to"] == "host@example.org" and data["tree"] is None
     assert cli("html", path / LOG_NAME, "-o", out, "--compose", "red").exit_code == Exit.STATE  # no overwrite
+    final = tmp_path / "final.html"
+    entries, hashes = played[0]
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / LOG_NAME).write_text((demo_dirs[0] / LOG_NAME).read_text())
+    ok("html", tmp_path / "g" / LOG_NAME, "-o", final, "--compose", "blue")
+    assert "nothing for blue to send now: the game is over" in final.read_text()
+    assert result_lines(game_at(entries, hashes, len(entries) - 1).state)[0] in final.read_text()
     game, _seq = positions(played, 1, seed=3)[0]
     view = SeatView(game, game.state.to_move)  # type: ignore[attr-defined]
     size = len(json.dumps(page_data(view)["tree"], separators=(",", ":")))

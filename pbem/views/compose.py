@@ -63,7 +63,8 @@ def page_data(view: SeatView, to: str | None = None) -> dict[str, Any]:
     """What the page's script reads: the header, the tree or the opening, the marks."""
     game = view.game
     data: dict[str, Any] = {"game": game.game_id, "seat": view.seat, "to": to or "",
-                            "prefix": f"{TAG}/nonce", "after": after_of(game), "tree": None, "opening": None}
+                            "prefix": f"{TAG}/nonce", "after": after_of(game), "tree": None, "opening": None,
+                            "waiting": f"nothing for {view.seat} to send now: {status_line(game)}"}
     opening = _opening_data(view)
     if opening is not None:
         data.update(opening)

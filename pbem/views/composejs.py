@@ -86,7 +86,7 @@ SCRIPT = r"""
       return crypto.subtle.digest('SHA-256', all).then(hex);
     };
     if (D.opening) { opening(D, finish, header); } else if (D.tree) { turn(D.tree, finish); }
-    else { finish([], false); }
+    else { $('step').textContent = D.waiting; finish([], false); }
   }
   function opening(D, finish, header) {
     var key = 'pbem-nonce/' + D.game + '/' + D.seat;
