@@ -37,7 +37,7 @@ from pbem.referee.seatview import SeatView, face_text
 from pbem.rules import NoFaces, apply_in_place, winner
 from pbem.sim.demo import play_demo
 from pbem.views.compose import MAX_DATA, TooLarge, changed_regions, compose_page, page_data
-from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree
+from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree, nodes_of
 from pbem.views.html import game_page, result_lines
 from pbem.views.timeline import game_at, read_checked
 
@@ -173,6 +173,7 @@ def test_every_whole_path_of_the_tree_is_a_legal_move(played: list[tuple[list, l
     for game, _seq in positions(played, 12, seed=7):
         seat = game.state.to_move  # type: ignore[attr-defined]
         data = Tree(game.state, seat).data()  # type: ignore[attr-defined]
+        data["nodes"] = nodes_of(data)
         for _ in range(5):
             lines, node = [], data["root"]
             while node >= 0 and data["nodes"][node]["s"] != "outbreak":
@@ -205,6 +206,7 @@ def test_the_plagues_short_keys_give_the_subtree_every_key_gives(played: list[tu
         state = game.state  # type: ignore[attr-defined]
         seat = state.to_move
         data = Tree(state, seat).data()
+        data["nodes"] = nodes_of(data)
         for _ in range(6):
             trial, node = state.copy(), data["root"]
             while node >= 0 and data["nodes"][node]["s"] not in ("plague", "outbreak"):
@@ -215,6 +217,7 @@ def test_the_plagues_short_keys_give_the_subtree_every_key_gives(played: list[tu
             if node < 0 or data["nodes"][node]["s"] != "plague":
                 continue
             exact = Tree(trial, seat, exact=True, start=plague).data()
+            exact["nodes"] = nodes_of(exact)
             assert expand(exact, exact["root"]) == expand(data, node)
             checked += 1
     assert checked >= 40, checked

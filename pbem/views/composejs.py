@@ -128,7 +128,17 @@ SCRIPT = r"""
     }));
     if (kept) { reveal(kept); } else { finish([], false); }
   }
+  function decode(T) {  // composetree.nodes_of: the compact nodes as objects
+    T.nodes = T.nodes.map(function (a) {
+      var s = T.steps[a[0]], n = [];
+      if (s === 'outbreak') { return {s: s, k: !!a[1], f: a.slice(2)}; }
+      for (var i = 1; i < a.length; i += 2) { n.push([a[i], a[i + 1]]); }
+      return {s: s, n: n};
+    });
+    return T;
+  }
   function turn(T, finish) {
+    T = decode(T);
     var st = {cur: T.root, lines: [], flips: [], knight: false, done: false}, past = [], filter = null;
     function save() { past.push(JSON.stringify(st)); }
     function written() {

@@ -170,16 +170,33 @@ class Tree:
         return self._interned[text]
 
     def data(self) -> dict[str, Any]:
-        """The tree as the page's data: the notation lines once each, the nodes by index."""
+        """The tree as the page's data, compact: the notation lines and the step names once
+        each; a choice node ``[step, line, child, line, child, ...]``, the outbreak's
+        ``[step, knight (0 or 1), token, token, ...]`` (:func:`nodes_of` reads it back)."""
         lines: dict[str, int] = {}
-        out: list[Any] = []
+        steps: dict[str, int] = {}
+        out: list[list[Any]] = []
         for node in self.nodes:
+            step = steps.setdefault(node["step"], len(steps))
             if node["step"] == "outbreak":
-                out.append({"s": "outbreak", "f": node["flips"], "k": node["knight"]})
+                out.append([step, int(node["knight"]), *node["flips"]])
                 continue
-            pairs = [[lines.setdefault(line, len(lines)), child] for line, child in node["next"]]
-            out.append({"s": node["step"], "n": pairs})
-        return {"root": self.root, "lines": list(lines), "nodes": out}
+            pairs = ((lines.setdefault(line, len(lines)), child) for line, child in node["next"])
+            out.append([step, *(x for pair in pairs for x in pair)])
+        return {"root": self.root, "lines": list(lines), "steps": list(steps), "nodes": out}
+
+
+def nodes_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """:meth:`Tree.data`'s nodes as ``{"s": step, "n": [[line, child], ...]}`` or, for the
+    outbreak, ``{"s": "outbreak", "k": bool, "f": [token, ...]}`` (the page's script does the same)."""
+    out: list[dict[str, Any]] = []
+    for node in data["nodes"]:
+        step = data["steps"][node[0]]
+        if step == "outbreak":
+            out.append({"s": step, "k": bool(node[1]), "f": list(node[2:])})
+        else:
+            out.append({"s": step, "n": [[node[i], node[i + 1]] for i in range(1, len(node), 2)]})
+    return out
 
 
 def _late_key(state: State) -> tuple[Any, ...]:
