@@ -87,7 +87,7 @@ class Tree:
         self.player = player
         self.exact = exact  # every position keyed whole (tests: the plague's shorter keys change nothing)
         self.nodes: list[dict[str, Any]] = []
-        self._interned: dict[str, int] = {}
+        self._interned: dict[tuple[Any, ...], int] = {}
         self._walked: dict[tuple[Any, ...], int | None] = {}
         self.positions = 0
         root = self._node(state, start) if state.to_move == player else None
@@ -161,13 +161,13 @@ class Tree:
         return self._intern({"step": "outbreak", "flips": flips, "knight": knight})
 
     def _intern(self, node: dict[str, Any]) -> int:
-        import json  # start-up: only a page being made needs it
-
-        text = json.dumps(node, sort_keys=True)
-        if text not in self._interned:
-            self._interned[text] = len(self.nodes)
+        """The node's id: an equal node (the same step, choices and children) is written once."""
+        key = (node["step"], tuple(map(tuple, node.get("next", ()))), tuple(node.get("flips", ())),
+               node.get("knight"))
+        if key not in self._interned:
+            self._interned[key] = len(self.nodes)
             self.nodes.append(node)
-        return self._interned[text]
+        return self._interned[key]
 
     def data(self) -> dict[str, Any]:
         """The tree as the page's data, compact: the notation lines and the step names once
@@ -206,8 +206,8 @@ def _late_key(state: State) -> tuple[Any, ...]:
         state.phase, state.current, state.plague, state.turn_number, tuple(state.queue),
         tuple(tuple(ts) for ts in state.rats.values()), tuple(bool(c) for c in state.cubes.values()),
         tuple(n == 0 for n in state.supply.values()), plague_gate(state, state.players[state.current]) is None,
-        tuple(sorted((k, v or "") for k, v in state.cards.items())), len(state.rat_supply),
-        turn.card_taken, tuple(sorted(turn.used)), turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
+        tuple(state.cards.values()), len(state.rat_supply),
+        turn.card_taken, frozenset(turn.used), turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
     )
 
 
@@ -218,9 +218,9 @@ def _key(state: State) -> tuple[Any, ...]:
         state.phase, state.current, state.plague, state.turn_number, tuple(state.queue),
         tuple(tuple(ts) for ts in state.rats.values()),
         tuple(tuple(sorted(c.items())) for c in state.cubes.values()),
-        tuple(sorted(state.palace.items())), tuple(sorted(state.supply.items())),
-        tuple(sorted((k, v or "") for k, v in state.cards.items())), len(state.rat_supply),
-        turn.card_taken, turn.placed, tuple(sorted(turn.used)), tuple(turn.witch_looked), turn.witch_open,
+        tuple(state.palace.values()), tuple(state.supply.values()),  # keyed by the players, in one order
+        tuple(state.cards.values()), len(state.rat_supply),  # keyed by the classes, in one order
+        turn.card_taken, turn.placed, frozenset(turn.used), tuple(turn.witch_looked), turn.witch_open,
         turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
     )
 
