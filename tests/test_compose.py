@@ -35,7 +35,7 @@ from pbem.log.notation import parse
 from pbem.referee.admit import judge, parse_actions
 from pbem.referee.seatview import SeatView, face_text
 from pbem.rules import NoFaces, apply_in_place, winner
-from pbem.sim.demo import play_demo
+from pbem.sim.demo import open_game, play_demo
 from pbem.views.compose import MAX_DATA, TooLarge, changed_regions, compose_page, page_data
 from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree, nodes_of
 from pbem.views.html import game_page, result_lines
@@ -352,3 +352,24 @@ def test_every_page_of_the_games_is_under_the_cap(played: list[tuple[list, list]
             sizes.append(len(json.dumps(page_data(SeatView(game, game.state.to_move))["tree"])))
     print(f"\ntree data: median {sorted(sizes)[len(sizes) // 2]} bytes, largest {max(sizes)} of {MAX_DATA}")
     assert max(sizes) < MAX_DATA
+
+
+def test_pbem_check_accepts_the_move_of_a_page_pbem_html_compose_wrote(browser: Browser, tmp_path: Path) -> None:
+    """The commands as a player runs them: the page from the CLI, its move text to a .txt, `pbem check`."""
+    games = tmp_path / "games"
+    create(games, NewGame("e2e", PLAYERS, secret=SECRET))
+    game = open_game(games, "e2e", {p: bytes([i + 7]) * 32 for i, p in enumerate(PLAYERS)})
+    log = games / "e2e" / LOG_NAME
+    texts = []
+    for turn in range(8):  # the setup's six placements, one a move (R2.5), then two turns
+        seat = game.to_move()
+        page = tmp_path / f"e2e-{turn}.html"
+        ok("html", log, "-o", page, "--compose", seat, "--to", "host@example.org")
+        browser.open(page)
+        text = browser.eval(CLICK_A_TURN.replace("SEED", str(turn)))["text"]
+        move = tmp_path / f"e2e-{turn}.txt"
+        move.write_text(text, encoding="utf-8")
+        assert "the host would accept" in ok("check", move, "--log", log)
+        game = apply_move(games, parse_move(text.encode())).game
+        texts.append(text)
+    assert sum("\nplague " in t for t in texts) >= 2, texts
