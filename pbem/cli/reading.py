@@ -107,17 +107,34 @@ def list_games(games: Path) -> None:
 @click.argument("log", type=click.Path(path_type=Path))
 @click.option("-o", "--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The page to write (one self-contained HTML file).")
+@click.option("--compose", "seat", default=None, metavar="SEAT",
+              help="A page that writes SEAT's move by clicks (the board as SEAT sees it), not the viewer.")
+@click.option("--to", "to", default=None, metavar="ADDRESS", help="With --compose: the host's address for Send.")
 @refusals
-def html(log: Path, out: Path) -> None:
+def html(log: Path, out: Path, seat: str | None, to: str | None) -> None:
     """A page that steps through the game entry by entry: the board, the narration and,
-    once the secret is revealed, the audit's verdict (works offline)."""
-    from pbem.views.html import game_page
-    from pbem.views.timeline import read_checked
-
+    once the secret is revealed, the audit's verdict (works offline); with --compose SEAT,
+    a page that writes SEAT's move (issue 19)."""
     if out.exists():
         raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
     if not out.parent.is_dir():
         raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+    if seat is not None:
+        from pbem.host.games import load_game
+        from pbem.host.private import seat_view
+        from pbem.views.compose import TooLarge, compose_page
+
+        game = load_game(log.parent)
+        try:
+            page = compose_page(seat_view(log.parent, game, seat), to)
+        except TooLarge as err:
+            raise StateError(str(err), "R7.3") from None
+        out.write_text(page, encoding="utf-8")
+        click.echo(f"{out}: {seat}'s move as of entry {game.last_seq}; open it in a browser and click the move")
+        return
+    from pbem.views.html import game_page
+    from pbem.views.timeline import read_checked
+
     page, n = game_page(*read_checked(log))
     out.write_text(page, encoding="utf-8")
     click.echo(f"{out}: {n} entr{'y' if n == 1 else 'ies'}; open it in a browser (arrow keys step through the game)")

@@ -20,12 +20,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 from html import escape
 from typing import Any
 
 from pbem.errors import PbemError
 from pbem.log.records import Entry, Reveal
 from pbem.referee.audit import audit
+from pbem.rules import State, winner
 from pbem.views.narrate import entry_lines, status_line
 from pbem.views.svg import board_svg
 from pbem.views.text import audit_verdict, host_alone, seed_line  # the words of `pbem audit`, word for word
@@ -50,6 +52,35 @@ def script_data(data: Any) -> str:
     return blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def changed_between(before: State | None, now: State | None) -> list[str]:
+    """The regions whose cubes or rats differ between two states (an entry's changes)."""
+    if before is None or now is None:
+        return []
+    return [r for r in now.regions if now.rats[r] != before.rats.get(r) or now.cubes[r] != before.cubes.get(r)]
+
+
+def mark_changed(svg: str, changed: list[str]) -> str:
+    """The board drawing with those regions' groups marked ``data-changed`` (the page dashes them)."""
+    for region in changed:
+        svg = re.sub(f'class="region" data-region="{re.escape(region)}"',
+                     f'class="region" data-changed="true" data-region="{region}"', svg, count=1)
+    return svg
+
+
+def result_lines(state: State | None) -> list[str]:
+    """R6.5: the winner and, on a tie, why the tie-break gives it to them."""
+    if state is None or state.to_move is not None:
+        return []
+    scores = state.scores()
+    best = winner(state)
+    tied = [p for p in state.players if scores[p] == scores[best]]
+    lines = [f"winner: {best} with {scores[best]} cubes (the palace included, R6.5)"]
+    if len(tied) > 1:
+        lines.append(f"tie-break: {', '.join(tied)} tie on {scores[best]}; {best} would have played "
+                     "soonest had the game gone on (R6.5)")
+    return lines
+
+
 STYLE = """
 body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12px; background: #f4f1ea; }
 h1 { font-size: 20px; margin: 0 0 8px 0; }
@@ -61,6 +92,8 @@ h1 { font-size: 20px; margin: 0 0 8px 0; }
 #verdict { padding: 8px; border: 2px solid #2c7a2c; background: #eef8ee; }
 #verdict.refused { border-color: #b00000; background: #fbeaea; }
 #verdict:empty { display: none; }
+#board .region[data-changed] rect:first-of-type { stroke-dasharray: 14 6; stroke-width: 6; }
+@media (max-width: 700px) { body { margin: 6px; } #controls button { min-height: 44px; } }
 """
 
 SCRIPT = """
@@ -129,16 +162,20 @@ def game_page(entries: list[Entry], hashes: list[str]) -> tuple[str, int]:
     frames: list[dict[str, Any]] = []
     game: Any = None
     reveal_seq: int | None = None
+    before: State | None = None
     for game in steps(entries, hashes):
         entry = game.entries[-1]
         if isinstance(entry, Reveal):
             reveal_seq = entry.seq
+        changed = changed_between(before, game.state)
         frames.append({
             "seq": game.last_seq,
             "at": entry.at,
-            "svg": board_svg(game),
-            "lines": [*entry_lines(game, entry), f"now: {status_line(game)}"],
+            "svg": mark_changed(board_svg(game), changed),
+            "lines": [*entry_lines(game, entry), f"now: {status_line(game)}", *result_lines(game.state),
+                      *([f"changed: {', '.join(changed)} (dashed on the board)"] if changed else [])],
         })
+        before = game.state.copy() if game.state is not None else None
     data: dict[str, Any] = {"game": game.game_id, "entries": frames,
                             "verdict": _verdict(game, reveal_seq) if reveal_seq is not None else None}
     blob = script_data(data)
@@ -147,6 +184,7 @@ def game_page(entries: list[Entry], hashes: list[str]) -> tuple[str, int]:
 <html lang="en" data-csp-violations="0">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="{policy(SCRIPT, STYLE)}">
 <script>{SCRIPT}</script>
 <title>{title}</title>

@@ -1,0 +1,105 @@
+"""A headless Chromium driven over the Chrome DevTools protocol (tests/test_compose.py).
+
+Debian's /usr/bin/chromium, started with ``--remote-debugging-port=0`` in a fresh profile;
+the port is read from the profile's ``DevToolsActivePort`` file and one page is driven
+over a websocket (the ``websockets`` package's synchronous client).  Every network
+request the page makes is recorded from the protocol's ``Network.requestWillBeSent``
+events (a ``file:`` load of the page itself is the only one allowed).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--remote-debugging-port=0", "--remote-allow-origins=*"]
+
+
+def browser_path() -> str:
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+    if path is None:
+        pytest.skip("no browser: Debian's 'chromium' is not installed (.ci/run installs it with apt-get)")
+    return path
+
+
+class Browser:
+    """One headless Chromium with one page, its network requests recorded."""
+
+    def __init__(self, width: int = 390, height: int = 844) -> None:
+        from websockets.sync.client import connect
+
+        self.profile = tempfile.mkdtemp(prefix="pbem-cdp-")
+        self.proc = subprocess.Popen([browser_path(), *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = Path(self.profile) / "DevToolsActivePort"
+        deadline = time.monotonic() + 20
+        while not (port_file.exists() and port_file.read_text().strip()):
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.close()
+                raise RuntimeError("chromium did not open its DevTools port")
+            time.sleep(0.05)
+        port = int(port_file.read_text().split()[0])
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list") as reply:
+            pages = [t for t in json.load(reply) if t["type"] == "page"]
+        self.stack = contextlib.ExitStack()
+        self.ws = self.stack.enter_context(connect(pages[0]["webSocketDebuggerUrl"], max_size=None))
+        self.next_id = 0
+        self.requests: list[str] = []
+        self.send("Network.enable")
+        self.send("Page.enable")
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=True)
+
+    def send(self, method: str, **params: Any) -> dict[str, Any]:
+        self.next_id += 1
+        wanted = self.next_id
+        self.ws.send(json.dumps({"id": wanted, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.ws.recv(timeout=30))
+            if message.get("method") == "Network.requestWillBeSent":
+                self.requests.append(message["params"]["request"]["url"])
+            if message.get("id") == wanted:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return dict(message.get("result", {}))
+
+    def open(self, page: Path) -> None:
+        self.send("Page.navigate", url=page.as_uri())
+        deadline = time.monotonic() + 20
+        while self.eval("document.readyState") != "complete" or not self.eval("!!document.getElementById('move')"):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{page} did not load")
+            time.sleep(0.02)
+
+    def eval(self, expression: str, wait: bool = False) -> Any:
+        result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=wait)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def screenshot(self, path: Path) -> None:
+        data = self.send("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
+        path.write_bytes(base64.b64decode(data))
+
+    def close(self) -> None:
+        try:
+            if hasattr(self, "stack"):
+                self.stack.close()
+        finally:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+            shutil.rmtree(self.profile, ignore_errors=True)

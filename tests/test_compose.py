@@ -1,0 +1,375 @@
+"""Issue 19, items 4 and 5: the composer page (`pbem html --compose`), clicked in a real
+headless Chromium over the DevTools protocol (tests/cdp.py).
+
+From positions of seeded random games, a random legal turn is clicked through the page,
+and the move text the page wrote is judged by the referee (pbem.referee.admit.judge);
+the page fetches nothing; at 390 px nothing overflows and every target is 40 px or more.
+The opening: the page's commitment is Python's, and a commit and a nonce made by the page
+are accepted by the host.  A screenshot of each position goes to $PBEM_ARTEFACTS (or tmp).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from cdp import Browser, browser_path
+from clitools import cli, ok
+
+from pbem.errors import Exit
+from pbem.fair.protocol import nonce_commitment
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, game_dir, load_game
+from pbem.host.private import seat_view
+from pbem.log.logfile import LOG_NAME
+from pbem.log.moves import parse_move
+from pbem.log.notation import parse
+from pbem.referee.admit import judge, parse_actions
+from pbem.referee.seatview import SeatView, face_text
+from pbem.rules import NoFaces, apply_in_place, winner
+from pbem.sim.demo import open_game, play_demo
+from pbem.views.compose import MAX_DATA, TooLarge, changed_regions, compose_page, page_data
+from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree, nodes_of
+from pbem.views.html import game_page, result_lines
+from pbem.views.timeline import game_at, read_checked
+
+SECRET = bytes(range(32))
+PLAYERS = ("red", "green", "blue")
+
+CLICK_A_TURN = """
+(function (seed) {
+  var s = seed, clicks = [];
+  function rnd(n) { s = (s * 1103515245 + 12345) % 2147483648; return s % n; }
+  for (var i = 0; i < 200 && document.getElementById('view').getAttribute('data-complete') !== 'true'; i++) {
+    var can = Array.prototype.slice.call(document.querySelectorAll('#board .region.can'));
+    if (can.length && rnd(4) === 0) {
+      var g = can[rnd(can.length)]; g.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+      clicks.push('region ' + g.getAttribute('data-region'));
+    }
+    var buttons = document.querySelectorAll('#choices button');
+    if (!buttons.length) { break; }
+    var b = buttons[rnd(buttons.length)]; clicks.push(b.textContent); b.click();
+    if (rnd(10) === 0 && !document.getElementById('undo').disabled) {
+      document.getElementById('undo').click(); clicks.push('undo');
+    }
+  }
+  return {text: document.getElementById('move').textContent, clicks: clicks,
+          complete: document.getElementById('view').getAttribute('data-complete')};
+})(SEED)
+"""
+
+MEASURE = """
+(function () {
+  var small = [], sel = 'button, a.button:not(.off), #board .region.can, input';
+  document.querySelectorAll(sel).forEach(function (el) {
+    if (!el.getClientRects().length) { return; }
+    var r = el.getBoundingClientRect();
+    if (r.width >= 40 && r.height >= 40) { return; }
+    small.push((el.id || el.textContent).slice(0, 30) + ' ' + r.width + 'x' + r.height);
+  });
+  return {small: small, scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+          viewport: !!document.querySelector('meta[name=viewport]'),
+          csp: document.documentElement.getAttribute('data-csp-violations')};
+})()
+"""
+
+
+def artefacts(tmp: Path) -> Path:
+    folder = Path(os.environ["PBEM_ARTEFACTS"]) / "compose" if os.environ.get("PBEM_ARTEFACTS") else tmp / "shots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def demo_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Two seeded random games, played to the end: each game's folder."""
+    dirs = []
+    for seed in (3, 8):
+        games = tmp_path_factory.mktemp("compose") / "games"
+        play_demo(games, 3, seed=seed, echo=None, summary=lambda _line: None, game_id="g", secret=SECRET,
+                  nonces={p: bytes([i + 1]) * 32 for i, p in enumerate(PLAYERS)})
+        dirs.append(games / "g")
+    return dirs
+
+
+@pytest.fixture(scope="module")
+def played(demo_dirs: list[Path]) -> list[tuple[list, list]]:
+    """(entries, hashes) of each game of :func:`demo_dirs`."""
+    return [read_checked(d / LOG_NAME) for d in demo_dirs]
+
+
+def positions(played: list[tuple[list, list]], count: int, seed: int) -> list[tuple[object, int]]:
+    """``count`` positions of the games, with a seat to move, picked by a seeded draw."""
+    every = []
+    for entries, hashes in played:
+        for seq in range(len(entries)):
+            game = game_at(entries, hashes, seq)
+            if game.state is not None and game.state.to_move is not None:
+                every.append((game, seq))
+    return random.Random(seed).sample(every, count)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    browser_path()
+    chrome = Browser(390, 844)
+    yield chrome
+    chrome.close()
+
+
+def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, tmp: Path) -> None:
+    shots = artefacts(tmp)
+    started = time.monotonic()
+    seen: set[str] = set()
+    marks, sizes = 0, []
+    for n, (game, seq) in enumerate(positions(played, count, seed=19)):
+        seat = game.state.to_move  # type: ignore[attr-defined]
+        page = tmp / f"compose-{n}.html"
+        page.write_text(compose_page(SeatView(game, seat), "host@example.org"), encoding="utf-8")
+        sizes.append(len(re.search(r'id="pbem-data">(.*)</script>', page.read_text()).group(1)))
+        browser.requests.clear()
+        browser.open(page)
+        result = browser.eval(CLICK_A_TURN.replace("SEED", str(1000 + n)))
+        assert result["complete"] == "true", (seq, result)
+        verdict = judge(game, parse_move(result["text"].encode(), "the page's move"))  # a refusal raises
+        links = browser.eval("[document.getElementById('send').href, document.getElementById('download').href]")
+        assert links == ["mailto:host@example.org?subject=%5Brattus%20g%5D%20move&body=" + quote(result["text"]),
+                         "data:text/plain;charset=utf-8," + quote(result["text"])], links
+        assert verdict.move.player == seat and verdict.actions, (seq, result)
+        marked = browser.eval("Array.prototype.map.call(document.querySelectorAll('#board [data-changed]'), "
+                              "function (g) { return g.getAttribute('data-region'); })")
+        assert marked == changed_regions(game), (seq, marked)
+        marks += bool(marked)
+        measured = browser.eval(MEASURE)
+        assert measured["viewport"] and measured["csp"] == "0", measured
+        assert measured["scroll"] <= measured["width"] == 390, (seq, measured)
+        assert measured["small"] == [], (seq, measured)
+        assert browser.requests == [page.as_uri()], browser.requests  # nothing fetched but the page
+        seen.update(line.split()[0] for line in result["text"].splitlines()[2:])
+        browser.screenshot(shots / f"position-{n:02d}-entry-{seq}.png")
+    assert marks >= count // 2, marks  # most entries move cubes or rats, and the page marks where
+    assert {"place", "take", "plague", "spread"} <= seen, seen  # the draw reaches every common kind of step
+    assert max(sizes) < MAX_DATA
+    print(f"\n{count} positions clicked ({', '.join(sorted(seen))}) in {time.monotonic() - started:.1f} s; "
+          f"page data: median {sorted(sizes)[count // 2]} bytes, largest {max(sizes)}; screenshots in {shots}")
+
+
+def test_thirty_random_turns_clicked_through_the_page_are_accepted(
+        browser: Browser, played: list[tuple[list, list]], tmp_path: Path) -> None:
+    click_turns(browser, played, 30, tmp_path)
+
+
+def test_every_whole_path_of_the_tree_is_a_legal_move(played: list[tuple[list, list]]) -> None:
+    """Without a browser: random root-to-leaf paths of the embedded tree, judged."""
+    rng = random.Random(5)
+    for game, _seq in positions(played, 12, seed=7):
+        seat = game.state.to_move  # type: ignore[attr-defined]
+        data = Tree(game.state, seat).data()  # type: ignore[attr-defined]
+        data["nodes"] = nodes_of(data)
+        for _ in range(5):
+            lines, node = [], data["root"]
+            while node >= 0 and data["nodes"][node]["s"] != "outbreak":
+                line, node = data["nodes"][node]["n"][rng.randrange(len(data["nodes"][node]["n"]))]
+                lines.append(data["lines"][line])
+            assert node in (DONE, STOP) or node >= 0
+            if node >= 0 and data["nodes"][node]["f"]:
+                lines.append("flip " + " ".join(data["nodes"][node]["f"][::-1]))
+            text = "\n".join([f"game g {seat}", f"after {game.last_seq} {game.hashes[-1][:16]}",  # type: ignore[attr-defined]
+                              *(x for x in lines if x != "skip")]) + "\n"
+            judge(game, parse_move(text.encode()))  # type: ignore[arg-type]
+
+
+def expand(data: dict[str, Any], node: int) -> Any:
+    """A node of a tree's data as nested lists of its lines (node numbers left out)."""
+    if node < 0:
+        return node
+    here = data["nodes"][node]
+    if here["s"] == "outbreak":
+        return ["outbreak", here["f"], here["k"]]
+    return [here["s"], [[data["lines"][line], expand(data, child)] for line, child in here["n"]]]
+
+
+def test_the_plagues_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list, list]]) -> None:
+    """composetree keys the plague's steps by what of the cubes R4.2 and R6.1 read: along random
+    paths to the plague step, the subtree there is the one a walk keying the whole state gives."""
+    rng, checked = random.Random(2), 0
+    plague = [name for name, _kinds, _optional in TURN_STEPS].index("plague")
+    for game, _seq in positions(played, 16, seed=13):
+        state = game.state  # type: ignore[attr-defined]
+        seat = state.to_move
+        data = Tree(state, seat).data()
+        data["nodes"] = nodes_of(data)
+        for _ in range(6):
+            trial, node = state.copy(), data["root"]
+            while node >= 0 and data["nodes"][node]["s"] not in ("plague", "outbreak"):
+                line, node = data["nodes"][node]["n"][rng.randrange(len(data["nodes"][node]["n"]))]
+                if data["lines"][line] != "skip":
+                    action = parse_actions(parse(f"{data['lines'][line]}\n")["actions"])[0]
+                    apply_in_place(trial, seat, action, NoFaces())
+            if node < 0 or data["nodes"][node]["s"] != "plague":
+                continue
+            exact = Tree(trial, seat, exact=True, start=plague).data()
+            exact["nodes"] = nodes_of(exact)
+            assert expand(exact, exact["root"]) == expand(data, node)
+            checked += 1
+    assert checked >= 40, checked
+
+
+def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
+        browser: Browser, tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    path = create(games, NewGame("o", PLAYERS, secret=SECRET))
+    for round_ in ("commit", "nonce"):
+        for seat in PLAYERS:
+            game = load_game(path)
+            page = tmp_path / f"open-{round_}-{seat}.html"
+            page.write_text(compose_page(SeatView(game, seat)), encoding="utf-8")
+            browser.requests.clear()
+            browser.open(page)
+            for nonce in (bytes(32), bytes(range(32)), bytes([255]) * 32):
+                assert browser.eval(f"window.pbemCommitment('{nonce.hex()}')", wait=True) == nonce_commitment(nonce)
+            if round_ == "commit":
+                browser.eval("document.querySelector('#choices button').click()")
+            deadline = time.monotonic() + 10
+            while browser.eval("document.getElementById('view').getAttribute('data-complete')") != "true":
+                assert time.monotonic() < deadline, "the page made no move"
+                time.sleep(0.05)
+            text = browser.eval("document.getElementById('move').textContent")
+            kept = browser.eval(f"localStorage.getItem('pbem-nonce/o/{seat}')")
+            assert len(kept) == 64
+            move = parse(text)
+            if round_ == "commit":
+                assert move["nonce_commitment"] == nonce_commitment(bytes.fromhex(kept))
+                assert browser.eval("document.getElementById('nonce').textContent") == f"nonce {kept}"
+            else:
+                assert move["nonce"] == kept
+            assert browser.requests == [page.as_uri()]
+            apply_move(games, parse_move(text.encode(), "the page's move"))
+    started = load_game(game_dir(games, "o"))
+    assert started.state is not None and started.state.to_move is not None
+
+
+def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: list[tuple[list, list]]) -> None:
+    entries, hashes = played[0]
+    final = game_at(entries, hashes, len(entries) - 1)
+    state = final.state
+    assert state is not None
+    scores = state.scores()
+    lines = result_lines(state)
+    assert lines[0] == f"winner: {winner(state)} with {max(scores.values())} cubes (the palace included, R6.5)"
+    assert (len(lines) == 2) == (sorted(scores.values())[-2] == max(scores.values()))
+    assert lines[0] in compose_page(SeatView(final, PLAYERS[0]))
+    viewer = json.loads(re.search(r'id="pbem-data">(.*)</script>', game_page(entries, hashes)[0]).group(1))
+    assert viewer["entries"][-1]["lines"][-len(lines):] == lines or lines[0] in viewer["entries"][-1]["lines"]
+    assert not any(line.startswith("winner: ") for frame in viewer["entries"][:-3] for line in frame["lines"])
+    tied = state.copy()  # R6.5: a tie goes to whoever would have played soonest after the last turn
+    a, b = tied.players[0], tied.players[1]
+    tied.palace[a] += max(scores.values()) + 5 - scores[a]
+    tied.palace[b] += max(scores.values()) + 5 - scores[b]
+    tie = result_lines(tied)
+    assert tie[0].startswith(f"winner: {winner(tied)} with {max(scores.values()) + 5} cubes")
+    assert tie[1].startswith(f"tie-break: {a}, {b} tie on {max(scores.values()) + 5}; {winner(tied)} would")
+
+
+def test_the_viewer_marks_what_each_entry_changed_and_has_a_viewport(played: list[tuple[list, list]]) -> None:
+    entries, hashes = played[0]
+    page = game_page(entries, hashes)[0]
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    frames = json.loads(re.search(r'id="pbem-data">(.*)</script>', page).group(1))["entries"]
+    for seq in (20, 30):
+        changed = changed_regions(game_at(entries, hashes, seq))
+        assert changed
+        assert re.findall(r'data-changed="true" data-region="(\w+)"', frames[seq]["svg"]) == changed
+
+
+def test_a_seats_own_looks_are_on_its_page_only(demo_dirs: list[Path]) -> None:
+    """P10, R5.6: the Witch's holder sees what it looked at; no other seat's page says it."""
+    found = 0
+    for folder in demo_dirs:
+        entries, hashes = read_checked(folder / LOG_NAME)
+        for entry in entries:
+            actions = entry.raw.get("move", {}).get("actions", []) if isinstance(entry.raw.get("move"), dict) else []
+            if not any(a.get("action") == "witch_look" for a in actions):
+                continue
+            game = game_at(entries, hashes, entry.seq)
+            looker = entry.raw["move"]["player"]
+            own = seat_view(folder, game, looker)
+            if not own.private:
+                continue
+            found += 1
+            words = {t: f"{t} (you looked): {face_text(game, i)}" for t, i in own.private.items()}
+            assert all(w in compose_page(own) for w in words.values())
+            for seat in set(PLAYERS) - {looker}:
+                view = seat_view(folder, game, seat)
+                other = compose_page(view)
+                assert not any(w in other for t, w in words.items() if t not in view.private)
+                assert other.count("(you looked)") == len(view.private)
+    assert found
+
+
+def test_pbem_html_compose_writes_the_page_and_refuses_a_too_large_tree(
+        played: list[tuple[list, list]], demo_dirs: list[Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    games = tmp_path / "games"
+    path = create(games, NewGame("o", PLAYERS, secret=SECRET))
+    out = tmp_path / "red.html"
+    text = ok("html", path / LOG_NAME, "-o", out, "--compose", "red", "--to", "host@example.org")
+    assert "red's move as of entry 0" in text
+    data = json.loads(re.search(r'id="pbem-data">(.*)</script>', out.read_text()).group(1))
+    assert data["opening"] == "commit" and data["to"] == "host@example.org" and data["tree"] is None
+    assert cli("html", path / LOG_NAME, "-o", out, "--compose", "red").exit_code == Exit.STATE  # no overwrite
+    final = tmp_path / "final.html"
+    entries, hashes = played[0]
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / LOG_NAME).write_text((demo_dirs[0] / LOG_NAME).read_text())
+    ok("html", tmp_path / "g" / LOG_NAME, "-o", final, "--compose", "blue")
+    assert "nothing for blue to send now: the game is over" in final.read_text()
+    assert result_lines(game_at(entries, hashes, len(entries) - 1).state)[0] in final.read_text()
+    game, _seq = positions(played, 1, seed=3)[0]
+    view = SeatView(game, game.state.to_move)  # type: ignore[attr-defined]
+    size = len(json.dumps(page_data(view)["tree"], separators=(",", ":")))
+    monkeypatch.setattr("pbem.views.compose.MAX_DATA", size - 1)
+    with pytest.raises(TooLarge):
+        page_data(view)
+
+
+@pytest.mark.slow
+def test_every_page_of_the_games_is_under_the_cap(played: list[tuple[list, list]]) -> None:
+    """The embedded tree's size, measured: every position of a seeded game fits (MAX_DATA)."""
+    entries, hashes = played[1]
+    sizes = []
+    for seq in range(len(entries)):
+        game = game_at(entries, hashes, seq)
+        if game.state is not None and game.state.to_move is not None:
+            sizes.append(len(json.dumps(page_data(SeatView(game, game.state.to_move))["tree"])))
+    print(f"\ntree data: median {sorted(sizes)[len(sizes) // 2]} bytes, largest {max(sizes)} of {MAX_DATA}")
+    assert max(sizes) < MAX_DATA
+
+
+def test_pbem_check_accepts_the_move_of_a_page_pbem_html_compose_wrote(browser: Browser, tmp_path: Path) -> None:
+    """The commands as a player runs them: the page from the CLI, its move text to a .txt, `pbem check`."""
+    games = tmp_path / "games"
+    create(games, NewGame("e2e", PLAYERS, secret=SECRET))
+    game = open_game(games, "e2e", {p: bytes([i + 7]) * 32 for i, p in enumerate(PLAYERS)})
+    log = games / "e2e" / LOG_NAME
+    texts = []
+    for turn in range(8):  # the setup's six placements, one a move (R2.5), then two turns
+        seat = game.to_move()
+        page = tmp_path / f"e2e-{turn}.html"
+        ok("html", log, "-o", page, "--compose", seat, "--to", "host@example.org")
+        browser.open(page)
+        text = browser.eval(CLICK_A_TURN.replace("SEED", str(turn)))["text"]
+        move = tmp_path / f"e2e-{turn}.txt"
+        move.write_text(text, encoding="utf-8")
+        assert "the host would accept" in ok("check", move, "--log", log)
+        game = apply_move(games, parse_move(text.encode())).game
+        texts.append(text)
+    assert sum("\nplague " in t for t in texts) >= 2, texts
