@@ -268,3 +268,48 @@ def _an_ability(state: Any) -> str:
             return notation.action_line(action.to_dict())
     return "place " + state.regions[0] + " 1"
 
+
+
+def test_p4_a_commitment_hashed_over_the_nonces_hex_text_is_named_at_the_reveal(tmp_path: Path) -> None:
+    """The shell one-liner hashes the nonce's hex text; the reveal says exactly that (P4)."""
+    from pbem.fair.protocol import nonce_commitment
+
+    create(tmp_path, NewGame("h", ("red", "green"), secret=bytes(32), first="red"))
+    nonce = bytes(range(32))
+    game = load_game(tmp_path / "h")
+    after = after_of(game, opening=True)
+    head = notation.header_lines("h", "red", after["seq"], after["hash"])
+    wrong = nonce_commitment(nonce.hex().encode("ascii"))  # sha256 over the text, not the bytes
+    apply_move(tmp_path, parse_move(("\n".join([*head, f"commit {wrong}"]) + "\n").encode()))
+    head_green = notation.header_lines("h", "green", after["seq"], after["hash"])
+    apply_move(tmp_path, parse_move(("\n".join([*head_green, f"commit {nonce_commitment(bytes(16))}"]) + "\n").encode()))
+    before = snapshot(tmp_path)
+    with pytest.raises(RulesError, match="hash of the nonce's hex text"):
+        apply_move(tmp_path, parse_move(("\n".join([*head, f"nonce {nonce.hex()}"]) + "\n").encode()))
+    assert snapshot(tmp_path) == before
+
+
+def test_issue19_check_takes_games_and_template_show_history_take_a_mailed_log(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    ok("new", "m", "--players", "red,green", "--first", "red", "--games", games)
+    mailed = tmp_path / "inbox" / "m-log.yaml"  # the log attached to a mail, saved anywhere
+    mailed.parent.mkdir()
+    mailed.write_bytes((games / "m" / "log.yaml").read_bytes())
+    text = ok("template", mailed, "--player", "red")
+    assert "game m red" in text
+    assert "game m" in ok("show", mailed) and "entry 0" in ok("history", mailed)
+    move = tmp_path / "commit.txt"
+    move.write_text(text + f"commit {'ab' * 32}\n")
+    assert "ok: red's nonce commitment would be recorded" in ok("check", move, "--games", games)
+    out = tmp_path / "t.txt"
+    ok("template", "m", "--player", "red", "--out", out, "--games", games)
+    refused = cli("template", "m", "--player", "red", "--out", out, "--games", games)
+    assert refused.exit_code != 0 and "--force" in refused.stderr
+    ok("template", "m", "--player", "green", "--out", out, "--force", "--games", games)
+    assert "game m green" in out.read_text()
+
+
+def test_issue19_show_counts_the_palace_and_names_the_winner() -> None:
+    """R6.5: the cubes on the board include the palace, and a finished game names its winner."""
+    out = ok("show", Path(__file__).parent.parent / "examples" / "rattus-3p" / "log.yaml")
+    assert "cubes on the board (the palace included):" in out and "winner: blue" in out and "R6.5" in out

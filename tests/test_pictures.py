@@ -71,7 +71,8 @@ def test_show_lists_each_regions_neighbours_and_each_players_cubes_on_the_board(
         assert f"neighbours: {names}" in text
     counts = {p: sum(game.state.cubes[r].get(p, 0) for r in game.state.regions) for p in PLAYERS}
     assert sum(counts.values()) > 0
-    assert "cubes on the board: " + ", ".join(f"{p} {n}" for p, n in counts.items()) in text
+    scores = game.state.scores()  # R6.5: the text counts the palace too
+    assert "cubes on the board (the palace included): " + ", ".join(f"{p} {scores[p]}" for p in PLAYERS) in text
     data = json.loads(ok("show", "g", "--games", finished, "--at", str(seq), "--json"))
     assert data["last_entry"]["seq"] == seq
     assert data["on_board"] == counts

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.shell import games_option, main, refusals
+from pbem.cli.shell import force_option, game_log, games_option, main, refusals, writable
 from pbem.errors import FormatError, StateError, UnknownError
 
 
@@ -56,21 +56,25 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @click.option("--player", help="The player the template is for (default: the one to move).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write here, not stdout.")
 @click.option("--resign", "resigning", is_flag=True,
               help="The move that resigns PLAYER's seat: the stand-in plays it from then on (R8.4).")
+@force_option
 @games_option
 @refusals
-def template(game_id: str, player: str | None, out: Path | None, resigning: bool, games: Path) -> None:
-    """A move file for the player to move (or, before the start, P4's commitment or nonce)."""
-    from pbem.host.games import game_dir, load_game
+def template(game_id: str, player: str | None, out: Path | None, resigning: bool, force: bool,
+             games: Path) -> None:
+    """A move file for the player to move (or, before the start, P4's commitment or nonce).
+    GAME is a game's id, or the path of its log (a mailed log.yaml)."""
     from pbem.host.private import seat_view
     from pbem.views.template import template as make
+    from pbem.views.timeline import game_at, read_checked
 
-    path = game_dir(games, game_id)
-    game = load_game(path)
+    log, path = game_log(games, game_id)
+    entries, hashes = read_checked(log)
+    game = game_at(entries, hashes, len(entries) - 1)
     if resigning:
         if player is None:
             raise FormatError("--resign: name the resigning player with --player", "R8.4")
@@ -88,23 +92,22 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
     if out is None:
         click.echo(text, nl=False)
     else:
-        if out.exists():
-            raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
-        if not out.parent.is_dir():
-            raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+        writable(out, force)
         out.write_text(text, encoding="utf-8")
         click.echo(f"template for {who} written to {out}")
 
 
 @main.command()
 @click.argument("move_file", type=click.Path(path_type=Path))
-@click.option("--log", "log", required=True, type=click.Path(path_type=Path), help="The game's public log.")
+@click.option("--log", "log", type=click.Path(path_type=Path),
+              help="The game's public log (default: the move's game under --games).")
+@games_option
 @refusals
-def check(move_file: Path, log: Path) -> None:
+def check(move_file: Path, log: Path | None, games: Path) -> None:
     """Before mailing: schema, staleness and rules against the public log only."""
-    from pbem.player.check import check_move
+    from pbem.player.check import check_move, move_game
 
-    for line in check_move(move_file, log):
+    for line in check_move(move_file, log if log is not None else game_log(games, move_game(move_file))[0]):
         click.echo(line)
 
 

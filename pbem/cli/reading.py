@@ -11,14 +11,14 @@ from typing import Any
 
 import click
 
-from pbem.cli.shell import games_option, main, refusals
-from pbem.errors import StateError, UnknownError
+from pbem.cli.shell import force_option, game_log, games_option, main, refusals, writable
+from pbem.errors import StateError
 from pbem.log.logfile import read_log
 from pbem.views.text import audit_verdict
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @click.option("--as", "as_player", help="Also show this player's private knowledge (Witch looks).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.option("--at", "at_seq", type=int, metavar="SEQ", help="The game as of this entry of its log.")
@@ -26,23 +26,23 @@ from pbem.views.text import audit_verdict
               help="Also draw the board (SVG) into this file.")
 @click.option("--png", "png_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the board as a PNG picture into this file.")
+@force_option
 @games_option
 @refusals
 def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
-         svg_out: Path | None, png_out: Path | None, games: Path) -> None:
-    """The board as a person reads it; with --as, that player's private reveals too."""
-    from pbem.host.games import game_dir
+         svg_out: Path | None, png_out: Path | None, force: bool, games: Path) -> None:
+    """The board as a person reads it; with --as, that player's private reveals too.
+    GAME is a game's id, or the path of its log (a mailed log.yaml)."""
     from pbem.host.private import seat_view
-    from pbem.log.logfile import LOG_NAME
     from pbem.views.json import state_json
     from pbem.views.text import board_lines, private_lines
     from pbem.views.timeline import game_at, read_checked
 
-    path = game_dir(games, game_id)
-    entries, hashes = read_checked(path / LOG_NAME)  # the whole log holds (P7), then its prefix
+    log, path = game_log(games, game_id)
+    entries, hashes = read_checked(log)  # the whole log holds (P7), then its prefix
     game = game_at(entries, hashes, len(entries) - 1 if at_seq is None else at_seq)
     view = None if as_player is None else seat_view(path, game, as_player)  # the seat's own view (R5.6)
-    _pictures(game, svg_out, png_out)
+    _pictures(game, svg_out, png_out, force)
     if as_json:
         data = state_json(game)
         if view is not None:
@@ -57,17 +57,14 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
             click.echo(line)
 
 
-def _pictures(game: Any, svg_out: Path | None, png_out: Path | None) -> None:
+def _pictures(game: Any, svg_out: Path | None, png_out: Path | None, force: bool = False) -> None:
     """`pbem show --svg/--png`: the board drawn from the public game only (P10)."""
     if svg_out is None and png_out is None:
         return
     from pbem.views.svg import board_png, board_svg
 
     for target in (t for t in (svg_out, png_out) if t is not None):
-        if target.exists():
-            raise StateError(f"{target} exists; pbem does not overwrite files", "P7")
-        if not target.parent.is_dir():
-            raise UnknownError(f"cannot write {target}: the folder {target.parent} does not exist", "P7")
+        writable(target, force)
     svg = board_svg(game)
     png = board_png(svg) if png_out is not None else b""
     if svg_out is not None:
@@ -79,16 +76,15 @@ def _pictures(game: Any, svg_out: Path | None, png_out: Path | None) -> None:
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @games_option
 @refusals
 def history(game_id: str, games: Path) -> None:
-    """The game told entry by entry, in words, from its public log."""
-    from pbem.host.games import game_dir
-    from pbem.log.logfile import LOG_NAME
+    """The game told entry by entry, in words, from its public log (GAME: its id, or the
+    path of its log, e.g. a mailed log.yaml)."""
     from pbem.views.timeline import history_lines, read_checked
 
-    for line in history_lines(*read_checked(game_dir(games, game_id) / LOG_NAME)):
+    for line in history_lines(*read_checked(game_log(games, game_id)[0])):
         click.echo(line)
 
 
@@ -110,21 +106,20 @@ def list_games(games: Path) -> None:
 @click.option("--compose", "seat", default=None, metavar="SEAT",
               help="A page that writes SEAT's move by clicks (the board as SEAT sees it), not the viewer.")
 @click.option("--to", "to", default=None, metavar="ADDRESS", help="With --compose: the host's address for Send.")
+@force_option
 @refusals
-def html(log: Path, out: Path, seat: str | None, to: str | None) -> None:
+def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool) -> None:
     """A page that steps through the game entry by entry: the board, the narration and,
     once the secret is revealed, the audit's verdict (works offline); with --compose SEAT,
     a page that writes SEAT's move (issue 19)."""
-    if out.exists():
-        raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
-    if not out.parent.is_dir():
-        raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+    writable(out, force)
     if seat is not None:
-        from pbem.host.games import load_game
         from pbem.host.private import seat_view
         from pbem.views.compose import TooLarge, compose_page
+        from pbem.views.timeline import game_at, read_checked
 
-        game = load_game(log.parent)
+        entries, hashes = read_checked(log)  # any log file, a mailed one too
+        game = game_at(entries, hashes, len(entries) - 1)
         try:
             page = compose_page(seat_view(log.parent, game, seat), to)
         except TooLarge as err:

@@ -68,6 +68,32 @@ games_option = click.option(
 )
 
 
+force_option = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+
+
+def game_log(games: Path, game: str) -> tuple[Path, Path]:
+    """A command's GAME: a game's id under ``games``, or the path of a log file (a mailed
+    ``log.yaml``); returns the log file and the folder beside it (its private files, if any)."""
+    given = Path(game)
+    if given.is_file():
+        return given, given.parent
+    from pbem.host.games import game_dir
+    from pbem.log.logfile import LOG_NAME
+
+    folder = game_dir(games, game)
+    return folder / LOG_NAME, folder
+
+
+def writable(out: Path, force: bool) -> None:
+    """Refuse to overwrite ``out`` unless ``--force``, or to write into a missing folder."""
+    from pbem.errors import StateError, UnknownError
+
+    if out.exists() and not force:
+        raise StateError(f"{out} exists; pbem does not overwrite files (add --force to replace it)", "P7")
+    if not out.parent.is_dir():
+        raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main() -> None:

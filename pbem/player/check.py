@@ -17,6 +17,11 @@ from pbem.referee.owed import owed
 from pbem.referee.replay import replay
 
 
+def move_game(move_file: Path) -> str:
+    """The game a move file names (read and checked as the host reads it)."""
+    return referee.read(read_limited(move_file, MOVE_LIMIT, "move file"), f"move file {move_file.name}").game
+
+
 def check_move(move_file: Path, log: Path) -> list[str]:
     """The referee's verdict on ``move_file`` against ``log``; refusals raise."""
     move = referee.read(read_limited(move_file, MOVE_LIMIT, "move file"), f"move file {move_file.name}")

@@ -124,7 +124,8 @@ def check_fresh(game: Game, move: Move) -> str:
     target_hash = game.hashes[target]
     if seq == target and target_hash.startswith(prefix):
         return key
-    fix = f"it must answer entry {target} ({target_hash[:16]}): ask for a new template ('pbem template')"
+    fix = (f"this move answers an older entry; it must answer entry {target} ({target_hash[:16]}): "
+           "ask for a new template (mail 'template' to the host, or run 'pbem template')")
     owner = next((i for i, h in enumerate(game.hashes) if h.startswith(prefix)), None)
     if seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
         why = f"the log has moved on to entry {game.last_seq} since"
@@ -174,6 +175,13 @@ def _nonce(game: Game, move: Move) -> None:
     check_reveal(game, player)
     nonce = move.data["nonce"]
     if protocol.nonce_commitment(bytes.fromhex(nonce)) != game.commits[player]:
+        if protocol.nonce_commitment(nonce.encode("ascii")) == game.commits[player]:
+            raise RulesError(
+                f"{player}'s commitment is the hash of the nonce's hex text, not of its bytes, so it "
+                "can never match: P4 hashes 'pbem-rattus/v1/nonce' and the nonce's raw bytes (as 'pbem "
+                "nonce' and the move page compute it); the game cannot start with this seat, so ask the "
+                "host to abandon it and start a new one", "P4",
+            )
         raise RulesError(
             f"this nonce does not match {player}'s commitment ({game.commits[player][:16]}...): "
             "a nonce cannot be changed after its commitment; send the nonce you committed to", "P4",

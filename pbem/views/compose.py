@@ -27,10 +27,11 @@ from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composetree import Tree
-from pbem.views.html import changed_between, mark_changed, policy, result_lines, script_data
+from pbem.views.html import changed_between, mark_changed, policy, script_data
 from pbem.views.layout import HEIGHT, MAP_WIDTH, WIDTH
 from pbem.views.narrate import status_line
 from pbem.views.svg import board_svg
+from pbem.views.text import result_lines
 
 MAX_DATA = 300_000
 """The most tree data a page carries (bytes of JSON); a larger position is refused, not cut."""

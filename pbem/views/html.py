@@ -27,10 +27,10 @@ from typing import Any
 from pbem.errors import PbemError
 from pbem.log.records import Entry, Reveal
 from pbem.referee.audit import audit
-from pbem.rules import State, winner
+from pbem.rules import State
 from pbem.views.narrate import entry_lines, status_line
 from pbem.views.svg import board_svg
-from pbem.views.text import audit_verdict, host_alone, seed_line  # the words of `pbem audit`, word for word
+from pbem.views.text import audit_verdict, host_alone, result_lines, seed_line  # `pbem audit`'s words
 from pbem.views.timeline import steps
 
 
@@ -65,20 +65,6 @@ def mark_changed(svg: str, changed: list[str]) -> str:
         svg = re.sub(f'class="region" data-region="{re.escape(region)}"',
                      f'class="region" data-changed="true" data-region="{region}"', svg, count=1)
     return svg
-
-
-def result_lines(state: State | None) -> list[str]:
-    """R6.5: the winner and, on a tie, why the tie-break gives it to them."""
-    if state is None or state.to_move is not None:
-        return []
-    scores = state.scores()
-    best = winner(state)
-    tied = [p for p in state.players if scores[p] == scores[best]]
-    lines = [f"winner: {best} with {scores[best]} cubes (the palace included, R6.5)"]
-    if len(tied) > 1:
-        lines.append(f"tie-break: {', '.join(tied)} tie on {scores[best]}; {best} would have played "
-                     "soonest had the game gone on (R6.5)")
-    return lines
 
 
 STYLE = """

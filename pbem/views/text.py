@@ -32,6 +32,7 @@ from pbem.rules import (
     TakeCard,
     WitchLook,
     WitchSwap,
+    winner,
 )
 from pbem.rules.data import CLASSES, face_words
 from pbem.rules.events import (
@@ -236,17 +237,33 @@ def board_lines(game: Game) -> list[str]:
     lines.append("  palace: " + (", ".join(f"{p} {n}" for p, n in state.palace.items() if n) or "-"))
     cards = ", ".join(f"{CARD_NAMES[c]}: {state.cards[c] or 'unowned'}" for c in CLASSES)
     lines.append(f"  cards: {cards}")
-    on_board = {p: sum(state.cubes[r].get(p, 0) for r in state.regions) for p in state.players}
-    lines.append("  cubes on the board: " + ", ".join(f"{p} {n}" for p, n in on_board.items()))
+    on_board = state.scores()  # R6.5: the regions and the palace
+    lines.append("  cubes on the board (the palace included): " + ", ".join(f"{p} {n}" for p, n in on_board.items()))
     lines.append("  cube supply: " + ", ".join(f"{p} {n}" for p, n in state.supply.items()))
     lines.append(f"  rats left in supply: {len(state.rat_supply)}; flipped: {len(state.flipped)}")
     if game.over:
         scores = state.scores()
         lines.append("  final scores: " + ", ".join(f"{p} {scores[p]}" for p in state.players))
+        lines.extend(f"  {line}" for line in result_lines(state))
     else:
         lines.append(f"  turn {state.turn_number}: {next_step(state)}")
     lines.extend(f"  {line}" for line in deadline_lines(game))
     return lines
+
+
+def result_lines(state: State | None) -> list[str]:
+    """R6.5: the winner and, on a tie, why the tie-break gives it to them."""
+    if state is None or state.to_move is not None:
+        return []
+    scores = state.scores()
+    best = winner(state)
+    tied = [p for p in state.players if scores[p] == scores[best]]
+    lines = [f"winner: {best} with {scores[best]} cubes (the palace included, R6.5)"]
+    if len(tied) > 1:
+        lines.append(f"tie-break: {', '.join(tied)} tie on {scores[best]}; {best} would have played "
+                     "soonest had the game gone on (R6.5)")
+    return lines
+
 
 
 def deadline_lines(game: Game) -> list[str]:
