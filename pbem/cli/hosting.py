@@ -295,8 +295,10 @@ def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None
     if inbox is not None and not ((inbox / "new").is_dir() and (inbox / "cur").is_dir()):
         raise FormatError(f"--inbox {inbox}: not a Maildir (it needs new/ and cur/)", "P1")
     box = ImapBox(imap, folder) if imap is not None else None
-    process(inbox, games, outbox, smtp, from_address, flush_only=True, imap=box)  # the setup checked at once
     server = Server(games, inbox, box, outbox, smtp, from_address, interval, lambda line: click.echo(line, err=False))
-    server.handle_signals()
+    server.handle_signals()  # first: a SIGTERM from now on stops it between two messages
+    process(inbox, games, outbox, smtp, from_address, flush_only=True, imap=box)  # the setup checked at once
+    if server.stop.is_set():
+        return
     click.echo(f"pbem serve: every {interval:g} s; stop it with SIGTERM (kill PID), it finishes the message in hand")
     server.serve()

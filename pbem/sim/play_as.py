@@ -43,7 +43,7 @@ def play_as(games: Path, n_players: int, seat: str, level: str, seed: int | None
     game = load_game(path)
     applied = apply_move(games, parse_move(dump_yaml(reveal_move(game, seat, kept(where, game, seat))).encode()))
     game = applied.game
-    move_file = games / f"{game_id}-{seat}-move.yaml"
+    move_file = games / f"{game_id}-{seat}-move.txt"
     move_file.write_text(template(SeatView(game, seat)), encoding="utf-8")
     g = shlex.quote(str(games))
     bots = ", ".join(f"{p} ({level})" for p in players if p != seat)
@@ -51,7 +51,7 @@ def play_as(games: Path, n_players: int, seat: str, level: str, seed: int | None
         f"game {game_id} in {game_dir(games, game_id)}: you are {seat}; the host's bots play {bots}",
         f"the opening is done (your nonce is kept in {where}); the bots have played up to your turn",
         f"see the board:    pbem show {game_id} --games {g} --as {seat}",
-        f"edit your move:   {move_file} (it lists your legal actions; keep the ones you choose)",
+        f"write your move:  {move_file} (it lists your legal choices; add your lines below it, one action a line)",
         f"then send it:     pbem apply {shlex.quote(str(move_file))} --games {g}",
         "each apply lets the bots answer until it is your turn again; for the next move file:",
         f"                  pbem template {game_id} --games {g} --player {seat} > {shlex.quote(str(move_file))}",
