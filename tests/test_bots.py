@@ -222,7 +222,7 @@ def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
     """Issue 13 item 4: after each apply the bots answer until it is red's turn again."""
     games = tmp_path / "games"
     out = ok("demo", "--play-as", "red", "--players", "4", "--dir", games, "--seed", "2", "--level", "random")
-    assert "pbem apply" in out and "edit your move" in out
+    assert "pbem apply" in out and "write your move" in out
     game_id = next(p.name for p in games.iterdir() if p.is_dir())
     rng = random.Random(2)
     for _ in range(400):
