@@ -29,7 +29,6 @@ from pbem.rules.plague import outbreak_pending, spread_count
 WIDTH = 39
 """Every template line is shorter than 40 characters."""
 
-Name = Callable[[str], str]
 
 
 def _kind(state: State, kind: str) -> list[dict[str, object]]:
@@ -59,22 +58,13 @@ def choices(items: list[str]) -> list[str]:
     return wrap([f"{item}," for item in items[:-1]] + items[-1:])
 
 
-def _holds_or_can_take(state: State, player: str, card: str) -> str | None:
-    """'' if ``player`` holds ``card``, a note if they can take it now, else None."""
-    if state.cards[card] == player:
-        return ""
-    if TakeCard in kinds_now(state) and card_refusal(state, player, card) is None:
-        return f", take {card} first"
-    return None
-
-
 def _as(state: State, player: str, card: str) -> State | None:
-    """The state with ``card`` in ``player``'s hand, if they hold it or can take it now."""
-    how = _holds_or_can_take(state, player, card)
-    if how is None:
-        return None
-    if how == "":
+    """The state with ``card`` in ``player``'s hand, if they hold it or can take it now
+    (R3.1, R5.7: a card taken this turn works this turn); None if neither."""
+    if state.cards[card] == player:
         return state
+    if TakeCard not in kinds_now(state) or card_refusal(state, player, card) is not None:
+        return None
     trial = state.copy()
     trial.cards[card] = player
     return trial
@@ -119,7 +109,7 @@ class _Menu:
             title = "place REGION N (R3.2), one of:" if s.phase is not Phase.FINAL else \
                 "place REGION 1 (the Peasant, R6.3):"
             self.section(title, places)
-        if _holds_or_can_take(s, p, "peasant") is not None and not s.turn.placed and s.phase is Phase.TURN:
+        if not s.turn.placed and s.phase is Phase.TURN and _as(s, p, "peasant") is not None:
             self.section("(the Peasant: 1 cube more, R5.5)")
 
     def abilities(self) -> None:
@@ -132,12 +122,12 @@ class _Menu:
             trial = _as(s, p, card)
             if trial is None:
                 continue
-            found = sorted({str(a[first]) for a in _kind(trial, kind)}, key=_order(s, first))
+            found = sorted({str(a[first]) for a in _kind(trial, kind)}, key=_board_order(s))
             if found:
                 self.section(f"{form} ({rule}), {'FROM' if first == 'source' else first.upper()}:", found)
         self.witch(first=False)
 
-    def plague(self, name: Name) -> None:
+    def plague(self) -> None:
         """Each destination once, with the rats it spreads and where they may go (R3.3, R4.1);
         the Knight's two-step paths (R5.4) with their counts, one path per destination."""
         s, p = self.state, self.player
@@ -201,7 +191,8 @@ def _spreads(state: State, end: str) -> tuple[int, list[str]]:
     return (count if room else 0), room
 
 
-def _order(state: State, field: str) -> Callable[[str], tuple[int, str]]:
+def _board_order(state: State) -> Callable[[str], tuple[int, str]]:
+    """Regions in board order, anything else (a rat's name) after them, by name."""
     regions = {r: i for i, r in enumerate(state.regions)}
     return lambda value: (regions.get(value, len(regions)), value)
 
@@ -227,7 +218,7 @@ def left(state: State, player: str) -> str:
     return ", ".join(parts)
 
 
-def menu(name: Name, state: State, player: str) -> list[str]:
+def menu(state: State, player: str) -> list[str]:
     """The template's choice lines for ``player``, in playing order (P10: public only)."""
     m = _Menu(state, player)
     if state.phase is Phase.SETUP:
@@ -243,5 +234,5 @@ def menu(name: Name, state: State, player: str) -> list[str]:
         m.card()
         m.cubes()
         m.abilities()
-        m.plague(name)
+        m.plague()
     return m.lines

@@ -37,7 +37,7 @@ def template(view: SeatView) -> str:
     lines += ["# Write the rest below, one action", "# a line (R7.5; pbem rules notation)."]
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
-    lines += orders.menu(game.board.name_of, state, player)
+    lines += orders.menu(state, player)
     return "\n".join(lines) + "\n"
 
 
