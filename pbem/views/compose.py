@@ -27,7 +27,7 @@ from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composetree import Tree
-from pbem.views.html import changed_between, mark_changed, policy, script_data
+from pbem.views.html import changed_between, mark_changed, page_head, script_data
 from pbem.views.layout import HEIGHT, MAP_WIDTH, WIDTH
 from pbem.views.narrate import status_line
 from pbem.views.svg import board_svg
@@ -116,17 +116,7 @@ def compose_page(view: SeatView, to: str | None = None) -> str:
     looks = "\n".join(escape(line) for line in words["looks"])
     result = "\n".join(escape(line) for line in words["result"])
     marks = escape(", ".join(changed)) if changed else "none"
-    return f"""<!DOCTYPE html>
-<html lang="en" data-csp-violations="0">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="{policy(SCRIPT, STYLE)}">
-<script>{SCRIPT}</script>
-<title>{title}</title>
-<style>{STYLE}</style>
-</head>
-<body>
+    return page_head(title, SCRIPT, STYLE) + f"""<body>
 <main id="view" data-complete="false">
 <h1>{title}</h1>
 <div id="page">

@@ -45,6 +45,22 @@ def policy(script: str, style: str) -> str:
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 
+def page_head(title: str, script: str, style: str) -> str:
+    """A page's doctype and head: a phone's viewport, the CSP admitting exactly ``script``
+    and ``style`` (by hash), both inline; ``title`` already escaped."""
+    return f"""<!DOCTYPE html>
+<html lang="en" data-csp-violations="0">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{policy(script, style)}">
+<script>{script}</script>
+<title>{title}</title>
+<style>{style}</style>
+</head>
+"""
+
+
 def script_data(data: Any) -> str:
     """JSON safe inside a ``<script type="application/json">`` block: no ``<``, ``>`` or ``&``
     (so no ``</script>`` or ``<!--``), and only ASCII (so no U+2028/2029)."""
@@ -166,17 +182,7 @@ def game_page(entries: list[Entry], hashes: list[str]) -> tuple[str, int]:
                             "verdict": _verdict(game, reveal_seq) if reveal_seq is not None else None}
     blob = script_data(data)
     title = escape(f"Rattus game {game.game_id}")
-    page = f"""<!DOCTYPE html>
-<html lang="en" data-csp-violations="0">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="{policy(SCRIPT, STYLE)}">
-<script>{SCRIPT}</script>
-<title>{title}</title>
-<style>{STYLE}</style>
-</head>
-<body>
+    page = page_head(title, SCRIPT, STYLE) + f"""<body>
 <main id="view" data-entry="">
 <h1>{title}</h1>
 <div id="controls">
