@@ -218,11 +218,14 @@ def next_step(state: State) -> str:
     return f"{player} takes a card (optional), places cubes, then moves the plague (R3)"
 
 
-def board_lines(game: Game) -> list[str]:
+def board_lines(game: Game, notes: bool = True) -> list[str]:
+    """The board in words; ``notes=False`` leaves out the seed line and the notices, for a text
+    that says them once already (a report mail: issue 19, item 7)."""
     state = game.state
     lines = [f"game {game.game_id}  (players in seat order: {', '.join(game.players)})"]
     seed = seed_line(game)
-    lines.extend(f"  {n}" for n in [*([seed] if seed else []), *notices(game)])
+    if notes:
+        lines.extend(f"  {n}" for n in [*([seed] if seed else []), *notices(game)])
     if state is None:
         lines.append(opening_line(game))
         return lines
