@@ -361,6 +361,26 @@ def test_p4_a_commitment_hashed_over_the_nonces_hex_text_is_named_at_the_reveal(
     assert snapshot(tmp_path) == before
 
 
+def test_p4_an_opening_move_answering_the_logs_last_entry_is_told_it_answers_entry_0(tmp_path: Path) -> None:
+    """A player who copies the newest entry's seq and hash into a commitment is told that every
+    move of the opening answers the creation, entry 0 (P4, P7), not that the move is older."""
+    from pbem.errors import StaleError
+    from pbem.fair.protocol import nonce_commitment
+
+    create(tmp_path, NewGame("h", ("red", "green"), secret=bytes(32), first="red"))
+    after = after_of(load_game(tmp_path / "h"), opening=True)
+    red = notation.header_lines("h", "red", after["seq"], after["hash"])
+    apply_move(tmp_path, parse_move(("\n".join([*red, f"commit {nonce_commitment(bytes(32))}"]) + "\n").encode()))
+    game = load_game(tmp_path / "h")
+    green = notation.header_lines("h", "green", game.last_seq, game.last_hash)
+    before = snapshot(tmp_path)
+    with pytest.raises(StaleError) as refused:
+        apply_move(tmp_path, parse_move(("\n".join([*green, f"commit {nonce_commitment(bytes(1))}"]) + "\n").encode()))
+    said = refused.value.message
+    assert "answers entry 0, the game's creation" in said and "an older entry" not in said, said
+    assert snapshot(tmp_path) == before
+
+
 def test_issue19_check_takes_games_and_template_show_history_take_a_mailed_log(tmp_path: Path) -> None:
     games = tmp_path / "games"
     ok("new", "m", "--players", "red,green", "--first", "red", "--games", games)

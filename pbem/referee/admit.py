@@ -124,10 +124,14 @@ def check_fresh(game: Game, move: Move) -> str:
     target_hash = game.hashes[target]
     if seq == target and target_hash.startswith(prefix):
         return key
-    fix = (f"this move answers an older entry; it must answer entry {target} ({target_hash[:16]}): "
+    older = "an older entry" if seq < target else "another entry"
+    fix = (f"this move answers {older}; it must answer entry {target} ({target_hash[:16]}): "
            "ask for a new template (mail 'template' to the host, or run 'pbem template')")
     owner = next((i for i, h in enumerate(game.hashes) if h.startswith(prefix)), None)
-    if seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
+    if seq > target and target == 0 and seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
+        why = ("every move of the opening (a commitment or a nonce) answers entry 0, the game's "
+               "creation, whatever was recorded since (P4)")
+    elif seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
         why = f"the log has moved on to entry {game.last_seq} since"
     elif owner is not None and seq < len(game.hashes):
         since = ("it is the log's last entry: write seq " + str(owner) if owner == target
