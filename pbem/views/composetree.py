@@ -210,27 +210,29 @@ def nodes_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _late_key(state: State) -> tuple[Any, ...]:
-    """:func:`_key` for the plague's steps (:data:`LATE`): the cubes only as R4.2 and R6.1 see them."""
+    """:func:`_key` for the plague's steps (:data:`LATE`): the cubes only as R4.2 and R6.1 see them;
+    of the cards and the abilities used, only the Knight's (the only ones left after the plague's
+    move: the page takes the card and the other abilities before it)."""
     turn = state.turn
     return (
         state.phase, state.current, state.plague, state.turn_number, tuple(state.queue),
         tuple(tuple(ts) for ts in state.rats.values()), tuple(bool(c) for c in state.cubes.values()),
         tuple(n == 0 for n in state.supply.values()), plague_gate(state, state.players[state.current]) is None,
-        tuple(state.cards.values()), len(state.rat_supply),
-        turn.card_taken, frozenset(turn.used), turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
+        state.cards["knight"], len(state.rat_supply),  # of the cards and abilities, only the Knight's
+        "knight" in turn.used, turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,  # are left (R5.4)
     )
 
 
 def _spread_key(state: State) -> tuple[Any, ...]:
     """:func:`_late_key` once the plague has moved: where the drawn rats may go (the rats on the
     board) and whether an outbreak follows (a player cube in the plague region, R4.2) decide
-    the rest; the cubes elsewhere no longer do."""
+    the rest; the cubes elsewhere and the supplies no longer do (the turn's end is a leaf)."""
     turn = state.turn
     return (
         state.phase, state.current, state.plague, state.turn_number, tuple(state.queue),
         tuple(tuple(ts) for ts in state.rats.values()), any(state.cubes[state.plague].values()),
-        tuple(n == 0 for n in state.supply.values()), tuple(state.cards.values()), len(state.rat_supply),
-        turn.card_taken, frozenset(turn.used), turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
+        state.cards["knight"], len(state.rat_supply),  # the Knight's cubes (R5.4): nothing else is left
+        "knight" in turn.used, turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
     )
 
 
