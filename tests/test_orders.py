@@ -405,3 +405,25 @@ def test_issue19_show_counts_the_palace_and_names_the_winner() -> None:
     """R6.5: the cubes on the board include the palace, and a finished game names its winner."""
     out = ok("show", Path(__file__).parent.parent / "examples" / "rattus-3p" / "log.yaml")
     assert "cubes on the board (the palace included):" in out and "winner: blue" in out and "R6.5" in out
+
+
+def test_issue19_the_trust_and_bot_seat_paragraphs_are_said_once_per_command_and_mail(tmp_path: Path) -> None:
+    """`pbem new` with bot seats (whose commitments the host's step records at once) says the
+    BOT SEATS notice once, not before and again after its report; a report mail says the seed
+    line and each notice once, not in the report and again above the board."""
+    from pbem.mail.replies import Report
+
+    out = ok("new", "b", "--players", "red,green,blue", "--bot", "blue=random", "--games", tmp_path)
+    assert out.count("BOT SEATS") == 1, out
+    from pbem.log.yamlio import dump_yaml
+    from pbem.player.nonces import commit_move, reveal_move
+
+    applied = None
+    for make in (commit_move, reveal_move):
+        for player in ("red", "green"):
+            text = dump_yaml(make(load_game(tmp_path / "b"), player, bytes([len(player)]) * 16))
+            applied = apply_move(tmp_path, parse_move(text.encode()))
+    assert applied is not None and applied.game.started
+    report = Report.of(applied, tmp_path / "b")
+    body = "\n".join(report.lines) + "\n" + report.board
+    assert body.count("seed (P4):") == 1 and body.count("BOT SEATS") == 1, body
