@@ -145,7 +145,7 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
             assert text.count("timeout: blue's turn") == 3
             assert "green resigned; the stand-in plays the seat (R8.4)" in text
             assert "stand-in turn for green" in text
-        assert seconds(entries[-1]["at"]) - seconds(T0) >= 12 * 86400  # about two weeks of play
+        assert seconds(entries[-1]["at"]) - seconds(T0) >= 10 * 86400  # well over a week of play
         tool = Path(__file__).parent.parent / "tools" / "audit_min.py"  # the auditor without pbem reads R8 too
         done = subprocess.run([sys.executable, str(tool), str(log)], capture_output=True, text=True, check=False)
         assert done.returncode == 0 and "verdict: FAIR" in done.stdout, done.stdout + done.stderr
