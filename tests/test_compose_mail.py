@@ -13,6 +13,7 @@ the mover's mail the page instead; the log goes compressed and `pbem verify` rea
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -52,18 +53,25 @@ def page_of(msg: EmailMessage, player: str, folder: Path) -> Path:
     return path
 
 
+def wait_for(browser: Browser, condition: str, what: str, seconds: float = 60.0) -> None:
+    """Until the page's ``condition`` holds (a loaded machine is slow, not wrong)."""
+    deadline = time.monotonic() + seconds
+    while not browser.eval(condition):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
 def sent_from_page(browser: Browser, page: Path, player: str, seed: int) -> EmailMessage:
     """Open the page, click the player's part (a commitment, a nonce, or a random turn), and
     write the mail its Send link opens: the host's address, the subject, the body."""
     browser.requests.clear()
     browser.open(page)
-    if browser.eval("!!document.querySelector('#choices button')"):  # a turn; or 'make my nonce'
-        browser.eval(CLICK_A_TURN.replace("SEED", str(seed)))  # (whose WebCrypto answers a little later)
-    deadline = 200
-    while browser.eval("document.getElementById('view').getAttribute('data-complete')") != "true":
-        deadline -= 1
-        assert deadline, "the page made no move"
-        browser.eval("new Promise(function (done) { setTimeout(done, 50); })", wait=True)
+    complete = "document.getElementById('view').getAttribute('data-complete') === 'true'"
+    ready = f"!!document.querySelector('#choices button') || {complete}"  # the page's script has run
+    wait_for(browser, ready, "the page showed no choice")
+    if not browser.eval(complete):  # a turn to click; or 'make my nonce' (round two fills itself in)
+        browser.eval(CLICK_A_TURN.replace("SEED", str(seed)))  # (WebCrypto answers a little later)
+    wait_for(browser, complete, "the page made no move")
     link = urlsplit(browser.eval("document.getElementById('send').href"))
     assert link.scheme == "mailto" and link.path == HOST, link
     query = parse_qs(link.query)
