@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.errors import FormatError
+from pbem.i18n.names import canonical
 
 HEADER_WORDS = ("game", "player", "after")
 KEYWORDS = frozenset({
@@ -250,6 +251,11 @@ def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> Non
 
 
 def _name(where: str, value: str, what: str = "region") -> str:
+    """A region or card: its id, also when named in a player's language (``Γαλλία``,
+    ``Szerzetes``, without accents too): the move records the id (issue 22)."""
+    found = canonical(value, what)
+    if found is not None:
+        return found
     if not _WORD.match(value):
         raise NotationError(f"{where}: {value!r} is not a {what} name", "R7.3")
     return value
