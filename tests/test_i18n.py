@@ -384,3 +384,46 @@ def test_pbem_apply_in_english_reads_no_catalog(tmp_path: Path) -> None:
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "PBEM_NOW": "2026-11-30T09:00:00Z"})
     assert done.stdout.strip().endswith("catalogs read: [] exit None") or "catalogs read: [] exit 0" in done.stdout, (
         done.stdout + done.stderr)
+
+
+# --- pbem rules in every language ----------------------------------------------------------------
+
+def test_the_rules_reference_numbers_the_same_rules_in_every_language() -> None:
+    from pbem.views.rulesref import rules
+
+    english = rules("en")
+    for lang in OTHERS:
+        said = rules(lang)
+        assert list(said) == list(english), lang
+        for number, text in said.items():
+            assert text != english[number] and not english_runs(text), (lang, number, english_runs(text))
+
+
+def test_a_refusals_rule_is_quoted_in_the_readers_language() -> None:
+    from pbem.views.rulesref import sentence
+
+    assert sentence("R5.3", "el") == ("R5.3 Μοναχός: ένα ποντίκι μετακινείται, κλειστό, σε μια γειτονική περιοχή με "
+                                      "λιγότερα από 3 ποντίκια.").removeprefix("R5.3 ")
+    for lang in OTHERS:
+        for number in ("R3.2", "R4.1", "R7.4", "P10"):
+            quoted = sentence(number, lang)
+            assert quoted is not None and quoted.endswith(".") and len(quoted) > 20, (lang, number, quoted)
+
+
+@pytest.mark.parametrize(("lang", "words"), [("hu", "B fázis"), ("el", "Φάση Β"), ("uk", "Фаза B")])
+def test_pbem_rules_says_a_rule_in_the_language(lang: str, words: str) -> None:
+    said = ok("rules", "R3.2", "--lang", lang)
+    assert said.startswith("R3.2  ") and words in said
+    assert ok("rules", "R3.2") == ok("rules", "R3.2", "--lang", "en")
+
+
+def test_pbem_rules_notation_keeps_the_keywords_and_explains_them_in_the_language() -> None:
+    english = ok("rules", "notation").splitlines()
+    for lang in OTHERS:
+        said = ok("rules", "notation", "--lang", lang).splitlines()
+        assert len(said) == len(english)
+        for mine, theirs in zip(said, english, strict=True):
+            if theirs.startswith("  ") and theirs.strip():  # a form line: the form is the same in every language
+                assert mine.split()[0] == theirs.split()[0]
+            elif theirs.strip():
+                assert mine != theirs and not english_runs(mine), (lang, mine)

@@ -190,9 +190,11 @@ def reveal(game_id: str, games: Path) -> None:
 def lang(game_id: str, seat: str, language: str, games: Path) -> None:
     """Host: the language SEAT reads from now on: en, hu, el or uk (host.yaml; the player may
     also change it by mail: 'language uk')."""
-    from pbem.host.games import set_language
+    from pbem.host.games import game_dir, load_game
+    from pbem.host.settings import set_language
 
-    before = set_language(games, game_id, seat, language)
+    path = game_dir(games, game_id)
+    before = set_language(path, load_game(path).players, seat, language)
     click.echo(f"{seat} reads {language} from now on (before: {before}); the log is unchanged")
 
 

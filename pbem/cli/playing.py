@@ -146,10 +146,12 @@ def sign(move_file: Path, key: Path, register: bool) -> None:
 
 @main.command()
 @click.argument("query", required=False)
+@lang_option
 @refusals
-def rules(query: str | None) -> None:
-    """The rules reference: all of it, one rule (R3.2, P7) or the rules mentioning a word."""
+def rules(query: str | None, lang: str) -> None:
+    """The rules reference: all of it, one rule (R3.2, P7) or the rules mentioning a word;
+    'notation': how to write a move. With --lang, in Hungarian, Greek or Ukrainian."""
     from pbem.views.rulesref import lookup
 
-    for line in lookup(query):
+    for line in lookup(query, lang):
         click.echo(line)

@@ -16,7 +16,7 @@ from typing import Any
 from pbem.errors import SignatureError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.host.secret import secret_for
-from pbem.host.settings import check_address, check_languages, load_settings, save_settings
+from pbem.host.settings import check_address, load_settings, save_settings
 from pbem.host.step import Applied, judged, record
 from pbem.log.clock import now
 from pbem.log.game import Game
@@ -153,23 +153,6 @@ def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | 
             entry["key"] = key
         save_settings(path, settings)  # before the log: a crash leaves at worst no entry
         return record(path, game, [entry])
-
-
-def set_language(games: Path, game_id: str, seat: str, lang: str) -> str:
-    """Issue 22: the language ``seat`` reads from now on (host.yaml; the log does not change).
-    Returns the language it read before."""
-    path = game_dir(games, game_id)
-    with locked(path):
-        game = load_game(path)
-        check_languages(game.players, {seat: lang}, "language")
-        settings = load_settings(path)
-        before = settings.language(seat)
-        if lang == "en":
-            settings.languages.pop(seat, None)
-        else:
-            settings.languages[seat] = lang
-        save_settings(path, settings)
-        return before
 
 
 # --- the end ------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from pbem.errors import FormatError, TamperError
 from pbem.fair.keys import check_public_text
 from pbem.files import read_limited, write_atomic
 from pbem.i18n import LANGS
+from pbem.log.logfile import locked
 from pbem.log.yamlio import decode, dump_yaml, load_one
 
 SETTINGS_NAME = "host.yaml"
@@ -158,6 +159,22 @@ def check_languages(players: tuple[str, ...], languages: dict[str, str], option:
         if lang not in LANGS:
             raise FormatError(f"{option} {seat}={lang}: pbem speaks {', '.join(LANGS)} (English, Hungarian, "
                               f"Greek, Ukrainian), not {lang!r}; nothing was changed", "P1")
+
+
+def set_language(game_dir: Path, players: tuple[str, ...], seat: str, lang: str) -> str:
+    """Issue 22: the language ``seat`` (one of the game's ``players``) reads from now on, in
+    host.yaml under the game's lock; no entry is written (the log is language-neutral).
+    Returns the language the seat read before."""
+    check_languages(players, {seat: lang}, "language")
+    with locked(game_dir):
+        settings = load_settings(game_dir)
+        before = settings.language(seat)
+        if lang == "en":
+            settings.languages.pop(seat, None)
+        else:
+            settings.languages[seat] = lang
+        save_settings(game_dir, settings)
+    return before
 
 
 def check_registrations(

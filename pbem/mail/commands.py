@@ -19,9 +19,9 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import FormatError, StateError, UnknownError
-from pbem.host.games import load_game, set_language
+from pbem.host.games import load_game
 from pbem.host.private import seat_view
-from pbem.host.settings import SETTINGS_NAME, load_settings
+from pbem.host.settings import SETTINGS_NAME, load_settings, set_language
 from pbem.i18n import LANG_NAMES, LANGS, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
@@ -133,7 +133,7 @@ def answer(games: Path, address: str, command: Command) -> Answer:
 
 def _language(path: Path, player: str, lang: str) -> Answer:
     """Issue 22: the seat of the sender reads ``lang`` from now on; the answer is in it."""
-    set_language(path.parent, path.name, player, lang)
+    set_language(path, load_game(path).players, player, lang)
     said = translator(lang)
     subject = Msg("[pbem {game}] {player} reads {language} from now on", game=path.name, player=player,
                   language=LANG_NAMES[lang])
