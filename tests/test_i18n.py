@@ -427,3 +427,40 @@ def test_pbem_rules_notation_keeps_the_keywords_and_explains_them_in_the_languag
                 assert mine.split()[0] == theirs.split()[0]
             elif theirs.strip():
                 assert mine != theirs and not english_runs(mine), (lang, mine)
+
+
+def test_what_a_turn_still_owes_is_said_in_every_language() -> None:
+    """R7.5: 'you still owe...' (pbem check, the R7.5 refusal, the Witch's reply) from every
+    stage a random move can stop at, said whole in each language."""
+    import random
+
+    from pbem.bots.randombot import bot_actions
+    from pbem.data import default_board
+    from pbem.referee.owed import owed
+    from pbem.rules import play
+    from pbem.sim.simulate import new_random_game
+
+    board = default_board()
+    said: dict[str, Msg] = {}
+    for seed in range(40):
+        state, dealt = new_random_game(3, seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(6, 30)):
+            player = state.to_move
+            if player is None:
+                break
+            actions = bot_actions(state, rng)
+            for stop in range(1, len(actions)):
+                try:
+                    partial, _ = play(state, player, actions[:stop])
+                except RuleError:
+                    continue
+                if partial.to_move == player:
+                    still = owed(partial, player, board.name_of)
+                    said.setdefault(still.msgid + str(still.n), still)
+            state, _ = play(state, player, actions, dealt)
+    assert len({m.msgid for m in said.values()}) >= 4, sorted({m.msgid for m in said.values()})
+    for english in said.values():
+        for lang in OTHERS:
+            text = say(english, lang)
+            assert text != english and "{" not in text and not english_runs(text), (lang, text)

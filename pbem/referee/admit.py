@@ -26,6 +26,7 @@ from typing import Any
 
 from pbem.errors import FormatError, RulesError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
+from pbem.i18n import Msg
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, parse_move
 from pbem.record import Record
@@ -255,12 +256,13 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
             f"{'commit to' if opening is Opening.COMMIT else 'reveal'} a nonce", "P4",
         )
     if state.to_move is None:
-        raise StateError("the game is over: no more moves are taken", "R6.5")
+        raise StateError(Msg("the game is over: no more moves are taken"), "R6.5")
     if move.player in game.resigned:
-        raise RulesError(f"{move.player} resigned: the stand-in plays the seat (R8.3) until the host "
-                         "hands it to a new player ('pbem replace')", "R8.4")
+        raise RulesError(Msg("{player} resigned: the stand-in plays the seat (R8.3) until the host hands it to a "
+                             "new player ('pbem replace')", player=move.player), "R8.4")
     if state.to_move != move.player:
-        raise RulesError(f"it is {state.to_move}'s turn, not {move.player}'s", "R3")
+        raise RulesError(Msg("it is {current}'s turn, not {player}'s", current=state.to_move, player=move.player),
+                         "R3")
     actions = parse_actions(move.data.get("actions"))
     after, events = play(state, move.player, actions, faces)  # a RuleError is the refusal (R7.3)
     complete = (
@@ -272,9 +274,8 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
     if not complete and game.facts.whole_turns and not (actions and isinstance(actions[-1], WitchLook)):
         from pbem.referee.owed import owed  # lazily: only a refusal needs it (start-up speed)
 
-        raise RulesError(
-            f"the move stops before the end of {move.player}'s turn, so it is refused whole and nothing "
-            f"was recorded: a move holds the rest of the turn, and may stop early only right after a "
-            f"Witch's look; {owed(after, move.player, game.board.name_of)}", "R7.5",
-        )
+        raise RulesError(Msg(
+            "the move stops before the end of {player}'s turn, so it is refused whole and nothing was recorded: "
+            "a move holds the rest of the turn, and may stop early only right after a Witch's look; {owed}",
+            player=move.player, owed=owed(after, move.player, game.board.name_of)), "R7.5")
     return Verdict(move, key, tuple(actions), after, tuple(events), complete)
