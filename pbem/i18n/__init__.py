@@ -18,7 +18,6 @@ May import: the standard library only (the bottom layer).
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -124,6 +123,8 @@ class Msg(str):
 def fold(word: str) -> str:
     """A name as the notation compares it: case folded, without accents or diacritics
     (``Γαλλία`` -> ``γαλλια``, ``Itália`` -> ``italia``, ``Відьма`` -> ``відьма``)."""
+    import unicodedata  # lazily: only a name read from a text move is folded (pbem apply's start-up)
+
     decomposed = unicodedata.normalize("NFD", word.casefold())
     kept = "".join(c for c in decomposed if not unicodedata.combining(c))
     return unicodedata.normalize("NFC", kept)
