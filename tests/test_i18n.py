@@ -306,6 +306,14 @@ def test_a_player_changes_their_language_by_mail_and_is_answered_in_it(started: 
     assert reply["To"] == ADDRESSES["blue"] and "ελληνικά" in reply["Subject"]
     body = reply.get_body(("plain",))
     assert body is not None and "Από τώρα το pbem σού γράφει" in str(body.get_content())  # type: ignore[attr-defined]
+    mailbox.Maildir(str(outbox)).clear()
+    msg.replace_header("Subject", "rules R3.2")  # a rule asked for by mail comes in the seat's language now
+    msg.replace_header("Message-ID", make_msgid(domain="example.org"))
+    mailbox.Maildir(str(inbox)).add(bytes(msg))
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    (reply,) = replies(outbox)
+    body = reply.get_body(("plain",))
+    assert body is not None and "Φάση Β" in str(body.get_content()) and "κανόνες" in reply["Subject"]  # type: ignore[attr-defined]
 
 
 def test_a_language_by_mail_must_be_one_pbem_speaks() -> None:

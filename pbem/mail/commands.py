@@ -18,7 +18,7 @@ import re
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.errors import FormatError, StateError, UnknownError
+from pbem.errors import FormatError, PbemError, StateError, UnknownError
 from pbem.host.games import load_game
 from pbem.host.private import seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, set_language
@@ -107,9 +107,11 @@ def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
 
 def answer(games: Path, address: str, command: Command) -> Answer:
     """The answer to ``command`` from the seat of ``address`` (see the module)."""
-    if command.word == "rules":
-        lines = lookup(command.rule)
-        return Answer(f"pbem: the rules, {command.rule}", "\n".join(lines) + "\n", [])
+    if command.word == "rules":  # public; in the language of the sender's seat, if it has one
+        lang = _language_of(games, address, command.tag)
+        lines = lookup(command.rule, lang)
+        subject = translator(lang).say(Msg("pbem: the rules, {rule}", rule=command.rule))
+        return Answer(subject, "\n".join(lines) + "\n", [])
     path, player = sender_seat(games, address, command.tag)
     if command.word == "language" and command.rule is not None:
         return _language(path, player, command.rule)
@@ -129,6 +131,15 @@ def answer(games: Path, address: str, command: Command) -> Answer:
     text = seat_template(path, game, player)  # template: the seat's own view only (P10)
     return Answer(f"{head} your template, {player} (after entry {game.last_seq})", text,
                   [(f"{game.game_id}-{game.last_seq}-{player}.txt", text.encode("utf-8"), "plain")])
+
+
+def _language_of(games: Path, address: str, tag: str | None) -> str:
+    """The language the seat of ``address`` reads; English for an address with no one seat."""
+    try:
+        path, player = sender_seat(games, address, tag)
+    except PbemError:
+        return "en"
+    return load_settings(path).language(player)
 
 
 def _language(path: Path, player: str, lang: str) -> Answer:
