@@ -236,7 +236,7 @@ def board_lines(game: Game, lang: str = "en") -> list[str]:
     players know (issue 22: the labels are still English)."""
     state = game.state
 
-    def region_name(game: Game, region: str) -> str:
+    def name(region: str) -> str:
         return _region_name(game, region, lang)
 
     lines = [f"game {game.game_id}  (players in seat order: {', '.join(game.players)})"]
@@ -245,13 +245,13 @@ def board_lines(game: Game, lang: str = "en") -> list[str]:
     if state is None:
         lines.append(opening_line(game))
         return lines
-    width = max(len(region_name(game, r)) for r in state.regions)
+    width = max(len(name(r)) for r in state.regions)
     for region in state.regions:
         rats = " ".join(state.rats[region]) or "-"
         cubes = ", ".join(f"{p} {n}" for p, n in sorted(state.cubes[region].items())) or "-"
         plague = "  <- plague" if region == state.plague else ""
-        lines.append(f"  {region_name(game, region):<{width}}  rats: {rats:<12} cubes: {cubes}{plague}")
-        near = ", ".join(region_name(game, n) for n in state.neighbours[region])
+        lines.append(f"  {name(region):<{width}}  rats: {rats:<12} cubes: {cubes}{plague}")
+        near = ", ".join(name(n) for n in state.neighbours[region])
         lines.append(f"  {'':<{width}}  neighbours: {near}")
     lines.append("  palace: " + (", ".join(f"{p} {n}" for p, n in state.palace.items() if n) or "-"))
     cards = ", ".join(f"{_card_name(c, lang)}: {state.cards[c] or 'unowned'}" for c in CLASSES)
