@@ -472,3 +472,28 @@ def test_what_a_turn_still_owes_is_said_in_every_language() -> None:
         for lang in OTHERS:
             text = say(english, lang)
             assert text != english and "{" not in text and not english_runs(text), (lang, text)
+
+
+def test_a_refusal_by_mail_is_in_the_language_of_the_senders_seat(started: tuple[Path, Path, Path]) -> None:
+    """R7.3 by mail: blue reads Greek, mails a move out of turn, and the refusal, its rule's
+    number and the rule's own first sentence come back in Greek; nothing is recorded."""
+    from test_mail import ADDRESSES, HOST, deliver, eml, load_log, replies
+
+    from pbem.log.moves import after_of
+    from pbem.views.rulesref import sentence
+
+    games, inbox, outbox = started
+    ok("lang", "g", "blue", "el", "--games", games)
+    log = (games / "g" / "log.yaml").read_bytes()
+    move = {"game": "g", "player": "blue", "kind": "move", "after": after_of(load_log(games)),
+            "actions": [{"action": "take_card", "card": "king"}]}
+    deliver(inbox, eml(ADDRESSES["blue"], move))
+    cli("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert (games / "g" / "log.yaml").read_bytes() == log
+    (reply,) = replies(outbox)
+    body = reply.get_body(("plain",))
+    assert body is not None
+    text = str(body.get_content())  # type: ignore[attr-defined]
+    assert text.startswith("Το μήνυμά σου δεν εφαρμόστηκε· τίποτα δεν άλλαξε.")
+    assert "pbem: μη επιτρεπτή κίνηση (R3): είναι η σειρά του red, όχι του blue" in text
+    assert f"Ο R3 λέει: «{sentence('R3', 'el')}»" in text

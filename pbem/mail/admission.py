@@ -213,7 +213,7 @@ class Admission:
     def _refusal(self, mail: Mail, to: str, err: PbemError, batch: str, seat: tuple[Path, str] | None) -> EmailMessage:
         """The refusal; for a stale move (P7) from its seat's own address, with the seat's
         current template, built from that seat's view alone (P10)."""
-        text = refused_text(err)
+        text = refused_text(err, load_settings(seat[0]).language(seat[1]) if seat is not None else "en")
         current = self._current_template(*seat) if isinstance(err, StaleError) and seat is not None else None
         if current is not None:
             text += ("\nThe game has moved on: your current template is attached (and below). Fill it "
