@@ -497,3 +497,31 @@ def test_a_refusal_by_mail_is_in_the_language_of_the_senders_seat(started: tuple
     assert text.startswith("Το μήνυμά σου δεν εφαρμόστηκε· τίποτα δεν άλλαξε.")
     assert "pbem: μη επιτρεπτή κίνηση (R3): είναι η σειρά του red, όχι του blue" in text
     assert f"Ο R3 λέει: «{sentence('R3', 'el')}»" in text
+
+
+def test_a_stale_move_is_refused_in_every_language(tmp_path: Path) -> None:
+    """P7: each way a move can answer the wrong entry (the log moved on, a seq changed by
+    hand, another copy of the log, an entry that does not exist yet, a move sent twice)."""
+    from hardening import make_game
+
+    from pbem.host.games import load_game
+    from pbem.log.moves import Move
+    from pbem.referee.admit import check_fresh
+
+    game = load_game(make_game(tmp_path, "g", 3, seed=1, moves=5))
+    last, hashes = game.last_seq, game.hashes
+    cases = [(last - 1, hashes[last - 1]), (2, hashes[3]), (1, hashes[last]), (last, "ab" * 8), (last + 3, "cd" * 8)]
+    said = set()
+    for seq, prefix in cases:
+        data = {"game": "g", "player": "red", "kind": "move", "after": {"seq": seq, "hash": prefix[:16]},
+                "actions": [{"action": "end"}]}
+        with pytest.raises(PbemError) as refused:
+            check_fresh(game, Move("g", "red", "move", data))
+        err = refused.value
+        assert isinstance(err.words, Msg) and err.rule == "P7"
+        said.add(err.words.msgid)
+        for lang in OTHERS:
+            text = error_text(err, lang)
+            assert text != str(err) and "{" not in text and not english_runs(text), (lang, text)
+            assert "(P7):" in text and prefix[:16] in text
+    assert len(said) == 5

@@ -26,7 +26,7 @@ from typing import Any
 
 from pbem.errors import FormatError, RulesError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
-from pbem.i18n import Msg
+from pbem.i18n import N_, Msg
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, parse_move
 from pbem.record import Record
@@ -118,29 +118,51 @@ def check_fresh(game: Game, move: Move) -> str:
     key = sent_key(move.data)
     earlier = game.sent.get(key)
     if earlier is not None:
-        raise StaleError(f"this move was already applied, as entry {earlier}; nothing was changed", "P7")
+        raise StaleError(Msg("this move was already applied, as entry {seq}; nothing was changed", seq=earlier), "P7")
     after = move.data["after"]
     seq, prefix = after["seq"], after["hash"]
     target = 0 if move.kind in ("commit", "nonce") else game.last_seq  # P4's answer entry 0
     target_hash = game.hashes[target]
     if seq == target and target_hash.startswith(prefix):
         return key
-    fix = (f"this move answers an older entry; it must answer entry {target} ({target_hash[:16]}): "
-           "ask for a new template (mail 'template' to the host, or run 'pbem template')")
     owner = next((i for i, h in enumerate(game.hashes) if h.startswith(prefix)), None)
+    facts = {"seq": seq, "prefix": prefix[:16], "target": target, "hash": target_hash[:16], "last": game.last_seq,
+             "owner": owner, "found": game.hashes[seq][:16] if seq < len(game.hashes) else "",
+             "entries": game.last_seq + 1}
     if seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
-        why = f"the log has moved on to entry {game.last_seq} since"
+        why = _MOVED_ON
     elif owner is not None and seq < len(game.hashes):
-        since = ("it is the log's last entry: write seq " + str(owner) if owner == target
-                 else "the log has moved on since")
-        why = (f"{prefix[:16]} is the hash of entry {owner}, not of entry {seq}: the move was written "
-               f"against entry {owner} and its seq changed by hand; {since}")
+        why = _SEQ_CHANGED_LAST if owner == target else _SEQ_CHANGED
     elif seq < len(game.hashes):
-        why = (f"entry {seq} of this log has hash {game.hashes[seq][:16]}: the move was written "
-               "against another copy of this game's log (a different game, or a rewritten log)")
+        why = _OTHER_LOG
     else:
-        why = f"the log has only {game.last_seq + 1} entries"
-    raise StaleError(f"the move was written against entry {seq} ({prefix[:16]}), but {why}; {fix}", "P7")
+        why = _TOO_FEW
+    raise StaleError(Msg(why, **facts), "P7")
+
+
+_MOVED_ON = N_("the move was written against entry {seq} ({prefix}), but the log has moved on to entry {last} "
+               "since; this move answers an older entry; it must answer entry {target} ({hash}): ask for a new "
+               "template (mail 'template' to the host, or run 'pbem template')")
+_SEQ_CHANGED_LAST = N_(
+    "the move was written against entry {seq} ({prefix}), but {prefix} is the hash of entry {owner}, not of "
+    "entry {seq}: the move was written against entry {owner} and its seq changed by hand; it is the log's last "
+    "entry: write seq {owner}; this move answers an older entry; it must answer entry {target} ({hash}): ask "
+    "for a new template (mail 'template' to the host, or run 'pbem template')")
+_SEQ_CHANGED = N_(
+    "the move was written against entry {seq} ({prefix}), but {prefix} is the hash of entry {owner}, not of "
+    "entry {seq}: the move was written against entry {owner} and its seq changed by hand; the log has moved "
+    "on since; this move answers an older entry; it must answer entry {target} ({hash}): ask for a new "
+    "template (mail 'template' to the host, or run 'pbem template')")
+_OTHER_LOG = N_(
+    "the move was written against entry {seq} ({prefix}), but entry {seq} of this log has hash {found}: the "
+    "move was written against another copy of this game's log (a different game, or a rewritten log); this "
+    "move answers an older entry; it must answer entry {target} ({hash}): ask for a new template (mail "
+    "'template' to the host, or run 'pbem template')")
+_TOO_FEW = N_(
+    "the move was written against entry {seq} ({prefix}), but the log has only {entries} entries; this move "
+    "answers an older entry; it must answer entry {target} ({hash}): ask for a new template (mail 'template' "
+    "to the host, or run 'pbem template')")
+"""P7's refusals of a move written against the wrong entry, each one whole sentence."""
 
 
 # --- P4: the opening -----------------------------------------------------------------
