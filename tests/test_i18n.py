@@ -525,3 +525,50 @@ def test_a_stale_move_is_refused_in_every_language(tmp_path: Path) -> None:
             assert text != str(err) and "{" not in text and not english_runs(text), (lang, text)
             assert "(P7):" in text and prefix[:16] in text
     assert len(said) == 5
+
+
+def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> None:
+    """P4, P1, R2.1: the refusals of the opening, met in the order a game meets them."""
+    from pbem.host.create import NewGame, create
+    from pbem.host.games import apply_move, load_game
+    from pbem.log.moves import Move, after_of
+    from pbem.player.nonces import commit_move, reveal_move
+    from pbem.referee.admit import judge
+
+    path = create(tmp_path, NewGame("op", ("red", "green", "blue"), secret=bytes(32)))
+    nonce = {"red": bytes([1]) * 16, "green": bytes([2]) * 16, "blue": bytes([3]) * 16}
+    refusals: list[PbemError] = []
+
+    def move(data: dict[str, Any]) -> Move:
+        return Move(str(data["game"]), str(data["player"]), str(data["kind"]), data)
+
+    def refused(data: dict[str, Any]) -> None:
+        with pytest.raises(PbemError) as caught:
+            judge(load_game(path), move(data))
+        refusals.append(caught.value)
+
+    def turn(player: str) -> dict[str, Any]:
+        return {"game": "op", "player": player, "kind": "move", "after": after_of(load_game(path)),
+                "actions": [{"action": "end"}]}
+
+    refused(turn("red"))  # not started: the commitments are awaited
+    apply_move(tmp_path, move(commit_move(load_game(path), "red", nonce["red"])))
+    refused(commit_move(load_game(path), "red", bytes([9]) * 16))  # a commitment cannot change
+    refused(reveal_move(load_game(path), "red", nonce["red"]))  # green and blue have not committed
+    for player in ("green", "blue"):
+        apply_move(tmp_path, move(commit_move(load_game(path), player, nonce[player])))
+    refused(reveal_move(load_game(path), "red", bytes([7]) * 16))  # not the nonce committed to
+    apply_move(tmp_path, move(reveal_move(load_game(path), "red", nonce["red"])))
+    refused(turn("green"))  # not started: the reveals are awaited
+    for player in ("green", "blue"):
+        apply_move(tmp_path, move(reveal_move(load_game(path), player, nonce[player])))
+    assert load_game(path).started
+    refused(commit_move(load_game(path), "red", nonce["red"] + b"x"))  # started: no commitments
+    refused({**turn("red"), "game": "other"})
+    refused({**turn("red"), "player": "mauve"})
+    assert len({str(err.words.msgid) for err in refusals if isinstance(err.words, Msg)}) == len(refusals) == 8
+    for err in refusals:
+        for lang in OTHERS:
+            text = error_text(err, lang)
+            assert text != str(err) and "{" not in text and not english_runs(text), (lang, text)
+            assert f"({err.rule}):" in text

@@ -75,12 +75,11 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
     same pass, and cannot change the verdict (P10).  ``signatures=False`` leaves
     P8 to a whole-log check (``pbem.fair.keys.require_valid``)."""
     if move.game != game.game_id:
-        raise UnknownError(f"the move is for game {move.game!r}, but this is game {game.game_id!r}", "P1")
+        raise UnknownError(Msg("the move is for game {move}, but this is game {game}",
+                               move=repr(move.game), game=repr(game.game_id)), "P1")
     if move.player not in game.players:
-        raise UnknownError(
-            f"{move.player!r} is not a player in game {game.game_id!r} (players: {', '.join(game.players)})",
-            "R2.1",
-        )
+        raise UnknownError(Msg("{player} is not a player in game {game} (players: {players})", player=repr(move.player),
+                               game=repr(game.game_id), players=", ".join(game.players)), "R2.1")
     if signatures and (game.keys or "signature" in move.data or "key" in move.data):
         check_signature(game, move)  # P8 (cryptography is imported only when a key is used)
     key = check_fresh(game, move)
@@ -167,27 +166,34 @@ _TOO_FEW = N_(
 
 # --- P4: the opening -----------------------------------------------------------------
 
+_STARTED = {  # P4: what is taken only before the start, each refusal one whole sentence
+    "commitments": N_("the game has started: nonce commitments are taken only before the start"),
+    "nonces": N_("the game has started: nonces are taken only before the start"),
+    "waivers": N_("the game has started: waivers are taken only before the start"),
+    "abandonments": N_("the game has started: abandonments are taken only before the start"),
+}
+
+
 def _opening(game: Game, what: str) -> Opening:
+    """P4: the opening, if ``what`` (a key of :data:`_STARTED`) may still come."""
     opening = game.opening
     if opening is Opening.STARTED:
-        raise StateError(f"the game has started: {what} are taken only before the start", "P4")
+        raise StateError(Msg(_STARTED[what]), "P4")
     if opening is Opening.ABANDONED:
-        raise StateError("the host abandoned this game before it started: no more moves", "P4")
+        raise StateError(Msg("the host abandoned this game before it started: no more moves"), "P4")
     return opening
 
 
 def _commit(game: Game, move: Move) -> None:
-    _opening(game, "nonce commitments")
+    _opening(game, "commitments")
     player = move.player
     if player in game.waived:
-        raise StateError(f"{player}'s seat was waived: it adds no nonce to the seed", "P4")
+        raise StateError(_waived(player), "P4")
     if player in game.commits:
-        raise RulesError(
-            f"{player} has already committed to a nonce; a commitment cannot be changed "
-            "(otherwise a player could choose it after seeing others)", "P4",
-        )
+        raise RulesError(Msg("{player} has already committed to a nonce; a commitment cannot be changed "
+                             "(otherwise a player could choose it after seeing others)", player=player), "P4")
     if game.nonces:
-        raise StateError("the reveal round has begun: no more commitments are taken", "P4")
+        raise StateError(Msg("the reveal round has begun: no more commitments are taken"), "P4")
     key = move.data.get("key")
     if isinstance(key, str):
         check_one_key(game, player, key)
@@ -205,10 +211,9 @@ def _nonce(game: Game, move: Move) -> None:
                 "nonce' and the move page compute it); the game cannot start with this seat, so ask the "
                 "host to abandon it and start a new one", "P4",
             )
-        raise RulesError(
-            f"this nonce does not match {player}'s commitment ({game.commits[player][:16]}...): "
-            "a nonce cannot be changed after its commitment; send the nonce you committed to", "P4",
-        )
+        raise RulesError(Msg("this nonce does not match {player}'s commitment ({commitment}...): a nonce cannot "
+                             "be changed after its commitment; send the nonce you committed to",
+                             player=player, commitment=game.commits[player][:16]), "P4")
 
 
 def check_reveal(game: Game, player: str) -> None:
@@ -216,16 +221,18 @@ def check_reveal(game: Game, player: str) -> None:
     been waived (the host's check, and `pbem nonce --reveal`'s before it writes anything)."""
     opening = _opening(game, "nonces")
     if player in game.waived:
-        raise StateError(f"{player}'s seat was waived: it adds no nonce to the seed", "P4")
+        raise StateError(_waived(player), "P4")
     if player not in game.commits:
-        raise StateError(f"{player} has not committed to a nonce: send the commitment first", "P4")
+        raise StateError(Msg("{player} has not committed to a nonce: send the commitment first", player=player), "P4")
     if opening is Opening.COMMIT:
-        raise StateError(
-            "the nonces are revealed only when every seat has committed or been waived; "
-            f"still to commit: {', '.join(game.awaited)}", "P4",
-        )
+        raise StateError(Msg("the nonces are revealed only when every seat has committed or been waived; still to "
+                             "commit: {awaited}", awaited=", ".join(game.awaited)), "P4")
     if player in game.nonces:
-        raise StaleError(f"{player} has already revealed their nonce", "P4")
+        raise StaleError(Msg("{player} has already revealed their nonce", player=player), "P4")
+
+
+def _waived(player: str) -> Msg:
+    return Msg("{player}'s seat was waived: it adds no nonce to the seed", player=player)
 
 
 def check_waive(game: Game, player: str) -> None:
@@ -272,11 +279,12 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
     if state is None:
         opening = game.opening
         if opening is Opening.ABANDONED:
-            raise StateError("the host abandoned this game before it started: no more moves", "P4")
-        raise StateError(
-            f"the game has not started yet: it waits for {', '.join(game.awaited)} to "
-            f"{'commit to' if opening is Opening.COMMIT else 'reveal'} a nonce", "P4",
-        )
+            raise StateError(Msg("the host abandoned this game before it started: no more moves"), "P4")
+        if opening is Opening.COMMIT:
+            raise StateError(Msg("the game has not started yet: it waits for {awaited} to commit to a nonce",
+                                 awaited=", ".join(game.awaited)), "P4")
+        raise StateError(Msg("the game has not started yet: it waits for {awaited} to reveal a nonce",
+                             awaited=", ".join(game.awaited)), "P4")
     if state.to_move is None:
         raise StateError(Msg("the game is over: no more moves are taken"), "R6.5")
     if move.player in game.resigned:
