@@ -600,7 +600,7 @@ def leak_game_memory(
         player = game.to_move()
         where = f"{game_id} entry {game.last_seq}"
         for lang in langs:
-            leak.check("\n".join(board_lines(game, lang)), game, f"{where}: show --lang {lang}")
+            leak.check("\n".join(board_lines(game, lang=lang)), game, f"{where}: show --lang {lang}")
         leak.check(json.dumps(state_json(game), ensure_ascii=False), game, f"{where}: show --json")
         if player is None:
             break

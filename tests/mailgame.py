@@ -9,6 +9,7 @@ reaches them but what the host mailed.
 
 from __future__ import annotations
 
+import gzip
 import random
 import re
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ def attachments(msg: EmailMessage) -> dict[str, bytes]:
         data = part.get_payload(decode=True)
         if isinstance(data, bytes):
             out[part.get_filename() or ""] = data
+            if (part.get_filename() or "").endswith("log.yaml.gz"):  # a report's copy, inflated
+                out["log.yaml"] = gzip.decompress(data)
     return out
 
 

@@ -501,7 +501,8 @@ def test_a_refusal_by_mail_is_in_the_language_of_the_senders_seat(started: tuple
 
 def test_a_stale_move_is_refused_in_every_language(tmp_path: Path) -> None:
     """P7: each way a move can answer the wrong entry (the log moved on, a seq changed by
-    hand, another copy of the log, an entry that does not exist yet, a move sent twice)."""
+    hand, another copy of the log, an entry that does not exist yet, an opening move that
+    does not answer entry 0)."""
     from hardening import make_game
 
     from pbem.host.games import load_game
@@ -510,21 +511,24 @@ def test_a_stale_move_is_refused_in_every_language(tmp_path: Path) -> None:
 
     game = load_game(make_game(tmp_path, "g", 3, seed=1, moves=5))
     last, hashes = game.last_seq, game.hashes
-    cases = [(last - 1, hashes[last - 1]), (2, hashes[3]), (1, hashes[last]), (last, "ab" * 8), (last + 3, "cd" * 8)]
+    cases = [("move", last - 1, hashes[last - 1]), ("move", 2, hashes[3]), ("move", 1, hashes[last]),
+             ("move", last, "ab" * 8), ("move", last + 3, "cd" * 8), ("commit", 3, hashes[3])]
     said = set()
-    for seq, prefix in cases:
-        data = {"game": "g", "player": "red", "kind": "move", "after": {"seq": seq, "hash": prefix[:16]},
+    for kind, seq, prefix in cases:  # a commitment answers entry 0 (P4)
+        data = {"game": "g", "player": "red", "kind": kind, "after": {"seq": seq, "hash": prefix[:16]},
                 "actions": [{"action": "end"}]}
         with pytest.raises(PbemError) as refused:
-            check_fresh(game, Move("g", "red", "move", data))
+            check_fresh(game, Move("g", "red", kind, data))
         err = refused.value
         assert isinstance(err.words, Msg) and err.rule == "P7"
-        said.add(err.words.msgid)
+        why, fix = err.words.params["why"], err.words.params["fix"]  # why it is stale, and what to do
+        assert isinstance(why, Msg) and isinstance(fix, Msg)
+        said.add(why.msgid)
         for lang in OTHERS:
             text = error_text(err, lang)
             assert text != str(err) and "{" not in text and not english_runs(text), (lang, text)
             assert "(P7):" in text and prefix[:16] in text
-    assert len(said) == 5
+    assert len(said) == 6
 
 
 def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> None:

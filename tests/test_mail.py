@@ -3,6 +3,7 @@ SMTP (a real aiosmtpd server on 127.0.0.1) or into an outbox Maildir."""
 
 from __future__ import annotations
 
+import gzip
 import mailbox
 import random
 import re
@@ -154,11 +155,14 @@ def smtp() -> Iterator[tuple[str, Collect]]:
 
 
 def attachment(msg: EmailMessage, suffix: str) -> bytes | None:
+    """The attachment whose name ends with ``suffix``; ``log.yaml`` is also a report's
+    compressed ``GAME-SEQ-log.yaml.gz``, inflated as its player would."""
     for part in msg.iter_attachments():
-        if (part.get_filename() or "").endswith(suffix):
+        name = part.get_filename() or ""
+        if name.endswith(suffix) or (suffix == "log.yaml" and name.endswith("log.yaml.gz")):
             data = part.get_payload(decode=True)
             assert isinstance(data, bytes)
-            return data
+            return gzip.decompress(data) if name.endswith(".gz") and not suffix.endswith(".gz") else data
     return None
 
 

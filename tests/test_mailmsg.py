@@ -139,3 +139,21 @@ def test_a_mailed_commitment_registering_a_key_survives_hard_wraps() -> None:
     move, _where = mail_move(mail)
     assert move.kind == "commit" and move.data == {**data, "signature": signature}
     assert verify(public, move.data["signature"], move_message(move.data))
+
+
+def test_r7_3_a_sentence_a_client_wrapped_to_begin_with_a_keyword_is_prose_not_a_move() -> None:
+    """A prose line that happens to begin with 'plague' or 'take' (wrapped at 72 columns) is
+    not the move; a short damaged move line next to prose still is, and refuses the move."""
+    from pbem.mail.message import move_lines, text_move
+
+    lines = ["Here is my turn. I thought about the Monk for a long time, but the",
+             "plague in the east worries me more than anything else this week,",
+             "so the cubes go west.", "", "place gallia 2", "plague italia", "", "take care,", "Ann"]
+    assert move_lines(lines) == [False, False, False, False, True, True, False, True, False]
+    move = text_move(lines, "the message text", {"game": "g", "player": "red", "after": {"seq": 3, "hash": "ab" * 8}})
+    assert move is not None and [a["action"] for a in move.data["actions"]] == ["place", "move_plague"]  # 'take care'
+    with pytest.raises(FormatError, match="both sides"):  # a second block after the sign-off
+        text_move([*lines, "", "spread anglia"], "the message text", {})
+    damaged = ["My turn:", "place gallia 2", "plague ital", "y"]  # a short cut line stays a move line
+    assert move_lines(damaged) == [False, True, True, False]
+    assert move_lines(["take the Monk, said my friend, but I will not"]) == [True]  # alone: a move (refused)

@@ -1,7 +1,7 @@
 """Issue 19: a turn from any mail client, in the notation (R7.3, R7.5).
 
 Each client shape a player's mail takes (plain text, a reply under the quoted report, a
-``.txt`` attachment, CRLF, format=flowed, ISO-8859-2) is read as the same move; every
+``.txt`` attachment, CRLF, format=flowed, ISO-8859-2, hard-wrapped at 72 columns) is read as the same move; every
 damaged paste (a wrapped line, a half-pasted turn, a cut word) is refused whole and
 leaves every file as it was; and a whole 3-player game is played by mail with nothing
 but the notation, the opening included."""
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import mailbox
 import random
+import textwrap
 from collections.abc import Callable
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -33,7 +34,9 @@ NONCES = {p: bytes([i + 7]) * 32 for i, p in enumerate(ADDRESSES)}
 
 @pytest.fixture(autouse=True)
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No picture and no page (tests/test_compose_mail.py plays from the pages): the words only."""
     monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)
+    monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to: (None, "not in this test"))
 
 
 class Table:
@@ -128,8 +131,23 @@ def latin2(t: Table, player: str, lines: list[str]) -> EmailMessage:
     return message(player, body, charset="iso-8859-2")
 
 
+def wrapped72(t: Table, player: str, lines: list[str]) -> EmailMessage:
+    """A client that hard-wraps every line at 72 columns, the quoted report's too (each piece
+    quoted again): the prose and the report break, the move's short lines do not."""
+    report = t.last_mail_to(player).get_body(("plain",))
+    assert isinstance(report, EmailMessage)
+    quoted = [piece for line in report.get_content().splitlines()
+              for piece in (textwrap.wrap(line, 70) or [""])]
+    prose = ("Here is my turn. I thought about the Monk for a long time, but the plague in the east "
+             "worries me more than anything else this week, so the cubes go west.")
+    body = (textwrap.fill(prose, 72) + "\n\n" + "\n".join(lines) + "\n\nOn Tue, 1 Dec 2026, the host wrote:\n"
+            + "\n".join("> " + q if q else ">" for q in quoted) + "\n")
+    assert max(map(len, body.splitlines())) <= 72
+    return message(player, body)
+
+
 SHAPES: list[Callable[[Table, str, list[str]], EmailMessage | bytes]] = [
-    plain, quoted_reply, txt_attachment, crlf, flowed, latin2,
+    plain, quoted_reply, txt_attachment, crlf, flowed, latin2, wrapped72,
 ]
 
 

@@ -261,13 +261,20 @@ def test_report_mails_carry_the_board_inline_after_the_text(tmp_path: Path) -> N
     sent = [m for _k, m in mailbox.Maildir(str(outbox), create=False).items()]
     reports = [m for m in sent if "] entry " in str(m["Subject"])]
     assert reports
+    pictures = 0
     for report in reports:
         parts = [p for p in report.walk() if not p.is_multipart()]
         assert parts[0].get_content_type() == "text/plain"
+        if parts[1].get_content_type() == "text/html":  # a seat with a part to send: its page draws the board
+            assert "round 1 of 2" in str(report["Subject"]) and parts[1].get_filename().endswith(".html")
+            continue
         assert parts[1].get_content_type() == "image/png"
         assert parts[1].get_content_disposition() == "inline"
         data = parts[1].get_payload(decode=True)
-        assert isinstance(data, bytes) and png_size(data) == (1300, 780)
+        assert isinstance(data, bytes) and png_size(data) == (800, 624)  # the map alone, small (issue 19)
+        assert len(data) < 60_000
+        pictures += 1
+    assert pictures  # the seat that sent the commitment gets the picture
 
 
 # --- pbem html in a real browser ------------------------------------------------------------

@@ -17,6 +17,7 @@ from pbem.rules import (
     Spread,
     Stage,
     State,
+    TakeCard,
     apply_all,
     check,
 )
@@ -306,6 +307,15 @@ def test_r4_2_a_flip_order_and_the_knights_cubes_close_a_turn_with_no_outbreak()
     resolved, events = apply_all(state, "red", move, faces(g1=tok(1, "A")))
     assert "token_flipped" not in kinds(events) and "knight_cubes" not in kinds(events)
     assert resolved.rats["gallia"] == ["g1"] and resolved.flipped == []
+
+
+def test_r4_2_r5_7_a_knight_taken_this_turn_may_declare_his_cubes_with_no_outbreak() -> None:
+    """R5.7: a card taken this turn works this turn, so the Knight just taken may close a turn
+    with no outbreak by his declaration (R4.2 ruling), as his holder from before could."""
+    state = board(plague="anglia", rats={"gallia": ["g1"], "hispania": ["h1"]}, cards={"knight": "blue"})
+    move = [TakeCard("knight"), Place("hispania", 1), MovePlague(("gallia",)), Spread("italia"), KnightCubes()]
+    after = check(state, "red", move)
+    assert after.to_move != "red" and after.cards["knight"] == "red"
 
 
 def test_r4_2_a_flip_order_closes_a_turn_whose_plague_region_has_no_rat() -> None:

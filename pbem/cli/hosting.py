@@ -91,12 +91,13 @@ def new(
     click.echo(f"created game {game_id} in {path}")
     click.echo(f"players (seat order): {', '.join(names)}")
     made = load_game(path)
-    for line in notices(made):
-        click.echo(line)
-    if spec.bots:  # P4: the bot seats commit to their nonces at once (the host's step)
-        from pbem.host.games import answer
+    if spec.bots:  # P4: the bot seats commit to their nonces at once (the host's step); the
+        from pbem.host.games import answer  # report ends with the notices: once per command
 
         _report(answer(games, game_id))
+    else:
+        for line in notices(made):
+            click.echo(line)
     from pbem.referee.deadlines import rule_text
 
     rule = rule_text(made)

@@ -50,7 +50,7 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
             data["private"] = {"player": view.seat, "looks": view.private_docs()}
         click.echo(json.dumps(data, indent=1, ensure_ascii=False))
         return
-    for line in board_lines(game, lang):
+    for line in board_lines(game, lang=lang):
         click.echo(line)
     if view is not None:
         click.echo(f"private to {view.seat}:")

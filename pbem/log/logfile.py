@@ -38,6 +38,8 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     ``schemas/entry.json``: each entry's shape (:func:`pbem.log.records.parse_entry`).
     Any departure is a :class:`TamperError` naming the entry and the rule."""
     data = read_limited(path, LOG_LIMIT, "log")
+    if path.name.endswith(".gz"):  # a report mail's copy (issue 19, item 6)
+        data = gunzip_log(data, path)
     try:
         text = decode(data, "the log")
     except PbemError as err:  # a broken log is a tampered log for every reader
@@ -68,6 +70,34 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
         long_numbers.clear()
     hashes = check_chain(docs, plain)
     return [parse_entry(doc, seq) for seq, doc in enumerate(docs)], hashes
+
+
+def gunzip_log(data: bytes, path: Path) -> bytes:
+    """A gzip-compressed log's bytes, capped at :data:`LOG_LIMIT` as it is inflated (a small
+    file that inflates without end is refused, not followed); a damaged stream is refused."""
+    import zlib  # start-up: only a compressed copy needs it
+
+    inflate = zlib.decompressobj(wbits=31)  # the gzip format only
+    try:
+        out = inflate.decompress(data, LOG_LIMIT + 1)
+        complete = inflate.eof and not inflate.unused_data
+    except zlib.error as err:
+        raise TamperError(f"the log {str(path)!r} is not a whole gzip file ({err}); "
+                          "mail 'log' to the host for a fresh copy", "P7") from None
+    if len(out) > LOG_LIMIT:
+        raise TamperError(f"the log {str(path)!r} inflates to more than the {LOG_LIMIT // 1024} KiB "
+                          "a log may hold", "P2")
+    if not complete:
+        raise TamperError(f"the log {str(path)!r} is not a whole gzip file (it is cut short, or "
+                          "something follows it); mail 'log' to the host for a fresh copy", "P7")
+    return out
+
+
+def gzip_log(data: bytes) -> bytes:
+    """The log's bytes compressed for a mail, the same bytes every time (no name, no date)."""
+    import gzip
+
+    return gzip.compress(data, compresslevel=9, mtime=0)
 
 
 def read_docs(path: Path) -> tuple[list[dict[str, Any]], list[str]]:

@@ -18,7 +18,7 @@ from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.outbox import Queue
-from pbem.mail.replies import MOVE_TEXT, ROUND_SUBJECTS, ROUND_TEXT, compose
+from pbem.mail.replies import MOVE_TEXT, ROUND_SUBJECTS, ROUND_TEXT, attach_page, compose, composer_page, page_text
 from pbem.referee.seatview import SeatView
 from pbem.views.template import template
 
@@ -81,10 +81,12 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
                    if started else f"[pbem {game.game_id}] {ROUND_SUBJECTS[game.opening.value]}")
         text = template(SeatView(game, player))
         intro = MOVE_TEXT if started else ROUND_TEXT  # the first move's template is no nonce
-        msg = compose(from_address, emails[player], subject, intro + "\n\n" + text,
-                      queue.message_id(batch, index, from_address))
+        page = composer_page(SeatView(game, player), from_address)  # the opening from a page too
+        msg = compose(from_address, emails[player], subject, intro + page_text(game, player, page) + "\n\n"
+                      + text, queue.message_id(batch, index, from_address))
         msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain",
                            filename=f"{game.game_id}-{game.opening.value}-{player}.txt")
+        attach_page(msg, game, player, page)
         out.append(msg)
     if out:
         queue.put(batch, "invite", out)

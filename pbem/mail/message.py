@@ -31,8 +31,9 @@ from email.message import EmailMessage
 
 from pbem.errors import FormatError
 from pbem.log.moves import Move, parse_move
-from pbem.log.notation import first_move_line, is_notation
+from pbem.log.notation import NotationError, first_move_line, is_notation, parse
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail
+from pbem.rules.data import CLASSES
 
 DECODED_LIMIT = MAIL_LIMIT  # a part's decoded bytes
 YAML_TYPES = frozenset({"text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml"})
@@ -128,15 +129,43 @@ def own_lines(body: str) -> list[str]:
     return out
 
 
+def move_lines(lines: list[str]) -> list[bool]:
+    """Which of a mail's lines are move lines: those that start with a keyword, except a
+    sentence inside a paragraph of prose (five words or more, not a move line on its own,
+    next to a line of prose), as a client that wraps prose at 72 columns makes when a line
+    happens to begin with 'plague' or 'take'.  A short damaged line stays a move line, so
+    a wrapped or cut move is still refused whole (R7.3)."""
+    candidate = [first_move_line([line]) is not None for line in lines]
+
+    def prose(index: int) -> bool:
+        return 0 <= index < len(lines) and bool(lines[index].strip()) and not candidate[index]
+
+    out = []
+    for index, line in enumerate(lines):
+        sentence = candidate[index] and len(line.split()) >= 5 and (prose(index - 1) or prose(index + 1))
+        out.append(candidate[index] and not (sentence and not is_move_line(line)))  # a sentence: prose
+    return out
+
+
+def is_move_line(line: str) -> bool:
+    """Does ``line`` read as one move line on its own (a card taken is one of R5's six)?"""
+    try:
+        actions = parse(line).get("actions", [])
+    except NotationError:
+        return False
+    return all(a.get("card", "peasant") in CLASSES for a in actions)
+
+
 def text_move(lines: list[str], where: str, context: dict[str, object]) -> Move | None:
     """The notation move in ``lines``, or None if they hold no move line.
 
-    The move starts at the first move line (a greeting before it is not the move) and runs
-    to the first line after a blank line that is not a move line (a sign-off).  A line that
-    is not a move line *right after* a move line is a damaged move (a wrapped or half-pasted
-    line), and a move line after the sign-off a second block: both refuse the whole move,
-    naming the line; it is never applied in part (R7.3)."""
-    start = first_move_line(lines)
+    The move starts at the first move line (:func:`move_lines`; a greeting before it is not
+    the move) and runs to the first line after a blank line that is not a move line (a
+    sign-off).  A line that is not a move line *right after* a move line is a damaged move
+    (a wrapped or half-pasted line), and a move line after the sign-off a second block: both
+    refuse the whole move, naming the line; it is never applied in part (R7.3)."""
+    is_move = move_lines(lines)
+    start = next((i for i, yes in enumerate(is_move) if yes), None)
     if start is None or not is_notation("\n".join(lines[start:])):
         return None
     end, blank = len(lines), False
@@ -145,12 +174,11 @@ def text_move(lines: list[str], where: str, context: dict[str, object]) -> Move 
         if not body:
             blank = blank or not lines[index].strip()
             continue
-        if blank and first_move_line([lines[index]]) is None:
+        if blank and not (is_move[index] and is_move_line(lines[index])):  # a sign-off ('take care')
             end = index
             break
         blank = False
-    later = first_move_line(lines[end:])
-    if later is not None:
+    if any(yes and is_move_line(line) for yes, line in zip(is_move[end:], lines[end:], strict=True)):
         raise FormatError(
             f"the {where} holds move lines on both sides of {lines[end].strip()[:60]!r}: write the "
             "move as one block of lines; nothing was applied", "R7.3",

@@ -24,7 +24,7 @@ from pbem.host.private import seat_view
 from pbem.host.settings import normal_address
 from pbem.host.step import Applied
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME
+from pbem.log.logfile import LOG_NAME, gzip_log
 from pbem.log.records import Entry, Reveal, Standin, Start, Timeout
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.accept import public_text
@@ -48,6 +48,12 @@ ROUND_TEXT = ("Your part of the opening (P4): reply with the line the template\n
 MOVE_TEXT = ("It is your move. Reply with the rest of your turn, one action a\n"
              "line, as the template below shows (also attached as a .txt file).\n"
              "Sign it if you registered a key ('pbem sign').")
+PAGE_TEXT = ("Or open the attached page ({name}) in a browser, on a\n"
+             "phone too: click your turn, then Send (it writes the lines).")
+NO_PAGE_TEXT = ("No page is attached: {why}.")
+LOG_TEXT = ("The public log is attached, compressed ({name}); anyone can\n"
+            "check it with 'pbem verify {name}' (keep it: 'pbem verify NEW\n"
+            "--extends OLD' shows the host never rewrote it).")
 
 
 def entry_label(entry: Entry) -> str:
@@ -84,6 +90,20 @@ def safe_header(value: str, limit: int = SUBJECT_LIMIT) -> str:
     return out if len(out) <= limit else out[: limit - 3].rstrip() + "..."
 
 
+def composer_page(view: SeatView, to: str) -> tuple[bytes | None, str]:
+    """The seat's composer page (issue 19, item 4) for its mail, or None and why not; a page
+    the host cannot make never holds the mail back (the template is in it)."""
+    from pbem.views.compose import TooLarge, compose_page  # start-up: only a mail to the seat to move
+
+    try:
+        return compose_page(view, to).encode("utf-8"), ""
+    except TooLarge as err:
+        return None, err.args[0]
+    except Exception as err:  # a page is a help: the template still goes out (logged)
+        _log.warning("no composer page for %s: %s", view.game.game_id, err)
+        return None, "the host could not make it this time; write the lines from the template"
+
+
 def compose(from_address: str, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
     """A plain-text mail from the host, marked as an automatic reply."""
     msg = EmailMessage()
@@ -109,11 +129,11 @@ def reply(from_address: str, mail: Mail, to: str, body: str, message_id: str) ->
 
 
 def board_picture(game: Game) -> bytes | None:
-    """The board as a PNG for the report mails; a mail without it beats no mail (logged)."""
+    """The map as a small PNG for the report mails; a mail without it beats no mail (logged)."""
     try:
-        from pbem.views.svg import board_png, board_svg  # start-up: the rasterizer only where a picture is sent
+        from pbem.views.svg import board_svg, mail_png  # start-up: the rasterizer only where a picture is sent
 
-        return board_png(board_svg(game))
+        return mail_png(board_svg(game))
     except Exception as err:  # e.g. resvg-py missing or failing: the words still go out
         _log.warning("no board picture for %s: %s", game.game_id, err)
         return None
@@ -125,18 +145,18 @@ class Report:
 
     applied: Applied
     lines: list[str]
-    log_bytes: bytes
+    log_gz: bytes  # the public log, gzip-compressed: a report mail stays small (issue 19, item 6)
     board: str
     picture: bytes | None
     folder: Path  # the game's folder: each player's own view (their looks) is read from it
 
     @classmethod
     def of(cls, applied: Applied, path: Path) -> Report:
-        lines = report_lines(applied.game, applied.entries, private_hint=False)
-        log_bytes = (path / LOG_NAME).read_bytes()
-        board = "\n".join(board_lines(applied.game))
+        lines = report_lines(applied.game, applied.entries, private_hint=False)  # the notes, once
+        log_gz = gzip_log((path / LOG_NAME).read_bytes())
+        board = "\n".join(board_lines(applied.game, notes=False))
         picture = board_picture(applied.game)  # one drawing for every player
-        return cls(applied, lines, log_bytes, board, picture, path)
+        return cls(applied, lines, log_gz, board, picture, path)
 
 
 def applied_mails(
@@ -151,11 +171,15 @@ def applied_mails(
     out: list[EmailMessage] = []
     mover_told = False
     counter = iter(range(1, 10_000))
+    pages: dict[str, tuple[bytes | None, str]] = {}
     for player in game.players:
         if player not in emails:
             continue
         is_mover = normal_address(emails[player]) == sender and player == mover
-        subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates)
+        if player == game.to_move() or player in inviting:
+            pages[player] = composer_page(SeatView(game, player), from_address)
+        subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates,
+                                     pages.get(player))
         if is_mover:
             mover_told = True
             msg = reply(from_address, mail, checked_address(emails[player], "a player's address"), body,
@@ -163,7 +187,7 @@ def applied_mails(
             msg.replace_header("Subject", safe_header(subject))
         else:
             msg = compose(from_address, emails[player], subject, body, message_id(next(counter)))
-        _attach(msg, report, player, player in inviting, privates.get(player))
+        _attach(msg, report, player, player in inviting, privates.get(player), pages.get(player))
         out.append(msg)
     if not mover_told:  # the sender's address is not the mover's registered one
         out.insert(0, reply(from_address, mail, checked_address(sender, "the sender"),
@@ -171,23 +195,45 @@ def applied_mails(
     return out
 
 
+def page_name(game: Game, player: str) -> str:
+    return f"{game.game_id}-{game.last_seq}-{player}.html"
+
+
+def log_name(game: Game) -> str:
+    return f"{game.game_id}-{game.last_seq}-log.yaml.gz"
+
+
+def attach_page(msg: EmailMessage, game: Game, player: str, page: tuple[bytes | None, str]) -> None:
+    """The composer page (:func:`composer_page`) as an attachment, where one was made."""
+    if page[0] is not None:
+        msg.add_attachment(page[0], maintype="text", subtype="html", filename=page_name(game, player))
+
+
+def page_text(game: Game, player: str, page: tuple[bytes | None, str] | None) -> str:
+    if page is None:
+        return ""
+    return "\n" + (PAGE_TEXT.format(name=page_name(game, player)) if page[0] is not None
+                   else NO_PAGE_TEXT.format(why=page[1]))
+
+
 def _player_text(
-    report: Report, player: str, mover: str, is_mover: bool, invited: bool, private: bool
+    report: Report, player: str, mover: str, is_mover: bool, invited: bool, private: bool,
+    page: tuple[bytes | None, str] | None = None,
 ) -> tuple[str, str]:
-    """One player's subject and body: the result, the report, and what is theirs to do or see."""
+    """One player's subject and body: the result, the report (its notes once), and what is
+    theirs to do or see; the template inline, short lines (issue 19, items 3, 6)."""
     game = report.applied.game
     subject = f"[pbem {game.game_id}] {entries_subject(list(report.applied.entries))}"
     parts = []
     if is_mover:
         parts.append("Your move was accepted.")
-    parts += ["\n".join(report.lines), report.board, "The public log is attached; anyone can check it with "
-              "'pbem verify log.yaml'."]
+    parts += ["\n".join(report.lines), report.board, LOG_TEXT.format(name=log_name(game))]
     if player == game.to_move():
         subject += f"; your move, {player}"
-        parts.append(MOVE_TEXT + "\n\n" + template(SeatView(game, player)))
+        parts.append(MOVE_TEXT + page_text(game, player, page) + "\n\n" + template(SeatView(game, player)))
     if invited:
         subject += f"; {ROUND_SUBJECTS[game.opening.value]}"
-        parts.append(ROUND_TEXT + "\n\n" + template(SeatView(game, player)))
+        parts.append(ROUND_TEXT + page_text(game, player, page) + "\n\n" + template(SeatView(game, player)))
     if private:
         subject += f"; private to {player}: your Witch look"
         parts.append("For your eyes only (attached): what your Witch saw, with the salt to check "
@@ -195,13 +241,17 @@ def _player_text(
     return subject, "\n\n".join(parts) + "\n"
 
 
-def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, private: Path | None) -> None:
-    """The picture inline, the public log, the player's templates and private reveal."""
+def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, private: Path | None,
+            page: tuple[bytes | None, str] | None = None) -> None:
+    """The picture inline (or, for the seat to move, the composer page, which draws the board),
+    the public log compressed, the player's templates and private reveal."""
     game = report.applied.game
-    if report.picture is not None:  # inline, after the text part: mail clients that show no SVG
+    if page is not None and page[0] is not None:
+        attach_page(msg, game, player, page)
+    elif report.picture is not None:  # inline, after the text part: mail clients that show no SVG
         msg.add_attachment(report.picture, maintype="image", subtype="png", disposition="inline",
                            filename=f"{game.game_id}-{game.last_seq}.png")
-    msg.add_attachment(report.log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
+    msg.add_attachment(report.log_gz, maintype="application", subtype="gzip", filename=log_name(game))
     if player == game.to_move():
         msg.add_attachment(
             template(SeatView(game, player)).encode("utf-8"), maintype="text", subtype="plain",

@@ -30,9 +30,10 @@ from pbem.host.games import game_dir, load_game, timeout
 from pbem.host.settings import load_settings
 from pbem.log.clock import now
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME, locked
+from pbem.log.logfile import LOG_NAME, gzip_log, locked
 from pbem.log.records import Standin, Start, Timeout
 from pbem.mail.host import MailHost, host_address
+from pbem.mail.replies import LOG_TEXT, MOVE_TEXT, attach_page, composer_page, log_name, page_text
 from pbem.referee.deadlines import due, phrase, remind_at
 from pbem.referee.seatview import SeatView
 from pbem.views.narrate import entry_lines
@@ -131,10 +132,13 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str)
     body = (f"Reminder (R8.1): {said}.\nIf you do not move by then, the stand-in rule (R8.3) plays "
             "your turn: no card, no ability, cubes on the region with the fewest rats, the plague one "
             f"step to where you have the fewest cubes.\n\nYour move file:\n\n{text}")
+    page = composer_page(SeatView(game, player), host.from_address)
+    body = body.replace("\n\nYour move file:", page_text(game, player, page) + "\n\nYour move file:", 1)
     msg = host._message(address, f"[pbem {game.game_id}] reminder: your move, {player}, due "
                         f"{said.split('due ', 1)[-1]}", body, host.queue.message_id(batch, 0, host.from_address))
     msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain",
                        filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
+    attach_page(msg, game, player, page)
     return msg
 
 
@@ -158,21 +162,24 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
         told += entry_lines(game, entry)
     to_move = game.to_move()
     board = "\n".join(board_lines(game))
-    log_bytes = (game_dir(host.games, game.game_id) / LOG_NAME).read_bytes()
+    log_gz = gzip_log((game_dir(host.games, game.game_id) / LOG_NAME).read_bytes())
     out = []
     for index, player in enumerate(p for p in game.players if p in emails):
         subject = f"[pbem {game.game_id}] entry {seq}: timeout, the stand-in played {game.entries[seq].player}"
         parts = ["\n".join(told), board]
+        page: tuple[bytes | None, str] | None = None
+        parts.append(LOG_TEXT.format(name=log_name(game)))
         if player == to_move and last == game.last_seq:
             subject += f"; your move, {player}"
-            parts.append("It is your move. Fill in the attached move file (or the copy below) and send "
-                         "it back.\n\n" + template(SeatView(game, player)))
+            page = composer_page(SeatView(game, player), host.from_address)
+            parts.append(MOVE_TEXT + page_text(game, player, page) + "\n\n" + template(SeatView(game, player)))
         msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",
                             host.queue.message_id(batch, index, host.from_address))
-        msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
-        if player == to_move and last == game.last_seq:
+        msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=log_name(game))
+        if page is not None:
             msg.add_attachment(template(SeatView(game, player)).encode("utf-8"), maintype="text",
                                subtype="plain", filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
+            attach_page(msg, game, player, page)
         out.append(msg)
     return out
 

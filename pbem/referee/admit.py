@@ -128,7 +128,9 @@ def check_fresh(game: Game, move: Move) -> str:
     facts = {"seq": seq, "prefix": prefix[:16], "target": target, "hash": target_hash[:16], "last": game.last_seq,
              "owner": owner, "found": game.hashes[seq][:16] if seq < len(game.hashes) else "",
              "entries": game.last_seq + 1}
-    if seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
+    if seq > target and target == 0 and seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
+        why = _OPENING
+    elif seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
         why = _MOVED_ON
     elif owner is not None and seq < len(game.hashes):
         why = _SEQ_CHANGED_LAST if owner == target else _SEQ_CHANGED
@@ -136,32 +138,32 @@ def check_fresh(game: Game, move: Move) -> str:
         why = _OTHER_LOG
     else:
         why = _TOO_FEW
-    raise StaleError(Msg(why, **facts), "P7")
+    fix = _FIX_OLDER if seq < target else _FIX_OTHER
+    raise StaleError(Msg("{why}; {fix}", why=Msg(why, **facts), fix=Msg(fix, **facts)), "P7")
 
 
+# P7's refusals of a move written against the wrong entry: why (one whole clause) and what to do
+# (another), joined by the frame "{why}; {fix}"
+_OPENING = N_("the move was written against entry {seq} ({prefix}), but every move of the opening (a commitment "
+              "or a nonce) answers entry 0, the game's creation, whatever was recorded since (P4)")
 _MOVED_ON = N_("the move was written against entry {seq} ({prefix}), but the log has moved on to entry {last} "
-               "since; this move answers an older entry; it must answer entry {target} ({hash}): ask for a new "
-               "template (mail 'template' to the host, or run 'pbem template')")
+               "since")
 _SEQ_CHANGED_LAST = N_(
     "the move was written against entry {seq} ({prefix}), but {prefix} is the hash of entry {owner}, not of "
     "entry {seq}: the move was written against entry {owner} and its seq changed by hand; it is the log's last "
-    "entry: write seq {owner}; this move answers an older entry; it must answer entry {target} ({hash}): ask "
-    "for a new template (mail 'template' to the host, or run 'pbem template')")
+    "entry: write seq {owner}")
 _SEQ_CHANGED = N_(
     "the move was written against entry {seq} ({prefix}), but {prefix} is the hash of entry {owner}, not of "
     "entry {seq}: the move was written against entry {owner} and its seq changed by hand; the log has moved "
-    "on since; this move answers an older entry; it must answer entry {target} ({hash}): ask for a new "
-    "template (mail 'template' to the host, or run 'pbem template')")
+    "on since")
 _OTHER_LOG = N_(
     "the move was written against entry {seq} ({prefix}), but entry {seq} of this log has hash {found}: the "
-    "move was written against another copy of this game's log (a different game, or a rewritten log); this "
-    "move answers an older entry; it must answer entry {target} ({hash}): ask for a new template (mail "
-    "'template' to the host, or run 'pbem template')")
-_TOO_FEW = N_(
-    "the move was written against entry {seq} ({prefix}), but the log has only {entries} entries; this move "
-    "answers an older entry; it must answer entry {target} ({hash}): ask for a new template (mail 'template' "
-    "to the host, or run 'pbem template')")
-"""P7's refusals of a move written against the wrong entry, each one whole sentence."""
+    "move was written against another copy of this game's log (a different game, or a rewritten log)")
+_TOO_FEW = N_("the move was written against entry {seq} ({prefix}), but the log has only {entries} entries")
+_FIX_OLDER = N_("this move answers an older entry; it must answer entry {target} ({hash}): ask for a new template "
+                "(mail 'template' to the host, or run 'pbem template')")
+_FIX_OTHER = N_("this move answers another entry; it must answer entry {target} ({hash}): ask for a new template "
+                "(mail 'template' to the host, or run 'pbem template')")
 
 
 # --- P4: the opening -----------------------------------------------------------------

@@ -171,12 +171,12 @@ def play(
     events: list[Event] = []
     ended = False
     spread: int | None = None  # R4.1: the rats drawn by this move's plague move, once it is made
-    knight = state.cards.get("knight") == player  # R5.4: cards do not change as the turn ends
     for index, action in enumerate(actions, start=1):
         if ended or new.to_move != player:
             if index == 1:  # not this player's turn at all: the engine says whose it is
                 _step(new, player, action, seam, index)
             if spread is not None and not ended:  # the plague moved in this move and no outbreak began
+                knight = new.cards.get("knight") == player  # R5.4, R5.7: a Knight taken this turn counts
                 _closing_without_outbreak(new, actions[index - 1 :], index, knight, spread)
                 return new, events
             raise _after_end(index, action, new, spread)

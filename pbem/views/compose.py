@@ -26,15 +26,18 @@ from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.views.composejs import SCRIPT, STYLE
-from pbem.views.composetree import Tree
+from pbem.views.composetree import OverBudget, Tree
 from pbem.views.html import changed_between, mark_changed, page_head, script_data
-from pbem.views.layout import HEIGHT, MAP_WIDTH, WIDTH
 from pbem.views.narrate import status_line
-from pbem.views.svg import board_svg
+from pbem.views.svg import board_svg, map_only
 from pbem.views.text import result_lines
 
 MAX_DATA = 300_000
 """The most tree data a page carries (bytes of JSON); a larger position is refused, not cut."""
+
+MAX_POSITIONS = 150_000
+"""The most positions walked for one page (about 6 s here, where the median is 20 ms): a
+host making a page for every "your move" mail stops there; a larger position is refused."""
 
 
 class TooLarge(ValueError):
@@ -70,10 +73,14 @@ def page_data(view: SeatView, to: str | None = None) -> dict[str, Any]:
     if opening is not None:
         data.update(opening)
     elif view.to_move and game.state is not None:
-        tree = Tree(game.state, view.seat).data()
-        if len(script_data(tree)) > MAX_DATA:
-            raise TooLarge(f"this position has too many ways to finish the turn for one page "
-                           f"(over {MAX_DATA // 1000} KB); write the move from the template")
+        try:
+            tree = Tree(game.state, view.seat, budget=MAX_POSITIONS).data()
+        except OverBudget:
+            tree = None
+        if tree is None or len(script_data(tree)) > MAX_DATA:
+            raise TooLarge("this position has too many ways to finish the turn for one page "
+                           f"(over {MAX_POSITIONS} positions or {MAX_DATA // 1000} KB of choices); "
+                           "write the move from the template")
         data["tree"] = tree
     return data
 
@@ -100,8 +107,7 @@ def _looks(view: SeatView) -> list[str]:
 
 def _board(game: Game, changed: list[str]) -> str:
     """The map part of the board drawing (the panel is said in words), last entry's regions marked."""
-    svg = board_svg(game).replace(f'viewBox="0 0 {WIDTH} {HEIGHT}"', f'viewBox="0 0 {MAP_WIDTH} {HEIGHT}"', 1)
-    return mark_changed(svg.replace(f'width="{WIDTH}"', f'width="{MAP_WIDTH}"', 1), changed)
+    return mark_changed(map_only(board_svg(game)), changed)
 
 
 def compose_page(view: SeatView, to: str | None = None) -> str:

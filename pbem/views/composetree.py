@@ -79,12 +79,19 @@ LATE = ("plague", "spread")
 R4.2) and whose supply is empty (the end, R6.1): their positions are keyed by those alone."""
 
 
+class OverBudget(ValueError):
+    """The tree has more positions than its budget (a host making a page for every mail
+    stops there rather than spend many seconds on one position)."""
+
+
 class Tree:
     """The tree of one position: ``nodes[i]`` is either ``{"step": name, "next": [[line, child], ...]}``
     or the outbreak's ``{"step": "outbreak", "flips": [...], "knight": bool}``; node 0 is the root."""
 
-    def __init__(self, state: State, player: str, exact: bool = False, start: int = 0) -> None:
+    def __init__(self, state: State, player: str, exact: bool = False, start: int = 0,
+                 budget: int | None = None) -> None:
         self.player = player
+        self.budget = budget  # the most positions walked before :class:`OverBudget`
         self.exact = exact  # every position keyed whole (tests: the plague's shorter keys change nothing)
         self.nodes: list[dict[str, Any]] = []
         self._interned: dict[tuple[Any, ...], int] = {}
@@ -100,14 +107,17 @@ class Tree:
 
     def _node(self, state: State, step: int) -> int | None:
         """The node of ``state`` at ``step``: its id, or None if the turn cannot be finished from it."""
-        late = not self.exact and state.phase is Phase.TURN and self._steps(state)[step][0] in LATE
-        key = (step, _late_key(state) if late else _key(state))
+        name = self._steps(state)[step][0]
+        late = not self.exact and state.phase is Phase.TURN and name in LATE
+        key = (step, (_spread_key(state) if name == "spread" else _late_key(state)) if late else _key(state))
         if key not in self._walked:
             self._walked[key] = self._walk(state, step)
         return self._walked[key]
 
     def _walk(self, state: State, step: int) -> int | None:
         self.positions += 1
+        if self.budget is not None and self.positions > self.budget:
+            raise OverBudget(f"more than {self.budget} positions to walk")
         if state.phase is Phase.TURN and state.turn.stage is Stage.OUTBREAK:
             return self._outbreak(state)
         steps = self._steps(state)
@@ -200,14 +210,29 @@ def nodes_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _late_key(state: State) -> tuple[Any, ...]:
-    """:func:`_key` for the plague's steps (:data:`LATE`): the cubes only as R4.2 and R6.1 see them."""
+    """:func:`_key` for the plague's steps (:data:`LATE`): the cubes only as R4.2 and R6.1 see them;
+    of the cards and the abilities used, only the Knight's (the only ones left after the plague's
+    move: the page takes the card and the other abilities before it)."""
     turn = state.turn
     return (
         state.phase, state.current, state.plague, state.turn_number, tuple(state.queue),
         tuple(tuple(ts) for ts in state.rats.values()), tuple(bool(c) for c in state.cubes.values()),
         tuple(n == 0 for n in state.supply.values()), plague_gate(state, state.players[state.current]) is None,
-        tuple(state.cards.values()), len(state.rat_supply),
-        turn.card_taken, frozenset(turn.used), turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
+        state.cards["knight"], len(state.rat_supply),  # of the cards and abilities, only the Knight's
+        "knight" in turn.used, turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,  # are left (R5.4)
+    )
+
+
+def _spread_key(state: State) -> tuple[Any, ...]:
+    """:func:`_late_key` once the plague has moved: where the drawn rats may go (the rats on the
+    board) and whether an outbreak follows (a player cube in the plague region, R4.2) decide
+    the rest; the cubes elsewhere and the supplies no longer do (the turn's end is a leaf)."""
+    turn = state.turn
+    return (
+        state.phase, state.current, state.plague, state.turn_number, tuple(state.queue),
+        tuple(tuple(ts) for ts in state.rats.values()), any(state.cubes[state.plague].values()),
+        state.cards["knight"], len(state.rat_supply),  # the Knight's cubes (R5.4): nothing else is left
+        "knight" in turn.used, turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
     )
 
 

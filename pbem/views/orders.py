@@ -25,9 +25,13 @@ from collections.abc import Callable
 from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
 from pbem.rules.checks import card_refusal, kinds_now, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import outbreak_pending, spread_count
+from pbem.rules.state import MAX_RATS
 
 WIDTH = 39
 """Every template line is shorter than 40 characters."""
+
+MOST_LINES = 45
+"""A template longer than this lists the Knight's paths in short (:func:`menu`'s ``compact``)."""
 
 
 
@@ -71,8 +75,8 @@ def _as(state: State, player: str, card: str) -> State | None:
 
 
 class _Menu:
-    def __init__(self, state: State, player: str) -> None:
-        self.state, self.player = state, player
+    def __init__(self, state: State, player: str, compact: bool) -> None:
+        self.state, self.player, self.compact = state, player, compact
         self.lines: list[str] = []
 
     def section(self, title: str, items: list[str] | None = None) -> None:
@@ -123,13 +127,16 @@ class _Menu:
             if trial is None:
                 continue
             found = sorted({str(a[first]) for a in _kind(trial, kind)}, key=_board_order(s))
-            if found:
+            if card == "monk" and found and len(found) == sum(map(len, s.rats.values())):
+                self.section(f"{form} ({rule}): any rat on the board")  # every one can go somewhere
+            elif found:
                 self.section(f"{form} ({rule}), {'FROM' if first == 'source' else first.upper()}:", found)
         self.witch(first=False)
 
     def plague(self) -> None:
-        """Each destination once, with the rats it spreads and where they may go (R3.3, R4.1);
-        the Knight's two-step paths (R5.4) with their counts, one path per destination."""
+        """Each destination once, with the rats it spreads and where they may go (R3.3, R4.1),
+        a region with room for one rat marked ``(1)``; the Knight's two-step paths (R5.4) the
+        same way, each written as its move line's words (``gallia italia: 2 to ...``)."""
         s, p = self.state, self.player
         knight = _as(s, p, "knight")
         longest = 2 if knight else 1
@@ -140,24 +147,32 @@ class _Menu:
             if len(path) == 2 and (path[-1],) not in one:
                 two.setdefault(path[-1], path)
         self.section("plague REGION (R3.3), one of:")
-        quiet: list[str] = []
-        for (end,) in one:
-            count, room = _spreads(s, end)
-            if count and room:
-                self.lines.extend(wrap([f"{end}:", f"{count} to", *[f"{r}," for r in room[:-1]], room[-1]]))
-            else:
-                quiet.append(end)
-        if quiet:
-            self.lines.extend(wrap(["no", "rat", "spreads:", *[f"{q}," for q in quiet[:-1]], quiet[-1]]))
-        if two:
-            self.section("or, the Knight (R5.4): plague VIA REGION; VIA: REGION rats")
+        self._destinations([end for (end,) in one])
+        if two and not self.compact:
+            self.section("or, the Knight (R5.4): plague VIA REGION, one of:")
+            self._destinations([" ".join(path) for path in two.values()])
+        elif two:  # a long menu: the Knight's paths by the region they go through, with counts
+            self.section("or, the Knight (R5.4): plague VIA END; VIA: END N (N spread by END)")
             via: dict[str, list[str]] = {}
             for end, path in two.items():
                 via.setdefault(path[0], []).append(f"{end} {_spreads(s, end)[0]}")
             for first, ends in via.items():
                 self.lines.extend(wrap([f"{first}:", *[f"{e}," for e in ends[:-1]], ends[-1]]))
-        self.section("spread REGION (R4.1): a line per rat")
+        marked = any(line.endswith("(1)") or "(1)," in line for line in self.lines)
+        self.section("spread REGION (R4.1): a line per rat" + ("; (1): room for one" if marked else ""))
         self.outbreak(knight is not None)
+
+    def _destinations(self, paths: list[str]) -> None:
+        """``END: N to R, R (1)`` per path that spreads, then those where no rat spreads."""
+        quiet: list[str] = []
+        for path in paths:
+            count, room = _spreads(self.state, path.split()[-1], marked=True)
+            if count:
+                self.lines.extend(wrap([f"{path}:", f"{count} to", *[f"{r}," for r in room[:-1]], room[-1]]))
+            else:
+                quiet.append(path)
+        if quiet:
+            self.lines.extend(wrap(["no", "rat", "spreads:", *[f"{q}," for q in quiet[:-1]], quiet[-1]]))
 
     def outbreak(self, knight: bool) -> None:
         if knight:
@@ -167,7 +182,10 @@ class _Menu:
     def spreads(self) -> None:
         s = self.state
         room = [str(a["region"]) for a in _kind(s, "spread")]
-        self.section(f"spread REGION (R4.1): {s.turn.spread_left} line(s), one of:", room)
+        if s.turn.spread_left > 1:
+            room = [f"{r} (1)" if len(s.rats[r]) == MAX_RATS - 1 else r for r in room]
+        legend = "; (1): room for one" if any(r.endswith("(1)") for r in room) else ""
+        self.section(f"spread REGION (R4.1): {s.turn.spread_left} line(s), one of{legend}:", room)
         if outbreak_pending(s, s.plague):
             self.outbreak(s.cards["knight"] == self.player and not s.turn.knight_cubes)
 
@@ -182,12 +200,15 @@ class _Menu:
         self.section("end (R6.2): your go is finished; write it last")
 
 
-def _spreads(state: State, end: str) -> tuple[int, list[str]]:
-    """How many rats a plague ending in ``end`` spreads, and where they may go (R4.1)."""
+def _spreads(state: State, end: str, marked: bool = False) -> tuple[int, list[str]]:
+    """How many rats a plague ending in ``end`` spreads, and where they may go (R4.1); with
+    ``marked``, a region that has room for one rat only is written ``REGION (1)`` when two spread."""
     trial = state.copy()
     trial.plague = end
     count = spread_count(trial)
     room = [n for n in trial.neighbours[end] if spread_refusal(trial, n) is None]
+    if marked and count > 1:
+        room = [f"{n} (1)" if len(trial.rats[n]) == MAX_RATS - 1 else n for n in room]
     return (count if room else 0), room
 
 
@@ -209,7 +230,7 @@ def left(state: State, player: str) -> str:
         return "the flip order (R4.2)"
     parts = []
     if state.turn.witch_open:
-        parts.append("the Witch (look, swap)")
+        parts.append("the Witch's swap" if len(state.turn.witch_looked) > 1 else "the Witch (look, swap)")
     if not state.turn.card_taken:
         parts.append("card (optional)")
     if plague_gate(state, player) is not None:
@@ -218,17 +239,22 @@ def left(state: State, player: str) -> str:
     return ", ".join(parts)
 
 
-def menu(state: State, player: str) -> list[str]:
-    """The template's choice lines for ``player``, in playing order (P10: public only)."""
-    m = _Menu(state, player)
+def menu(state: State, player: str, compact: bool = False) -> list[str]:
+    """The template's choice lines for ``player``, in playing order (P10: public only);
+    ``compact`` (for a menu that would be too long) lists the Knight's two-step paths by the
+    region they go through, their spreads' room left to the board."""
+    m = _Menu(state, player, compact)
     if state.phase is Phase.SETUP:
         m.section("place REGION 2 (R2.5), one of:", [f"{a['region']} {a['count']}" for a in _kind(state, "place")])
     elif state.phase is Phase.FINAL:
         m.final()
     elif state.turn.stage is Stage.SPREAD:
         m.spreads()
-    elif state.turn.stage is Stage.OUTBREAK:
-        m.outbreak(state.cards["knight"] == player and not state.turn.knight_cubes)
+    elif state.turn.stage is Stage.OUTBREAK:  # an outbreak left open (old logs): a line is owed
+        acts = _kind(state, "flip")  # the outbreak's generator: the flips and the Knight's cubes
+        if any(a["action"] == "knight_cubes" for a in acts):
+            m.section("knight cubes (R5.4), optional")
+        m.section("flip TOKEN.. (R4.2): the order, of:", [str(a["token"]) for a in acts if "token" in a])
     else:
         m.witch(first=True)
         m.card()

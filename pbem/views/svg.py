@@ -260,6 +260,25 @@ def _legend(out: ET.Element, state: State, x: int, y: int) -> None:
     _text(out, x + 70, y + 5, "neighbours across the sea", 12)
 
 
+def map_only(svg: str) -> str:
+    """The drawing cut to its map (x < MAP_WIDTH): where the side panel is said in words."""
+    svg = svg.replace(f'viewBox="0 0 {WIDTH} {HEIGHT}"', f'viewBox="0 0 {MAP_WIDTH} {HEIGHT}"', 1)
+    return svg.replace(f'width="{WIDTH}"', f'width="{MAP_WIDTH}"', 1)
+
+
+MAIL_WIDTH = 800
+"""A report mail's picture: the map alone, this wide, drawn with crisp edges (about 30 KB,
+against 120 KB for the whole drawing: issue 19, item 6); the mail's text has the rest."""
+
+
+def mail_png(svg: str) -> bytes:
+    """The map as a small PNG for a report mail (:data:`MAIL_WIDTH`)."""
+    import resvg_py  # a Rust extension: only pictures load it, never `pbem apply`
+
+    return bytes(resvg_py.svg_to_bytes(svg_string=map_only(svg), background="#ffffff", width=MAIL_WIDTH,
+                                       shape_rendering="crisp_edges"))
+
+
 def board_png(svg: str) -> bytes:
     """The drawing as PNG bytes, for mail clients that show no SVG."""
     import resvg_py  # a Rust extension: only pictures load it, never `pbem apply`

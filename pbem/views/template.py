@@ -37,7 +37,8 @@ def template(view: SeatView) -> str:
     lines += ["# Write the rest below, one action", "# a line (R7.5; pbem rules notation)."]
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
-    lines += orders.menu(state, player)
+    full = orders.menu(state, player)
+    lines += full if len(lines) + len(full) <= orders.MOST_LINES else orders.menu(state, player, compact=True)
     return "\n".join(lines) + "\n"
 
 

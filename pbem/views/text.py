@@ -231,9 +231,10 @@ def next_step(state: State) -> str:
     return f"{player} takes a card (optional), places cubes, then moves the plague (R3)"
 
 
-def board_lines(game: Game, lang: str = "en") -> list[str]:
-    """The board as a person reads it; in ``lang``, the regions and cards by the names its
-    players know (issue 22: the labels are still English)."""
+def board_lines(game: Game, notes: bool = True, lang: str = "en") -> list[str]:
+    """The board in words; ``notes=False`` leaves out the seed line and the notices, for a text
+    that says them once already (a report mail: issue 19, item 7); in ``lang``, the regions and
+    cards by the names its players know (issue 22: the labels are still English)."""
     state = game.state
 
     def name(region: str) -> str:
@@ -241,7 +242,8 @@ def board_lines(game: Game, lang: str = "en") -> list[str]:
 
     lines = [f"game {game.game_id}  (players in seat order: {', '.join(game.players)})"]
     seed = seed_line(game)
-    lines.extend(f"  {n}" for n in [*([seed] if seed else []), *notices(game)])
+    if notes:
+        lines.extend(f"  {n}" for n in [*([seed] if seed else []), *notices(game)])
     if state is None:
         lines.append(opening_line(game))
         return lines
