@@ -37,7 +37,8 @@ class PbemError(Exception):
 
     def __init__(self, message: str, rule: str | None = None) -> None:
         super().__init__(message)
-        self.message = message
+        self.message = str(message)
+        self.words = message  # as given: a pbem.i18n.Msg also knows how to say it in another language
         self.rule = rule
 
     @property

@@ -550,7 +550,7 @@ def leak_game(
 
 def leak_game_memory(
     games: Path, game_id: str, n_players: int, seed: int, leak: LeakCheck | None = None,
-    bad_per_turn: int = 2, secret: bytes | None = None,
+    bad_per_turn: int = 2, secret: bytes | None = None, langs: tuple[str, ...] = ("en",),
 ) -> LeakCheck:
     """The same checks as :func:`leak_game`, thousands of times faster: the game is made
     on disk, then every move goes through the host's own path: the referee's verdict
@@ -558,7 +558,8 @@ def leak_game_memory(
     resolution with the host's faces (``host.resolve``) and ``host._write`` (which
     chains the entry and replays it as any reader would), with only the two disk
     writes (log append, private file) left out; reports are the command line's own
-    ``_report``, refusals its ``pbem: <error>`` paragraph."""
+    ``_report``, refusals its ``pbem: <error>`` paragraph, in each of ``langs`` (issue 22:
+    the refusals and ``show``'s names are translated)."""
     import contextlib
     import io
     import json
@@ -567,6 +568,7 @@ def leak_game_memory(
     import pbem.host.step as host
     from pbem.cli.shell import _report
     from pbem.errors import PbemError
+    from pbem.i18n import error_text
     from pbem.referee.admit import judge
     from pbem.views.json import state_json
     from pbem.views.template import template
@@ -591,13 +593,14 @@ def leak_game_memory(
             with contextlib.redirect_stdout(out):
                 _report(applied)
         except PbemError as err:
-            return False, f"pbem: {err}"
+            return False, "\n".join(f"pbem: {error_text(err, lang)}" for lang in langs)
         return True, out.getvalue()
 
     while True:
         player = game.to_move()
         where = f"{game_id} entry {game.last_seq}"
-        leak.check("\n".join(board_lines(game)), game, f"{where}: show")
+        for lang in langs:
+            leak.check("\n".join(board_lines(game, lang=lang)), game, f"{where}: show --lang {lang}")
         leak.check(json.dumps(state_json(game), ensure_ascii=False), game, f"{where}: show --json")
         if player is None:
             break

@@ -19,7 +19,7 @@ import pytest
 PBEM = Path(__file__).resolve().parent.parent / "pbem"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("pbem", "pbem.errors", "pbem.record", "pbem.files"),  # the bottom: standard library only
+    ("pbem", "pbem.errors", "pbem.record", "pbem.files", "pbem.i18n"),  # the bottom: standard library only
     ("pbem.rules",),  # the pure rules
     ("pbem.fair",),  # protocol, deal, keys
     ("pbem.log", "pbem.data"),  # the log's formats and files; the shipped data

@@ -27,6 +27,16 @@ def test_no_leak_in_10_games(tmp_path: Path) -> None:
     assert leak.checked > 1500
 
 
+@pytest.mark.parametrize("lang", ["hu", "el", "uk"])
+def test_no_leak_in_a_players_language(tmp_path: Path, lang: str) -> None:
+    """Issue 22: the refusals and the board said in Hungarian, Greek or Ukrainian give no face away."""
+    leak = LeakCheck(tmp_path)
+    for k in range(2):
+        leak_game_memory(tmp_path, f"leak-{lang}-{k}", 3 + k, seed=10 + k, leak=leak, langs=(lang,))
+    assert leak.leaks == []
+    assert leak.checked > 250
+
+
 def test_no_leak_through_the_command_line(tmp_path: Path) -> None:
     leak = leak_game(tmp_path, "leak-cli", 4, seed=1, bad_per_turn=1, secret=SECRET)
     assert leak.leaks == []

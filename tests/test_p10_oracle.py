@@ -6,8 +6,9 @@ sender.  Each case takes a reachable position and two face assignments that
 agree on every rat already flipped and differ (a random permutation) on every
 rat still face down: the same public history, different hidden faces.  The
 same move file is put to the host's path (the referee's verdict, then the
-resolution with the faces) under both; the verdict, exit code and text must
-be the same, and an admitted move must resolve under both.
+resolution with the faces) under both; the verdict, exit code and text (in
+every language pbem speaks, issue 22) must be the same, and an admitted move
+must resolve under both.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pbem.bots.randombot import bot_actions
 from pbem.data import default_board, default_catalogue
 from pbem.errors import PbemError
 from pbem.fair.protocol import Deal
+from pbem.i18n import LANGS, error_text
 from pbem.host.step import resolve
 from pbem.log.game import Facts, Game, Keys
 from pbem.log.records import Create
@@ -125,13 +127,16 @@ def move_file(game: Game, rng: random.Random) -> bytes:
     return dump_yaml(data).encode()
 
 
-def host_verdict(game: Game, raw: bytes, faces: Faces) -> tuple[str, int, str, list[Any] | None]:
-    """What the host says and records: the refusal as printed, or the outcome."""
+def host_verdict(
+    game: Game, raw: bytes, faces: Faces, langs: tuple[str, ...] = ("en",)
+) -> tuple[str, int, str, list[Any] | None]:
+    """What the host says and records: the refusal as printed (in each of ``langs``, issue
+    22), or the outcome."""
     try:
         verdict = referee.judge(game, referee.read(raw))
         entry, _events = resolve(game, verdict, faces)  # cannot refuse (P10)
     except PbemError as err:
-        return err.label, int(err.exit_code), str(err), None
+        return err.label, int(err.exit_code), "\n".join(error_text(err, lang) for lang in langs), None
     return "accepted", 0, "", entry["outcome"]
 
 
@@ -140,7 +145,7 @@ def run_cases(n: int, seed: int) -> dict[str, int]:
     for case in range(n):
         game, one, two = position(seed * 100_000 + case)
         raw = move_file(game, random.Random(case))
-        first, second = host_verdict(game, raw, one), host_verdict(game, raw, two)
+        first, second = host_verdict(game, raw, one, LANGS), host_verdict(game, raw, two, LANGS)
         assert first[:3] == second[:3], f"case {case}: the verdict depends on hidden faces:\n{raw.decode()}"
         if first[0] == "accepted":
             counts["accepted"] += 1

@@ -41,13 +41,16 @@ from pbem.errors import Exit, FormatError
 @click.option("--reveal", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,
               help="When the game is over: reveal the secret at once (auto), or wait for 'pbem reveal' "
                    "(manual); kept in host.yaml (P6).")
+@click.option("--lang", "langs", multiple=True, metavar="SEAT=LANG",
+              help="The language a seat reads: en (the default), hu, el or uk; kept in host.yaml, and the "
+                   "player may change it by mail ('language uk').")
 @games_option
 @refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
     deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, reveal: str,
-    games: Path,
+    langs: tuple[str, ...], games: Path,
 ) -> None:
     """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -75,6 +78,7 @@ def new(
     spec.bots = _pairs(bots, "--bot")
     spec.bot_seconds = bot_seconds
     spec.reveal = reveal
+    spec.languages = _pairs(langs, "--lang")
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration
 
@@ -176,6 +180,23 @@ def reveal(game_id: str, games: Path) -> None:
 
     _report(do_reveal(games, game_id))
 
+
+
+@main.command()
+@click.argument("game_id", metavar="GAME")
+@click.argument("seat")
+@click.argument("language", metavar="LANG")
+@games_option
+@refusals
+def lang(game_id: str, seat: str, language: str, games: Path) -> None:
+    """Host: the language SEAT reads from now on: en, hu, el or uk (host.yaml; the player may
+    also change it by mail: 'language uk')."""
+    from pbem.host.games import game_dir, load_game
+    from pbem.host.settings import set_language
+
+    path = game_dir(games, game_id)
+    before = set_language(path, load_game(path).players, seat, language)
+    click.echo(f"{seat} reads {language} from now on (before: {before}); the log is unchanged")
 
 
 @main.command()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.shell import force_option, game_log, games_option, main, refusals, writable
+from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, refusals, writable
 from pbem.errors import FormatError, StateError, UnknownError
 
 
@@ -62,9 +62,10 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
 @click.option("--resign", "resigning", is_flag=True,
               help="The move that resigns PLAYER's seat: the stand-in plays it from then on (R8.4).")
 @force_option
+@lang_option
 @games_option
 @refusals
-def template(game_id: str, player: str | None, out: Path | None, resigning: bool, force: bool,
+def template(game_id: str, player: str | None, out: Path | None, resigning: bool, force: bool, lang: str,
              games: Path) -> None:
     """A move file for the player to move (or, before the start, P4's commitment or nonce).
     GAME is a game's id, or the path of its log (a mailed log.yaml)."""
@@ -101,14 +102,16 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
 @click.argument("move_file", type=click.Path(path_type=Path))
 @click.option("--log", "log", type=click.Path(path_type=Path),
               help="The game's public log (default: the move's game under --games).")
+@lang_option
 @games_option
 @refusals
-def check(move_file: Path, log: Path | None, games: Path) -> None:
+def check(move_file: Path, log: Path | None, lang: str, games: Path) -> None:
     """Before mailing: schema, staleness and rules against the public log only."""
+    from pbem.i18n import say
     from pbem.player.check import check_move, move_game
 
     for line in check_move(move_file, log if log is not None else game_log(games, move_game(move_file))[0]):
-        click.echo(line)
+        click.echo(say(line, lang))
 
 
 
@@ -143,10 +146,12 @@ def sign(move_file: Path, key: Path, register: bool) -> None:
 
 @main.command()
 @click.argument("query", required=False)
+@lang_option
 @refusals
-def rules(query: str | None) -> None:
-    """The rules reference: all of it, one rule (R3.2, P7) or the rules mentioning a word."""
+def rules(query: str | None, lang: str) -> None:
+    """The rules reference: all of it, one rule (R3.2, P7) or the rules mentioning a word;
+    'notation': how to write a move. With --lang, in Hungarian, Greek or Ukrainian."""
     from pbem.views.rulesref import lookup
 
-    for line in lookup(query):
+    for line in lookup(query, lang):
         click.echo(line)

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from pbem.cli.shell import force_option, game_log, games_option, main, refusals, writable
+from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, refusals, writable
 from pbem.errors import StateError
 from pbem.log.logfile import read_log
 from pbem.views.text import audit_verdict
@@ -27,10 +27,11 @@ from pbem.views.text import audit_verdict
 @click.option("--png", "png_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the board as a PNG picture into this file.")
 @force_option
+@lang_option
 @games_option
 @refusals
 def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
-         svg_out: Path | None, png_out: Path | None, force: bool, games: Path) -> None:
+         svg_out: Path | None, png_out: Path | None, force: bool, lang: str, games: Path) -> None:
     """The board as a person reads it; with --as, that player's private reveals too.
     GAME is a game's id, or the path of its log (a mailed log.yaml)."""
     from pbem.host.private import seat_view
@@ -49,7 +50,7 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
             data["private"] = {"player": view.seat, "looks": view.private_docs()}
         click.echo(json.dumps(data, indent=1, ensure_ascii=False))
         return
-    for line in board_lines(game):
+    for line in board_lines(game, lang=lang):
         click.echo(line)
     if view is not None:
         click.echo(f"private to {view.seat}:")
@@ -107,8 +108,9 @@ def list_games(games: Path) -> None:
               help="A page that writes SEAT's move by clicks (the board as SEAT sees it), not the viewer.")
 @click.option("--to", "to", default=None, metavar="ADDRESS", help="With --compose: the host's address for Send.")
 @force_option
+@lang_option
 @refusals
-def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool) -> None:
+def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, lang: str) -> None:
     """A page that steps through the game entry by entry: the board, the narration and,
     once the secret is revealed, the audit's verdict (works offline); with --compose SEAT,
     a page that writes SEAT's move (issue 19)."""

@@ -19,6 +19,7 @@ import click
 
 from pbem import __version__
 from pbem.errors import Exit, FormatError, PbemError
+from pbem.i18n import LANGS
 
 if TYPE_CHECKING:
     from pbem.host.step import Applied
@@ -33,7 +34,7 @@ def refusals(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except PbemError as err:
-            click.echo(f"pbem: {err}", err=True)
+            click.echo(f"pbem: {_said(err, kwargs.get('lang'))}", err=True)
             sys.exit(int(err.exit_code))
         except BrokenPipeError:  # `pbem show | head`: the reader left; not an error of ours
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -56,6 +57,21 @@ def refusals(func: F) -> F:
 
     return wrapper  # type: ignore[return-value]
 
+
+def _said(err: PbemError, lang: Any) -> str:
+    """A refusal's paragraph, in the language of the command's ``--lang`` (issue 22)."""
+    if lang not in LANGS or lang == "en":  # a command without --lang, or English
+        return str(err)
+    from pbem.i18n import error_text  # lazily: only a refusal in another language needs it (start-up)
+
+    return error_text(err, lang)
+
+
+lang_option = click.option(
+    "--lang", "lang", type=click.Choice(LANGS), default="en", show_default=True,
+    help="The language to write in: en, hu (magyar), el (ελληνικά), uk (українська). Refusals, and "
+         "region and card names in them, are translated; the rest is still English (issue 22).",
+)
 
 games_option = click.option(
     "--games",

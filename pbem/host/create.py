@@ -23,7 +23,7 @@ from pbem.fair.keys import public_text
 from pbem.files import write_atomic
 from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
-from pbem.host.settings import BOT_SECONDS, REVEALS, Settings, check_registrations, save_settings
+from pbem.host.settings import BOT_SECONDS, REVEALS, Settings, check_languages, check_registrations, save_settings
 from pbem.log.clock import stamp
 from pbem.log.game import BOT_LEVELS, Keys
 from pbem.log.logfile import LOG_NAME, append, link
@@ -52,6 +52,7 @@ class NewGame:
     bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (issue 13; entry 0)
     bot_seconds: float | None = None  # their thinking time per decision (host.yaml; None: the default)
     reveal: str = "manual"  # P6: "auto": the host's step reveals the secret once the game is over
+    languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it reads (host.yaml, issue 22)
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -76,7 +77,7 @@ def create(games: Path, spec: NewGame) -> Path:
         raise FormatError(f"--key: one key per seat, and none the host's: {clash}; each player "
                           "makes a key of their own with 'pbem keygen'; nothing was changed", "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
-                        bot_seconds=spec.bot_seconds, reveal=spec.reveal)
+                        bot_seconds=spec.bot_seconds, reveal=spec.reveal, languages=dict(spec.languages))
     # --- end P8 ---
     if spec.host_key:
         entry["host_key"] = spec.host_key
@@ -96,6 +97,7 @@ def _check_spec(spec: NewGame) -> None:
             raise FormatError(f"player name {p!r}: use 1-32 lowercase letters, digits, _ or -", "P2")
     if spec.first is not None and spec.first not in players:
         raise FormatError(f"--first {spec.first!r} is not one of the players", "R2.1")
+    check_languages(players, spec.languages)
     spec.board.regions_in_use(len(players))
     if spec.reminder is not None and (spec.deadline is None or spec.reminder >= spec.deadline):
         raise FormatError("--reminder needs a --deadline, and must be shorter than it", "R8.1")

@@ -16,6 +16,8 @@ from typing import Any
 from pbem.errors import FormatError, TamperError
 from pbem.fair.keys import check_public_text
 from pbem.files import read_limited, write_atomic
+from pbem.i18n import LANGS
+from pbem.log.logfile import locked
 from pbem.log.yamlio import decode, dump_yaml, load_one
 
 SETTINGS_NAME = "host.yaml"
@@ -41,6 +43,8 @@ class Settings:
     # 'pbem new' writes by default) or leaves it to the host's 'pbem reveal' ("manual"; a game
     # whose host.yaml does not say, e.g. one made before issue 20 or through the library)
     reveal: str = "manual"
+    # issue 22: the language each seat reads (pbem.i18n.LANGS); a seat not listed reads English
+    languages: dict[str, str] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -54,7 +58,13 @@ class Settings:
             data["bot_milliseconds"] = round(self.bot_seconds * 1000)
         if self.reveal != "manual":
             data["reveal"] = self.reveal
+        if self.languages:
+            data["languages"] = dict(sorted(self.languages.items()))
         return data
+
+    def language(self, seat: str) -> str:
+        """The language ``seat`` reads (English unless the host or the player chose another)."""
+        return self.languages.get(seat, "en")
 
     def empty(self) -> bool:
         return not self.to_data()
@@ -100,8 +110,11 @@ def load_settings(game_dir: Path) -> Settings:
     emails, host_key, mail_from = data.get("emails", {}), data.get("host_key"), data.get("mail_from")
     bot_ms = data.get("bot_milliseconds")
     reveal = data.get("reveal", "manual")
+    languages = data.get("languages", {})
     if (
         reveal not in REVEALS
+        or not isinstance(languages, dict)
+        or not all(isinstance(k, str) and v in LANGS for k, v in languages.items())
         or not isinstance(emails, dict)
         or not (mail_from is None or isinstance(mail_from, str))
         or not all(isinstance(k, str) and isinstance(v, str) for k, v in emails.items())
@@ -110,8 +123,9 @@ def load_settings(game_dir: Path) -> Settings:
     ):
         raise TamperError(f"{path} must hold 'emails' (player: address), 'host_key' (a path), "
                           f"'bot_milliseconds' ({BOT_SECONDS[0] * 1000:.0f} to {BOT_SECONDS[1] * 1000:.0f}) "
-                          f"and 'reveal' ({' or '.join(REVEALS)})")
-    return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, str(reveal))
+                          f"'reveal' ({' or '.join(REVEALS)}) and 'languages' (seat: {', '.join(LANGS)})")
+    return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, str(reveal),
+                    dict(languages))
 
 
 # --- Message-IDs already applied ------------------------------------------------------------
@@ -134,6 +148,33 @@ def record_seen(game_dir: Path, message_id: str, seq: int) -> None:
     path = game_dir / SEEN_NAME
     old = path.read_bytes() if path.exists() else b""
     write_atomic(path, old + f"{message_id} {seq}\n".encode(), 0o600)
+
+
+def check_languages(players: tuple[str, ...], languages: dict[str, str], option: str = "--lang") -> None:
+    """Issue 22: each seat named is a player of the game, and each language one pbem speaks."""
+    for seat, lang in languages.items():
+        if seat not in players:
+            raise FormatError(f"{option} {seat}={lang}: {seat!r} is not one of the players ({', '.join(players)}); "
+                              "nothing was changed", "P1")
+        if lang not in LANGS:
+            raise FormatError(f"{option} {seat}={lang}: pbem speaks {', '.join(LANGS)} (English, Hungarian, "
+                              f"Greek, Ukrainian), not {lang!r}; nothing was changed", "P1")
+
+
+def set_language(game_dir: Path, players: tuple[str, ...], seat: str, lang: str) -> str:
+    """Issue 22: the language ``seat`` (one of the game's ``players``) reads from now on, in
+    host.yaml under the game's lock; no entry is written (the log is language-neutral).
+    Returns the language the seat read before."""
+    check_languages(players, {seat: lang}, "language")
+    with locked(game_dir):
+        settings = load_settings(game_dir)
+        before = settings.language(seat)
+        if lang == "en":
+            settings.languages.pop(seat, None)
+        else:
+            settings.languages[seat] = lang
+        save_settings(game_dir, settings)
+    return before
 
 
 def check_registrations(

@@ -23,7 +23,8 @@ then the same move dict a YAML move file gives (``schemas/move.json``), so the
 log records the same canonical actions, and a signature covers that parsed
 move (P8), never the text's bytes: a signed text move works as a signed YAML one.
 
-:data:`LINES` is the notation's own reference (``pbem rules notation``).
+:data:`LINES` is the notation's own reference (``pbem rules notation``); its forms and
+keywords are the same in every language, its explanations are translated (``N_``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.errors import FormatError
+from pbem.i18n import N_
+from pbem.i18n.names import canonical
 
 HEADER_WORDS = ("game", "player", "after")
 KEYWORDS = frozenset({
@@ -42,28 +45,28 @@ KEYWORDS = frozenset({
 })
 
 LINES: tuple[tuple[str, str, str], ...] = (
-    ("game GAME SEAT", "the game and your seat (P7)", ""),
-    ("after SEQ HASH", "the entry your move answers: its number and hash (P7)", ""),
-    ("take CARD", "take a class card: peasant merchant monk knight witch king", "R3.1"),
-    ("place REGION N", "place N cubes on REGION (setup: 2 cubes)", "R3.2"),
-    ("king REGION", "the King: a cube from REGION (no rats) to the palace", "R5.1"),
-    ("merchant FROM TO N", "the Merchant: N cubes (up to 3) from FROM to TO", "R5.2"),
-    ("monk TOKEN REGION", "the Monk: rat TOKEN (t07) to REGION", "R5.3"),
-    ("look TOKEN", "the Witch: look at rat TOKEN (the move may stop here)", "R5.6"),
-    ("swap", "the Witch: swap the two rats you looked at", "R5.6"),
-    ("plague REGION", "move the plague to REGION", "R3.3"),
-    ("plague VIA REGION", "the Knight: move the plague two steps", "R5.4"),
-    ("spread REGION", "put the next drawn rat on REGION, a line per rat", "R4.1"),
-    ("knight cubes", "the Knight: the plague piece counts as 2 neutral cubes", "R5.4"),
-    ("flip TOKEN ...", "the flip order, a preference: these rats first", "R4.2"),
-    ("knight REGION [REGION]", "final round: the Knight moves the plague", "R6.3"),
-    ("end", "final round: your go is finished", "R6.2"),
-    ("resign", "leave the game; the stand-in plays your seat", "R8.4"),
-    ("commit HEX", "opening, round 1: your nonce's commitment (64 hex)", "P4"),
-    ("nonce HEX", "opening, round 2: the nonce itself", "P4"),
-    ("key ed25519:...", "with the commitment: register your public key", "P8"),
-    ("sig BASE64", "your signature; a long one may take two sig lines", "P8"),
-    ("note TEXT", "a free comment kept with the move", ""),
+    ("game GAME SEAT", N_("the game and your seat (P7)"), ""),
+    ("after SEQ HASH", N_("the entry your move answers: its number and hash (P7)"), ""),
+    ("take CARD", N_("take a class card: peasant merchant monk knight witch king"), "R3.1"),
+    ("place REGION N", N_("place N cubes on REGION (setup: 2 cubes)"), "R3.2"),
+    ("king REGION", N_("the King: a cube from REGION (no rats) to the palace"), "R5.1"),
+    ("merchant FROM TO N", N_("the Merchant: N cubes (up to 3) from FROM to TO"), "R5.2"),
+    ("monk TOKEN REGION", N_("the Monk: rat TOKEN (t07) to REGION"), "R5.3"),
+    ("look TOKEN", N_("the Witch: look at rat TOKEN (the move may stop here)"), "R5.6"),
+    ("swap", N_("the Witch: swap the two rats you looked at"), "R5.6"),
+    ("plague REGION", N_("move the plague to REGION"), "R3.3"),
+    ("plague VIA REGION", N_("the Knight: move the plague two steps"), "R5.4"),
+    ("spread REGION", N_("put the next drawn rat on REGION, a line per rat"), "R4.1"),
+    ("knight cubes", N_("the Knight: the plague piece counts as 2 neutral cubes"), "R5.4"),
+    ("flip TOKEN ...", N_("the flip order, a preference: these rats first"), "R4.2"),
+    ("knight REGION [REGION]", N_("final round: the Knight moves the plague"), "R6.3"),
+    ("end", N_("final round: your go is finished"), "R6.2"),
+    ("resign", N_("leave the game; the stand-in plays your seat"), "R8.4"),
+    ("commit HEX", N_("opening, round 1: your nonce's commitment (64 hex)"), "P4"),
+    ("nonce HEX", N_("opening, round 2: the nonce itself"), "P4"),
+    ("key ed25519:...", N_("with the commitment: register your public key"), "P8"),
+    ("sig BASE64", N_("your signature; a long one may take two sig lines"), "P8"),
+    ("note TEXT", N_("a free comment kept with the move"), ""),
 )
 
 _WORD = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
@@ -250,6 +253,11 @@ def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> Non
 
 
 def _name(where: str, value: str, what: str = "region") -> str:
+    """A region or card: its id, also when named in a player's language (``Γαλλία``,
+    ``Szerzetes``, without accents too): the move records the id (issue 22)."""
+    found = canonical(value, what)
+    if found is not None:
+        return found
     if not _WORD.match(value):
         raise NotationError(f"{where}: {value!r} is not a {what} name", "R7.3")
     return value

@@ -10,6 +10,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from pbem.errors import PbemError, SenderError
+from pbem.i18n import Msg, error_text, translator
 from pbem.mail.headers import Mail
 from pbem.views.rulesref import sentence
 
@@ -41,14 +42,20 @@ def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
 _ALREADY = re.compile(r"already applied, as entry (\d+)")
 
 
-def refused_text(err: PbemError) -> str:
+def refused_text(err: PbemError, lang: str = "en") -> str:
+    """The refusal's mail text in ``lang`` (the seat's, issue 22): what happened, the
+    refusal's paragraph, and its rule's first sentence from the reference in that language."""
+    said = translator(lang)
+    paragraph = public_text(error_text(err, lang))
     done = _ALREADY.search(err.message)
     if done is not None:  # a duplicate: the move is in, and this copy changed nothing
-        return (f"Your move was already applied, as entry {done.group(1)}; this copy of it changed "
-                f"nothing.\n\npbem: {public_text(str(err))}\n")
-    quote = sentence(err.rule) if err.rule else None  # the rule's own words: no need to look it up
-    rule = f"\n\n{err.rule} says: \"{quote}\" ('pbem rules {err.rule}' has the rest)" if quote else ""
-    return f"Your message was not applied; nothing was changed.\n\npbem: {public_text(str(err))}{rule}\n"
+        head = Msg("Your move was already applied, as entry {seq}; this copy of it changed nothing.",
+                   seq=done.group(1))
+        return f"{said.say(head)}\n\npbem: {paragraph}\n"
+    quote = sentence(err.rule, lang) if err.rule else None  # the rule's own words: no need to look it up
+    rule = ("\n\n" + said.say(Msg("{rule} says: \"{quote}\" ('pbem rules {rule}' has the rest)",
+                                  rule=err.rule, quote=quote))) if quote else ""
+    return f"{said.say(Msg('Your message was not applied; nothing was changed.'))}\n\npbem: {paragraph}{rule}\n"
 
 
 _PATH_RE = re.compile(r"(?<![\w.])/(?:[^\s'\"/]+/)+[^\s'\"]*")

@@ -40,6 +40,7 @@ from pbem.host.keyconfirm import Held, code_in, confirm, hold, registers_key
 from pbem.host.private import PRIVATE_DIR, seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.host.step import Applied
+from pbem.i18n import Msg, translator
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, refused_text
@@ -213,12 +214,13 @@ class Admission:
     def _refusal(self, mail: Mail, to: str, err: PbemError, batch: str, seat: tuple[Path, str] | None) -> EmailMessage:
         """The refusal; for a stale move (P7) from its seat's own address, with the seat's
         current template, built from that seat's view alone (P10)."""
-        text = refused_text(err)
+        lang = load_settings(seat[0]).language(seat[1]) if seat is not None else "en"  # the seat's (issue 22)
+        text = refused_text(err, lang)
         current = self._current_template(*seat) if isinstance(err, StaleError) and seat is not None else None
         if current is not None:
-            text += ("\nThe game has moved on: your current template is attached (and below). Fill it "
-                     "in and send it back; a message whose subject is 'template' gets a fresh one.\n\n"
-                     + current[1])
+            moved_on = Msg("The game has moved on: your current template is attached (and below). Fill it in and "
+                           "send it back; a message whose subject is 'template' gets a fresh one.")
+            text += "\n" + translator(lang).say(moved_on) + "\n\n" + current[1]
         msg = self._reply(mail, to, text, batch, 0)
         if current is not None:
             msg.add_attachment(current[1].encode("utf-8"), maintype="text", subtype="plain",

@@ -1,11 +1,13 @@
 """What a player may ask by mail (issue 20, item 5): the board, the template, the log, the
-history, a rule.
+history, a rule; and the language the seat reads (issue 22).
 
 A message whose subject (less ``Re:`` and a ``[rattus GAME]`` or ``[pbem GAME]`` tag) or
 first line of text is one of ``board``, ``template``, ``log``, ``history`` or
 ``rules R3.2`` is a question, not a move.  It is answered for the sender's game, found
 from the sender's registered address (host.yaml); a sender who plays several games names
-one with the subject's tag, or is told which games there are.  Every answer is public but
+one with the subject's tag, or is told which games there are.  ``language uk`` (``en``,
+``hu``, ``el``, ``uk``) changes the language the sender's seat reads, in host.yaml, and is
+answered in the new language.  Every answer is public but
 the template, which is built from the asking seat's own view only
 (:func:`pbem.host.private.seat_view`, P10): no text depends on a face hidden from its reader.
 """
@@ -16,10 +18,11 @@ import re
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.errors import FormatError, StateError, UnknownError
+from pbem.errors import FormatError, PbemError, StateError, UnknownError
 from pbem.host.games import load_game
 from pbem.host.private import seat_view
-from pbem.host.settings import SETTINGS_NAME, load_settings
+from pbem.host.settings import SETTINGS_NAME, load_settings, set_language
+from pbem.i18n import LANG_NAMES, LANGS, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.mail import replies
@@ -31,15 +34,17 @@ from pbem.views.template import template
 from pbem.views.text import board_lines
 from pbem.views.timeline import history_lines, read_checked
 
-COMMANDS = ("board", "template", "log", "history", "rules")
+COMMANDS = ("board", "template", "log", "history", "rules", "language")
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
-_COMMAND = re.compile(r"^(board|template|log|history|rules(?:\s+(\S{1,20}))?)\s*\Z", re.IGNORECASE)
+_COMMAND = re.compile(r"^(board|template|log|history|(?:rules|language)(?:\s+(\S{1,20}))?)\s*\Z", re.IGNORECASE)
 HELP = ("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
-        "'log', 'history' or 'rules R3.2'; if you play several games, put '[rattus GAME]' in the subject.")
+        "'log', 'history', 'rules R3.2' or 'language uk' (en, hu, el, uk); if you play several games, "
+        "put '[rattus GAME]' in the subject.")
 
 
 class Command(Record):
-    """A question by mail: its word, the rule asked for (``rules``), the subject's game tag."""
+    """A question by mail: its word, its argument (the rule of ``rules R3.2``, the language of
+    ``language uk``), the subject's game tag."""
 
     word: str
     rule: str | None
@@ -71,6 +76,11 @@ def command_of(mail: Mail) -> Command | None:
             rule = found.group(2)
             if word == "rules" and rule is None:
                 raise FormatError("'rules' needs the rule's number, e.g. 'rules R3.2'. " + HELP, "R7.3")
+            if word == "language" and (rule is None or rule.lower() not in LANGS):
+                raise FormatError(f"'language' needs one of {', '.join(LANGS)} (English, Hungarian, Greek, "
+                                  "Ukrainian), e.g. 'language uk'. " + HELP, "P1")
+            if word == "language" and rule is not None:
+                rule = rule.lower()
             return Command(word, rule, tag)
     return None
 
@@ -97,10 +107,14 @@ def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
 
 def answer(games: Path, address: str, command: Command) -> Answer:
     """The answer to ``command`` from the seat of ``address`` (see the module)."""
-    if command.word == "rules":
-        lines = lookup(command.rule)
-        return Answer(f"pbem: the rules, {command.rule}", "\n".join(lines) + "\n", [])
+    if command.word == "rules":  # public; in the language of the sender's seat, if it has one
+        lang = _language_of(games, address, command.tag)
+        lines = lookup(command.rule, lang)
+        subject = translator(lang).say(Msg("pbem: the rules, {rule}", rule=command.rule))
+        return Answer(subject, "\n".join(lines) + "\n", [])
     path, player = sender_seat(games, address, command.tag)
+    if command.word == "language" and command.rule is not None:
+        return _language(path, player, command.rule)
     game = load_game(path)
     head = f"[pbem {game.game_id}]"
     log = path / LOG_NAME
@@ -117,6 +131,27 @@ def answer(games: Path, address: str, command: Command) -> Answer:
     text = seat_template(path, game, player)  # template: the seat's own view only (P10)
     return Answer(f"{head} your template, {player} (after entry {game.last_seq})", text,
                   [(f"{game.game_id}-{game.last_seq}-{player}.txt", text.encode("utf-8"), "plain")])
+
+
+def _language_of(games: Path, address: str, tag: str | None) -> str:
+    """The language the seat of ``address`` reads; English for an address with no one seat."""
+    try:
+        path, player = sender_seat(games, address, tag)
+    except PbemError:
+        return "en"
+    return load_settings(path).language(player)
+
+
+def _language(path: Path, player: str, lang: str) -> Answer:
+    """Issue 22: the seat of the sender reads ``lang`` from now on; the answer is in it."""
+    set_language(path, load_game(path).players, player, lang)
+    said = translator(lang)
+    subject = Msg("[pbem {game}] {player} reads {language} from now on", game=path.name, player=player,
+                  language=LANG_NAMES[lang])
+    text = Msg("From now on pbem writes to you, {player}, in {language}. To change it again, send a message "
+               "whose subject is 'language' and one of {choices}.", player=player, language=LANG_NAMES[lang],
+               choices=", ".join(LANGS))
+    return Answer(said.say(subject), said.say(text) + "\n", [])
 
 
 def seat_template(path: Path, game: Game, player: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pbem.files import read_limited
+from pbem.i18n import Msg
 from pbem.log.logfile import read_log
 from pbem.log.yamlio import MOVE_LIMIT
 from pbem.referee import admit as referee
@@ -29,15 +30,17 @@ def check_move(move_file: Path, log: Path) -> list[str]:
     game = replay(entries, hashes)
     verdict = referee.judge(game, move)
     if move.kind == "commit":
-        return [f"ok: {move.player}'s nonce commitment would be recorded (P4); keep your nonce secret "
-                "until every seat has committed"]
+        return [Msg("ok: {player}'s nonce commitment would be recorded (P4); keep your nonce secret "
+                    "until every seat has committed", player=move.player)]
     if move.kind == "nonce":
-        return [f"ok: {move.player}'s nonce matches the commitment and would be recorded (P4)"]
+        return [Msg("ok: {player}'s nonce matches the commitment and would be recorded (P4)", player=move.player)]
     if move.kind == "resign":
-        return [f"ok: {move.player}'s resignation would be recorded against entry {game.last_seq}; from "
-                "then on the stand-in rule plays the seat at once (R8.4)"]
-    head = f"ok: the host would accept all {len(verdict.actions)} action(s) against entry {game.last_seq} (P10)"
+        return [Msg("ok: {player}'s resignation would be recorded against entry {seq}; from then on the "
+                    "stand-in rule plays the seat at once (R8.4)", player=move.player, seq=game.last_seq)]
+    head = Msg.plural("ok: the host would accept all {n} action(s) against entry {seq} (P10)",
+                      "ok: the host would accept all {n} action(s) against entry {seq} (P10)",
+                      len(verdict.actions), seq=game.last_seq)  # one English form; other languages have theirs
     if verdict.complete or verdict.state is None:
-        return [head, "the turn is complete: mail it"]
-    return [head, f"the turn is not finished: {owed(verdict.state, move.player, game.board.name_of)}; "
-                  "add those lines, or mail this and send the rest in another move file"]
+        return [head, Msg("the turn is complete: mail it")]
+    return [head, Msg("the turn is not finished: {owed}; add those lines, or mail this and send the rest in "
+                      "another move file", owed=owed(verdict.state, move.player, game.board.name_of))]

@@ -26,6 +26,7 @@ from typing import Any
 
 from pbem.errors import FormatError, RulesError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
+from pbem.i18n import N_, Msg
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, parse_move
 from pbem.record import Record
@@ -74,12 +75,11 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
     same pass, and cannot change the verdict (P10).  ``signatures=False`` leaves
     P8 to a whole-log check (``pbem.fair.keys.require_valid``)."""
     if move.game != game.game_id:
-        raise UnknownError(f"the move is for game {move.game!r}, but this is game {game.game_id!r}", "P1")
+        raise UnknownError(Msg("the move is for game {move}, but this is game {game}",
+                               move=repr(move.game), game=repr(game.game_id)), "P1")
     if move.player not in game.players:
-        raise UnknownError(
-            f"{move.player!r} is not a player in game {game.game_id!r} (players: {', '.join(game.players)})",
-            "R2.1",
-        )
+        raise UnknownError(Msg("{player} is not a player in game {game} (players: {players})", player=repr(move.player),
+                               game=repr(game.game_id), players=", ".join(game.players)), "R2.1")
     if signatures and (game.keys or "signature" in move.data or "key" in move.data):
         check_signature(game, move)  # P8 (cryptography is imported only when a key is used)
     key = check_fresh(game, move)
@@ -117,58 +117,85 @@ def check_fresh(game: Game, move: Move) -> str:
     key = sent_key(move.data)
     earlier = game.sent.get(key)
     if earlier is not None:
-        raise StaleError(f"this move was already applied, as entry {earlier}; nothing was changed", "P7")
+        raise StaleError(Msg("this move was already applied, as entry {seq}; nothing was changed", seq=earlier), "P7")
     after = move.data["after"]
     seq, prefix = after["seq"], after["hash"]
     target = 0 if move.kind in ("commit", "nonce") else game.last_seq  # P4's answer entry 0
     target_hash = game.hashes[target]
     if seq == target and target_hash.startswith(prefix):
         return key
-    older = "an older entry" if seq < target else "another entry"
-    fix = (f"this move answers {older}; it must answer entry {target} ({target_hash[:16]}): "
-           "ask for a new template (mail 'template' to the host, or run 'pbem template')")
     owner = next((i for i, h in enumerate(game.hashes) if h.startswith(prefix)), None)
+    facts = {"seq": seq, "prefix": prefix[:16], "target": target, "hash": target_hash[:16], "last": game.last_seq,
+             "owner": owner, "found": game.hashes[seq][:16] if seq < len(game.hashes) else "",
+             "entries": game.last_seq + 1}
     if seq > target and target == 0 and seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
-        why = ("every move of the opening (a commitment or a nonce) answers entry 0, the game's "
-               "creation, whatever was recorded since (P4)")
+        why = _OPENING
     elif seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
-        why = f"the log has moved on to entry {game.last_seq} since"
+        why = _MOVED_ON
     elif owner is not None and seq < len(game.hashes):
-        since = ("it is the log's last entry: write seq " + str(owner) if owner == target
-                 else "the log has moved on since")
-        why = (f"{prefix[:16]} is the hash of entry {owner}, not of entry {seq}: the move was written "
-               f"against entry {owner} and its seq changed by hand; {since}")
+        why = _SEQ_CHANGED_LAST if owner == target else _SEQ_CHANGED
     elif seq < len(game.hashes):
-        why = (f"entry {seq} of this log has hash {game.hashes[seq][:16]}: the move was written "
-               "against another copy of this game's log (a different game, or a rewritten log)")
+        why = _OTHER_LOG
     else:
-        why = f"the log has only {game.last_seq + 1} entries"
-    raise StaleError(f"the move was written against entry {seq} ({prefix[:16]}), but {why}; {fix}", "P7")
+        why = _TOO_FEW
+    fix = _FIX_OLDER if seq < target else _FIX_OTHER
+    raise StaleError(Msg("{why}; {fix}", why=Msg(why, **facts), fix=Msg(fix, **facts)), "P7")
+
+
+# P7's refusals of a move written against the wrong entry: why (one whole clause) and what to do
+# (another), joined by the frame "{why}; {fix}"
+_OPENING = N_("the move was written against entry {seq} ({prefix}), but every move of the opening (a commitment "
+              "or a nonce) answers entry 0, the game's creation, whatever was recorded since (P4)")
+_MOVED_ON = N_("the move was written against entry {seq} ({prefix}), but the log has moved on to entry {last} "
+               "since")
+_SEQ_CHANGED_LAST = N_(
+    "the move was written against entry {seq} ({prefix}), but {prefix} is the hash of entry {owner}, not of "
+    "entry {seq}: the move was written against entry {owner} and its seq changed by hand; it is the log's last "
+    "entry: write seq {owner}")
+_SEQ_CHANGED = N_(
+    "the move was written against entry {seq} ({prefix}), but {prefix} is the hash of entry {owner}, not of "
+    "entry {seq}: the move was written against entry {owner} and its seq changed by hand; the log has moved "
+    "on since")
+_OTHER_LOG = N_(
+    "the move was written against entry {seq} ({prefix}), but entry {seq} of this log has hash {found}: the "
+    "move was written against another copy of this game's log (a different game, or a rewritten log)")
+_TOO_FEW = N_("the move was written against entry {seq} ({prefix}), but the log has only {entries} entries")
+_FIX_OLDER = N_("this move answers an older entry; it must answer entry {target} ({hash}): ask for a new template "
+                "(mail 'template' to the host, or run 'pbem template')")
+_FIX_OTHER = N_("this move answers another entry; it must answer entry {target} ({hash}): ask for a new template "
+                "(mail 'template' to the host, or run 'pbem template')")
 
 
 # --- P4: the opening -----------------------------------------------------------------
 
+_STARTED = {  # P4: what is taken only before the start, each refusal one whole sentence
+    "commitments": N_("the game has started: nonce commitments are taken only before the start"),
+    "nonces": N_("the game has started: nonces are taken only before the start"),
+    "waivers": N_("the game has started: waivers are taken only before the start"),
+    "abandonments": N_("the game has started: abandonments are taken only before the start"),
+}
+
+
 def _opening(game: Game, what: str) -> Opening:
+    """P4: the opening, if ``what`` (a key of :data:`_STARTED`) may still come."""
     opening = game.opening
     if opening is Opening.STARTED:
-        raise StateError(f"the game has started: {what} are taken only before the start", "P4")
+        raise StateError(Msg(_STARTED[what]), "P4")
     if opening is Opening.ABANDONED:
-        raise StateError("the host abandoned this game before it started: no more moves", "P4")
+        raise StateError(Msg("the host abandoned this game before it started: no more moves"), "P4")
     return opening
 
 
 def _commit(game: Game, move: Move) -> None:
-    _opening(game, "nonce commitments")
+    _opening(game, "commitments")
     player = move.player
     if player in game.waived:
-        raise StateError(f"{player}'s seat was waived: it adds no nonce to the seed", "P4")
+        raise StateError(_waived(player), "P4")
     if player in game.commits:
-        raise RulesError(
-            f"{player} has already committed to a nonce; a commitment cannot be changed "
-            "(otherwise a player could choose it after seeing others)", "P4",
-        )
+        raise RulesError(Msg("{player} has already committed to a nonce; a commitment cannot be changed "
+                             "(otherwise a player could choose it after seeing others)", player=player), "P4")
     if game.nonces:
-        raise StateError("the reveal round has begun: no more commitments are taken", "P4")
+        raise StateError(Msg("the reveal round has begun: no more commitments are taken"), "P4")
     key = move.data.get("key")
     if isinstance(key, str):
         check_one_key(game, player, key)
@@ -186,10 +213,9 @@ def _nonce(game: Game, move: Move) -> None:
                 "nonce' and the move page compute it); the game cannot start with this seat, so ask the "
                 "host to abandon it and start a new one", "P4",
             )
-        raise RulesError(
-            f"this nonce does not match {player}'s commitment ({game.commits[player][:16]}...): "
-            "a nonce cannot be changed after its commitment; send the nonce you committed to", "P4",
-        )
+        raise RulesError(Msg("this nonce does not match {player}'s commitment ({commitment}...): a nonce cannot "
+                             "be changed after its commitment; send the nonce you committed to",
+                             player=player, commitment=game.commits[player][:16]), "P4")
 
 
 def check_reveal(game: Game, player: str) -> None:
@@ -197,16 +223,18 @@ def check_reveal(game: Game, player: str) -> None:
     been waived (the host's check, and `pbem nonce --reveal`'s before it writes anything)."""
     opening = _opening(game, "nonces")
     if player in game.waived:
-        raise StateError(f"{player}'s seat was waived: it adds no nonce to the seed", "P4")
+        raise StateError(_waived(player), "P4")
     if player not in game.commits:
-        raise StateError(f"{player} has not committed to a nonce: send the commitment first", "P4")
+        raise StateError(Msg("{player} has not committed to a nonce: send the commitment first", player=player), "P4")
     if opening is Opening.COMMIT:
-        raise StateError(
-            "the nonces are revealed only when every seat has committed or been waived; "
-            f"still to commit: {', '.join(game.awaited)}", "P4",
-        )
+        raise StateError(Msg("the nonces are revealed only when every seat has committed or been waived; still to "
+                             "commit: {awaited}", awaited=", ".join(game.awaited)), "P4")
     if player in game.nonces:
-        raise StaleError(f"{player} has already revealed their nonce", "P4")
+        raise StaleError(Msg("{player} has already revealed their nonce", player=player), "P4")
+
+
+def _waived(player: str) -> Msg:
+    return Msg("{player}'s seat was waived: it adds no nonce to the seed", player=player)
 
 
 def check_waive(game: Game, player: str) -> None:
@@ -253,18 +281,20 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
     if state is None:
         opening = game.opening
         if opening is Opening.ABANDONED:
-            raise StateError("the host abandoned this game before it started: no more moves", "P4")
-        raise StateError(
-            f"the game has not started yet: it waits for {', '.join(game.awaited)} to "
-            f"{'commit to' if opening is Opening.COMMIT else 'reveal'} a nonce", "P4",
-        )
+            raise StateError(Msg("the host abandoned this game before it started: no more moves"), "P4")
+        if opening is Opening.COMMIT:
+            raise StateError(Msg("the game has not started yet: it waits for {awaited} to commit to a nonce",
+                                 awaited=", ".join(game.awaited)), "P4")
+        raise StateError(Msg("the game has not started yet: it waits for {awaited} to reveal a nonce",
+                             awaited=", ".join(game.awaited)), "P4")
     if state.to_move is None:
-        raise StateError("the game is over: no more moves are taken", "R6.5")
+        raise StateError(Msg("the game is over: no more moves are taken"), "R6.5")
     if move.player in game.resigned:
-        raise RulesError(f"{move.player} resigned: the stand-in plays the seat (R8.3) until the host "
-                         "hands it to a new player ('pbem replace')", "R8.4")
+        raise RulesError(Msg("{player} resigned: the stand-in plays the seat (R8.3) until the host hands it to a "
+                             "new player ('pbem replace')", player=move.player), "R8.4")
     if state.to_move != move.player:
-        raise RulesError(f"it is {state.to_move}'s turn, not {move.player}'s", "R3")
+        raise RulesError(Msg("it is {current}'s turn, not {player}'s", current=state.to_move, player=move.player),
+                         "R3")
     actions = parse_actions(move.data.get("actions"))
     after, events = play(state, move.player, actions, faces)  # a RuleError is the refusal (R7.3)
     complete = (
@@ -276,9 +306,8 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
     if not complete and game.facts.whole_turns and not (actions and isinstance(actions[-1], WitchLook)):
         from pbem.referee.owed import owed  # lazily: only a refusal needs it (start-up speed)
 
-        raise RulesError(
-            f"the move stops before the end of {move.player}'s turn, so it is refused whole and nothing "
-            f"was recorded: a move holds the rest of the turn, and may stop early only right after a "
-            f"Witch's look; {owed(after, move.player, game.board.name_of)}", "R7.5",
-        )
+        raise RulesError(Msg(
+            "the move stops before the end of {player}'s turn, so it is refused whole and nothing was recorded: "
+            "a move holds the rest of the turn, and may stop early only right after a Witch's look; {owed}",
+            player=move.player, owed=owed(after, move.player, game.board.name_of)), "R7.5")
     return Verdict(move, key, tuple(actions), after, tuple(events), complete)

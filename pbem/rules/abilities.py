@@ -5,11 +5,13 @@ turn is :func:`pbem.rules.checks.ability_refusal`."""
 
 from __future__ import annotations
 
-from pbem.rules.checks import Refusal, ability_refusal, not_next
+from pbem.i18n import N_, Msg, Name
+from pbem.rules.checks import NEXT_TO_TOKEN, Refusal, ability_refusal, not_next
 from pbem.rules.state import MAX_RATS, State
 
-_HAS_RATS = Refusal("R5.1", lambda s, p, region: f"{region} has rats; the King takes from a region without")
-_NO_CUBE = Refusal("R5.1", lambda s, p, region: f"you have no cube in {region}")
+_HAS_RATS = Refusal("R5.1", lambda s, p, region: Msg("{region} has rats; the King takes from a region without",
+                                                     region=Name.region(region)))
+_NO_CUBE = Refusal("R5.1", lambda s, p, region: Msg("you have no cube in {region}", region=Name.region(region)))
 
 
 def king_refusal(state: State, player: str, region: str) -> Refusal | None:
@@ -34,9 +36,10 @@ def merchant_counts(state: State, player: str, source: str) -> range:
     return range(1, min(3, state.cubes[source].get(player, 0)) + 1)
 
 
-_MERCHANT_RANGE = Refusal("R5.2", lambda s, p, source, count: f"the Merchant moves 1 to 3 cubes, not {count}")
-_MERCHANT_CUBES = Refusal(
-    "R5.2", lambda s, p, source, count: f"you have only {s.cubes[source].get(p, 0)} cube(s) in {source}")
+_MERCHANT_RANGE = Refusal("R5.2", lambda s, p, source, count: Msg("the Merchant moves 1 to 3 cubes, not {count}",
+                                                                  count=count))
+_MERCHANT_CUBES = Refusal("R5.2", lambda s, p, source, count: Msg(
+    "you have only {cubes} cube(s) in {source}", cubes=s.cubes[source].get(p, 0), source=Name.region(source)))
 
 
 def merchant_refusal(state: State, player: str, source: str, count: int) -> Refusal | None:
@@ -46,8 +49,9 @@ def merchant_refusal(state: State, player: str, source: str, count: int) -> Refu
 
 
 _MONK_NOT_NEXT = Refusal(
-    "R5.3", lambda s, token, source, target: not_next(s, target, source, f"{token}'s region "))
-_FULL = Refusal("R1.7", lambda s, token, source, target: f"{target} already holds {MAX_RATS} rats")
+    "R5.3", lambda s, token, source, target: not_next(s, target, source, NEXT_TO_TOKEN, token))
+_FULL = Refusal("R1.7", lambda s, token, source, target: Msg("{target} already holds {most} rats",
+                                                             target=Name.region(target), most=MAX_RATS))
 
 
 def monk_refusal(state: State, token: str, source: str, target: str) -> Refusal | None:
@@ -59,9 +63,9 @@ def monk_refusal(state: State, token: str, source: str, target: str) -> Refusal 
     return None
 
 
-_NOT_WITCH = Refusal("R5.6", "you do not hold the Witch card")
-_SAME_TOKEN = Refusal("R5.6", "the second look must be at another token")
-_NO_SWAP = Refusal("R5.6", "the Witch swaps only the two tokens just looked at, right after the looks")
+_NOT_WITCH = Refusal("R5.6", N_("you do not hold the Witch card"))
+_SAME_TOKEN = Refusal("R5.6", N_("the second look must be at another token"))
+_NO_SWAP = Refusal("R5.6", N_("the Witch swaps only the two tokens just looked at, right after the looks"))
 
 
 def _second_look(state: State) -> bool:
@@ -86,9 +90,9 @@ def swap_refusal(state: State, player: str) -> Refusal | None:
     return None if state.turn.witch_open and len(state.turn.witch_looked) == 2 else _NO_SWAP
 
 
-_AFTER_FLIP = Refusal("R5.4", "the Knight declares the neutral cubes after spreading, before the first flip")
-_NOT_KNIGHT = Refusal("R5.4", "you do not hold the Knight card")
-_DECLARED = Refusal("R5.4", "the neutral cubes are already declared")
+_AFTER_FLIP = Refusal("R5.4", N_("the Knight declares the neutral cubes after spreading, before the first flip"))
+_NOT_KNIGHT = Refusal("R5.4", N_("you do not hold the Knight card"))
+_DECLARED = Refusal("R5.4", N_("the neutral cubes are already declared"))
 
 
 def knight_cubes_refusal(state: State, player: str) -> Refusal | None:

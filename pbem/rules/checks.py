@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pbem.i18n import N_, Msg, Name, Names
 from pbem.rules.actions import (
     Action,
     EndTurn,
@@ -40,8 +41,9 @@ from pbem.rules.state import MAX_RATS, Phase, Stage, State
 
 
 class Refusal:
-    """Why a rule refuses: its number and the sentence, or a function writing the
-    sentence from the checked arguments (called only when an action is refused)."""
+    """Why a rule refuses: its number and the sentence (marked with ``N_`` for the
+    catalogs), or a function writing the sentence (a :class:`pbem.i18n.Msg`) from the
+    checked arguments (called only when an action is refused)."""
 
     __slots__ = ("rule", "say")
 
@@ -51,7 +53,7 @@ class Refusal:
 
     def error(self, state: State, *args: Any) -> RuleError:
         say = self.say
-        return RuleError(say if isinstance(say, str) else say(state, *args), self.rule)
+        return RuleError(Msg(say) if isinstance(say, str) else say(state, *args), self.rule)
 
 
 RuleCheck = Callable[..., "Refusal | None"]
@@ -77,19 +79,19 @@ KINDS: dict[tuple[Phase, Stage], tuple[type[Action], ...]] = {
 """The action kinds each part of the game allows, in the order the generators list them."""
 
 _WRONG_STAGE: dict[type[Action], tuple[str, str]] = {
-    TakeCard: ("taking a card must come before phase C (moving the plague)", "R3.3"),
-    Place: ("placing cubes must come before phase C (moving the plague)", "R3.3"),
-    King: ("class abilities come before phase C (moving the plague)", "R5"),
-    Merchant: ("class abilities come before phase C (moving the plague)", "R5"),
-    Monk: ("class abilities come before phase C (moving the plague)", "R5"),
-    WitchLook: ("class abilities come before phase C (moving the plague)", "R5"),
-    WitchSwap: ("the Witch swaps only the two tokens just looked at, right after the looks", "R5.6"),
-    MovePlague: ("the plague piece has already moved this turn", "R3.3"),
-    Spread: ("there is no drawn rat to place now", "R4.1"),
-    KnightCubes: ("the Knight declares the neutral cubes after spreading, before the first flip", "R5.4"),
-    Flip: ("there is no outbreak to flip rats for now", "R4.2"),
-    EndTurn: ("a turn ends by moving the plague (phase C), not with 'end'", "R3.4"),
-    KnightMove: ("knight_move is the final round's; in a turn use move_plague", "R6.3"),
+    TakeCard: (N_("taking a card must come before phase C (moving the plague)"), "R3.3"),
+    Place: (N_("placing cubes must come before phase C (moving the plague)"), "R3.3"),
+    King: (N_("class abilities come before phase C (moving the plague)"), "R5"),
+    Merchant: (N_("class abilities come before phase C (moving the plague)"), "R5"),
+    Monk: (N_("class abilities come before phase C (moving the plague)"), "R5"),
+    WitchLook: (N_("class abilities come before phase C (moving the plague)"), "R5"),
+    WitchSwap: (N_("the Witch swaps only the two tokens just looked at, right after the looks"), "R5.6"),
+    MovePlague: (N_("the plague piece has already moved this turn"), "R3.3"),
+    Spread: (N_("there is no drawn rat to place now"), "R4.1"),
+    KnightCubes: (N_("the Knight declares the neutral cubes after spreading, before the first flip"), "R5.4"),
+    Flip: (N_("there is no outbreak to flip rats for now"), "R4.2"),
+    EndTurn: (N_("a turn ends by moving the plague (phase C), not with 'end'"), "R3.4"),
+    KnightMove: (N_("knight_move is the final round's; in a turn use move_plague"), "R6.3"),
 }
 
 
@@ -101,32 +103,44 @@ def kinds_now(state: State) -> tuple[type[Action], ...]:
 def not_now(state: State, action: Action) -> RuleError:
     """The refusal of an action of a kind this part of the game does not allow (R7.3)."""
     if state.phase is Phase.OVER:
-        return RuleError("the game is over", "R6.5")
+        return RuleError(Msg("the game is over"), "R6.5")
     if state.phase is Phase.SETUP:
-        return RuleError("during setup each player only places their 2 initial cubes", "R2.5")
+        return RuleError(Msg("during setup each player only places their 2 initial cubes"), "R2.5")
     if state.phase is Phase.FINAL:
         return RuleError(
-            f"'{action.kind}' is not allowed in the final round: only class abilities (R6.2-R6.3) and 'end'",
+            Msg("'{kind}' is not allowed in the final round: only class abilities (R6.2-R6.3) and 'end'",
+                kind=action.kind),
             "R6.2",
         )
-    message, rule = _WRONG_STAGE.get(type(action), (f"'{action.kind}' is not allowed now", action.rule or "R3"))
-    return RuleError(message, rule)
+    if type(action) not in _WRONG_STAGE:
+        return RuleError(Msg("'{kind}' is not allowed now", kind=action.kind), action.rule or "R3")
+    message, rule = _WRONG_STAGE[type(action)]
+    return RuleError(Msg(message), rule)
 
 
 # --- regions, neighbours, tokens, abilities ---------------------------------------------
 
-def _unknown_region(state: State, region: str) -> str:
+def _unknown_region(state: State, region: str) -> Msg:
     import difflib  # lazily: only a refusal needs it (pbem apply's start-up speed)
 
     close = difflib.get_close_matches(region, state.regions, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]}?" if close else f" (regions in use: {', '.join(state.regions)})"
-    return f"{region!r} is not a region in use in this game{hint}"
+    if close:
+        return Msg("{region} is not a region in use in this game; did you mean {close}?",
+                   region=repr(region), close=Name.region(close[0]))
+    return Msg("{region} is not a region in use in this game (regions in use: {regions})",
+               region=repr(region), regions=Names.regions(state.regions))
 
 
-def not_next(state: State, region: str, of: str, what: str = "") -> str:
-    """A refusal's sentence for a region that is not a neighbour, listing the neighbours."""
-    return (f"{region} is not a neighbour of {what}{of} (its neighbours: "
-            f"{', '.join(state.neighbours[of])})")
+NEXT_TO = N_("{region} is not a neighbour of {of} (its neighbours: {neighbours})")
+NEXT_TO_PLAGUE = N_("{region} is not a neighbour of the plague region {of} (its neighbours: {neighbours})")
+NEXT_TO_TOKEN = N_("{region} is not a neighbour of {token}'s region {of} (its neighbours: {neighbours})")
+
+
+def not_next(state: State, region: str, of: str, msgid: str = NEXT_TO, token: str = "") -> Msg:
+    """A refusal's sentence for a region that is not a neighbour of ``of``, listing the
+    neighbours: ``msgid`` is :data:`NEXT_TO`, :data:`NEXT_TO_PLAGUE` or :data:`NEXT_TO_TOKEN`."""
+    return Msg(msgid, region=Name.region(region), of=Name.region(of),
+               neighbours=Names.regions(state.neighbours[of]), token=token)
 
 
 _RULES = ("R1.2", "R3.3", "R4.1", "R5.1", "R5.2", "R5.3", "R5.4", "R5.6", "R6.3")
@@ -138,10 +152,12 @@ def _per_rule(say: Callable[..., str]) -> dict[str, Refusal]:
 
 
 _REGION = _per_rule(lambda s, region, *_: _unknown_region(s, region))
-_OFF_BOARD = _per_rule(lambda s, token, *_: f"token {token!r} is not face down on the board")
-_NOT_HOLDER = {(card, rule): Refusal(rule, f"you do not hold the {card.capitalize()} card")
+_OFF_BOARD = _per_rule(lambda s, token, *_: Msg("token {token} is not face down on the board", token=repr(token)))
+_NOT_HOLDER = {(card, rule): Refusal(rule, lambda s, *_, card=card: Msg("you do not hold the {card} card",
+                                                                         card=Name.card(card)))
                for card in CLASSES for rule in _RULES}
-_USED = {(card, rule): Refusal(rule, f"the {card.capitalize()}'s ability was already used this turn")
+_USED = {(card, rule): Refusal(rule, lambda s, *_, card=card: Msg("the {card}'s ability was already used this turn",
+                                                                   card=Name.card(card)))
          for card in CLASSES for rule in _RULES}
 
 
@@ -183,16 +199,17 @@ def mover_refusal(state: State, player: str) -> Refusal | None:
     return None
 
 
-_OVER = Refusal("R6.5", "the game is over")
-_NOT_PLAYING = Refusal("R2.1", lambda s, p: f"{p!r} is not a player in this game")
-_NOT_YOUR_TURN = Refusal("R3", lambda s, p: f"it is {s.players[s.current]}'s turn, not {p}'s")
+_OVER = Refusal("R6.5", N_("the game is over"))
+_NOT_PLAYING = Refusal("R2.1", lambda s, p: Msg("{player} is not a player in this game", player=repr(p)))
+_NOT_YOUR_TURN = Refusal("R3", lambda s, p: Msg("it is {current}'s turn, not {player}'s",
+                                                current=s.players[s.current], player=p))
 
 
 # --- R3.1 phase A: a class card --------------------------------------------------------------
 
-_NO_CARD = Refusal("R1.5", lambda s, p, card: f"there is no class card {card!r}")
-_CARD_TAKEN = Refusal("R3.1", "you have already taken a card this turn")
-_OWN_CARD = Refusal("R3.1", lambda s, p, card: f"you already hold the {card.capitalize()} card")
+_NO_CARD = Refusal("R1.5", lambda s, p, card: Msg("there is no class card {card}", card=repr(card)))
+_CARD_TAKEN = Refusal("R3.1", N_("you have already taken a card this turn"))
+_OWN_CARD = Refusal("R3.1", lambda s, p, card: Msg("you already hold the {card} card", card=Name.card(card)))
 
 
 def card_refusal(state: State, player: str, card: str) -> Refusal | None:
@@ -208,8 +225,8 @@ def card_refusal(state: State, player: str, card: str) -> Refusal | None:
 
 # --- R2.5, R3.2, R5.5, R6.3: placing cubes ---------------------------------------------
 
-_PLACED = Refusal("R3.2", "you have already placed cubes this turn (phase B)")
-_NO_SUPPLY = Refusal("R1.3", "your supply has no cube left")
+_PLACED = Refusal("R3.2", N_("you have already placed cubes this turn (phase B)"))
+_NO_SUPPLY = Refusal("R1.3", N_("your supply has no cube left"))
 
 
 def place_gate(state: State, player: str) -> Refusal | None:
@@ -243,20 +260,24 @@ def place_counts(state: State, player: str, region: str) -> tuple[int, ...]:
     return (normal,) if rats else ()
 
 
-def _wrong_count(state: State, player: str, region: str, count: int) -> str:
+def _wrong_count(state: State, player: str, region: str, count: int) -> Msg:
     if state.phase is Phase.SETUP:
-        return "each initial placement is exactly 2 cubes"
+        return Msg("each initial placement is exactly 2 cubes")
     if state.phase is Phase.FINAL:
-        return "in the final round the Peasant places exactly one cube"
+        return Msg("in the final round the Peasant places exactly one cube")
     allowed = place_counts(state, player, region)
+    where = Name.region(region)
     if not allowed:
-        reason = (
-            "your supply is empty" if state.supply[player] == 0
-            else f"{region} has no rats (only the Peasant may place there, R5.5)"
-        )
-        return f"you cannot place cubes on {region}: {reason}"
-    return (f"{region} has {len(state.rats[region])} rat(s) and your supply {state.supply[player]} "
-            f"cube(s): place {' or '.join(map(str, allowed))} there, not {count}")
+        if state.supply[player] == 0:
+            return Msg("you cannot place cubes on {region}: your supply is empty", region=where)
+        return Msg("you cannot place cubes on {region}: {region} has no rats (only the Peasant may place there, R5.5)",
+                   region=where)
+    facts = {"region": where, "rats": len(state.rats[region]), "supply": state.supply[player], "count": count}
+    if len(allowed) == 1:
+        return Msg("{region} has {rats} rat(s) and your supply {supply} cube(s): place {allowed} there, not {count}",
+                   allowed=allowed[0], **facts)
+    return Msg("{region} has {rats} rat(s) and your supply {supply} cube(s): place {allowed} or {more} there, "
+               "not {count}", allowed=allowed[0], more=allowed[1], **facts)
 
 
 _COUNT = {phase: Refusal(rule, _wrong_count)
@@ -274,8 +295,8 @@ def can_place(state: State, player: str) -> bool:
 
 # --- R3.3 phase C and R5.4 the Knight: the plague's moves ------------------------------------
 
-_PLACE_FIRST = Refusal("R3.2", "place your cubes (phase B) before moving the plague: it is compulsory "
-                               "while you have cubes and a region to place them on")
+_PLACE_FIRST = Refusal("R3.2", N_("place your cubes (phase B) before moving the plague: it is compulsory "
+                                  "while you have cubes and a region to place them on"))
 
 
 def plague_gate(state: State, player: str) -> Refusal | None:
@@ -314,16 +335,17 @@ def _path_fault(state: State, path: tuple[str, ...], longest: int) -> tuple[str,
     return ("back", here, here) if here == state.plague else None
 
 
-def _say_path(state: State, path: tuple[str, ...], longest: int, rule: str) -> str:
+def _say_path(state: State, path: tuple[str, ...], longest: int, rule: str) -> Msg:
     fault, region, here = _path_fault(state, path, longest) or ("", "", "")
     if fault == "length":
-        steps = "one step" if longest == 1 else "one or two steps"
-        return f"the plague piece moves {steps}, not {len(path)}"
+        if longest == 1:
+            return Msg("the plague piece moves one step, not {count}", count=len(path))
+        return Msg("the plague piece moves one or two steps, not {count}", count=len(path))
     if fault == "region":
         return _unknown_region(state, region)
     if fault == "not_next":
         return not_next(state, region, here)
-    return f"the plague piece may not end where it started ({region})"
+    return Msg("the plague piece may not end where it started ({region})", region=Name.region(region))
 
 
 _PATH = _per_rule(_say_path)
@@ -341,8 +363,9 @@ def path_rule(path: tuple[str, ...]) -> str:
 
 # --- R4 the plague: spreading and the outbreak -------------------------------------------
 
-_SPREAD_NOT_NEXT = Refusal("R4.1", lambda s, region: not_next(s, region, s.plague, "the plague region "))
-_SPREAD_FULL = Refusal("R4.1", lambda s, region: f"{region} already holds {MAX_RATS} rats; choose another neighbour")
+_SPREAD_NOT_NEXT = Refusal("R4.1", lambda s, region: not_next(s, region, s.plague, NEXT_TO_PLAGUE))
+_SPREAD_FULL = Refusal("R4.1", lambda s, region: Msg("{region} already holds {most} rats; choose another neighbour",
+                                                     region=Name.region(region), most=MAX_RATS))
 
 
 def spread_refusal(state: State, region: str) -> Refusal | None:
@@ -354,7 +377,8 @@ def spread_refusal(state: State, region: str) -> Refusal | None:
     return None
 
 
-_NOT_THERE = Refusal("R4.2", lambda s, token: f"{token} is not a face-down rat in the plague region {s.plague}")
+_NOT_THERE = Refusal("R4.2", lambda s, token: Msg("{token} is not a face-down rat in the plague region {plague}",
+                                                  token=token, plague=Name.region(s.plague)))
 
 
 def flip_refusal(state: State, token: str) -> Refusal | None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from pbem.i18n import Msg, Name
 from pbem.rules.actions import Action, EndTurn, Flip, KnightCubes, Spread
 from pbem.rules.data import Token
 from pbem.rules.engine import apply_in_place
@@ -58,12 +59,13 @@ def _in_outbreak(state: State, player: str) -> bool:
 def _after_end(index: int, action: Action, state: State, spread: int | None = None) -> RuleError:
     if isinstance(action, Spread) and spread is not None:
         return _spread_too_many(index, spread)
-    after = "the game is over" if state.to_move is None else f"{state.to_move} is to move"
-    return RuleError(
-        f"action {index} ({action.kind}): your turn ended with the action before it ({after}); "
-        "a move file holds the actions of one player's turn only",
-        "R7.4",
-    )
+    if state.to_move is None:
+        return RuleError(Msg("action {index} ({kind}): your turn ended with the action before it (the game is "
+                             "over); a move file holds the actions of one player's turn only",
+                             index=index, kind=action.kind), "R7.4")
+    return RuleError(Msg("action {index} ({kind}): your turn ended with the action before it ({player} is to "
+                         "move); a move file holds the actions of one player's turn only",
+                         index=index, kind=action.kind, player=state.to_move), "R7.4")
 
 
 def _closing_without_outbreak(
@@ -79,23 +81,51 @@ def _closing_without_outbreak(
         index = first + offset
         if isinstance(action, KnightCubes) and offset == 0:
             if not knight:
-                raise RuleError(f"action {index} (knight_cubes): you do not hold the Knight card", "R5.4")
+                raise RuleError(Msg("action {index} (knight_cubes): you do not hold the Knight card",
+                                    index=index), "R5.4")
             continue
         if isinstance(action, KnightCubes):
-            raise RuleError(f"action {index} (knight_cubes): the Knight declares the neutral "
-                            "cubes before the flip order, right after the spreads", "R5.4")
+            raise _knight_late(index)
         if not isinstance(action, Flip):
             raise _after_end(index, action, state, spread)
         if action.token in named:
-            raise RuleError(f"action {index} (flip): {action.token} is named twice in the flip order", "R4.2")
+            raise _named_twice(index, action.token)
         named.add(action.token)
+
+
+def _knight_late(index: int) -> RuleError:
+    return RuleError(Msg("action {index} (knight_cubes): the Knight declares the neutral cubes before the flip "
+                         "order, right after the spreads", index=index), "R5.4")
+
+
+def _named_twice(index: int, token: str) -> RuleError:
+    return RuleError(Msg("action {index} (flip): {token} is named twice in the flip order",
+                         index=index, token=token), "R4.2")
 
 
 def _spread_too_many(index: int, spread: int) -> RuleError:
     """R4.1: a spread line more than the rats drawn (a public count)."""
-    drawn = f"only {spread} rat{' was' if spread == 1 else 's were'} drawn" if spread else "no rat was drawn"
-    return RuleError(f"action {index} (spread): {drawn} when the plague moved, and each spread "
-                     "line places one drawn rat: remove this spread line", "R4.1")
+    if not spread:
+        return RuleError(Msg("action {index} (spread): no rat was drawn when the plague moved, and each spread "
+                             "line places one drawn rat: remove this spread line", index=index), "R4.1")
+    return RuleError(Msg.plural(
+        "action {index} (spread): only {n} rat was drawn when the plague moved, and each spread line places "
+        "one drawn rat: remove this spread line",
+        "action {index} (spread): only {n} rats were drawn when the plague moved, and each spread line places "
+        "one drawn rat: remove this spread line", spread, index=index), "R4.1")
+
+
+def _spread_in_outbreak(index: int, spread: int, plague: str) -> RuleError:
+    """R7.4: a spread line more than the rats drawn, once the outbreak has begun."""
+    where = Name.region(plague)
+    if not spread:
+        return RuleError(Msg("action {index} (spread): no rat was drawn when the plague moved, and the outbreak "
+                             "in {plague} has begun: remove this spread line", index=index, plague=where), "R7.4")
+    return RuleError(Msg.plural(
+        "action {index} (spread): only {n} rat was drawn when the plague moved, and the outbreak in {plague} "
+        "has begun: remove this spread line",
+        "action {index} (spread): only {n} rats were drawn when the plague moved, and the outbreak in {plague} "
+        "has begun: remove this spread line", spread, index=index, plague=where), "R7.4")
 
 
 def _flip_order(state: State, tail: Sequence[Action], first: int, spread: int = 0) -> list[str]:
@@ -109,25 +139,20 @@ def _flip_order(state: State, tail: Sequence[Action], first: int, spread: int = 
         if isinstance(action, KnightCubes) and offset == 0:
             continue  # checked by the engine, on the public state
         if isinstance(action, KnightCubes):
-            raise RuleError(f"action {index} (knight_cubes): the Knight declares the neutral "
-                            "cubes before the flip order, right after the spreads", "R5.4")
+            raise _knight_late(index)
         if isinstance(action, Spread):  # one spread line too many (R4.1); the outbreak has begun
-            drawn = (f"only {spread} rat{' was' if spread == 1 else 's were'} drawn" if spread
-                     else "no rat was drawn")
-            raise RuleError(f"action {index} (spread): {drawn} when the plague moved, and the "
-                            f"outbreak in {state.plague} has begun: remove this spread line", "R7.4")
+            raise _spread_in_outbreak(index, spread, state.plague)
         if not isinstance(action, Flip):
-            raise RuleError(
-                f"action {index} ({action.kind}): the outbreak in {state.plague} has begun, and the "
-                "outbreak ends the turn; after the plague's move and its spreads a move may only "
-                "name the Knight's neutral cubes and the order of the flips",
-                "R7.4",
-            )
+            raise RuleError(Msg(
+                "action {index} ({kind}): the outbreak in {plague} has begun, and the outbreak ends the turn; "
+                "after the plague's move and its spreads a move may only name the Knight's neutral cubes and "
+                "the order of the flips", index=index, kind=action.kind, plague=Name.region(state.plague)), "R7.4")
         if action.token not in here:
-            raise RuleError(f"action {index} (flip): {action.token} is not a face-down rat "
-                            f"in the plague region {state.plague} (there: {', '.join(here)})", "R4.2")
+            raise RuleError(Msg("action {index} (flip): {token} is not a face-down rat in the plague region "
+                                "{plague} (there: {there})", index=index, token=action.token,
+                                plague=Name.region(state.plague), there=", ".join(here)), "R4.2")
         if action.token in named:
-            raise RuleError(f"action {index} (flip): {action.token} is named twice in the flip order", "R4.2")
+            raise _named_twice(index, action.token)
         named.append(action.token)
     return named
 
@@ -180,7 +205,8 @@ def _step(state: State, player: str, action: Action, faces: Faces, index: int) -
     try:
         return apply_in_place(state, player, action, faces)
     except RuleError as err:
-        raise RuleError(f"action {index} ({action.kind}): {err.message}", err.rule) from None
+        raise RuleError(Msg("action {index} ({kind}): {reason}", index=index, kind=action.kind, reason=err.words),
+                        err.rule) from None
 
 
 def _preferred_flips(state: State, player: str, order: list[str], faces: Faces) -> list[Event]:

@@ -11,6 +11,8 @@ import re
 from typing import Any
 
 from pbem.errors import PbemError, StateError
+from pbem.i18n import Name, translator
+from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game, Opening
 from pbem.referee.deadlines import phrase, rule_text
 from pbem.referee.seats import record_lines
@@ -161,6 +163,17 @@ def region_name(game: Game, region: str) -> str:
     return game.board.name_of(region)
 
 
+def _region_name(game: Game, region: str, lang: str) -> str:
+    """A region by its name in ``lang`` (issue 22); a custom map's region by its own name."""
+    if lang == "en" or region not in SHIPPED["region"] or game.board.name_of(region) != region.capitalize():
+        return game.board.name_of(region)
+    return translator(lang).name(Name.region(region))
+
+
+def _card_name(card: str, lang: str) -> str:
+    return CARD_NAMES[card] if lang == "en" else translator(lang).name(Name.card(card))
+
+
 def describe_event(game: Game, data: dict[str, Any]) -> str:
     """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`)."""
     def name(region: str) -> str:
@@ -218,10 +231,15 @@ def next_step(state: State) -> str:
     return f"{player} takes a card (optional), places cubes, then moves the plague (R3)"
 
 
-def board_lines(game: Game, notes: bool = True) -> list[str]:
+def board_lines(game: Game, notes: bool = True, lang: str = "en") -> list[str]:
     """The board in words; ``notes=False`` leaves out the seed line and the notices, for a text
-    that says them once already (a report mail: issue 19, item 7)."""
+    that says them once already (a report mail: issue 19, item 7); in ``lang``, the regions and
+    cards by the names its players know (issue 22: the labels are still English)."""
     state = game.state
+
+    def name(region: str) -> str:
+        return _region_name(game, region, lang)
+
     lines = [f"game {game.game_id}  (players in seat order: {', '.join(game.players)})"]
     seed = seed_line(game)
     if notes:
@@ -229,16 +247,16 @@ def board_lines(game: Game, notes: bool = True) -> list[str]:
     if state is None:
         lines.append(opening_line(game))
         return lines
-    width = max(len(region_name(game, r)) for r in state.regions)
+    width = max(len(name(r)) for r in state.regions)
     for region in state.regions:
         rats = " ".join(state.rats[region]) or "-"
         cubes = ", ".join(f"{p} {n}" for p, n in sorted(state.cubes[region].items())) or "-"
         plague = "  <- plague" if region == state.plague else ""
-        lines.append(f"  {region_name(game, region):<{width}}  rats: {rats:<12} cubes: {cubes}{plague}")
-        near = ", ".join(region_name(game, n) for n in state.neighbours[region])
+        lines.append(f"  {name(region):<{width}}  rats: {rats:<12} cubes: {cubes}{plague}")
+        near = ", ".join(name(n) for n in state.neighbours[region])
         lines.append(f"  {'':<{width}}  neighbours: {near}")
     lines.append("  palace: " + (", ".join(f"{p} {n}" for p, n in state.palace.items() if n) or "-"))
-    cards = ", ".join(f"{CARD_NAMES[c]}: {state.cards[c] or 'unowned'}" for c in CLASSES)
+    cards = ", ".join(f"{_card_name(c, lang)}: {state.cards[c] or 'unowned'}" for c in CLASSES)
     lines.append(f"  cards: {cards}")
     on_board = state.scores()  # R6.5: the regions and the palace
     lines.append("  cubes on the board (the palace included): " + ", ".join(f"{p} {n}" for p, n in on_board.items()))

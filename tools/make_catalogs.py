@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""pbem's translation catalogs (issue 22): extract the messages, merge them into each language's
+``.po``, compile each ``.po`` to the ``.mo`` pbem ships, or check that nothing is stale.
+
+    python tools/make_catalogs.py extract   # pbem/i18n/locale/pbem.pot, and new messages into each .po
+    python tools/make_catalogs.py compile   # every .po to its .mo (what pbem reads, with gettext)
+    python tools/make_catalogs.py check     # exit 1 if the .pot or a .mo is not what the sources give
+
+Standard library only but for PyYAML (pbem's own dependency, for the map's region ids): the
+messages are found with :mod:`ast` (no module of pbem is imported), and the ``.mo`` is written
+with the few lines of GNU msgfmt's format it needs, in a fixed order, so a fresh compile is
+byte-for-byte the shipped file (tests/test_i18n.py checks it).
+
+What is a message: the first string of a call to ``Msg`` or ``N_`` (``pbem.i18n``), the two of
+``Msg.plural``, the strings given to a translator's ``gettext``/``ngettext``/``pgettext``, the
+``label`` of each kind of refusal (``pbem/errors.py``), and the names players read: every
+region of the shipped map (context ``region``) and every class card (context ``card``), by id.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import struct
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+PBEM = ROOT / "pbem"
+LOCALE = PBEM / "i18n" / "locale"
+POT = LOCALE / "pbem.pot"
+LANGS = ("hu", "el", "uk")  # English is the messages themselves
+PLURAL_FORMS = {
+    "hu": "nplurals=2; plural=(n != 1);",
+    "el": "nplurals=2; plural=(n != 1);",
+    "uk": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+}
+LANGUAGE_NAMES = {"hu": "Hungarian", "el": "Greek", "uk": "Ukrainian"}
+CARDS = ("peasant", "merchant", "monk", "knight", "witch", "king")  # pbem.rules.data.CLASSES, R1.5
+
+
+class Message(NamedTuple):
+    context: str | None
+    msgid: str
+    plural: str | None
+    where: tuple[str, ...]  # file:line of each use
+
+
+class Entry(NamedTuple):
+    context: str | None
+    msgid: str
+    plural: str | None
+    strings: tuple[str, ...]  # msgstr, or msgstr[0..n-1]
+    fuzzy: bool
+
+
+# --- extracting ---------------------------------------------------------------------------
+
+def _text(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _found_in(path: Path) -> Iterator[tuple[str | None, str, str | None, int]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and path.name == "errors.py":
+            for item in node.body:
+                if (isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name)
+                        and item.targets[0].id == "label" and _text(item.value) is not None):
+                    yield None, str(_text(item.value)), None, item.lineno
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func, args = node.func, [_text(a) for a in node.args]
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name in ("Msg", "N_", "gettext") and args[0] is not None:
+            yield None, args[0], None, node.lineno
+        elif name in ("plural", "ngettext") and len(args) >= 2 and args[0] is not None and args[1] is not None:
+            if name == "ngettext" or (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                                      and func.value.id == "Msg"):
+                yield None, args[0], args[1], node.lineno
+        elif name == "pgettext" and len(args) >= 2 and args[0] is not None and args[1] is not None:
+            yield args[0], args[1], None, node.lineno
+
+
+def _region_ids() -> list[str]:
+    import yaml  # pbem's own dependency: the shipped map's region ids
+
+    data = yaml.safe_load((PBEM / "data" / "map.yaml").read_text(encoding="utf-8"))
+    return [str(region["id"]) for region in data["regions"]]
+
+
+def extract() -> list[Message]:
+    """Every message of pbem, in the order of the sources (file by file), each once."""
+    found: dict[tuple[str | None, str], Message] = {}
+
+    def add(context: str | None, msgid: str, plural: str | None, where: str) -> None:
+        key = (context, msgid)
+        old = found.get(key)
+        found[key] = Message(context, msgid, plural, (*old.where, where) if old else (where,))
+
+    for path in sorted(PBEM.rglob("*.py")):
+        for context, msgid, plural, line in sorted(_found_in(path), key=lambda found: found[3]):
+            add(context, msgid, plural, f"{path.relative_to(ROOT)}:{line}")
+    for region in _region_ids():
+        add("region", region, None, "pbem/data/map.yaml")
+    for card in CARDS:
+        add("card", card, None, "pbem/rules/data.py")
+    return list(found.values())
+
+
+# --- the .po format -----------------------------------------------------------------------
+
+def quote(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{escaped}"'
+
+
+def _unquote(text: str) -> str:
+    body = text.strip()
+    if not (body.startswith('"') and body.endswith('"')):
+        raise ValueError(f"not a quoted string: {text!r}")
+    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body[1:-1])
+
+
+def read_po(text: str) -> list[Entry]:
+    """The entries of a ``.po`` file (the header is the entry with msgid ``""``)."""
+    entries: list[Entry] = []
+    fields: dict[str, str] = {}
+    flags: set[str] = set()
+    current = ""
+
+    def close() -> None:
+        if "msgid" in fields:
+            strings = tuple(fields[k] for k in sorted(fields, key=lambda k: (len(k), k)) if k.startswith("msgstr"))
+            entries.append(Entry(fields.get("msgctxt"), fields["msgid"], fields.get("msgid_plural"), strings,
+                                 "fuzzy" in flags))
+        fields.clear()
+        flags.clear()
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("#,"):
+            if "msgid" in fields and any(k.startswith("msgstr") for k in fields):
+                close()
+            flags.update(flag.strip() for flag in line[2:].split(","))
+        elif line.startswith("#") or not line:
+            if not line and any(k.startswith("msgstr") for k in fields):
+                close()
+        elif line.startswith('"'):
+            fields[current] += _unquote(line)
+        else:
+            key, _, value = line.partition(" ")
+            if key in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in fields):
+                close()
+            current = key
+            fields[key] = _unquote(value)
+    close()
+    return entries
+
+
+def _po_entry(context: str | None, msgid: str, plural: str | None, strings: tuple[str, ...],
+              where: tuple[str, ...] = (), fuzzy: bool = False) -> str:
+    lines = [f"#: {w}" for w in where]
+    flags = (["fuzzy"] if fuzzy else []) + (["python-brace-format"] if "{" in msgid else [])
+    if flags:
+        lines.append("#, " + ", ".join(flags))
+    if context is not None:
+        lines.append(f"msgctxt {quote(context)}")
+    lines.append(f"msgid {quote(msgid)}")
+    if plural is not None:
+        lines.append(f"msgid_plural {quote(plural)}")
+        lines += [f"msgstr[{i}] {quote(s)}" for i, s in enumerate(strings)]
+    else:
+        lines.append(f"msgstr {quote(strings[0] if strings else '')}")
+    return "\n".join(lines) + "\n"
+
+
+def _header(lang: str | None) -> str:
+    fields = ["Project-Id-Version: pbem", "MIME-Version: 1.0", "Content-Type: text/plain; charset=UTF-8",
+              "Content-Transfer-Encoding: 8bit", "Last-Translator: the pbem project",
+              "Language-Team: the pbem project"]
+    if lang is not None:
+        fields += [f"Language: {lang}", f"Plural-Forms: {PLURAL_FORMS[lang]}"]
+    return "".join(f"{f}\\n" for f in fields)
+
+
+def write_po(messages: list[Message], lang: str | None, old: list[Entry]) -> str:
+    """The catalog of ``lang`` (``None``: the template) for ``messages``, keeping ``old``'s
+    translations of the messages still there."""
+    kept = {(e.context, e.msgid): e for e in old if e.msgid}
+    title = "pbem's messages" if lang is None else f"pbem's messages in {LANGUAGE_NAMES[lang]}"
+    out = [f"# {title} (tools/make_catalogs.py extract; translations by the project)\n"
+           f'msgid ""\nmsgstr "{_header(lang)}"\n']
+    forms = 1 if lang is None else int(PLURAL_FORMS[lang].split(";")[0].split("=")[1])
+    for m in messages:
+        had = kept.get((m.context, m.msgid))
+        blank = ("",) * (forms if m.plural is not None else 1)
+        strings = had.strings if had is not None and lang is not None else blank
+        out.append(_po_entry(m.context, m.msgid, m.plural, strings, m.where, had.fuzzy if had else False))
+    return "\n".join(out)
+
+
+# --- the .mo format (GNU gettext's, as msgfmt writes it, little-endian) ----------------------
+
+def mo_bytes(entries: list[Entry]) -> bytes:
+    """The compiled catalog: translated, non-fuzzy entries (and the header), keys sorted."""
+    table: dict[bytes, bytes] = {}
+    for e in entries:
+        if e.fuzzy and e.msgid or not any(e.strings):
+            continue
+        key = e.msgid if e.plural is None else f"{e.msgid}\0{e.plural}"
+        if e.context is not None:
+            key = f"{e.context}\x04{key}"
+        table[key.encode("utf-8")] = "\0".join(e.strings).encode("utf-8")
+    keys = sorted(table)
+    start = 7 * 4
+    ids_at, strs_at = start, start + len(keys) * 8
+    data_at = strs_at + len(keys) * 8
+    ids, strs, blob = [], [], b""
+    for key in keys:
+        ids.append((len(key), data_at + len(blob)))
+        blob += key + b"\0"
+    for key in keys:
+        strs.append((len(table[key]), data_at + len(blob)))
+        blob += table[key] + b"\0"
+    head = struct.pack("<7I", 0x950412DE, 0, len(keys), ids_at, strs_at, 0, data_at)
+    pairs = b"".join(struct.pack("<2I", *p) for p in ids + strs)
+    return head + pairs + blob
+
+
+def po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / "pbem.po"
+
+
+def compiled(lang: str) -> bytes:
+    return mo_bytes(read_po(po_path(lang).read_text(encoding="utf-8")))
+
+
+def main(argv: list[str]) -> int:
+    command = argv[1] if len(argv) == 2 else ""
+    if command == "extract":
+        messages = extract()
+        POT.parent.mkdir(parents=True, exist_ok=True)
+        POT.write_text(write_po(messages, None, []), encoding="utf-8")
+        for lang in LANGS:
+            path = po_path(lang)
+            old = read_po(path.read_text(encoding="utf-8")) if path.exists() else []
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(write_po(messages, lang, old), encoding="utf-8")
+        print(f"{len(messages)} messages: {POT.relative_to(ROOT)} and {len(LANGS)} catalogs")
+        return 0
+    if command == "compile":
+        for lang in LANGS:
+            po_path(lang).with_suffix(".mo").write_bytes(compiled(lang))
+        print(f"compiled {', '.join(LANGS)}")
+        return 0
+    if command == "check":
+        stale = [str(POT)] if POT.read_text(encoding="utf-8") != write_po(extract(), None, []) else []
+        stale += [str(po_path(lang).with_suffix(".mo")) for lang in LANGS
+                  if po_path(lang).with_suffix(".mo").read_bytes() != compiled(lang)]
+        for path in stale:
+            print(f"stale: {path} (run tools/make_catalogs.py extract, then compile)")
+        return 1 if stale else 0
+    print(__doc__.split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
