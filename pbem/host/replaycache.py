@@ -46,47 +46,53 @@ by one); tests read it to see the cache used, never a clock."""
 
 
 class CachedGame:
-    """A game read through the cache, and what to keep once an input based on it is recorded."""
+    """A game read through the cache: the log's bytes as read, the game they give, and (when
+    the host may record on it) that game pickled before anything changes it."""
 
-    __slots__ = ("_keep", "game")
+    __slots__ = ("count", "data", "fresh", "game", "pickled")
 
-    def __init__(self, game: Game, keep: bytes | None) -> None:
-        self.game = game
-        self._keep = keep  # the sealed payload for the log as read; None when the cache has it
+    def __init__(self, game: Game, data: bytes, pickled: bytes | None, fresh: bool) -> None:
+        self.game = game  # the caller's to change (the host's step advances it in place)
+        self.data = data
+        self.count = len(game.entries)  # the entries ``data`` holds
+        self.pickled = pickled  # the game as read, pickled (None: the caller records nothing)
+        self.fresh = fresh  # the cache does not hold this game yet
 
     def keep(self, game_dir: Path) -> None:
         """After a recorded input: the game as read, for the next reader (never on a refusal)."""
-        if self._keep is not None:
-            write_sealed(game_dir, CACHE_NAME, self._keep)
-            self._keep = None
+        if self.fresh and self.pickled is not None:
+            write_sealed(game_dir, CACHE_NAME, _header(self.data, self.count) + self.pickled)
+            self.fresh = False
 
 
 def cached_game(game_dir: Path, keep: bool = True) -> CachedGame:
     """The game of ``game_dir``'s log, as :func:`pbem.referee.replay.replay` gives it (see the
     module for the order of the checks); ``keep``: the host may record an input on it, so the
-    game as read is sealed now, before that input changes it."""
+    game as read is pickled now, before that input changes it."""
     data = read_limited(game_dir / LOG_NAME, LOG_LIMIT, "log")
-    found = _resumed(game_dir, data)
+    found = _resumed(game_dir, data, keep)
     if found is not None:
         stats["hit"] += 1
-        game, fresh = found
+        game, pickled, fresh = found
     else:
         stats["miss"] += 1
         entries, hashes = log_records(data)
         stats["replayed"] += len(entries)
-        game, fresh = replay(entries, hashes), True
+        game, pickled, fresh = replay(entries, hashes), None, True
     if log_has_signatures(game.entries):  # P8; most games use no keys and skip the import
         require_valid(game.entries)  # a log whose signatures fail is tampered with
-    return CachedGame(game, _payload(game, data) if fresh and keep else None)
+    if keep and pickled is None:
+        pickled = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+    return CachedGame(game, data, pickled, fresh)
 
 
-def _payload(game: Game, data: bytes) -> bytes:
-    digest = hashlib.sha256(data).hexdigest()
-    return f"{len(data)} {len(game.entries)} {digest}\n".encode() + pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
+def _header(data: bytes, count: int) -> bytes:
+    return f"{len(data)} {count} {hashlib.sha256(data).hexdigest()}\n".encode()
 
 
-def _resumed(game_dir: Path, data: bytes) -> tuple[Game, bool] | None:
-    """The cached game brought up to ``data``, and whether it took new entries; None: no use."""
+def _resumed(game_dir: Path, data: bytes, keep: bool) -> tuple[Game, bytes | None, bool] | None:
+    """The cached game brought up to ``data``, pickled if it is the cache's own (so ``keep``
+    needs no new pickle), and whether it took new entries; None: the cache is of no use."""
     payload = read_sealed(game_dir, CACHE_NAME, CACHE_LIMIT)
     if payload is None:
         return None
@@ -108,7 +114,7 @@ def _resumed(game_dir: Path, data: bytes) -> tuple[Game, bool] | None:
     if type(game) is not Game or len(game.entries) != count:
         return None
     if not tail:
-        return game, False
+        return game, body if keep else None, False
     try:
         entries, hashes = log_records(tail, count, game.last_hash)
         for entry, entry_hash in zip(entries, hashes, strict=True):
@@ -116,4 +122,4 @@ def _resumed(game_dir: Path, data: bytes) -> tuple[Game, bool] | None:
     except Exception:  # the whole read names the fault, as it did before the cache
         return None
     stats["replayed"] += len(entries)
-    return game, True
+    return game, None, True
