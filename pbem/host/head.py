@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import pickle
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,9 @@ from pbem.views.timeline import Summary, checked, status, summarize
 HEAD_NAME = "head.cache"
 HEAD_LIMIT = 64 * 1024
 
+stats: Counter[str] = Counter()
+"""``indexed`` (a head from the index) and ``read`` (from the log, replayed): for tests, never a clock."""
+
 
 class Head(Record):
     """One game's head, as of the log bytes it was made from."""
@@ -56,7 +60,9 @@ def head_of(folder: Path, write: bool = False) -> Head:
     data = read_limited(folder / LOG_NAME, LOG_LIMIT, "log")
     found = _indexed(folder, data)
     if found is not None:
+        stats["indexed"] += 1
         return found[0]
+    stats["read"] += 1
     summary = summarize(*checked(*log_records(data)))
     return _head(folder, data, summary.game, _key(summary.game), summary.since_seq, summary.since_at, write)
 
