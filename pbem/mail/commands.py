@@ -25,6 +25,7 @@ from pbem.log.logfile import LOG_NAME
 from pbem.mail import replies
 from pbem.mail.headers import Mail
 from pbem.mail.message import body_text
+from pbem.mail.pictures import board_picture_of
 from pbem.record import Record
 from pbem.views.rulesref import lookup
 from pbem.views.template import template
@@ -105,7 +106,7 @@ def answer(games: Path, address: str, command: Command) -> Answer:
     head = f"[pbem {game.game_id}]"
     log = path / LOG_NAME
     if command.word == "board":  # the text board and its picture, as the report mails have them
-        picture = replies.board_picture(game)  # looked up when called: one drawing function to patch
+        picture = board_picture_of(game, path, replies.board_picture)  # once per entry; looked up when called
         return Answer(f"{head} the board after entry {game.last_seq}", "\n".join(board_lines(game)) + "\n",
                       [] if picture is None else [(f"{game.game_id}-{game.last_seq}.png", picture, "png")])
     if command.word == "log":
