@@ -54,7 +54,9 @@ def _play(games: Path, moves: int) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def played(tmp_path: Path) -> tuple[Path, Path, Path]:
+def played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path, Path]:
+    """Six turns played; the cache written again after every input (else after 16 entries)."""
+    monkeypatch.setattr(replaycache, "REWRITE_AFTER", 1)
     games = tmp_path / "games"
     games.mkdir()
     path, nxt = _play(games, 6)
@@ -74,15 +76,31 @@ def _same_game(a: Any, b: Any) -> None:
 
 
 def test_the_host_replays_only_the_entries_after_the_prefix_it_already_replayed(
-    played: tuple[Path, Path, Path],
+    played: tuple[Path, Path, Path], tmp_path: Path,
 ) -> None:
     games, path, nxt = played
-    entries = len(read_log(path / LOG_NAME)[0])
+    first = apply_move(games, read_move(nxt))  # the cache now holds the log this apply read
+    game = first.game
+    assert game.state is not None and game.state.to_move is not None
+    target = write_move(game, game.state.to_move, bot_actions(game.state, random.Random(5)), tmp_path, 99)
     replaycache.stats.clear()
-    applied = apply_move(games, read_move(nxt))
+    applied = apply_move(games, read_move(target))
     assert replaycache.stats["hit"] == 1 and replaycache.stats["miss"] == 0
-    assert 0 < replaycache.stats["replayed"] < entries / 4  # the last move's entries, not the log
+    assert replaycache.stats["replayed"] == len(first.entries)  # the last input's entries, not the log
     _same_game(applied.game, _whole(path))
+
+
+def test_the_cache_is_written_again_only_once_enough_entries_follow_its_prefix(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    path, _ = _play(games, 6)
+    cached = replaycache.read_sealed(path, replaycache.CACHE_NAME, replaycache.CACHE_LIMIT)
+    assert cached is not None
+    covered = int(cached.split(b" ")[1])
+    assert 0 < len(read_log(path / LOG_NAME)[0]) - covered < replaycache.REWRITE_AFTER + 8
+    replaycache.stats.clear()
+    _same_game(load_game(path), _whole(path))
+    assert replaycache.stats["hit"] == 1
 
 
 def test_the_cached_game_is_the_game_a_whole_replay_gives(played: tuple[Path, Path, Path]) -> None:

@@ -75,18 +75,19 @@ def refresh(folder: Path, read: CachedGame) -> None:
     try:
         data = read_limited(folder / LOG_NAME, LOG_LIMIT, "log")
         found = _indexed(folder, read.data)
-        if found is None or read.pickled is None or not data.startswith(read.data):
+        base = read.base
+        if found is None or base is None or not data.startswith(read.data):
             raise LookupError
         got = found[1]
-        game: Game = pickle.loads(read.pickled)  # pickled by this process from the game it read
-        entries, hashes = log_records(data[len(read.data):], len(game.entries), game.last_hash)
+        game: Game = pickle.loads(base.pickled)  # the game of a prefix of the log as read, by this host
+        entries, hashes = log_records(data[base.size:], base.count, game.last_hash)
         if log_has_signatures(entries) or any(isinstance(e, Reveal) for e in entries):
             raise LookupError  # P8 and the audit (P6): checked as every reader checks them
         key, since, since_at = tuple(got["key"]), int(got["since"]), str(got["since_at"])
         for entry, entry_hash in zip(entries, hashes, strict=True):
             apply_entry(game, entry, entry_hash)
-            if _key(game) != key:  # as summarize steps: the entry from which it waits as it waits now
-                key, since, since_at = _key(game), entry.seq, entry.at
+            if entry.seq >= read.count and _key(game) != key:  # as summarize steps: the entry
+                key, since, since_at = _key(game), entry.seq, entry.at  # from which it waits as now
         _head(folder, data, game, key, since, since_at, True)
     except LookupError:
         with contextlib.suppress(PbemError):

@@ -19,7 +19,7 @@ Any mismatch, and any refusal in steps 2-4, means: read and replay the whole log
 scratch, as before issue 21.  So a tampered log is refused with the very words it was
 refused with before, and a cache can save time but never change a result.  The cache is
 written only after an input was recorded (:func:`CachedGame.keep`), so a refused input
-still changes no file.
+still changes no file; and only once :data:`REWRITE_AFTER` entries follow its prefix.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from pbem.host.caches import read_sealed, write_sealed
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, log_records
 from pbem.log.yamlio import LOG_LIMIT
+from pbem.record import Record
 from pbem.referee.replay import apply_entry, replay
 from pbem.referee.signatures import log_has_signatures, require_valid
 
@@ -45,54 +46,71 @@ stats: Counter[str] = Counter()
 by one); tests read it to see the cache used, never a clock."""
 
 
+REWRITE_AFTER = 16
+"""The cache is written again once this many entries follow its prefix (a few entries more
+to replay cost less than pickling and writing the whole game after every move)."""
+
+
+class Base(Record):
+    """A prefix of the log and its game, pickled: the cache's own, or the log as read pickled."""
+
+    size: int  # the prefix's bytes
+    count: int  # its entries
+    pickled: bytes
+
+
 class CachedGame:
     """A game read through the cache: the log's bytes as read, the game they give, and (when
-    the host may record on it) that game pickled before anything changes it."""
+    the host may record on it) a pickled game of a prefix of those bytes, which nothing changes."""
 
-    __slots__ = ("count", "data", "fresh", "game", "pickled")
+    __slots__ = ("base", "count", "data", "fresh", "game")
 
-    def __init__(self, game: Game, data: bytes, pickled: bytes | None, fresh: bool) -> None:
+    def __init__(self, game: Game, data: bytes, base: Base | None, fresh: bool) -> None:
         self.game = game  # the caller's to change (the host's step advances it in place)
         self.data = data
         self.count = len(game.entries)  # the entries ``data`` holds
-        self.pickled = pickled  # the game as read, pickled (None: the caller records nothing)
-        self.fresh = fresh  # the cache does not hold this game yet
+        self.base = base  # None: the caller records nothing
+        self.fresh = fresh  # the base is not in the cache file yet
 
     def keep(self, game_dir: Path) -> None:
-        """After a recorded input: the game as read, for the next reader (never on a refusal)."""
-        if self.fresh and self.pickled is not None:
-            write_sealed(game_dir, CACHE_NAME, _header(self.data, self.count) + self.pickled)
+        """After a recorded input: the base, for the next reader (never on a refusal)."""
+        if self.fresh and self.base is not None:
+            size = self.base.size
+            write_sealed(game_dir, CACHE_NAME, _header(self.data[:size], self.base.count) + self.base.pickled)
             self.fresh = False
 
 
 def cached_game(game_dir: Path, keep: bool = True) -> CachedGame:
     """The game of ``game_dir``'s log, as :func:`pbem.referee.replay.replay` gives it (see the
-    module for the order of the checks); ``keep``: the host may record an input on it, so the
-    game as read is pickled now, before that input changes it."""
+    module for the order of the checks); ``keep``: the host may record an input on it, so a
+    pickled game of the log as read, or of the cache's prefix, is kept aside unchanged."""
     data = read_limited(game_dir / LOG_NAME, LOG_LIMIT, "log")
-    found = _resumed(game_dir, data, keep)
+    found = _resumed(game_dir, data)
+    base: Base | None = None
     if found is not None:
         stats["hit"] += 1
-        game, pickled, fresh = found
+        game, base = found
+        fresh = len(game.entries) - base.count >= REWRITE_AFTER
     else:
         stats["miss"] += 1
         entries, hashes = log_records(data)
         stats["replayed"] += len(entries)
-        game, pickled, fresh = replay(entries, hashes), None, True
+        game, fresh = replay(entries, hashes), True
     if log_has_signatures(game.entries):  # P8; most games use no keys and skip the import
         require_valid(game.entries)  # a log whose signatures fail is tampered with
-    if keep and pickled is None:
-        pickled = pickle.dumps(game, pickle.HIGHEST_PROTOCOL)
-    return CachedGame(game, data, pickled, fresh)
+    if not keep:
+        base = None
+    elif fresh:
+        base = Base(len(data), len(game.entries), pickle.dumps(game, pickle.HIGHEST_PROTOCOL))
+    return CachedGame(game, data, base, fresh)
 
 
 def _header(data: bytes, count: int) -> bytes:
     return f"{len(data)} {count} {hashlib.sha256(data).hexdigest()}\n".encode()
 
 
-def _resumed(game_dir: Path, data: bytes, keep: bool) -> tuple[Game, bytes | None, bool] | None:
-    """The cached game brought up to ``data``, pickled if it is the cache's own (so ``keep``
-    needs no new pickle), and whether it took new entries; None: the cache is of no use."""
+def _resumed(game_dir: Path, data: bytes) -> tuple[Game, Base] | None:
+    """The cached game brought up to ``data``, and the cache's own base; None: of no use."""
     payload = read_sealed(game_dir, CACHE_NAME, CACHE_LIMIT)
     if payload is None:
         return None
@@ -113,8 +131,9 @@ def _resumed(game_dir: Path, data: bytes, keep: bool) -> tuple[Game, bytes | Non
         return None
     if type(game) is not Game or len(game.entries) != count:
         return None
+    base = Base(size, count, body)
     if not tail:
-        return game, body if keep else None, False
+        return game, base
     try:
         entries, hashes = log_records(tail, count, game.last_hash)
         for entry, entry_hash in zip(entries, hashes, strict=True):
@@ -122,4 +141,4 @@ def _resumed(game_dir: Path, data: bytes, keep: bool) -> tuple[Game, bytes | Non
     except Exception:  # the whole read names the fault, as it did before the cache
         return None
     stats["replayed"] += len(entries)
-    return game, None, True
+    return game, base
