@@ -1,15 +1,17 @@
 """`pbem mail` on 200 waiting messages across 50 games, two checkouts run alternately (issue 21).
 
     git worktree add /tmp/base57 57c751b
-    python bench/mail.py /tmp/base57 . --runs 5
+    python bench/mail.py /tmp/base57 . --runs 5 [--boards]
 
 Fifty 4-player games are made (by the checkout running this script), each with its
 opening done and every player's address in host.yaml; then, for each game, the next
 four moves (one a player, in turn) are played once in a scratch copy to learn their
 ``after`` and put into one Maildir as the players would mail them, round by round, with
-the host's clock pinned (``PBEM_NOW``) so the entries come out the same.  Each run
-copies the games and the Maildir afresh and times ``pbem mail --inbox --outbox`` as a
-whole process of the checkout named (its pbem first on ``sys.path``), alternating the
+the host's clock pinned (``PBEM_NOW``) so the entries come out the same.  With
+``--boards`` each game's first message is a move and its other three are `board`
+requests from the other seats (the picture of one entry, asked for three times).  Each
+run copies the games and the Maildir afresh and times ``pbem mail --inbox --outbox`` as
+a whole process of the checkout named (its pbem first on ``sys.path``), alternating the
 two checkouts so the machine's noise meets both alike; medians are printed.
 """
 
@@ -35,8 +37,9 @@ ENV["PBEM_NOW"] = NOW
 RUN = "import sys; sys.path.insert(0, sys.argv.pop(1)); from pbem.cli import run; sys.argv[0] = 'pbem'; run()"
 
 
-def build(root: Path) -> tuple[Path, Path]:
-    """The pristine games folder and Maildir (see the module)."""
+def build(root: Path, boards: bool = False) -> tuple[Path, Path]:
+    """The pristine games folder and Maildir (see the module); ``boards``: each game's first
+    message is a move and its other three are `board` requests from the other seats."""
     os.environ["PBEM_NOW"] = NOW
     from pbem.bots.randombot import bot_actions
     from pbem.host.create import NewGame, create
@@ -60,6 +63,10 @@ def build(root: Path) -> tuple[Path, Path]:
         for n in range(MOVES):
             assert game.state is not None and game.state.to_move is not None
             player = game.state.to_move
+            if boards and n:
+                asker = PLAYERS[(PLAYERS.index(player) + n) % len(PLAYERS)]
+                rounds[n].append(_mail(emails[asker], "board", f"{game_id}-{n}", subject="board"))
+                continue
             move = {"game": game_id, "player": player, "kind": "move", "after": after_of(game),
                     "actions": [a.to_dict() for a in bot_actions(game.state, rng)]}
             text = dump_yaml(move)
@@ -71,9 +78,9 @@ def build(root: Path) -> tuple[Path, Path]:
     return games, inbox
 
 
-def _mail(sender: str, text: str, tag: str) -> bytes:
+def _mail(sender: str, text: str, tag: str, subject: str = "my move") -> bytes:
     msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = sender, HOST, "my move"
+    msg["From"], msg["To"], msg["Subject"] = sender, HOST, subject
     msg["Message-ID"] = f"<{tag}@example.org>"
     msg.set_content(f"Here it is:\n\n{text}\n")
     return bytes(msg)
@@ -103,11 +110,13 @@ def main() -> None:
     parser.add_argument("before", type=Path)
     parser.add_argument("after", type=Path, nargs="?", default=Path("."))
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--boards", action="store_true",
+                        help="each game's messages: one move, then three 'board' requests")
     args = parser.parse_args()
     checkouts = {"before": args.before.resolve(), "after": args.after.resolve()}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        games, inbox = build(root / "pristine")
+        games, inbox = build(root / "pristine", args.boards)
         times: dict[str, list[float]] = {name: [] for name in checkouts}
         said: dict[str, str] = {}
         for _ in range(args.runs):
@@ -115,7 +124,8 @@ def main() -> None:
                 seconds, said[name] = timed(checkout, games, inbox, root / "work")
                 times[name].append(seconds)
         for name, values in times.items():
-            print(f"{name} ({checkouts[name]}): pbem mail on {GAMES * MOVES} messages across {GAMES} games: "
+            what = "1 move and 3 board requests a game" if args.boards else "4 moves a game"
+            print(f"{name} ({checkouts[name]}): pbem mail on {GAMES * MOVES} messages ({what}) across {GAMES} games: "
                   f"median {statistics.median(values):.2f} s over {args.runs} runs "
                   f"({', '.join(f'{v:.2f}' for v in values)}); {said[name]}")
         ratio = statistics.median(times["after"]) / statistics.median(times["before"])
