@@ -33,11 +33,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pbem.bots.randombot import bot_actions
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game, replace, reveal
 from pbem.log.moves import read_move
 from pbem.sim.demo import open_game, write_move
-from pbem.bots.randombot import bot_actions
 from pbem.sim.simulate import PLAYER_NAMES, simulate
 
 FLOOR = [sys.executable, "-c", "import yaml, jsonschema, click"]
@@ -46,6 +46,12 @@ FLOOR = [sys.executable, "-c", "import yaml, jsonschema, click"]
 # PYTHONDONTWRITEBYTECODE would make pbem alone recompile itself on every run.)
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 PBEM = [sys.executable, "-m", "pbem.cli"]
+RUN = "import sys; sys.path.insert(0, sys.argv.pop(1)); from pbem.cli import run; sys.argv[0] = 'pbem'; run()"
+
+
+def pbem_of(checkout: Path | None) -> list[str]:
+    """The `pbem` command of this checkout, or of another one (its pbem first on sys.path)."""
+    return PBEM if checkout is None else [sys.executable, "-c", RUN, str(checkout.resolve())]
 
 
 def games_per_second(games: int) -> float:
@@ -137,7 +143,7 @@ def build_many(games: Path, count: int, started: int) -> None:
             open_game(games, game_id, {p: bytes([k % 256, k // 256, n]) * 8 for n, p in enumerate(players)})
 
 
-def apply_figures(tmp: Path, reps: int) -> None:
+def apply_figures(tmp: Path, reps: int, before: Path | None = None) -> None:
     made: dict[int, tuple[Path, Path, Path, int]] = {}
     for size in (50, 300):
         games = tmp / f"long{size}"
@@ -146,35 +152,50 @@ def apply_figures(tmp: Path, reps: int) -> None:
         shutil.copytree(games, pristine)
         made[size] = (games, pristine, nxt[0], len(load_game(path).entries))
 
-    def apply_cmd(size: int) -> Callable[[], list[str]]:
+    def apply_cmd(size: int, checkout: Path | None = None) -> Callable[[], list[str]]:
         games, pristine, nxt, _n = made[size]
 
         def make() -> list[str]:
             shutil.rmtree(games)
             shutil.copytree(pristine, games)  # with the host's caches, as the last apply left them
-            return [*PBEM, "apply", str(nxt).replace(str(pristine), str(games)), "--games", str(games)]
+            return [*pbem_of(checkout), "apply", str(nxt).replace(str(pristine), str(games)), "--games", str(games)]
         return make
 
-    got = medians({"50": apply_cmd(50), "300": apply_cmd(300)}, reps)
+    cmds = {"50": apply_cmd(50), "300": apply_cmd(300)}
+    if before is not None:
+        cmds |= {"before 50": apply_cmd(50, before), "before 300": apply_cmd(300, before)}
+    got = medians(cmds, reps)
     floor = got["floor"]
-    for size in (50, 300):
+    for name in cmds:
+        size = int(name.split()[-1])
         log = made[size][1] / "bench-4p" / "log.yaml"
-        print(f"pbem apply on a {made[size][3]}-entry 4-player log ({log.stat().st_size // 1024} KiB): "
-              f"{got[str(size)] * 1000:.0f} ms vs import floor {floor * 1000:.0f} ms: ratio "
-              f"{got[str(size)] / floor:.2f}  (target <= 1.3)")
+        who = f" by {before}" if name.startswith("before") else ""
+        print(f"pbem apply{who} on a {made[size][3]}-entry 4-player log ({log.stat().st_size // 1024} KiB): "
+              f"{got[name] * 1000:.0f} ms vs import floor {floor * 1000:.0f} ms: ratio "
+              f"{got[name] / floor:.2f}  (target <= 1.3)")
     print(f"pbem apply at 300 entries / at 50: {got['300'] / got['50']:.2f}  (target <= 1.1)")
+    if before is not None:
+        print(f"  by {before}: {got['before 300'] / got['before 50']:.2f}")
 
 
-def host_figures(tmp: Path, reps: int, count: int) -> None:
+def host_figures(tmp: Path, reps: int, count: int, before: Path | None = None) -> None:
     games = tmp / "many"
     start = time.perf_counter()
     build_many(games, count, count // 10)
     print(f"({count} games made in {time.perf_counter() - start:.0f} s: {count // 10} in play, the rest in "
           "their opening; one in two with a deadline)")
-    got = medians({"list": lambda: [*PBEM, "list", "--games", str(games)],
-                   "tick": lambda: [*PBEM, "tick", "--games", str(games)]}, reps)
-    for name in ("list", "tick"):
-        print(f"pbem {name}{' (nothing due)' if name == 'tick' else ''} over {count} games: "
+    def cmd(name: str, checkout: Path | None = None) -> Callable[[], list[str]]:
+        extra = ["--from", "rattus@host.example"] if name == "tick" else []
+        return lambda: [*pbem_of(checkout), name, "--games", str(games), *extra]
+
+    cmds = {"list": cmd("list"), "tick": cmd("tick")}
+    if before is not None:
+        cmds |= {"before list": cmd("list", before), "before tick": cmd("tick", before)}
+    got = medians(cmds, reps)
+    for name in cmds:
+        who = f" by {before}" if name.startswith("before") else ""
+        what = name.split()[-1]
+        print(f"pbem {what}{who}{' (nothing due)' if what == 'tick' else ''} over {count} games: "
               f"{got[name] * 1000:.0f} ms vs import floor {got['floor'] * 1000:.0f} ms: ratio "
               f"{got[name] / got['floor']:.2f}  (target <= 4)")
 
@@ -184,6 +205,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", choices=["games", "apply", "host", "audit"], action="append",
                         help="only these figures (repeatable); default: all")
+    parser.add_argument("--before", type=Path, help="also time this checkout's apply, list and tick, "
+                        "alternated with ours (git worktree add /tmp/base57 57c751b)")
     args = parser.parse_args()
     reps = 5 if args.quick else 15
     only = set(args.only or ["games", "apply", "host", "audit"])
@@ -196,9 +219,9 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         if "apply" in only:
-            apply_figures(Path(tmp), reps)
+            apply_figures(Path(tmp), reps, args.before)
         if "host" in only:
-            host_figures(Path(tmp), reps, 1000)
+            host_figures(Path(tmp), reps, 1000, args.before)
         if "audit" in only:
             audit_figures(Path(tmp), reps)
 

@@ -77,9 +77,10 @@ def tick(games: Path, from_address: str | None = None) -> Tick:
             if head is not None and not head.deadline:
                 continue
             if head is not None and not (head.due is not None and now() >= head.due[1]):
-                if load_settings(child).emails and host is None:  # as below: a bad From is said at once
+                emails = load_settings(child).emails
+                if emails and host is None:  # as below: a bad From is said at once
                     host = MailHost(games, lambda _m: None, host_address(games, from_address))
-                if not _owes(child, head):
+                if not emails or not _owes(child, head):
                     continue
             game = load_game(child)
             if game.deadline is None:
@@ -111,10 +112,8 @@ def _head(path: Path) -> Head | None:
 
 
 def _owes(path: Path, head: Head) -> bool:
-    """Does this game, whose deadline has not passed, still owe its players a mail (a timeout's
+    """Does this game with addresses, whose deadline has not passed, still owe its players a mail (a timeout's
     notice, the turn's reminder)?  What :func:`_mail` would queue, from the head alone."""
-    if not load_settings(path).emails:
-        return False
     sent = notices_sent(path)
     if any(f"notice {seq}" not in sent for seq in head.timeouts):
         return True
