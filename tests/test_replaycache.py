@@ -29,7 +29,7 @@ from pbem.host.games import apply_move, load_game
 from pbem.log.logfile import LOG_NAME, read_docs, read_log
 from pbem.log.moves import read_move
 from pbem.log.yamlio import dump_entry
-from pbem.referee.replay import replay
+from pbem.referee.replay import apply_entry, replay
 from pbem.sim.demo import open_game, write_move
 
 PLAYERS = ("red", "green", "blue", "yellow")
@@ -254,3 +254,17 @@ def test_a_refused_move_leaves_the_cache_and_every_file_as_they_were(played: tup
     with pytest.raises(PbemError):
         apply_move(games, read_move(nxt))  # the same move again: stale (P7)
     assert snapshot(path) == before
+
+
+def test_a_fork_of_the_game_is_not_changed_by_replaying_more_into_the_game(played: tuple[Path, Path, Path]) -> None:
+    """The head index steps a fork of the game as read (pbem.log.game.Game.fork) while the
+    host's step advances the game itself: neither may see the other's entries."""
+    _, path, _ = played
+    entries, hashes = read_log(path / LOG_NAME)
+    game = replay(entries[:-3], hashes[:-3])
+    fork = game.fork()
+    as_forked = pickle.dumps(fork)
+    for entry, hashed in zip(entries[-3:], hashes[-3:], strict=True):
+        apply_entry(game, entry, hashed)
+    assert pickle.dumps(fork) == as_forked and len(game.entries) == len(fork.entries) + 3
+    _same_game(game, _whole(path))

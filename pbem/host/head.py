@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import pickle
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -70,24 +69,23 @@ def head_of(folder: Path, write: bool = False) -> Head:
 def refresh(folder: Path, read: CachedGame) -> None:
     """After the host recorded entries on the game ``read``: the index of the log as it now is,
     from the index of the log as read and the new entries alone (read back from the file, and
-    replayed on the game as read); when that index is missing or stale, from the whole log.
+    replayed on a fork of the game as read); when that index is missing or stale, from the whole log.
     Never an error: a reader that finds no good index reads the log."""
     try:
         data = read_limited(folder / LOG_NAME, LOG_LIMIT, "log")
         found = _indexed(folder, read.data)
-        base = read.base
-        if found is None or base is None or not data.startswith(read.data):
+        game = read.fork  # the game as the host read it, before it recorded anything
+        if found is None or game is None or not data.startswith(read.data):
             raise LookupError
         got = found[1]
-        game: Game = pickle.loads(base.pickled)  # the game of a prefix of the log as read, by this host
-        entries, hashes = log_records(data[base.size:], base.count, game.last_hash)
+        entries, hashes = log_records(data[len(read.data):], read.count, game.last_hash)
         if log_has_signatures(entries) or any(isinstance(e, Reveal) for e in entries):
             raise LookupError  # P8 and the audit (P6): checked as every reader checks them
         key, since, since_at = tuple(got["key"]), int(got["since"]), str(got["since_at"])
         for entry, entry_hash in zip(entries, hashes, strict=True):
             apply_entry(game, entry, entry_hash)
-            if entry.seq >= read.count and _key(game) != key:  # as summarize steps: the entry
-                key, since, since_at = _key(game), entry.seq, entry.at  # from which it waits as now
+            if _key(game) != key:  # as summarize steps: the entry from which it waits as it waits now
+                key, since, since_at = _key(game), entry.seq, entry.at
         _head(folder, data, game, key, since, since_at, True)
     except LookupError:
         with contextlib.suppress(PbemError):

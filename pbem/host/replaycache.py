@@ -63,13 +63,14 @@ class CachedGame:
     """A game read through the cache: the log's bytes as read, the game they give, and (when
     the host may record on it) a pickled game of a prefix of those bytes, which nothing changes."""
 
-    __slots__ = ("base", "count", "data", "fresh", "game")
+    __slots__ = ("base", "count", "data", "fork", "fresh", "game")
 
     def __init__(self, game: Game, data: bytes, base: Base | None, fresh: bool) -> None:
         self.game = game  # the caller's to change (the host's step advances it in place)
         self.data = data
         self.count = len(game.entries)  # the entries ``data`` holds
         self.base = base  # None: the caller records nothing
+        self.fork = game.fork() if base is not None else None  # the game as read, whatever the caller does
         self.fresh = fresh  # the base is not in the cache file yet
 
     def keep(self, game_dir: Path) -> None:
