@@ -65,7 +65,7 @@ def build(root: Path, boards: bool = False) -> tuple[Path, Path]:
             player = game.state.to_move
             if boards and n:
                 asker = PLAYERS[(PLAYERS.index(player) + n) % len(PLAYERS)]
-                rounds[n].append(_mail(emails[asker], "board", f"{game_id}-{n}", subject="board"))
+                rounds[n].append(_mail(emails[asker], "board", f"{game_id}-{n}", subject=f"[pbem {game_id}] board"))
                 continue
             move = {"game": game_id, "player": player, "kind": "move", "after": after_of(game),
                     "actions": [a.to_dict() for a in bot_actions(game.state, rng)]}

@@ -82,10 +82,10 @@ def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
     seats: list[tuple[Path, str]] = []
     if games.is_dir():
         for child in sorted(games.iterdir()):
+            if tag is not None and child.name != tag:
+                continue  # the subject names the game: no other game's host.yaml is read (issue 21)
             if (child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file():
                 seats += [(child, player) for player in load_settings(child).players_of(address)]
-    if tag is not None:
-        seats = [(path, player) for path, player in seats if path.name == tag]
     if not seats:
         where = f" in game {tag!r}" if tag is not None else ""
         raise UnknownError(f"{address} plays no game on this host{where}; nothing to answer", "P1")
