@@ -268,3 +268,11 @@ def test_a_fork_of_the_game_is_not_changed_by_replaying_more_into_the_game(playe
         apply_entry(game, entry, hashed)
     assert pickle.dumps(fork) == as_forked and len(game.entries) == len(fork.entries) + 3
     _same_game(game, _whole(path))
+
+
+def test_a_cache_write_cut_short_by_a_kill_leaves_no_temp_file_behind(played: tuple[Path, Path, Path]) -> None:
+    games, path, nxt = played
+    left = path / f".{replaycache.CACHE_NAME}.99999.tmp"  # as a pbem killed inside write_atomic leaves it
+    left.write_bytes(b"half a cache")
+    apply_move(games, read_move(nxt))
+    assert not left.exists()

@@ -134,3 +134,6 @@ def write_sealed(game_dir: Path, name: str, payload: bytes) -> None:
         return
     with contextlib.suppress(OSError):
         write_atomic(game_dir / name, _MAGIC + _mac(key, name, payload) + b"\n" + payload, sync=False)
+    for stale in game_dir.glob(f".{name}.*.tmp"):  # left by a pbem killed while writing it
+        with contextlib.suppress(OSError):
+            stale.unlink()
