@@ -276,3 +276,18 @@ def test_a_cache_write_cut_short_by_a_kill_leaves_no_temp_file_behind(played: tu
     left.write_bytes(b"half a cache")
     apply_move(games, read_move(nxt))
     assert not left.exists()
+
+
+def test_reading_a_cache_reserves_its_size_not_the_cap(played: tuple[Path, Path, Path]) -> None:
+    """A cache is read at its size: asked for the cap (512 MiB), read() would reserve it all
+    (the stress run's MIME bomb, quarantined with a Python peak of 8 MiB, met 512)."""
+    import tracemalloc
+
+    _, path, _ = played
+    tracemalloc.start()
+    try:
+        assert caches.read_sealed(path, replaycache.CACHE_NAME, replaycache.CACHE_LIMIT) is not None
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * 2**20

@@ -112,8 +112,8 @@ def read_sealed(game_dir: Path, name: str, limit: int) -> bytes | None:
         st = os.fstat(fd)
         if st.st_uid != os.geteuid() or st.st_size > limit:
             return None
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(limit + 1)
+        with os.fdopen(os.dup(fd), "rb") as handle:  # its size, not the limit: read() reserves what it is asked
+            data = handle.read(st.st_size + 1)
     except OSError:
         return None
     finally:
