@@ -36,21 +36,25 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
     return data
 
 
-def write_atomic(path: Path, data: bytes, mode: int = 0o600) -> None:
+def write_atomic(path: Path, data: bytes, mode: int = 0o600, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` whole or not at all (temp file, fsync, rename); the host's
-    files are its own (mode 0600 unless told, whatever the umask: issue 10)."""
+    files are its own (mode 0600 unless told, whatever the umask: issue 10).  ``sync=False``
+    (a cache, checked whenever it is read: issue 21) renames without waiting for the disk."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if sync:
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    if not sync:
+        return
     dir_fd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(dir_fd)

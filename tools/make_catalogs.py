@@ -98,11 +98,14 @@ def extract() -> list[Message]:
     def add(context: str | None, msgid: str, plural: str | None, where: str) -> None:
         key = (context, msgid)
         old = found.get(key)
+        if old is not None and where in old.where:
+            return
         found[key] = Message(context, msgid, plural, (*old.where, where) if old else (where,))
 
     for path in sorted(PBEM.rglob("*.py")):
-        for context, msgid, plural, line in sorted(_found_in(path), key=lambda found: found[3]):
-            add(context, msgid, plural, f"{path.relative_to(ROOT)}:{line}")
+        for context, msgid, plural, _line in sorted(_found_in(path), key=lambda found: found[3]):
+            add(context, msgid, plural, f"{path.relative_to(ROOT)}")  # the file, not the line: an
+            # edit that moves a message down a file must not make the catalogs stale
     for region in _region_ids():
         add("region", region, None, "pbem/data/map.yaml")
     for card in CARDS:

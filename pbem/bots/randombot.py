@@ -4,6 +4,7 @@ look (R3, R5, R6); also the random games of ``pbem simulate`` and ``pbem demo``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from pbem.bots.knowledge import Knowledge
 from pbem.rules import Action, FaceUnknown, Flip, KnightCubes, NoFaces, Phase, Stage, State, WitchLook, apply_in_place
@@ -27,11 +28,14 @@ def random_action(state: State, rng: random.Random) -> Action:
     kind: this is the playouts' inner loop); the same draws from ``rng``."""
     player = state.to_move
     if player is not None:
+        # rng.randrange(n) for n > 0 is rng._randbelow(n), the same draw without randrange's
+        # argument checks (issue 21: the playouts' inner loop; tests/test_same_games.py)
+        below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
         kinds = list(generators(state).values())
         while kinds:
-            actions = kinds.pop(rng.randrange(len(kinds)))(state, player)
+            actions = kinds.pop(below(len(kinds)))(state, player)
             if actions:
-                return actions[rng.randrange(len(actions))]
+                return actions[below(len(actions))]
     raise RuntimeError("no legal action: the game is over or the state is inconsistent")
 
 

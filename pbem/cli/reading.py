@@ -94,9 +94,10 @@ def history(game_id: str, games: Path) -> None:
 @refusals
 def list_games(games: Path) -> None:
     """Every game in the games folder: its state, who is to move, and since when."""
+    from pbem.host.head import list_line
     from pbem.views.timeline import list_lines
 
-    for line in list_lines(games):
+    for line in list_lines(games, list_line):  # each game's line from its head index while its log is unchanged
         click.echo(line)
 
 

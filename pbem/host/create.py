@@ -8,6 +8,7 @@ it into place, so a refused or interrupted ``pbem new`` leaves no game behind.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
@@ -17,10 +18,11 @@ from typing import Any
 
 from pbem import ENGINE_NAME, __version__
 from pbem.data import STANDARD_DATA_HASHES, default_board, default_catalogue
-from pbem.errors import FormatError, StateError
+from pbem.errors import FormatError, PbemError, StateError
 from pbem.fair import protocol
 from pbem.fair.keys import public_text
 from pbem.files import write_atomic
+from pbem.host.head import head_of
 from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
 from pbem.host.settings import BOT_SECONDS, REVEALS, Settings, check_languages, check_registrations, save_settings
@@ -160,6 +162,8 @@ def _write_game(
         if not settings.empty():
             save_settings(tmp, settings)
         append(tmp / LOG_NAME, [sealer.seal(first) if sealer else first])
+        with contextlib.suppress(PbemError):
+            head_of(tmp, write=True)  # the head index of list and tick (issue 21), kept from here on by the host
         try:
             os.rename(tmp, games / game_id)
         except OSError:  # another `pbem new` made it first

@@ -15,20 +15,20 @@ from typing import Any
 
 from pbem.errors import SignatureError, StateError, UnknownError
 from pbem.fair import protocol
+from pbem.host.head import refresh
+from pbem.host.replaycache import CachedGame, cached_game
 from pbem.host.secret import secret_for
 from pbem.host.settings import check_address, load_settings, save_settings
 from pbem.host.step import Applied, judged, record
 from pbem.log.clock import now
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME, locked, read_log
+from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.moves import Move
 from pbem.log.records import Timeout
 from pbem.referee.admit import check_abandon, check_waive
 from pbem.referee.audit import host_faces
 from pbem.referee.deadlines import due
-from pbem.referee.replay import replay
 from pbem.referee.seats import check_replace, due_at, standin_entry
-from pbem.referee.signatures import log_has_signatures, require_valid
 
 
 def game_dir(games: Path, game_id: str) -> Path:
@@ -59,12 +59,16 @@ def _games_seen(games: Path) -> str:
 
 
 def load_game(path: Path) -> Game:
-    """Read and replay a game directory's public log."""
-    entries, hashes = read_log(path / LOG_NAME)
-    game = replay(entries, hashes)
-    if log_has_signatures(entries):  # P8; most games use no keys and skip the import
-        require_valid(entries)  # a log whose signatures fail is tampered with
-    return game
+    """Read and replay a game directory's public log (the new entries only, when the host's
+    replay cache holds the rest byte for byte: :mod:`pbem.host.replaycache`)."""
+    return cached_game(path, keep=False).game
+
+
+def _recorded(path: Path, read: CachedGame, applied: Applied) -> Applied:
+    """An input recorded on ``read``: now, and only now, the game as read is kept for the next reader."""
+    read.keep(path)
+    refresh(path, read)  # the head index of list and tick, from the new entries alone
+    return applied
 
 
 # --- applying moves -------------------------------------------------------------
@@ -78,7 +82,8 @@ def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
     (``pbem apply --confirm-key``); anyone could have written it in the seat's name (P8)."""
     path = game_dir(games, move.game)
     with locked(path):
-        game = load_game(path)
+        read = cached_game(path)
+        game = read.game
         written = judged(path, game, move)
         offered = move.data.get("key") if move.kind == "commit" else None
         if isinstance(offered, str) and offered != game.keys.get(move.player) and not key_confirmed:
@@ -90,32 +95,35 @@ def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
                 "--confirm-key' once you have confirmed the key with the seat's player; or the key "
                 "comes with 'pbem new --key'; nothing was changed", "P8",
             )
-        return record(path, game, *written)
+        return _recorded(path, read, record(path, game, *written))
 
 
 def answer(games: Path, game_id: str) -> Applied:
     """The host's step with no new entry: a game just created, whose bot seats commit (P4)."""
     path = game_dir(games, game_id)
     with locked(path):
-        return record(path, load_game(path), [])
+        read = cached_game(path)
+        return _recorded(path, read, record(path, read.game, []))
 
 
 def waive(games: Path, game_id: str, player: str) -> Applied:
     """P4: the host records that ``player`` adds no nonce (a seat not committed, before the first reveal)."""
     path = game_dir(games, game_id)
     with locked(path):
-        game = load_game(path)
+        read = cached_game(path)
+        game = read.game
         check_waive(game, player)
-        return record(path, game, [{"kind": "waive", "player": player}])
+        return _recorded(path, read, record(path, game, [{"kind": "waive", "player": player}]))
 
 
 def abandon(games: Path, game_id: str) -> Applied:
     """P4: a game whose opening cannot finish (a nonce never revealed) is abandoned, on the record."""
     path = game_dir(games, game_id)
     with locked(path):
-        game = load_game(path)
+        read = cached_game(path)
+        game = read.game
         check_abandon(game)
-        return record(path, game, [{"kind": "abandon"}])
+        return _recorded(path, read, record(path, game, [{"kind": "abandon"}]))
 
 
 # --- R8: timeouts and new players ----------------------------------------------------------
@@ -127,13 +135,14 @@ def timeout(games: Path, game_id: str) -> Applied | None:
     Whether it is recorded depends on the log and the clock only, never on a face (P10)."""
     path = game_dir(games, game_id)
     with locked(path):
-        game = load_game(path)
+        read = cached_game(path)
+        game = read.game
         found = due(game)
         if found is None or now() < found[1]:
             return None
         faces = host_faces(game, secret_for(game, path))
         assert due_at(game) == found[1]
-        return record(path, game, [standin_entry(game, Timeout, faces)], faces=faces)
+        return _recorded(path, read, record(path, game, [standin_entry(game, Timeout, faces)], faces=faces))
 
 
 def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | None) -> Applied:
@@ -141,7 +150,8 @@ def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | 
     key (checked for that seat's moves from this entry on); the address goes to host.yaml."""
     path = game_dir(games, game_id)
     with locked(path):
-        game = load_game(path)
+        read = cached_game(path)
+        game = read.game
         check_replace(game, seat, key)
         settings = load_settings(path)
         if email is not None:
@@ -152,7 +162,7 @@ def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | 
         if key is not None:
             entry["key"] = key
         save_settings(path, settings)  # before the log: a crash leaves at worst no entry
-        return record(path, game, [entry])
+        return _recorded(path, read, record(path, game, [entry]))
 
 
 # --- the end ------------------------------------------------------------------------
@@ -161,10 +171,11 @@ def reveal(games: Path, game_id: str) -> Applied:
     """P6: when the game is over, publish the secret in a final entry."""
     path = game_dir(games, game_id)
     with locked(path):
-        game = load_game(path)
+        read = cached_game(path)
+        game = read.game
         if not game.over:
             raise StateError("the secret is revealed only when the game is over", "P6")
         if game.secret is not None:
             raise StateError("the secret has already been revealed", "P6")
         secret = secret_for(game, path)
-        return record(path, game, [{"kind": "reveal", "secret": secret.hex()}])
+        return _recorded(path, read, record(path, game, [{"kind": "reveal", "secret": secret.hex()}]))

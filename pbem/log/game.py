@@ -253,6 +253,18 @@ class Game:
     def to_move(self) -> str | None:
         return self.state.to_move if self.state is not None else None
 
+    def fork(self) -> Game:
+        """A copy that replaying more entries into either leaves the other as it was (every
+        mutable field copied; the records and the facts are immutable, so shared)."""
+        p4 = Entropy()
+        p4.commits, p4.waived, p4.nonces = dict(self.commits), set(self.waived), dict(self.nonces)
+        p4.abandoned = self.abandoned
+        keys = Keys(self.keys.by_player, self.keys.host)
+        return Game(facts=self.facts, entries=list(self.entries), hashes=list(self.hashes), keys=keys, p4=p4,
+                    commitments=list(self.commitments), state=None if self.state is None else self.state.copy(),
+                    secret=self.secret, sent=dict(self.sent), resigned=set(self.resigned),
+                    turn_since=self.turn_since, revealed=dict(self.revealed))
+
     def seed_nonces(self) -> list[bytes]:
         """P4: each seat's nonce in seat order, a waived seat's as zero bytes."""
         return [bytes.fromhex(self.nonces.get(p, "")) for p in self.players]

@@ -40,6 +40,14 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     data = read_limited(path, LOG_LIMIT, "log")
     if path.name.endswith(".gz"):  # a report mail's copy (issue 19, item 6)
         data = gunzip_log(data, path)
+    return log_records(data)
+
+
+def log_records(data: bytes, first: int = 0, prev: str = ZERO_HASH) -> tuple[list[Entry], list[str]]:
+    """:func:`read_log` of a log's bytes; with ``first``, of the bytes after a prefix of
+    ``first`` entries whose last hash is ``prev`` (``pbem.host.replaycache``: a prefix it
+    verified before, byte for byte; on any error there it reads the whole log again, so a
+    refusal always names what the whole read names)."""
     try:
         text = decode(data, "the log")
     except PbemError as err:  # a broken log is a tampered log for every reader
@@ -63,13 +71,13 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
             docs.append(decoder.decode(doc))
         except (ValueError, RecursionError) as err:
             raise TamperError(
-                f"entry {len(docs)} (the document at line {line}) is not one JSON object: {err} "
+                f"entry {first + len(docs)} (the document at line {line}) is not one JSON object: {err} "
                 "(the log is written as JSON and read as JSON, P2)", "P7",
             ) from None
-        plain.append(len(docs) > 1 and doc.isascii() and "\\" not in doc and not long_numbers)
+        plain.append(first + len(docs) > 1 and doc.isascii() and "\\" not in doc and not long_numbers)
         long_numbers.clear()
-    hashes = check_chain(docs, plain)
-    return [parse_entry(doc, seq) for seq, doc in enumerate(docs)], hashes
+    hashes = check_chain(docs, plain, first, prev)
+    return [parse_entry(doc, first + seq) for seq, doc in enumerate(docs)], hashes
 
 
 def gunzip_log(data: bytes, path: Path) -> bytes:
@@ -112,7 +120,9 @@ def parse_log(docs: list[Any]) -> tuple[list[Entry], list[str]]:
     return [parse_entry(doc, seq) for seq, doc in enumerate(docs)], hashes
 
 
-def check_chain(entries: list[Any], plain: list[bool] | None = None) -> list[str]:
+def check_chain(
+    entries: list[Any], plain: list[bool] | None = None, first: int = 0, prev: str = ZERO_HASH,
+) -> list[str]:
     """P7: seq 0, 1, 2, ... and each ``prev`` the hash of the entry before.
 
     ``plain[i]`` (from :func:`read_log`) says entry ``i`` (not entry 0, whose data may
@@ -121,11 +131,10 @@ def check_chain(entries: list[Any], plain: list[bool] | None = None) -> list[str
     holds only P2's values (ASCII keys, integers within +-2^53), so it is hashed without
     :func:`pbem.fair.protocol.canonical_json`'s walk of every value, for start-up speed
     (the same bytes; any other entry is walked, and a bad value named, as before)."""
-    if not entries:
+    if not entries and not first:
         raise TamperError("the log is empty: it must start with the game's first entry", "P3")
     hashes: list[str] = []
-    prev = ZERO_HASH
-    for index, entry in enumerate(entries):
+    for index, entry in enumerate(entries, first):
         if not isinstance(entry, dict):
             raise TamperError(f"entry {index}: not a mapping", "P7")
         if type(entry.get("seq")) is not int or entry["seq"] != index:
@@ -144,7 +153,7 @@ def check_chain(entries: list[Any], plain: list[bool] | None = None) -> list[str
             )
         try:
             hashed = {k: v for k, v in entry.items() if k != "signature"}
-            text = checked_json(hashed) if plain is not None and plain[index] else canonical_json(hashed)
+            text = checked_json(hashed) if plain is not None and plain[index - first] else canonical_json(hashed)
         except UnicodeEncodeError as err:  # a lone surrogate, from a "\ud800" escape
             raise TamperError(_bad_text(index, err.object[err.start]), "P2") from None
         except ValueError as err:

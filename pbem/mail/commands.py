@@ -28,6 +28,7 @@ from pbem.log.logfile import LOG_NAME
 from pbem.mail import replies
 from pbem.mail.headers import Mail
 from pbem.mail.message import body_text
+from pbem.mail.pictures import board_picture_of
 from pbem.record import Record
 from pbem.views.rulesref import lookup
 from pbem.views.template import template
@@ -91,10 +92,10 @@ def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
     seats: list[tuple[Path, str]] = []
     if games.is_dir():
         for child in sorted(games.iterdir()):
+            if tag is not None and child.name != tag:
+                continue  # the subject names the game: no other game's host.yaml is read (issue 21)
             if (child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file():
                 seats += [(child, player) for player in load_settings(child).players_of(address)]
-    if tag is not None:
-        seats = [(path, player) for path, player in seats if path.name == tag]
     if not seats:
         where = f" in game {tag!r}" if tag is not None else ""
         raise UnknownError(f"{address} plays no game on this host{where}; nothing to answer", "P1")
@@ -119,7 +120,7 @@ def answer(games: Path, address: str, command: Command) -> Answer:
     head = f"[pbem {game.game_id}]"
     log = path / LOG_NAME
     if command.word == "board":  # the text board and its picture, as the report mails have them
-        picture = replies.board_picture(game)  # looked up when called: one drawing function to patch
+        picture = board_picture_of(game, path, replies.board_picture)  # once per entry; looked up when called
         return Answer(f"{head} the board after entry {game.last_seq}", "\n".join(board_lines(game)) + "\n",
                       [] if picture is None else [(f"{game.game_id}-{game.last_seq}.png", picture, "png")])
     if command.word == "log":

@@ -29,6 +29,7 @@ from pbem.log.records import Entry, Reveal, Standin, Start, Timeout
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.accept import public_text
 from pbem.mail.headers import MSGID_RE, Mail
+from pbem.mail.pictures import board_picture_of
 from pbem.referee.seatview import SeatView
 from pbem.views.report import report_lines
 from pbem.views.template import template
@@ -155,7 +156,7 @@ class Report:
         lines = report_lines(applied.game, applied.entries, private_hint=False)  # the notes, once
         log_gz = gzip_log((path / LOG_NAME).read_bytes())
         board = "\n".join(board_lines(applied.game, notes=False))
-        picture = board_picture(applied.game)  # one drawing for every player
+        picture = board_picture_of(applied.game, path, board_picture)  # one drawing for every mail of the entry
         return cls(applied, lines, log_gz, board, picture, path)
 
 

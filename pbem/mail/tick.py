@@ -27,6 +27,7 @@ from pathlib import Path
 from pbem.errors import PbemError
 from pbem.files import write_atomic
 from pbem.host.games import game_dir, load_game, timeout
+from pbem.host.head import Head, head_of
 from pbem.host.settings import load_settings
 from pbem.log.clock import now
 from pbem.log.game import Game
@@ -73,6 +74,15 @@ def tick(games: Path, from_address: str | None = None) -> Tick:
         if not (child / LOG_NAME).is_file():
             continue
         try:
+            head = _head(child)
+            if head is not None and not head.deadline:
+                continue
+            if head is not None and not (head.due is not None and now() >= head.due[1]):
+                emails = load_settings(child).emails
+                if emails and host is None:  # as below: a bad From is said at once
+                    host = MailHost(games, lambda _m: None, host_address(games, from_address))
+                if not emails or not _owes(child, head):
+                    continue
             game = load_game(child)
             if game.deadline is None:
                 continue
@@ -92,6 +102,24 @@ def tick(games: Path, from_address: str | None = None) -> Tick:
             result.lines.append(f"{child.name}: {err}")
             _log.warning("tick: %s: %s", child.name, err)
     return result
+
+
+def _head(path: Path) -> Head | None:
+    """The game's head index (issue 21), or None: read the log, which says what is wrong."""
+    try:
+        return head_of(path)
+    except PbemError:
+        return None
+
+
+def _owes(path: Path, head: Head) -> bool:
+    """Does this game with addresses, whose deadline has not passed, still owe its players a mail (a timeout's
+    notice, the turn's reminder)?  What :func:`_mail` would queue, from the head alone."""
+    sent = notices_sent(path)
+    if any(f"notice {seq}" not in sent for seq in head.timeouts):
+        return True
+    return (head.remind is not None and head.due is not None and now() >= head.remind
+            and f"remind {head.turn_since}" not in sent)
 
 
 def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:

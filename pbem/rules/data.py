@@ -102,10 +102,14 @@ class Catalogue(Record):
     tokens: tuple[Token, ...]
 
     def by_id(self, token_id: str) -> Token:
-        for token in self.tokens:
-            if token.id == token_id:
-                return token
-        raise KeyError(token_id)
+        """The token of catalogue id ``token_id`` (the first, as a scan would find it); KeyError if none."""
+        index: dict[str, Token] | None = self.__dict__.get("_by_id")
+        if index is None:  # built once, beside the fields (not one: equality and hash ignore it)
+            index = {}
+            for token in self.tokens:
+                index.setdefault(token.id, token)
+            self.__dict__["_by_id"] = index
+        return index[token_id]
 
     @property
     def starting(self) -> tuple[Token, ...]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import Any, TypeVar
 
 from pbem.rules.abilities import (
     king_refusal,
@@ -60,29 +61,54 @@ from pbem.rules.data import CLASSES
 from pbem.rules.state import Phase, Stage, State
 
 Generator = Callable[[State, str], list[Action]]
+_A = TypeVar("_A", bound=Action)
+
+
+class _Shared(dict[Any, _A]):
+    """One action object per distinct action (issue 21): actions are immutable records, so a
+    generator hands out the same object every time it lists that action instead of building
+    a new one per listing (the playouts list actions millions of times; the games are the
+    same, tests/test_same_games.py).  Keyed by the action's fields, as a tuple if several."""
+
+    __slots__ = ("_make", "_spread")
+
+    def __init__(self, make: Callable[..., _A], spread: bool = False) -> None:
+        super().__init__()
+        self._make = make
+        self._spread = spread
+
+    def __missing__(self, key: Any) -> _A:
+        value = self[key] = self._make(*key) if self._spread else self._make(key)
+        return value
+
+
+_TAKE, _PLACE, _KING = _Shared(TakeCard), _Shared(Place, True), _Shared(King)
+_MERCHANT, _MONK, _LOOK = _Shared(Merchant, True), _Shared(Monk, True), _Shared(WitchLook)
+_PLAGUE, _KNIGHT, _SPREAD, _FLIP = _Shared(MovePlague), _Shared(KnightMove), _Shared(Spread), _Shared(Flip)
+_SWAP, _KNIGHT_CUBES, _END = WitchSwap(), KnightCubes(), EndTurn()
 
 
 def _take_cards(state: State, player: str) -> list[Action]:
-    return [TakeCard(c) for c in CLASSES if card_refusal(state, player, c) is None]
+    return [_TAKE[c] for c in CLASSES if card_refusal(state, player, c) is None]
 
 
 def _places(state: State, player: str) -> list[Action]:
     if place_gate(state, player) is not None:
         return []
-    return [Place(r, n) for r in state.regions for n in place_counts(state, player, r)]
+    return [_PLACE[r, n] for r in state.regions for n in place_counts(state, player, r)]
 
 
 def _kings(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "king", "R5.1") is not None:
         return []
-    return [King(r) for r in state.regions if king_refusal(state, player, r) is None]
+    return [_KING[r] for r in state.regions if king_refusal(state, player, r) is None]
 
 
 def _merchants(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "merchant", "R5.2") is not None:
         return []
     return [
-        Merchant(r, n, k)
+        _MERCHANT[r, n, k]
         for r in state.regions
         if merchant_counts(state, player, r)
         for n in state.neighbours[r]
@@ -99,16 +125,16 @@ def _monks(state: State, player: str) -> list[Action]:
         rats = state.rats[r]
         if rats:  # where a rat may go does not depend on which of the region's rats it is
             targets = [n for n in state.neighbours[r] if monk_refusal(state, rats[0], r, n) is None]
-            actions.extend(Monk(t, n) for t in rats for n in targets)
+            actions.extend(_MONK[t, n] for t in rats for n in targets)
     return actions
 
 
 def _witch(state: State, player: str) -> list[Action]:
     actions: list[Action] = []
     if look_gate(state, player) is None:
-        actions = [WitchLook(t) for r in state.regions for t in state.rats[r] if look_refusal(state, t) is None]
+        actions = [_LOOK[t] for r in state.regions for t in state.rats[r] if look_refusal(state, t) is None]
     if swap_refusal(state, player) is None:
-        actions.append(WitchSwap())
+        actions.append(_SWAP)
     return actions
 
 
@@ -116,28 +142,28 @@ def _move_plague(state: State, player: str) -> list[Action]:
     if plague_gate(state, player) is not None:
         return []
     longest = reach(state, player)
-    return [MovePlague(p) for p in walks(state, longest) if path_refusal(state, p, longest, path_rule(p)) is None]
+    return [_PLAGUE[p] for p in walks(state, longest) if path_refusal(state, p, longest, path_rule(p)) is None]
 
 
 def _knight_moves(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "knight", "R6.3") is not None:
         return []
-    return [KnightMove(p) for p in walks(state, 2) if path_refusal(state, p, 2, "R6.3") is None]
+    return [_KNIGHT[p] for p in walks(state, 2) if path_refusal(state, p, 2, "R6.3") is None]
 
 
 def _spreads(state: State, player: str) -> list[Action]:
-    return [Spread(n) for n in state.neighbours[state.plague] if spread_refusal(state, n) is None]
+    return [_SPREAD[n] for n in state.neighbours[state.plague] if spread_refusal(state, n) is None]
 
 
 def _outbreak(state: State, player: str) -> list[Action]:
-    actions: list[Action] = [Flip(t) for t in state.rats[state.plague] if flip_refusal(state, t) is None]
+    actions: list[Action] = [_FLIP[t] for t in state.rats[state.plague] if flip_refusal(state, t) is None]
     if knight_cubes_refusal(state, player) is None:
-        actions.append(KnightCubes())
+        actions.append(_KNIGHT_CUBES)
     return actions
 
 
 def _end(state: State, player: str) -> list[Action]:
-    return [EndTurn()]
+    return [_END]
 
 
 _GENERATOR: dict[type[Action], tuple[str, Generator]] = {

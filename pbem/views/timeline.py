@@ -7,7 +7,7 @@ entry N is computed from the public log's first N+1 entries, never stored.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,11 @@ def read_checked(log: Path) -> tuple[list[Entry], list[str]]:
     """A log's entries and hashes, its chain and (if any) its signatures checked (P7-P8);
     once the secret is revealed, the audit too (P6), as `pbem verify` runs it: a log whose
     secret does not give its deal does not verify, so no reader may tell it as a game."""
-    entries, hashes = read_log(log)
+    return checked(*read_log(log))
+
+
+def checked(entries: list[Entry], hashes: list[str]) -> tuple[list[Entry], list[str]]:
+    """:func:`read_checked` of a log already read (``pbem.host.head``: of the bytes it hashed)."""
     if log_has_signatures(entries):  # P8; most games use no keys and skip the import
         require_valid(entries)
     if any(isinstance(e, Reveal) for e in entries):
@@ -80,6 +84,7 @@ class Summary:
     """One game for `pbem list`: its status, who is to move and since which entry."""
 
     def __init__(self, game: Game, since_seq: int, since_at: str) -> None:
+        self.game = game  # as of its last entry (pbem.host.head reads its deadlines)
         self.game_id = game.game_id
         self.status = status(game)
         self.waiting = waiting_for(game)
@@ -115,7 +120,7 @@ def summarize(entries: list[Entry], hashes: list[str]) -> Summary:
     return Summary(last, since, entries[since].at)
 
 
-def list_lines(games: Path) -> list[str]:
+def list_lines(games: Path, line: Callable[[Path], str] | None = None) -> list[str]:
     """`pbem list`: one line per game folder under ``games``; a log that does not verify
     is listed as such, with the reason, and the other games still are."""
 
@@ -126,13 +131,16 @@ def list_lines(games: Path) -> list[str]:
     if not folders:
         return [f"no games in {games.resolve()} (a game is a folder with a {LOG_NAME}; "
                 "name the folder that holds them with --games)"]
-    lines = []
-    for folder in folders:
-        try:
-            lines.append(summarize(*read_checked(folder / LOG_NAME)).line())
-        except PbemError as err:
-            lines.append(f"{folder.name}: does not verify: {err.message} ({err.rule})")
-    return lines
+    read = line or (lambda f: summarize(*read_checked(f / LOG_NAME)).line())
+    return [folder_line(folder, read) for folder in folders]
+
+
+def folder_line(folder: Path, line: Callable[[Path], str]) -> str:
+    """One game's line of `pbem list`, or why its log does not verify."""
+    try:
+        return line(folder)
+    except PbemError as err:
+        return f"{folder.name}: does not verify: {err.message} ({err.rule})"
 
 
 def history_lines(entries: list[Entry], hashes: list[str]) -> list[str]:

@@ -1,0 +1,92 @@
+"""The head index (issue 21, pbem/host/head.py): `pbem list` and `pbem tick` read each game's
+head from ``head.cache`` while the log is the one it was made from, and from the log itself
+otherwise.  What they print and do is the same either way."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from clitools import ok, snapshot
+from test_deadlines import PLAYERS, T0, at, move, new_game
+
+from pbem.host import head
+from pbem.host.create import NewGame, create
+from pbem.host.games import load_game
+from pbem.log.clock import pinned
+from pbem.log.logfile import LOG_NAME, read_docs
+from pbem.log.yamlio import dump_entry
+from pbem.views.timeline import list_lines
+
+
+def _games(tmp_path: Path) -> Path:
+    """Three games: one in play with a deadline and mail, one in the opening, one just made."""
+    games = tmp_path / "games"
+    game = new_game(games, emails=True)
+    move(games, game, at(1))
+    with pinned(T0):
+        create(games, NewGame("opening", PLAYERS, secret=bytes(range(32))))
+    return games
+
+
+def _without_index(games: Path, tmp_path: Path) -> list[str]:
+    bare = tmp_path / "bare"
+    shutil.rmtree(bare, ignore_errors=True)
+    shutil.copytree(games, bare)
+    for index in bare.glob(f"*/{head.HEAD_NAME}"):
+        index.unlink()
+    return [line.replace("bare", "games") for line in list_lines(bare)]
+
+
+def test_list_prints_from_the_index_what_it_prints_from_the_logs(tmp_path: Path) -> None:
+    games = _games(tmp_path)
+    head.stats.clear()
+    listed = ok("list", "--games", games).splitlines()
+    assert head.stats["indexed"] == 2 and head.stats["read"] == 0  # kept by the host as it recorded
+    assert listed == _without_index(games, tmp_path)
+
+
+def test_r8_a_tick_with_nothing_due_reads_no_log_and_changes_no_file(tmp_path: Path) -> None:
+    games = _games(tmp_path)
+    before = snapshot(games)
+    head.stats.clear()
+    assert "0 timeout(s) recorded, 0 mail(s) queued" in ok("tick", "--now", at(2), "--games", games)
+    assert head.stats["indexed"] == 2 and head.stats["read"] == 0
+    assert snapshot(games) == before
+
+
+def test_r8_the_index_does_not_hide_a_passed_deadline_or_a_reminder(tmp_path: Path) -> None:
+    games = _games(tmp_path)
+    assert "1 mail(s) queued" in ok("tick", "--now", at(49), "--games", games)  # green's reminder (24 h before)
+    assert "1 timeout(s) recorded" in ok("tick", "--now", at(73), "--games", games)
+
+
+def _drop_last(log: Path) -> None:
+    """Out of band: the log without its last entry (still a good chain, an earlier position)."""
+    docs, _ = read_docs(log)
+    log.write_bytes("".join(dump_entry(d) for d in docs[:-1]).encode())
+
+
+def test_an_index_made_stale_out_of_band_is_seen_and_the_host_rebuilds_it(tmp_path: Path) -> None:
+    games = _games(tmp_path)
+    log = games / "g" / LOG_NAME
+    _drop_last(log)
+    head.stats.clear()
+    listed = ok("list", "--games", games).splitlines()
+    assert head.stats["read"] == 1  # the log no longer matches its index: read whole
+    assert listed == _without_index(games, tmp_path)
+    assert "entry 10" not in listed[0] and "last entry 9" in listed[0]
+    game = head.head_of(games / "g")  # the host's next record rebuilds it:
+    assert game.line == listed[0]
+    move(games, load_game(games / "g"), at(2))
+    head.stats.clear()
+    assert ok("list", "--games", games).splitlines() == _without_index(games, tmp_path)
+    assert head.stats["read"] == 0
+
+
+def test_a_garbage_index_is_ignored(tmp_path: Path) -> None:
+    games = _games(tmp_path)
+    (games / "g" / head.HEAD_NAME).write_bytes(b"pbem-cache 1\n" + b"0" * 64 + b"\n{}")
+    head.stats.clear()
+    assert ok("list", "--games", games).splitlines() == _without_index(games, tmp_path)
+    assert head.stats["read"] == 1
