@@ -15,13 +15,12 @@ import os
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from cdp import Browser, browser_path
+from cdp import Browser
 from clitools import cli, ok
 
 from pbem.errors import Exit
@@ -115,14 +114,6 @@ def positions(played: list[tuple[list, list]], count: int, seed: int) -> list[tu
             if game.state is not None and game.state.to_move is not None:
                 every.append((game, seq))
     return random.Random(seed).sample(every, count)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    browser_path()
-    chrome = Browser(390, 844)
-    yield chrome
-    chrome.close()
 
 
 def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, tmp: Path) -> None:

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from cdp import Browser, browser_path
+from cdp import Browser
 from clitools import cli, ok
 from test_compose import CLICK_A_TURN
 from test_mail import HOST, attachment, to_of
@@ -29,14 +28,6 @@ from test_notation_mail import ADDRESSES, SHAPES, Table, turn_lines
 
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    browser_path()
-    chrome = Browser(390, 844)
-    yield chrome
-    chrome.close()
 
 
 @pytest.fixture(autouse=True)
