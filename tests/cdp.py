@@ -75,9 +75,15 @@ class Browser:
                 return dict(message.get("result", {}))
 
     def open(self, page: Path) -> None:
+        # The page before is marked, so that the wait below cannot take the old document (also
+        # complete, also a composer with a '#move') for the new one: Page.navigate returns before
+        # the new document replaces it, and a click sent in between would be lost with it.
+        self.eval("window.pbemOldDocument = true")
         self.send("Page.navigate", url=page.as_uri())
         deadline = time.monotonic() + 20
-        while self.eval("document.readyState") != "complete" or not self.eval("!!document.getElementById('move')"):
+        ready = ("!window.pbemOldDocument && document.readyState === 'complete'"
+                 f" && document.URL === {json.dumps(page.as_uri())} && !!document.getElementById('move')")
+        while not self.eval(ready):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"{page} did not load")
             time.sleep(0.02)
