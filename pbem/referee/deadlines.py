@@ -38,7 +38,7 @@ def parse_duration(text: str, option: str) -> int:
     return total
 
 
-def duration_text(secs: int) -> str:
+def duration_text(secs: int, lang: str = "en") -> str:
     """Seconds as the shortest of ``3d``, ``72h``-style text: ``3d``, ``1d12h``, ``90m``."""
     days, rest = divmod(secs, 86400)
     hours, rest = divmod(rest, 3600)
@@ -81,7 +81,7 @@ def _span(secs: int) -> str:
     return f"{secs // 86400} d {secs % 86400 // 3600} h"
 
 
-def phrase(game: Game, at: str | None = None) -> str | None:
+def phrase(game: Game, at: str | None = None, lang: str = "en") -> str | None:
     """"red to move, due Tue 2 Dec 09:15 UTC, in 14 h" (or "..., 3 h overdue"), as of
     ``at`` (default: now); None when no deadline runs."""
     found = due(game)

@@ -63,7 +63,7 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
             "committed": game.p4.commits.get(view.seat), "after": after_of(game, opening=True)}
 
 
-def page_data(view: SeatView, to: str | None = None) -> dict[str, Any]:
+def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[str, Any]:
     """What the page's script reads: the header, the tree or the opening, the marks."""
     game = view.game
     data: dict[str, Any] = {"game": game.game_id, "seat": view.seat, "to": to or "",
@@ -110,7 +110,7 @@ def _board(game: Game, changed: list[str]) -> str:
     return mark_changed(map_only(board_svg(game)), changed)
 
 
-def compose_page(view: SeatView, to: str | None = None) -> str:
+def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str:
     """The composer page for ``view``'s seat (``to``: the host's address for Send)."""
     game = view.game
     data = page_data(view, to)

@@ -159,7 +159,7 @@ def _verdict(game: Any, reveal_seq: int) -> dict[str, Any]:
             "lines": [f"ok: {f}" for f in findings] + ([seed] if seed else []) + [audit_verdict(None, game)]}
 
 
-def game_page(entries: list[Entry], hashes: list[str]) -> tuple[str, int]:
+def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tuple[str, int]:
     """The page and its number of entries; a log that does not replay is refused (P7)."""
     frames: list[dict[str, Any]] = []
     game: Any = None

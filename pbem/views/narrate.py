@@ -28,7 +28,7 @@ from pbem.rules import action_from_dict
 from pbem.views.text import describe_action, describe_event, next_step, opening_line
 
 
-def entry_lines(game: Game, entry: Entry) -> list[str]:
+def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
     """``entry`` as a headline and, for a move, one indented line per event.
 
     ``game`` only names the regions (the map of entry 0), so it may be the game as of
@@ -85,7 +85,7 @@ def _standin_lines(game: Game, entry: Standin) -> list[str]:
     return lines
 
 
-def status_line(game: Game) -> str:
+def status_line(game: Game, lang: str = "en") -> str:
     """Where the game stands after its last entry, in a sentence."""
     if game.state is None:
         return opening_line(game)

@@ -15,7 +15,8 @@ from pbem.views.text import next_step, opening_line, trust_lines
 
 
 def report_lines(
-    game: Game, entries: Sequence[Entry], private: Sequence[Path] = (), private_hint: bool = True
+    game: Game, entries: Sequence[Entry], private: Sequence[Path] = (), private_hint: bool = True,
+    lang: str = "en",
 ) -> list[str]:
     """What ``pbem apply`` prints: the new entries, then what comes next.
 

@@ -87,7 +87,7 @@ def _edge(x1: float, y1: float, x2: float, y2: float) -> tuple[float, float]:
     return x1 + t * dx, y1 + t * dy
 
 
-def board_svg(game: Game) -> str:
+def board_svg(game: Game, lang: str = "en") -> str:
     """The whole board as of the game's last entry, as an SVG document."""
     board, state = game.board, game.state
     at = places(tuple(r.id for r in board.regions))

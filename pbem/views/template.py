@@ -17,7 +17,7 @@ from pbem.views.narrate import entry_lines
 from pbem.views.text import host_alone, opening_line
 
 
-def template(view: SeatView) -> str:
+def template(view: SeatView, lang: str = "en") -> str:
     """The seat's template in the plain-text notation: what is left of the turn, the two
     header lines, and each legal choice once (:mod:`pbem.views.orders`), at most about 40
     short lines.  Built from the seat's view: a template never needs a face (P10)."""
@@ -69,7 +69,7 @@ def _short_notices(game: Game) -> list[str]:
     return [line for text in short for line in orders.wrap(text.split(), "# ", "#   ")]
 
 
-def resign_template(view: SeatView) -> str:
+def resign_template(view: SeatView, lang: str = "en") -> str:
     """The move that resigns the view's seat (R8.4), answering the log's last entry (P7)."""
     game, player = view.game, view.seat
     after = after_of(game)

@@ -87,7 +87,7 @@ def host_alone(game: Game) -> bool:
     return game.started and not seed_sources(game)[0]
 
 
-def seed_line(game: Game) -> str | None:
+def seed_line(game: Game, lang: str = "en") -> str | None:
     """Whose entropy made the seed (P4), once the game has started; None before."""
     if not game.started:
         return None
@@ -105,7 +105,7 @@ HOST_DEAL = (
 )
 
 
-def audit_verdict(err: PbemError | None, game: Game | None = None) -> str:
+def audit_verdict(err: PbemError | None, game: Game | None = None, lang: str = "en") -> str:
     """The verdict line of `pbem audit` (tools/audit_min.py prints the same, word for word);
     a verified game whose seed took no player's nonce is never FAIR (P4)."""
     if err is None and game is not None and host_alone(game):
@@ -119,7 +119,7 @@ def audit_verdict(err: PbemError | None, game: Game | None = None) -> str:
     return f"verdict: REFUSED. The log does not verify {where} ({err.rule}; how to check: {PROTOCOL_DOC})."
 
 
-def notices(game: Game) -> list[str]:
+def notices(game: Game, lang: str = "en") -> list[str]:
     """What every public output of this game must say about it (P3, P7)."""
     out = []
     if game.test_game:
@@ -140,14 +140,14 @@ def notices(game: Game) -> list[str]:
     return out
 
 
-def trust_lines(game: Game) -> list[str]:
+def trust_lines(game: Game, lang: str = "en") -> list[str]:
     """The trust model in one line, whose entropy made the seed, then the game's notices:
     every verdict ends with these."""
     seed = seed_line(game)
     return [TRUST, *([seed] if seed else []), *notices(game)]
 
 
-def opening_line(game: Game) -> str:
+def opening_line(game: Game, lang: str = "en") -> str:
     """Where the opening stands (P4), in a sentence."""
     opening = game.opening
     if opening is Opening.ABANDONED:
@@ -174,7 +174,7 @@ def _card_name(card: str, lang: str) -> str:
     return CARD_NAMES[card] if lang == "en" else translator(lang).name(Name.card(card))
 
 
-def describe_event(game: Game, data: dict[str, Any]) -> str:
+def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
     """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`)."""
     def name(region: str) -> str:
         return region_name(game, region)
@@ -215,7 +215,7 @@ def describe_event(game: Game, data: dict[str, Any]) -> str:
     return str(data)  # pragma: no cover - every event kind is matched above
 
 
-def next_step(state: State) -> str:
+def next_step(state: State, lang: str = "en") -> str:
     """What the player to move must do now, in a sentence."""
     player = state.to_move
     if player is None:
@@ -272,7 +272,7 @@ def board_lines(game: Game, notes: bool = True, lang: str = "en") -> list[str]:
     return lines
 
 
-def result_lines(state: State | None) -> list[str]:
+def result_lines(state: State | None, lang: str = "en") -> list[str]:
     """R6.5: the winner and, on a tie, why the tie-break gives it to them."""
     if state is None or state.to_move is not None:
         return []
@@ -287,7 +287,7 @@ def result_lines(state: State | None) -> list[str]:
 
 
 
-def deadline_lines(game: Game) -> list[str]:
+def deadline_lines(game: Game, lang: str = "en") -> list[str]:
     """R8: the deadline rule, who is due when, the resigned seats, and every timeout,
     stand-in turn and change of hands with its time (public facts only)."""
     out = []
@@ -303,7 +303,7 @@ def deadline_lines(game: Game) -> list[str]:
     return out
 
 
-def describe_action(game: Game, action: Action) -> str:
+def describe_action(game: Game, action: Action, lang: str = "en") -> str:
     """One action of a move in a sentence (typed, like :func:`describe_event`)."""
     def name(region: str) -> str:
         return region_name(game, region)
@@ -342,7 +342,7 @@ def _face(game: Game, token_id: str, threshold: int | None = None) -> str:
         return f"threshold {threshold}" if threshold is not None else token_id
 
 
-def private_lines(view: SeatView) -> list[str]:
+def private_lines(view: SeatView, lang: str = "en") -> list[str]:
     """One seat's own Witch looks (R5.6), faces in words, each with what checks it (P6)."""
     return [
         f"  you saw rat {look.token} = {look.token_id} ({face_text(view.game, look.token_id)}; "

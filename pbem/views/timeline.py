@@ -143,7 +143,7 @@ def folder_line(folder: Path, line: Callable[[Path], str]) -> str:
         return f"{folder.name}: does not verify: {err.message} ({err.rule})"
 
 
-def history_lines(entries: list[Entry], hashes: list[str]) -> list[str]:
+def history_lines(entries: list[Entry], hashes: list[str], lang: str = "en") -> list[str]:
     """The whole game told entry by entry (`pbem history`), each entry replayed before it is
     told, so a log that does not verify is refused at its first bad entry (P7)."""
     lines: list[str] = []

@@ -1,0 +1,39 @@
+"""Finding English in text meant for a player of another language (issue 22).
+
+A line holds an English sentence when it has two or more of English's commonest small words
+(:data:`SMALL_WORDS`), or one of them among three or more Latin words.  The words were chosen
+to be none of the notation's keywords (``take``, ``place``, ``plague``, ``spread``, ``after``,
+...), no seat or region id, and no word of Hungarian, the one other language here written in
+Latin letters (so ``a``, ``az``, ``is``, ``be``, ``el`` and ``meg`` are left out).  Words with
+a digit in them (hashes, ``t07``) are not words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+SMALL_WORDS = frozenset("""
+    the you your yours to of and or in on for with this that these those was were has have had
+    not by from as which what when who whom whose will can may must each every its their there
+    here all any but if then than been would should could into about only also still now it
+    are does did done is_ yet why how our we they them his her she he
+""".split()) - {"is_"}
+
+_WORD = re.compile(r"(?<![\w'])[A-Za-z]+(?![\w'])")
+
+
+def english_lines(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """The lines of ``text`` that read as English; a line holding one of ``allowed``
+    (a command to type, say) is not looked at."""
+    keep = tuple(allowed)
+    found = []
+    for line in text.splitlines():
+        if any(a in line for a in keep):
+            continue
+        words = [w.lower() for w in _WORD.findall(line)]
+        small = {w for w in words if w in SMALL_WORDS}
+        if len(small) >= 2 or (small and len(words) >= 3):
+            found.append(line)
+    return found
+
