@@ -13,6 +13,7 @@ import click
 
 from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, refusals, writable
 from pbem.errors import StateError
+from pbem.i18n import Msg, say, translator
 from pbem.log.logfile import read_log
 from pbem.views.text import audit_verdict
 
@@ -53,8 +54,8 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
     for line in board_lines(game, lang=lang):
         click.echo(line)
     if view is not None:
-        click.echo(f"private to {view.seat}:")
-        for line in private_lines(view) or ["  nothing yet"]:
+        click.echo(say(Msg("private to {seat}:", seat=view.seat), lang))
+        for line in private_lines(view, lang) or ["  " + say(Msg("nothing yet"), lang)]:
             click.echo(line)
 
 
@@ -78,14 +79,15 @@ def _pictures(game: Any, svg_out: Path | None, png_out: Path | None, force: bool
 
 @main.command()
 @click.argument("game_id", metavar="GAME")
+@lang_option
 @games_option
 @refusals
-def history(game_id: str, games: Path) -> None:
+def history(game_id: str, lang: str, games: Path) -> None:
     """The game told entry by entry, in words, from its public log (GAME: its id, or the
     path of its log, e.g. a mailed log.yaml)."""
     from pbem.views.timeline import history_lines, read_checked
 
-    for line in history_lines(*read_checked(game_log(games, game_id)[0])):
+    for line in history_lines(*read_checked(game_log(games, game_id)[0]), lang=lang):
         click.echo(line)
 
 
@@ -158,45 +160,60 @@ def _own_nonce(game: Any, nonce_file: Path | None) -> None:
 @click.option("--extends", "old", type=click.Path(dir_okay=False, path_type=Path),
               help="The last log you received: LOG must continue it, entry for entry (P9).")
 @nonce_option
+@lang_option
 @refusals
-def verify(log: Path, old: Path | None, nonce_file: Path | None) -> None:
+def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> None:
     """Check a log: the chain, every reveal against its commitment, a full replay (P6-P7);
     with --extends OLD, also that LOG continues the log you kept (P9)."""
     from pbem.referee.replay import check_schema, replay
+
+    said = translator(lang)  # "ok:" stays (what a script reads, like a verdict's word); the sentence is said
+
+    def ok(text: Msg) -> None:
+        click.echo(f"ok: {said.say(text)}")
 
     entries, hashes = read_log(log)
     check_schema(entries)
     game = replay(entries, hashes)
     _own_nonce(game, nonce_file)
-    click.echo(f"ok: {len(entries)} entries; the chain holds and each entry fits schemas/entry.json (P7)")
+    ok(Msg.plural("{n} entries; the chain holds and each entry fits schemas/entry.json (P7)",
+                  "{n} entries; the chain holds and each entry fits schemas/entry.json (P7)", len(entries)))
     flips = sum(len(e.reveals) for e in entries)  # every public flip, whichever entry made it
-    click.echo(f"ok: {flips} reveals match their commitments (P6)")
-    click.echo("ok: every move replays under the rules to its recorded outcome (R7.3)")
+    ok(Msg.plural("{n} reveals match their commitments (P6)", "{n} reveals match their commitments (P6)", flips))
+    ok(Msg("every move replays under the rules to its recorded outcome (R7.3)"))
     from pbem.referee.signatures import require_valid  # P8; cryptography only if the log has keys
 
     checked = require_valid(entries)
     if checked is not None:
         if entries[0].raw.get("host_key"):
-            click.echo(f"ok: all {checked.entries_signed} entries carry the host's signature (P8)")
-        click.echo(f"ok: {checked.moves_signed} signed moves verify with their players' keys (P8)")
+            ok(Msg.plural("all {n} entries carry the host's signature (P8)",
+                          "all {n} entries carry the host's signature (P8)", checked.entries_signed))
+        ok(Msg.plural("{n} signed moves verify with their players' keys (P8)",
+                      "{n} signed moves verify with their players' keys (P8)", checked.moves_signed))
     if game.secret is not None:  # revealed: every commitment can be checked now, flipped or not
         from pbem.referee.audit import audit as do_audit
 
         for finding in do_audit(game):
             click.echo(f"ok: {finding}")
-    from pbem.referee.seats import record_lines
+    from pbem.views.text import record_lines
 
-    for line in record_lines(game):
+    for line in record_lines(game, lang):
         click.echo(f"ok: {line}")
     status = "over" if game.over else ("in play" if game.started else game.opening.value)
-    click.echo(f"game {game.game_id}: {status}; last entry {game.last_seq} ({game.last_hash[:16]})")
+    click.echo(said.say(Msg("game {game}: {status}; last entry {seq} ({hash})", game=game.game_id,
+                            status=_STATUS.get(status, status), seq=game.last_seq, hash=game.last_hash[:16])))
     if old is not None:
         _extends(log, entries, hashes, old)
     _clock_warnings(entries, game, log, old)
     from pbem.views.text import trust_lines
 
-    for line in trust_lines(game):
+    for line in trust_lines(game, lang):
         click.echo(line)
+
+
+_STATUS = {"over": Msg("over"), "in play": Msg("in play"), "commit": Msg("commit"), "reveal": Msg("reveal"),
+           "abandoned": Msg("abandoned")}
+"""`pbem verify`'s word for where the game stands (the opening's words: :class:`pbem.log.game.Opening`)."""
 
 
 def _clock_warnings(entries: list[Any], game: Any, log: Path, old: Path | None) -> None:
@@ -246,8 +263,9 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path) -> Non
 @main.command()
 @click.argument("log", type=click.Path(path_type=Path))
 @nonce_option
+@lang_option
 @refusals
-def audit(log: Path, nonce_file: Path | None) -> None:
+def audit(log: Path, nonce_file: Path | None, lang: str) -> None:
     """After the reveal: recompute every draw and commitment and replay the game (P6).
 
     The protocol it checks, and how to check it yourself: docs/protocol.md."""
@@ -262,23 +280,21 @@ def audit(log: Path, nonce_file: Path | None) -> None:
         _own_nonce(game, nonce_file)
         findings = do_audit(game)
     except (TamperError, SignatureError, StateError) as err:
-        click.echo(audit_verdict(err))  # stdout; the reason goes to stderr as for every refusal
+        click.echo(audit_verdict(err, lang=lang))  # stdout; the reason goes to stderr as for every refusal
         raise
     _clock_warnings(entries, game, log, None)
     for finding in findings:
         click.echo(f"ok: {finding}")
     assert game.state is not None  # audit() refuses a game that is not over
     scores = game.state.scores()
-    click.echo("final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players))
-    click.echo(f"winner: {winner(game.state)} (R6.5)")
-    from pbem.referee.seats import record_lines
+    click.echo(say(Msg("final scores: {scores}", scores=", ".join(f"{p} {scores[p]}" for p in game.players)), lang))
+    click.echo(say(Msg("winner: {winner} (R6.5)", winner=winner(game.state)), lang))
+    from pbem.views.text import record_lines, trust_lines
 
-    for line in record_lines(game):
+    for line in record_lines(game, lang):
         click.echo(f"ok: {line}")
-    click.echo(audit_verdict(None, game))
-    from pbem.views.text import trust_lines
-
-    for line in trust_lines(game):
+    click.echo(audit_verdict(None, game, lang))
+    for line in trust_lines(game, lang):
         click.echo(line)
 
 

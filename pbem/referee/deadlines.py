@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from pbem.errors import FormatError
+from pbem.i18n import Msg, translator
 from pbem.log.clock import at_of, now, seconds
 from pbem.log.game import Game
 
@@ -22,8 +23,9 @@ _DURATION = re.compile(r"^(?:(\d{1,4})d)?(?:(\d{1,5})h)?(?:(\d{1,6})m)?\Z")
 SHORTEST = 60  # a minute: shorter would make every mail round trip a timeout
 LONGEST = 366 * 86400
 
-_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_DAYS = (Msg("Mon"), Msg("Tue"), Msg("Wed"), Msg("Thu"), Msg("Fri"), Msg("Sat"), Msg("Sun"))
+_MONTHS = (Msg("Jan"), Msg("Feb"), Msg("Mar"), Msg("Apr"), Msg("May"), Msg("Jun"), Msg("Jul"), Msg("Aug"),
+           Msg("Sep"), Msg("Oct"), Msg("Nov"), Msg("Dec"))
 
 
 def parse_duration(text: str, option: str) -> int:
@@ -39,11 +41,19 @@ def parse_duration(text: str, option: str) -> int:
 
 
 def duration_text(secs: int, lang: str = "en") -> str:
-    """Seconds as the shortest of ``3d``, ``72h``-style text: ``3d``, ``1d12h``, ``90m``."""
+    """Seconds as the shortest of ``3d``, ``72h``-style text: ``3d``, ``1d12h``, ``90m``
+    (what ``--deadline`` reads); in another language its units as its readers write them
+    (``3 nap``, ``1 ημ. 12 ώρ.``), space-separated."""
     days, rest = divmod(secs, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
-    return "".join(f"{n}{u}" for n, u in ((days, "d"), (hours, "h"), (minutes, "m")) if n) or "0m"
+    if lang == "en":
+        return "".join(f"{n}{u}" for n, u in ((days, "d"), (hours, "h"), (minutes, "m")) if n) or "0m"
+    said = translator(lang)
+    parts = [said.say(m) for n, m in ((days, Msg.plural("{n}d", "{n}d", days)),
+                                     (hours, Msg.plural("{n}h", "{n}h", hours)),
+                                     (minutes, Msg.plural("{n}m", "{n}m", minutes))) if n]
+    return " ".join(parts) or said.say(Msg.plural("{n}m", "{n}m", 0))
 
 
 def due(game: Game) -> tuple[str, str] | None:
@@ -65,20 +75,24 @@ def remind_at(game: Game) -> str | None:
     return at_of(seconds(found[1]) - game.reminder)
 
 
-def when_text(at: str) -> str:
-    """``2026-12-02T09:15:00Z`` -> ``Wed 2 Dec 09:15 UTC``."""
+def when_text(at: str, lang: str = "en") -> str:
+    """``2026-12-02T09:15:00Z`` -> ``Wed 2 Dec 09:15 UTC`` (in ``lang``: its day and month
+    names, in its order: ``dec. 2., sze. 09:15 UTC``)."""
     import time
 
     t = time.gmtime(seconds(at))
-    return f"{_DAYS[t.tm_wday]} {t.tm_mday} {_MONTHS[t.tm_mon - 1]} {t.tm_hour:02d}:{t.tm_min:02d} UTC"
+    return translator(lang).say(Msg("{weekday} {day} {month} {time} UTC", weekday=_DAYS[t.tm_wday], day=t.tm_mday,
+                                    month=_MONTHS[t.tm_mon - 1], time=f"{t.tm_hour:02d}:{t.tm_min:02d}"))
 
 
-def _span(secs: int) -> str:
+def _span(secs: int, lang: str = "en") -> str:
+    said = translator(lang)
     if secs < 3600:
-        return f"{max(secs // 60, 1)} min"
+        minutes = max(secs // 60, 1)
+        return said.say(Msg.plural("{n} min", "{n} min", minutes))
     if secs < 48 * 3600:
-        return f"{secs // 3600} h"
-    return f"{secs // 86400} d {secs % 86400 // 3600} h"
+        return said.say(Msg.plural("{n} h", "{n} h", secs // 3600))
+    return said.say(Msg("{days} d {hours} h", days=secs // 86400, hours=secs % 86400 // 3600))
 
 
 def phrase(game: Game, at: str | None = None, lang: str = "en") -> str | None:
@@ -89,14 +103,24 @@ def phrase(game: Game, at: str | None = None, lang: str = "en") -> str | None:
         return None
     player, due_at = found
     left = seconds(due_at) - seconds(at or now())
-    when = f"in {_span(left)}" if left > 0 else f"{_span(-left)} overdue: the host may record a timeout (R8.2)"
-    return f"{player} to move, due {when_text(due_at)}, {when}"
+    said = translator(lang)
+    when = when_text(due_at, lang)
+    if left > 0:
+        return said.say(Msg("{player} to move, due {when}, in {span}", player=player, when=when,
+                            span=_span(left, lang)))
+    return said.say(Msg("{player} to move, due {when}, {span} overdue: the host may record a timeout (R8.2)",
+                        player=player, when=when, span=_span(-left, lang)))
 
 
-def rule_text(game: Game) -> str | None:
+def rule_text(game: Game, lang: str = "en") -> str | None:
     """The game's deadline rule in a sentence, or None."""
     if game.deadline is None:
         return None
-    reminder = f", a reminder {duration_text(game.reminder)} before" if game.reminder else ""
-    return (f"deadline: {duration_text(game.deadline)} a turn from the entry that makes it the "
-            f"player's turn{reminder}; then the stand-in rule plays it (R8.1-R8.3)")
+    said = translator(lang)
+    deadline = duration_text(game.deadline, lang)
+    if game.reminder:
+        return said.say(Msg("deadline: {deadline} a turn from the entry that makes it the player's turn, a reminder "
+                            "{reminder} before; then the stand-in rule plays it (R8.1-R8.3)",
+                            deadline=deadline, reminder=duration_text(game.reminder, lang)))
+    return said.say(Msg("deadline: {deadline} a turn from the entry that makes it the player's turn; "
+                        "then the stand-in rule plays it (R8.1-R8.3)", deadline=deadline))

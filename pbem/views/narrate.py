@@ -8,6 +8,7 @@ revealed it (a flip, P6), never one still hidden (P10).
 
 from __future__ import annotations
 
+from pbem.i18n import Msg, translator
 from pbem.log.game import Game
 from pbem.log.records import (
     Abandon,
@@ -25,7 +26,7 @@ from pbem.log.records import (
     Waive,
 )
 from pbem.rules import action_from_dict
-from pbem.views.text import describe_action, describe_event, next_step, opening_line
+from pbem.views.text import describe_action, describe_event, next_step, opening_line, region_word
 
 
 def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
@@ -34,38 +35,45 @@ def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
     ``game`` only names the regions (the map of entry 0), so it may be the game as of
     any entry of the same log.
     """
+    said = translator(lang)
     seq, player, raw = entry.seq, entry.player, entry.raw
     match entry:
         case Create():
-            return [f"entry {seq}: the host creates game {raw['game']} for {', '.join(raw['players'])} "
-                    "and commits to a secret (P3)"]
+            return [said.say(Msg("entry {seq}: the host creates game {game} for {players} and commits to a secret (P3)",
+                                 seq=seq, game=raw["game"], players=", ".join(raw["players"])))]
         case Move():
-            lines = [f"entry {seq}: {player}'s move accepted"]
-            lines.extend(f"  {describe_event(game, e)}" for e in entry.outcome if e["event"] != "turn_started")
+            lines = [said.say(Msg("entry {seq}: {player}'s move accepted", seq=seq, player=player))]
+            lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if e["event"] != "turn_started")
             return lines
         case Commit():
-            return [f"entry {seq}: {player}'s nonce commitment recorded (P4)"]
+            return [said.say(Msg("entry {seq}: {player}'s nonce commitment recorded (P4)", seq=seq, player=player))]
         case Nonce():
-            return [f"entry {seq}: {player}'s nonce revealed; it matches the commitment (P4)"]
+            return [said.say(Msg("entry {seq}: {player}'s nonce revealed; it matches the commitment (P4)",
+                                 seq=seq, player=player))]
         case Waive():
-            return [f"entry {seq}: the host waived {player}'s nonce (P4)"]
+            return [said.say(Msg("entry {seq}: the host waived {player}'s nonce (P4)", seq=seq, player=player))]
         case Abandon():
-            return [f"entry {seq}: the host abandoned the game before its start (P4)"]
+            return [said.say(Msg("entry {seq}: the host abandoned the game before its start (P4)", seq=seq))]
         case Start():
             setup = raw["setup"]
-            return [f"entry {seq}: the game starts; first player {setup['first_player']}, "
-                    f"plague in {game.board.name_of(setup['plague'])}"]
+            return [said.say(Msg("entry {seq}: the game starts; first player {player}, plague in {region}", seq=seq,
+                                 player=setup["first_player"], region=said.say(region_word(game, setup["plague"]))))]
         case Reveal():
-            return [f"entry {seq}: the secret is revealed; anyone can now run 'pbem audit'"]
+            return [said.say(Msg("entry {seq}: the secret is revealed; anyone can now run 'pbem audit'", seq=seq))]
         case Resign():
-            return [f"entry {seq} ({_when(entry.at)}): {player} resigns; from now on the stand-in "
-                    "rule plays the seat at once, and its cubes stay and count (R8.4)"]
+            return [said.say(Msg("entry {seq} ({at}): {player} resigns; from now on the stand-in rule plays the seat "
+                                 "at once, and its cubes stay and count (R8.4)", seq=seq, at=_when(entry.at),
+                                 player=player))]
         case Replace():
-            key = " with a new key (P8)" if entry.key else " (moves unsigned)"
-            return [f"entry {seq} ({_when(entry.at)}): the host hands {player}'s seat to a new "
-                    f"player{key}; cubes, cards and turn order stay (R8.4)"]
+            if entry.key:
+                return [said.say(Msg("entry {seq} ({at}): the host hands {player}'s seat to a new player with a new "
+                                     "key (P8); cubes, cards and turn order stay (R8.4)", seq=seq, at=_when(entry.at),
+                                     player=player))]
+            return [said.say(Msg("entry {seq} ({at}): the host hands {player}'s seat to a new player (moves "
+                                 "unsigned); cubes, cards and turn order stay (R8.4)", seq=seq, at=_when(entry.at),
+                                 player=player))]
         case Standin():
-            return _standin_lines(game, entry)
+            return _standin_lines(game, entry, lang)
     return [f"entry {seq}: {type(entry).__name__}"]  # pragma: no cover - every record is told above
 
 
@@ -73,24 +81,33 @@ def _when(at: str) -> str:
     return at.replace("T", " ").replace("Z", " UTC")
 
 
-def _standin_lines(game: Game, entry: Standin) -> list[str]:
+def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
     """A turn the stand-in rule played (R8.3): a timeout (R8.2) or a resigned seat (R8.4)."""
-    player = entry.player
-    why = (f"{player}'s deadline passed ({_when(entry.due)}): timeout (R8.2)"
-           if isinstance(entry, Timeout) else f"{player} resigned (R8.4)")
-    done = [describe_action(game, action_from_dict(a)) for a in entry.actions if a["action"] != "end"]
-    lines = [f"entry {entry.seq} ({_when(entry.at)}): {why}; the stand-in rule (R8.3) played the turn",
-             "  the stand-in: " + ("; ".join(done) if done else "does nothing (R8.3)")]
-    lines.extend(f"  {describe_event(game, e)}" for e in entry.outcome if e["event"] != "turn_started")
+    said = translator(lang)
+    player, seq, at = entry.player, entry.seq, _when(entry.at)
+    done = [describe_action(game, action_from_dict(a), lang) for a in entry.actions if a["action"] != "end"]
+    if isinstance(entry, Timeout):
+        head = Msg("entry {seq} ({at}): {player}'s deadline passed ({due}): timeout (R8.2); the stand-in rule (R8.3) "
+                   "played the turn", seq=seq, at=at, player=player, due=_when(entry.due))
+    else:
+        head = Msg("entry {seq} ({at}): {player} resigned (R8.4); the stand-in rule (R8.3) played the turn",
+                   seq=seq, at=at, player=player)
+    did = (Msg("the stand-in: {actions}", actions="; ".join(done)) if done
+           else Msg("the stand-in: does nothing (R8.3)"))
+    lines = [said.say(head), "  " + said.say(did)]
+    lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if e["event"] != "turn_started")
     return lines
 
 
 def status_line(game: Game, lang: str = "en") -> str:
     """Where the game stands after its last entry, in a sentence."""
+    said = translator(lang)
     if game.state is None:
-        return opening_line(game)
+        return opening_line(game, lang)
     if game.over:
         scores = game.state.scores()
-        revealed = "; the secret is revealed" if game.secret is not None else "; the host reveals the secret next"
-        return "the game is over: " + ", ".join(f"{p} {scores[p]}" for p in game.players) + revealed
-    return f"turn {game.state.turn_number}: {next_step(game.state)}"
+        listed = ", ".join(f"{p} {scores[p]}" for p in game.players)
+        if game.secret is not None:
+            return said.say(Msg("the game is over: {scores}; the secret is revealed", scores=listed))
+        return said.say(Msg("the game is over: {scores}; the host reveals the secret next", scores=listed))
+    return said.say(Msg("turn {turn}: {step}", turn=game.state.turn_number, step=next_step(game.state, lang)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from pbem.i18n import Msg, translator
 from pbem.log.game import Game
 from pbem.log.records import Entry, Move
 from pbem.referee.deadlines import phrase
@@ -23,25 +24,26 @@ def report_lines(
     With ``private_hint`` the host is told where a Witch's private reveal was
     written (the CLI); a mail to every player leaves that out.
     """
+    said = translator(lang)
     lines: list[str] = []
     for entry in entries:
-        lines.extend(entry_lines(game, entry))
+        lines.extend(entry_lines(game, entry, lang))
     if private_hint:
         for path in private:
-            lines.append(
-                f"private reveal for {path.stem} written to {path} (send it to {path.stem} only)"
-            )
+            lines.append(said.say(Msg("private reveal for {player} written to {path} (send it to {player} only)",
+                                      player=path.stem, path=str(path))))
     mover = entries[-1].player if entries else None
     if game.state is not None and isinstance(entries[-1], Move) and isinstance(mover, str) \
             and unfinished(game.state, mover):
-        lines.append(f"{mover}'s turn is not finished: {owed(game.state, mover, game.board.name_of)}")
+        lines.append(said.say(Msg("{player}'s turn is not finished: {owed}", player=mover,
+                                  owed=owed(game.state, mover, game.board.name_of))))
     if game.state is not None:
-        lines.append(f"next: {next_step(game.state)}")
-        due = phrase(game)
+        lines.append(said.say(Msg("next: {step}", step=next_step(game.state, lang))))
+        due = phrase(game, lang=lang)
         if due is not None:
-            lines.append(f"deadline: {due} (R8.1)")
+            lines.append(said.say(Msg("deadline: {due} (R8.1)", due=due)))
     else:
-        lines.append(f"next: {opening_line(game)}")
-    lines.append(f"log now ends at entry {game.last_seq} ({game.last_hash[:16]})")
-    lines.extend(trust_lines(game))
+        lines.append(said.say(Msg("next: {step}", step=opening_line(game, lang))))
+    lines.append(said.say(Msg("log now ends at entry {seq} ({hash})", seq=game.last_seq, hash=game.last_hash[:16])))
+    lines.extend(trust_lines(game, lang))
     return lines

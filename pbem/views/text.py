@@ -3,6 +3,10 @@
 Everything here is built from public data only (a face-down token is shown by
 its public name), except :func:`private_lines`, which shows one player's own
 Witch reveals when they ask with ``--as``.
+
+Every sentence is a :class:`pbem.i18n.Msg` said in the reader's ``lang`` (issue 22): its
+English is the text these views have always written, byte for byte; regions and cards
+are :class:`pbem.i18n.Name` s, said as the players of each language know them.
 """
 
 from __future__ import annotations
@@ -11,12 +15,12 @@ import re
 from typing import Any
 
 from pbem.errors import PbemError, StateError
-from pbem.i18n import Name, translator
+from pbem.i18n import Msg, Name, translator
 from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game, Opening
+from pbem.log.records import Replace, Resign, Standin, Timeout
 from pbem.referee.deadlines import phrase, rule_text
-from pbem.referee.seats import record_lines
-from pbem.referee.seatview import SeatView, face_text
+from pbem.referee.seatview import SeatView
 from pbem.rules import (
     Action,
     Flip,
@@ -36,7 +40,7 @@ from pbem.rules import (
     WitchSwap,
     winner,
 )
-from pbem.rules.data import CLASSES, face_words
+from pbem.rules.data import CLASSES, Token
 from pbem.rules.events import (
     CardTaken,
     CubeRemoved,
@@ -63,7 +67,7 @@ CARD_NAMES = {
 }
 
 
-TRUST = (
+TRUST = Msg(
     "trust (P1): the host sees every face and must hold no seat; what the protocol guarantees "
     "is that nobody, the host included, chose or changed the rat order, rewrote this history "
     "unnoticed (keep your last log: 'pbem verify NEW --extends OLD'), or learned a face through pbem"
@@ -91,184 +95,292 @@ def seed_line(game: Game, lang: str = "en") -> str | None:
     """Whose entropy made the seed (P4), once the game has started; None before."""
     if not game.started:
         return None
+    said = translator(lang)
     players, waived, bots = seed_sources(game)
-    others = "".join([f"; waived (no nonce): {', '.join(waived)}" if waived else "",
-                      f"; made by the host (bot seats): {', '.join(bots)}" if bots else ""])
+    others = "".join([said.say(Msg("; waived (no nonce): {seats}", seats=", ".join(waived))) if waived else "",
+                      said.say(Msg("; made by the host (bot seats): {seats}", seats=", ".join(bots))) if bots else ""])
     if not players:
-        return f"seed (P4): the seed comes from the host's secret alone{others}"
-    return f"seed (P4): the seed comes from the host's secret and the nonces of {', '.join(players)}{others}"
+        return said.say(Msg("seed (P4): the seed comes from the host's secret alone{others}", others=others))
+    return said.say(Msg("seed (P4): the seed comes from the host's secret and the nonces of {seats}{others}",
+                        seats=", ".join(players), others=others))
 
 
-HOST_DEAL = (
+HOST_DEAL = Msg(
     "verdict: HOST'S DEAL. No player's nonce went into the seed, so the host alone could "
-    f"choose the deal (P4; how to check: {PROTOCOL_DOC})."
+    "choose the deal (P4; how to check: {doc}).", doc=PROTOCOL_DOC,
 )
 
 
 def audit_verdict(err: PbemError | None, game: Game | None = None, lang: str = "en") -> str:
     """The verdict line of `pbem audit` (tools/audit_min.py prints the same, word for word);
-    a verified game whose seed took no player's nonce is never FAIR (P4)."""
+    a verified game whose seed took no player's nonce is never FAIR (P4).  In another
+    language the verdict's word stays (FAIR, HOST'S DEAL, NOT YET, REFUSED: what a script
+    reads) and the sentence after it is translated."""
+    said = translator(lang)
     if err is None and game is not None and host_alone(game):
-        return HOST_DEAL
+        return said.say(HOST_DEAL)
     if err is None:
-        return f"verdict: FAIR. The rat order was fixed at the start and never touched (how to check: {PROTOCOL_DOC})."
+        return said.say(Msg("verdict: FAIR. The rat order was fixed at the start and never touched "
+                            "(how to check: {doc}).", doc=PROTOCOL_DOC))
     if isinstance(err, StateError):
-        return f"verdict: NOT YET. The secret is revealed when the game is over (P6; how to check: {PROTOCOL_DOC})."
+        return said.say(Msg("verdict: NOT YET. The secret is revealed when the game is over "
+                            "(P6; how to check: {doc}).", doc=PROTOCOL_DOC))
     found = re.match(r"entry (\d+):", err.message)
-    where = f"at entry {found.group(1)}" if found else "as a whole"
-    return f"verdict: REFUSED. The log does not verify {where} ({err.rule}; how to check: {PROTOCOL_DOC})."
+    if found:
+        return said.say(Msg("verdict: REFUSED. The log does not verify at entry {seq} ({rule}; how to check: {doc}).",
+                            seq=found.group(1), rule=err.rule, doc=PROTOCOL_DOC))
+    return said.say(Msg("verdict: REFUSED. The log does not verify as a whole ({rule}; how to check: {doc}).",
+                        rule=err.rule, doc=PROTOCOL_DOC))
+
+
+def notice_msgs(game: Game) -> list[Msg]:
+    """What every public output of this game must say about it (P3, P7), as sentences."""
+    out = []
+    if game.test_game:
+        out.append(Msg("TEST GAME: its secret was supplied, not made by the OS (P7); whoever knows it "
+                       "knows every face, so it proves nothing about fair play"))
+    if game.bots:
+        seats = ", ".join(f"{p} ({level})" for p, level in sorted(game.bots.items()))
+        out.append(Msg("BOT SEATS: {seats} played by the host's bots. A bot sees only its seat's view "
+                       "(the log and its own Witch looks), but the host holds its seat and made its "
+                       "nonce (P4): the rule that the host holds no seat does not hold for this game",
+                       seats=seats))
+    if host_alone(game):
+        out.append(Msg("HOST'S DEAL: no player's nonce went into the seed (every seat waived or a bot "
+                       "seat, P4): the host alone could choose the deal, so the guarantee that nobody "
+                       "chose the rat order does not hold for this game"))
+    if game.edition != "standard":
+        out.append(Msg("CUSTOM GAME: its map or rat tokens are not pbem's standard data "
+                       "(P3, data_hash {hash})", hash=game.data_hash[:16]))
+    return out
 
 
 def notices(game: Game, lang: str = "en") -> list[str]:
     """What every public output of this game must say about it (P3, P7)."""
-    out = []
-    if game.test_game:
-        out.append("TEST GAME: its secret was supplied, not made by the OS (P7); whoever knows it "
-                   "knows every face, so it proves nothing about fair play")
-    if game.bots:
-        seats = ", ".join(f"{p} ({level})" for p, level in sorted(game.bots.items()))
-        out.append(f"BOT SEATS: {seats} played by the host's bots. A bot sees only its seat's view "
-                   "(the log and its own Witch looks), but the host holds its seat and made its "
-                   "nonce (P4): the rule that the host holds no seat does not hold for this game")
-    if host_alone(game):
-        out.append("HOST'S DEAL: no player's nonce went into the seed (every seat waived or a bot "
-                   "seat, P4): the host alone could choose the deal, so the guarantee that nobody "
-                   "chose the rat order does not hold for this game")
-    if game.edition != "standard":
-        out.append(f"CUSTOM GAME: its map or rat tokens are not pbem's standard data "
-                   f"(P3, data_hash {game.data_hash[:16]})")
-    return out
+    said = translator(lang)
+    return [said.say(m) for m in notice_msgs(game)]
 
 
 def trust_lines(game: Game, lang: str = "en") -> list[str]:
     """The trust model in one line, whose entropy made the seed, then the game's notices:
     every verdict ends with these."""
-    seed = seed_line(game)
-    return [TRUST, *([seed] if seed else []), *notices(game)]
+    seed = seed_line(game, lang)
+    return [translator(lang).say(TRUST), *([seed] if seed else []), *notices(game, lang)]
 
 
 def opening_line(game: Game, lang: str = "en") -> str:
     """Where the opening stands (P4), in a sentence."""
+    said = translator(lang)
     opening = game.opening
     if opening is Opening.ABANDONED:
-        return "abandoned by the host before the start (P4)"
+        return said.say(Msg("abandoned by the host before the start (P4)"))
     waiting = ", ".join(game.awaited)
-    waived = f"; waived: {', '.join(sorted(game.waived))}" if game.waived else ""
+    waived = said.say(Msg("; waived: {seats}", seats=", ".join(sorted(game.waived)))) if game.waived else ""
     if opening is Opening.COMMIT:
-        return f"not started: waiting for nonce commitments from {waiting}{waived} (P4, round 1 of 2)"
-    return f"not started: waiting for {waiting} to reveal their nonce{waived} (P4, round 2 of 2)"
+        return said.say(Msg("not started: waiting for nonce commitments from {seats}{waived} (P4, round 1 of 2)",
+                            seats=waiting, waived=waived))
+    return said.say(Msg("not started: waiting for {seats} to reveal their nonce{waived} (P4, round 2 of 2)",
+                        seats=waiting, waived=waived))
 
 
 def region_name(game: Game, region: str) -> str:
     return game.board.name_of(region)
 
 
+def region_word(game: Game, region: str) -> str:
+    """A region in a sentence: its map name in English (as every English text has shown
+    it), a :class:`Name` said in the reader's language; a custom map's region by its own name."""
+    shown = game.board.name_of(region)
+    if region in SHIPPED["region"] and shown == region.capitalize():
+        return Name(shown, "region", region)
+    return shown
+
+
 def _region_name(game: Game, region: str, lang: str) -> str:
     """A region by its name in ``lang`` (issue 22); a custom map's region by its own name."""
-    if lang == "en" or region not in SHIPPED["region"] or game.board.name_of(region) != region.capitalize():
-        return game.board.name_of(region)
-    return translator(lang).name(Name.region(region))
+    return translator(lang).say(region_word(game, region))
 
 
 def _card_name(card: str, lang: str) -> str:
     return CARD_NAMES[card] if lang == "en" else translator(lang).name(Name.card(card))
 
 
+_SYMBOLS = {"M": Msg("majority"), "A": Msg("all")}  # pbem.rules.data.SYMBOL_WORDS, in the reader's language
+
+
+def symbol_word(symbol: str, lang: str = "en") -> str:
+    """A face's symbol in words: majority, all, or a class (in English its id, as faces have
+    always been written; in another language its card's name)."""
+    said = translator(lang)
+    if symbol in _SYMBOLS:
+        return said.say(_SYMBOLS[symbol])
+    return said.say(Name(symbol, "card", symbol)) if symbol in CARD_NAMES else symbol
+
+
+def face_words(token: Token, lang: str = "en") -> str:
+    """A face in words (R1.4), as :func:`pbem.rules.data.face_words` writes it in English:
+    ``threshold 3: majority, merchant, monk``."""
+    symbols = ", ".join(symbol_word(s, lang) for s in token.symbols)
+    return translator(lang).say(Msg("threshold {threshold}: {symbols}", threshold=token.threshold, symbols=symbols))
+
+
+def face_text(game: Game, token_id: str, lang: str = "en") -> str:
+    """A face this reader has seen, in words, from the game's own catalogue."""
+    return face_words(game.catalogue.by_id(token_id), lang)
+
+
+_END_REASONS = {  # R6.1: pbem.rules.turnflow.end_turn's reasons, as the log records them
+    "the rat supply ran out": Msg("the rat supply ran out"),
+    "a player has no cube left in their supply": Msg("a player has no cube left in their supply"),
+    "no rat is left on the board": Msg("no rat is left on the board"),
+}
+
+
 def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
     """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`)."""
+    said = translator(lang)
+
     def name(region: str) -> str:
-        return region_name(game, region)
+        return said.say(region_word(game, region))
+
+    def card(card: str) -> str:
+        return said.say(Name.card(card))
+
+    def path_text(path: tuple[str, ...] | list[str]) -> str:
+        return " -> ".join(map(name, path))
 
     match event_from_dict(data):
         case CubesPlaced(player=p, region=r, count=n):
-            return f"{p} places {n} cube(s) in {name(r)}"
-        case CardTaken(player=p, card=card, previous=before):
-            return f"{p} takes the {CARD_NAMES[card]}" + (f" from {before}" if before else "")
+            return said.say(Msg.plural("{player} places {n} cube(s) in {region}",
+                                       "{player} places {n} cube(s) in {region}", n, player=p, region=name(r)))
+        case CardTaken(player=p, card=c, previous=before):
+            if before:
+                return said.say(Msg("{player} takes the {card} from {previous}", player=p, card=card(c),
+                                    previous=before))
+            return said.say(Msg("{player} takes the {card}", player=p, card=card(c)))
         case CubesMoved(player=p, source=a, target=b, count=n):
-            return f"{p} moves {n} cube(s) from {name(a)} to {name(b)} (Merchant)"
+            return said.say(Msg.plural("{player} moves {n} cube(s) from {source} to {target} (Merchant)",
+                                       "{player} moves {n} cube(s) from {source} to {target} (Merchant)", n,
+                                       player=p, source=name(a), target=name(b)))
         case CubeToPalace(player=p, region=r):
-            return f"{p} moves a cube from {name(r)} to the palace (King)"
+            return said.say(Msg("{player} moves a cube from {region} to the palace (King)", player=p, region=name(r)))
         case RatMoved(token=t, source=a, target=b):
-            return f"rat {t} moves from {name(a)} to {name(b)} (Monk)"
+            return said.say(Msg("rat {token} moves from {source} to {target} (Monk)", token=t, source=name(a),
+                                target=name(b)))
         case TokenLooked(player=p, token=t):
-            return f"{p} looks at rat {t} (Witch)"
+            return said.say(Msg("{player} looks at rat {token} (Witch)", player=p, token=t))
         case TokensSwapped(first=a, second=b):
-            return f"rats {a} and {b} swap places (Witch)"
+            return said.say(Msg("rats {first} and {second} swap places (Witch)", first=a, second=b))
         case PlagueMoved(path=path, spread=n):
-            return "the plague moves to " + " -> ".join(map(name, path)) + (f"; {n} rat(s) spread" if n else "")
+            if n:
+                return said.say(Msg.plural("the plague moves to {path}; {n} rat(s) spread",
+                                           "the plague moves to {path}; {n} rat(s) spread", n, path=path_text(path)))
+            return said.say(Msg("the plague moves to {path}", path=path_text(path)))
         case RatDrawn(token=t, region=r):
-            return f"rat {t} is drawn and placed in {name(r)}"
+            return said.say(Msg("rat {token} is drawn and placed in {region}", token=t, region=name(r)))
         case KnightCubesDeclared(player=p, region=r):
-            return f"{p} counts the plague piece as {NEUTRAL_CUBES} neutral cubes in {name(r)} (Knight)"
+            return said.say(Msg("{player} counts the plague piece as {cubes} neutral cubes in {region} (Knight)",
+                                player=p, cubes=NEUTRAL_CUBES, region=name(r)))
         case TokenFlipped(token=t, token_id=tid, region=r, cubes=n, threshold=k, outbreak=out):
-            result = "the plague breaks out" if out else "no outbreak"
-            return f"rat {t} in {name(r)} is {tid} ({_face(game, tid, k)}; {n} cube(s) there): {result}"
+            face = _face(game, tid, k, lang)
+            if out:
+                return said.say(Msg.plural(
+                    "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): the plague breaks out",
+                    "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): the plague breaks out", n,
+                    token=t, region=name(r), face_id=tid, face=face))
+            return said.say(Msg.plural(
+                "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): no outbreak",
+                "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): no outbreak", n,
+                token=t, region=name(r), face_id=tid, face=face))
         case CubeRemoved(player=p, region=r, symbol=sym):
-            return f"{p} loses a cube in {name(r)} ({sym})"
+            shown = sym if lang == "en" else symbol_word(sym, lang)
+            return said.say(Msg("{player} loses a cube in {region} ({symbol})", player=p, region=name(r), symbol=shown))
         case TurnStarted(player=p, phase=phase):
-            what = {"setup": "places initial cubes", "turn": "is to play", "final": "plays in the final round"}
-            return f"{p} {what.get(phase, 'is to move')}"
+            what = {"setup": Msg("{player} places initial cubes", player=p),
+                    "turn": Msg("{player} is to play", player=p),
+                    "final": Msg("{player} plays in the final round", player=p)}
+            return said.say(what.get(phase, Msg("{player} is to move", player=p)))
         case GameEnding(reason=why, final_round=seats):
-            return f"the game ends ({why}); final round: {', '.join(seats)}"
+            reason = said.say(_END_REASONS[why]) if why in _END_REASONS else why
+            return said.say(Msg("the game ends ({reason}); final round: {seats}", reason=reason,
+                                seats=", ".join(seats)))
         case GameOver(scores=scores, winner=best):
-            return "game over: " + ", ".join(f"{p} {n}" for p, n in scores) + f"; {best} wins"
+            return said.say(Msg("game over: {scores}; {winner} wins",
+                                scores=", ".join(f"{p} {n}" for p, n in scores), winner=best))
     return str(data)  # pragma: no cover - every event kind is matched above
 
 
 def next_step(state: State, lang: str = "en") -> str:
     """What the player to move must do now, in a sentence."""
+    said = translator(lang)
     player = state.to_move
     if player is None:
-        return "the game is over"
+        return said.say(Msg("the game is over"))
     if state.phase is Phase.SETUP:
-        return f"{player} places 2 initial cubes on any region (R2.5)"
+        return said.say(Msg("{player} places 2 initial cubes on any region (R2.5)", player=player))
     if state.phase is Phase.FINAL:
-        return f"{player} may use their class cards once more, then 'end' (R6.2-R6.3)"
+        return said.say(Msg("{player} may use their class cards once more, then 'end' (R6.2-R6.3)", player=player))
+    plague = said.say(Name.region(str(state.plague)))  # the notation's id in English, as always
     if state.turn.stage is Stage.SPREAD:
-        return f"{player} places {state.turn.spread_left} drawn rat(s) next to {state.plague} (R4.1)"
+        n = state.turn.spread_left
+        return said.say(Msg.plural("{player} places {n} drawn rat(s) next to {plague} (R4.1)",
+                                   "{player} places {n} drawn rat(s) next to {plague} (R4.1)", n,
+                                   player=player, plague=plague))
     if state.turn.stage is Stage.OUTBREAK:
-        return f"{player} flips the rats in {state.plague} (R4.2)"
-    return f"{player} takes a card (optional), places cubes, then moves the plague (R3)"
+        return said.say(Msg("{player} flips the rats in {plague} (R4.2)", player=player, plague=plague))
+    return said.say(Msg("{player} takes a card (optional), places cubes, then moves the plague (R3)", player=player))
 
 
 def board_lines(game: Game, notes: bool = True, lang: str = "en") -> list[str]:
     """The board in words; ``notes=False`` leaves out the seed line and the notices, for a text
-    that says them once already (a report mail: issue 19, item 7); in ``lang``, the regions and
-    cards by the names its players know (issue 22: the labels are still English)."""
+    that says them once already (a report mail: issue 19, item 7); in ``lang``, its labels
+    and sentences, and the regions and cards by the names its players know (issue 22)."""
+    said = translator(lang)
     state = game.state
 
     def name(region: str) -> str:
         return _region_name(game, region, lang)
 
-    lines = [f"game {game.game_id}  (players in seat order: {', '.join(game.players)})"]
-    seed = seed_line(game)
+    lines = [said.say(Msg("game {game}  (players in seat order: {players})", game=game.game_id,
+                          players=", ".join(game.players)))]
+    seed = seed_line(game, lang)
     if notes:
-        lines.extend(f"  {n}" for n in [*([seed] if seed else []), *notices(game)])
+        lines.extend(f"  {n}" for n in [*([seed] if seed else []), *notices(game, lang)])
     if state is None:
-        lines.append(opening_line(game))
+        lines.append(opening_line(game, lang))
         return lines
     width = max(len(name(r)) for r in state.regions)
     for region in state.regions:
         rats = " ".join(state.rats[region]) or "-"
         cubes = ", ".join(f"{p} {n}" for p, n in sorted(state.cubes[region].items())) or "-"
-        plague = "  <- plague" if region == state.plague else ""
-        lines.append(f"  {name(region):<{width}}  rats: {rats:<12} cubes: {cubes}{plague}")
+        values = {"region": f"{name(region):<{width}}", "rats": f"{rats:<12}", "cubes": cubes}
+        if region == state.plague:
+            lines.append("  " + said.say(Msg("{region}  rats: {rats} cubes: {cubes}  <- plague", **values)))
+        else:
+            lines.append("  " + said.say(Msg("{region}  rats: {rats} cubes: {cubes}", **values)))
         near = ", ".join(name(n) for n in state.neighbours[region])
-        lines.append(f"  {'':<{width}}  neighbours: {near}")
-    lines.append("  palace: " + (", ".join(f"{p} {n}" for p, n in state.palace.items() if n) or "-"))
-    cards = ", ".join(f"{_card_name(c, lang)}: {state.cards[c] or 'unowned'}" for c in CLASSES)
-    lines.append(f"  cards: {cards}")
+        lines.append(f"  {'':<{width}}  " + said.say(Msg("neighbours: {regions}", regions=near)))
+    palace = ", ".join(f"{p} {n}" for p, n in state.palace.items() if n)
+    lines.append("  " + (said.say(Msg("palace: {cubes}", cubes=palace)) if palace else said.say(Msg("palace: -"))))
+    unowned = said.say(Msg("unowned"))
+    cards = ", ".join(said.say(Msg("{card}: {owner}", card=_card_name(c, lang), owner=state.cards[c] or unowned))
+                      for c in CLASSES)
+    lines.append("  " + said.say(Msg("cards: {cards}", cards=cards)))
     on_board = state.scores()  # R6.5: the regions and the palace
-    lines.append("  cubes on the board (the palace included): " + ", ".join(f"{p} {n}" for p, n in on_board.items()))
-    lines.append("  cube supply: " + ", ".join(f"{p} {n}" for p, n in state.supply.items()))
-    lines.append(f"  rats left in supply: {len(state.rat_supply)}; flipped: {len(state.flipped)}")
+    lines.append("  " + said.say(Msg("cubes on the board (the palace included): {cubes}",
+                                     cubes=", ".join(f"{p} {n}" for p, n in on_board.items()))))
+    supply = ", ".join(f"{p} {n}" for p, n in state.supply.items())
+    lines.append("  " + said.say(Msg("cube supply: {cubes}", cubes=supply)))
+    lines.append("  " + said.say(Msg("rats left in supply: {left}; flipped: {flipped}", left=len(state.rat_supply),
+                                     flipped=len(state.flipped))))
     if game.over:
         scores = state.scores()
-        lines.append("  final scores: " + ", ".join(f"{p} {scores[p]}" for p in state.players))
-        lines.extend(f"  {line}" for line in result_lines(state))
+        lines.append("  " + said.say(Msg("final scores: {scores}",
+                                         scores=", ".join(f"{p} {scores[p]}" for p in state.players))))
+        lines.extend(f"  {line}" for line in result_lines(state, lang))
     else:
-        lines.append(f"  turn {state.turn_number}: {next_step(state)}")
-    lines.extend(f"  {line}" for line in deadline_lines(game))
+        lines.append("  " + said.say(Msg("turn {turn}: {step}", turn=state.turn_number, step=next_step(state, lang))))
+    lines.extend(f"  {line}" for line in deadline_lines(game, lang))
     return lines
 
 
@@ -276,76 +388,126 @@ def result_lines(state: State | None, lang: str = "en") -> list[str]:
     """R6.5: the winner and, on a tie, why the tie-break gives it to them."""
     if state is None or state.to_move is not None:
         return []
+    said = translator(lang)
     scores = state.scores()
     best = winner(state)
     tied = [p for p in state.players if scores[p] == scores[best]]
-    lines = [f"winner: {best} with {scores[best]} cubes (the palace included, R6.5)"]
+    lines = [said.say(Msg.plural("winner: {winner} with {n} cubes (the palace included, R6.5)",
+                                 "winner: {winner} with {n} cubes (the palace included, R6.5)", scores[best],
+                                 winner=best))]
     if len(tied) > 1:
-        lines.append(f"tie-break: {', '.join(tied)} tie on {scores[best]}; {best} would have played "
-                     "soonest had the game gone on (R6.5)")
+        lines.append(said.say(Msg("tie-break: {tied} tie on {score}; {winner} would have played "
+                                  "soonest had the game gone on (R6.5)", tied=", ".join(tied), score=scores[best],
+                                  winner=best)))
     return lines
 
+
+def _when(at: str) -> str:
+    return at.replace("T", " ").replace("Z", " UTC")
+
+
+def record_msgs(game: Game) -> list[Msg]:
+    """Every timeout, stand-in turn, resignation and change of hands, with its time: the
+    sentences of :func:`pbem.referee.seats.record_lines` (its English, word for word)."""
+    out = []
+    for entry in game.entries:
+        seq, who, at = entry.seq, entry.player, _when(entry.at)
+        match entry:
+            case Timeout():
+                out.append(Msg("entry {seq} ({at}): timeout: {player}'s turn (due {due}) "
+                               "played by the stand-in (R8.2-R8.3)", seq=seq, at=at, player=who, due=entry.due))
+            case Standin():
+                out.append(Msg("entry {seq} ({at}): stand-in turn for {player}, who resigned (R8.4)",
+                               seq=seq, at=at, player=who))
+            case Resign():
+                out.append(Msg("entry {seq} ({at}): {player} resigned; the stand-in plays the seat (R8.4)",
+                               seq=seq, at=at, player=who))
+            case Replace():
+                if entry.key:
+                    out.append(Msg("entry {seq} ({at}): seat {player} handed to a new player, key {key}... (R8.4)",
+                                   seq=seq, at=at, player=who, key=entry.key[8:20]))
+                else:
+                    out.append(Msg("entry {seq} ({at}): seat {player} handed to a new player, no key (R8.4)",
+                                   seq=seq, at=at, player=who))
+    return out
+
+
+def record_lines(game: Game, lang: str = "en") -> list[str]:
+    """:func:`record_msgs` said in ``lang``."""
+    said = translator(lang)
+    return [said.say(m) for m in record_msgs(game)]
 
 
 def deadline_lines(game: Game, lang: str = "en") -> list[str]:
     """R8: the deadline rule, who is due when, the resigned seats, and every timeout,
     stand-in turn and change of hands with its time (public facts only)."""
+    said = translator(lang)
     out = []
-    rule = rule_text(game)
+    rule = rule_text(game, lang)
     if rule is not None:
         out.append(rule)
-        due = phrase(game)
+        due = phrase(game, lang=lang)
         if due is not None:
-            out.append(f"due: {due}")
+            out.append(said.say(Msg("due: {due}", due=due)))
     if game.resigned:
-        out.append(f"resigned (played by the stand-in, R8.4): {', '.join(sorted(game.resigned))}")
-    out.extend(record_lines(game))
+        out.append(said.say(Msg("resigned (played by the stand-in, R8.4): {seats}",
+                                seats=", ".join(sorted(game.resigned)))))
+    out.extend(record_lines(game, lang))
     return out
 
 
 def describe_action(game: Game, action: Action, lang: str = "en") -> str:
     """One action of a move in a sentence (typed, like :func:`describe_event`)."""
+    said = translator(lang)
+
     def name(region: str) -> str:
-        return region_name(game, region)
+        return said.say(region_word(game, region))
 
     match action:
         case TakeCard(card=card):
-            return f"take the {CARD_NAMES[card]} card"
+            return said.say(Msg("take the {card} card", card=said.say(Name.card(card))))
         case Place(region=r, count=n):
-            return f"place {n} cube(s) in {name(r)}"
+            return said.say(Msg.plural("place {n} cube(s) in {region}", "place {n} cube(s) in {region}", n,
+                                       region=name(r)))
         case King(region=r):
-            return f"King: move a cube from {name(r)} to the palace"
+            return said.say(Msg("King: move a cube from {region} to the palace", region=name(r)))
         case Merchant(source=a, target=b, count=n):
-            return f"Merchant: move {n} cube(s) from {name(a)} to {name(b)}"
+            return said.say(Msg.plural("Merchant: move {n} cube(s) from {source} to {target}",
+                                       "Merchant: move {n} cube(s) from {source} to {target}", n,
+                                       source=name(a), target=name(b)))
         case Monk(token=t, target=b):
-            return f"Monk: move rat {t} to {name(b)}"
+            return said.say(Msg("Monk: move rat {token} to {region}", token=t, region=name(b)))
         case WitchLook(token=t):
-            return f"Witch: look at rat {t}"
+            return said.say(Msg("Witch: look at rat {token}", token=t))
         case WitchSwap():
-            return "Witch: swap the two rats you looked at"
+            return said.say(Msg("Witch: swap the two rats you looked at"))
         case MovePlague(path=path) | KnightMove(path=path):
-            return "move the plague to " + " -> ".join(map(name, path))
+            return said.say(Msg("move the plague to {path}", path=" -> ".join(map(name, path))))
         case Spread(region=r):
-            return f"put the drawn rat in {name(r)}"
+            return said.say(Msg("put the drawn rat in {region}", region=name(r)))
         case KnightCubes():
-            return f"Knight: count the plague piece as {NEUTRAL_CUBES} neutral cubes"
+            return said.say(Msg("Knight: count the plague piece as {cubes} neutral cubes", cubes=NEUTRAL_CUBES))
         case Flip(token=t):
-            return f"flip rat {t} next"
-    return "end your part of the final round"
+            return said.say(Msg("flip rat {token} next", token=t))
+    return said.say(Msg("end your part of the final round"))
 
 
-def _face(game: Game, token_id: str, threshold: int | None = None) -> str:
+def _face(game: Game, token_id: str, threshold: int | None = None, lang: str = "en") -> str:
     """A face already shown to this reader, in words, from the game's own catalogue."""
     try:
-        return face_words(game.catalogue.by_id(token_id))
+        return face_text(game, token_id, lang)
     except KeyError:
-        return f"threshold {threshold}" if threshold is not None else token_id
+        if threshold is None:
+            return token_id
+        return translator(lang).say(Msg("threshold {threshold}", threshold=threshold))
 
 
 def private_lines(view: SeatView, lang: str = "en") -> list[str]:
     """One seat's own Witch looks (R5.6), faces in words, each with what checks it (P6)."""
+    said = translator(lang)
     return [
-        f"  you saw rat {look.token} = {look.token_id} ({face_text(view.game, look.token_id)}; "
-        f"entry {look.seq}; salt {look.salt})"
+        "  " + said.say(Msg("you saw rat {token} = {face_id} ({face}; entry {seq}; salt {salt})", token=look.token,
+                            face_id=look.token_id, face=face_text(view.game, look.token_id, lang), seq=look.seq,
+                            salt=look.salt))
         for look in view.looks
     ]

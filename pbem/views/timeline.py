@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError, UnknownError
+from pbem.i18n import Msg, translator
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.records import Entry, Reveal
@@ -73,6 +74,18 @@ def status(game: Game) -> str:
     return f"opening round {1 if game.opening is Opening.COMMIT else 2} of 2"
 
 
+_STATUS_WORDS = {  # each status of :func:`status` (a fixed token the list's logic reads), in words
+    "abandoned": Msg("abandoned"), "over, secret revealed": Msg("over, secret revealed"), "over": Msg("over"),
+    "in play": Msg("in play"), "opening round 1 of 2": Msg("opening round 1 of 2"),
+    "opening round 2 of 2": Msg("opening round 2 of 2"),
+}
+
+
+def status_text(status: str, lang: str = "en") -> str:
+    """A :func:`status` in ``lang``."""
+    return translator(lang).say(_STATUS_WORDS.get(status, status))
+
+
 def waiting_for(game: Game) -> tuple[str, ...]:
     """Who the game waits for: the player to move, or the seats the opening awaits (P4)."""
     if game.state is not None:
@@ -94,15 +107,23 @@ class Summary:
         self.players = game.players
         self.labels = [note.split(":", 1)[0] for note in notices(game)]  # TEST GAME, CUSTOM GAME, ...
 
-    def line(self) -> str:
-        who = ", ".join(self.waiting) if self.waiting else "nobody"
-        to = {"in play": "to move", "opening round 1 of 2": "to commit to a nonce (P4)",
-              "opening round 2 of 2": "to reveal their nonce (P4)"}.get(self.status, "")
-        since = f"since {self.since_at} (entry {self.since_seq})"
-        labels = f" [{'; '.join(self.labels)}]" if self.labels else ""
-        if self.status in ("in play",) or self.status.startswith("opening"):
-            return f"{self.game_id}: {self.status}; {who} {to} {since}; last entry {self.last_seq}{labels}"
-        return f"{self.game_id}: {self.status} {since}; last entry {self.last_seq}{labels}"
+    def line(self, lang: str = "en") -> str:
+        said = translator(lang)
+        who = ", ".join(self.waiting) if self.waiting else said.say(Msg("nobody"))
+        values = {"game": self.game_id, "status": status_text(self.status, lang), "who": who, "at": self.since_at,
+                  "since": self.since_seq, "last": self.last_seq}
+        labels = f" [{'; '.join(self.labels)}]" if self.labels else ""  # TEST GAME, ...: fixed tokens
+        if self.status == "in play":
+            text = Msg("{game}: {status}; {who} to move since {at} (entry {since}); last entry {last}", **values)
+        elif self.status == "opening round 1 of 2":
+            text = Msg("{game}: {status}; {who} to commit to a nonce (P4) since {at} (entry {since}); "
+                       "last entry {last}", **values)
+        elif self.status.startswith("opening"):
+            text = Msg("{game}: {status}; {who} to reveal their nonce (P4) since {at} (entry {since}); "
+                       "last entry {last}", **values)
+        else:
+            text = Msg("{game}: {status} since {at} (entry {since}); last entry {last}", **values)
+        return said.say(text) + labels
 
 
 def summarize(entries: list[Entry], hashes: list[str]) -> Summary:
@@ -150,10 +171,10 @@ def history_lines(entries: list[Entry], hashes: list[str], lang: str = "en") -> 
     game: Game | None = None
     for game in steps(entries, hashes):
         entry = game.entries[-1]
-        told = entry_lines(game, entry)
+        told = entry_lines(game, entry, lang)
         told[0] += f"  [{entry.at}]"
         lines.extend(told)
     assert game is not None
-    lines.append(f"now: {status_line(game)}")
-    seed = seed_line(game)  # what every output of this game says about it (P3, P4, P7), first
-    return [*notices(game), *([seed] if seed else []), *lines]
+    lines.append(translator(lang).say(Msg("now: {status}", status=status_line(game, lang))))
+    seed = seed_line(game, lang)  # what every output of this game says about it (P3, P4, P7), first
+    return [*notices(game, lang), *([seed] if seed else []), *lines]
