@@ -194,7 +194,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> N
         from pbem.referee.audit import audit as do_audit
 
         for finding in do_audit(game):
-            click.echo(f"ok: {finding}")
+            click.echo(f"ok: {say(finding, lang)}")  # a Msg once referee/audit.py makes its findings Msgs
     from pbem.views.text import record_lines
 
     for line in record_lines(game, lang):
@@ -203,7 +203,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> N
     click.echo(said.say(Msg("game {game}: {status}; last entry {seq} ({hash})", game=game.game_id,
                             status=_STATUS.get(status, status), seq=game.last_seq, hash=game.last_hash[:16])))
     if old is not None:
-        _extends(log, entries, hashes, old)
+        _extends(log, entries, hashes, old, lang)
     _clock_warnings(entries, game, log, old)
     from pbem.views.text import trust_lines
 
@@ -230,7 +230,7 @@ def _clock_warnings(entries: list[Any], game: Any, log: Path, old: Path | None) 
         click.echo(line, err=True)
 
 
-def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path) -> None:
+def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path, lang: str = "en") -> None:
     """P9: the log kept (OLD) is a prefix of LOG; a refusal prints a fork proof if there is one."""
     from pbem.errors import TamperError
     from pbem.referee.history import compare
@@ -240,7 +240,8 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path) -> Non
     except TamperError as err:
         raise TamperError(f"OLD ({old}), the log you kept, does not verify: {err.message}",
                           err.rule) from None
-    click.echo(f"ok: OLD ({old}), the log you kept, reads and its chain holds (P7)")
+    said = Msg("OLD ({old}), the log you kept, reads and its chain holds (P7)", old=str(old))
+    click.echo(f"ok: {say(said, lang)}")
     result = compare([e.raw for e in entries], hashes, [e.raw for e in old_entries], old_hashes)
     if result.ok:
         click.echo(f"ok: {result.message}")
@@ -284,7 +285,7 @@ def audit(log: Path, nonce_file: Path | None, lang: str) -> None:
         raise
     _clock_warnings(entries, game, log, None)
     for finding in findings:
-        click.echo(f"ok: {finding}")
+        click.echo(f"ok: {say(finding, lang)}")  # a Msg once referee/audit.py makes its findings Msgs
     assert game.state is not None  # audit() refuses a game that is not over
     scores = game.state.scores()
     click.echo(say(Msg("final scores: {scores}", scores=", ".join(f"{p} {scores[p]}" for p in game.players)), lang))

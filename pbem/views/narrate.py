@@ -92,8 +92,10 @@ def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
     else:
         head = Msg("entry {seq} ({at}): {player} resigned (R8.4); the stand-in rule (R8.3) played the turn",
                    seq=seq, at=at, player=player)
-    did = (Msg("the stand-in: {actions}", actions="; ".join(done)) if done
-           else Msg("the stand-in: does nothing (R8.3)"))
+    listed = done[0] if done else ""
+    for action in done[1:]:  # "a; b; c", with each language's own separator (Greek's is "·")
+        listed = said.say(Msg("{actions}; {action}", actions=listed, action=action))
+    did = Msg("the stand-in: {actions}", actions=listed) if done else Msg("the stand-in: does nothing (R8.3)")
     lines = [said.say(head), "  " + said.say(did)]
     lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if e["event"] != "turn_started")
     return lines

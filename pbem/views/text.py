@@ -11,14 +11,11 @@ are :class:`pbem.i18n.Name` s, said as the players of each language know them.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from pbem.errors import PbemError, StateError
 from pbem.i18n import Msg, Name, translator
 from pbem.i18n.names import SHIPPED
-from pbem.log.game import Game, Opening
-from pbem.log.records import Replace, Resign, Standin, Timeout
+from pbem.log.game import Game
 from pbem.referee.deadlines import phrase, rule_text
 from pbem.referee.seatview import SeatView
 from pbem.rules import (
@@ -60,127 +57,24 @@ from pbem.rules.events import (
     event_from_dict,
 )
 from pbem.rules.plague import NEUTRAL_CUBES
+from pbem.views.trust import HOST_DEAL as HOST_DEAL  # the trust statement's names, offered here as before the split
+from pbem.views.trust import PROTOCOL_DOC as PROTOCOL_DOC
+from pbem.views.trust import TRUST as TRUST
+from pbem.views.trust import audit_verdict as audit_verdict
+from pbem.views.trust import host_alone as host_alone
+from pbem.views.trust import notice_msgs as notice_msgs
+from pbem.views.trust import notices as notices
+from pbem.views.trust import opening_line as opening_line
+from pbem.views.trust import record_lines as record_lines
+from pbem.views.trust import record_msgs as record_msgs
+from pbem.views.trust import seed_line as seed_line
+from pbem.views.trust import seed_sources as seed_sources
+from pbem.views.trust import trust_lines as trust_lines
 
 CARD_NAMES = {
     "peasant": "Peasant", "merchant": "Merchant", "monk": "Monk",
     "knight": "Knight", "witch": "Witch", "king": "King",
 }
-
-
-TRUST = Msg(
-    "trust (P1): the host sees every face and must hold no seat; what the protocol guarantees "
-    "is that nobody, the host included, chose or changed the rat order, rewrote this history "
-    "unnoticed (keep your last log: 'pbem verify NEW --extends OLD'), or learned a face through pbem"
-)
-
-
-PROTOCOL_DOC = "docs/protocol.md"
-
-
-def seed_sources(game: Game) -> tuple[list[str], list[str], list[str]]:
-    """P4: the seats whose player's nonce went into the seed, the waived seats, and the bot
-    seats (whose nonce the host made), each in seat order."""
-    waived = [p for p in game.players if p in game.waived]
-    bots = [p for p in game.players if p in game.bots and p not in game.waived]
-    players = [p for p in game.players if p not in game.waived and p not in game.bots and game.nonces.get(p)]
-    return players, waived, bots
-
-
-def host_alone(game: Game) -> bool:
-    """P4: the game started and no player's nonce went into its seed: the host could choose the deal."""
-    return game.started and not seed_sources(game)[0]
-
-
-def seed_line(game: Game, lang: str = "en") -> str | None:
-    """Whose entropy made the seed (P4), once the game has started; None before."""
-    if not game.started:
-        return None
-    said = translator(lang)
-    players, waived, bots = seed_sources(game)
-    others = "".join([said.say(Msg("; waived (no nonce): {seats}", seats=", ".join(waived))) if waived else "",
-                      said.say(Msg("; made by the host (bot seats): {seats}", seats=", ".join(bots))) if bots else ""])
-    if not players:
-        return said.say(Msg("seed (P4): the seed comes from the host's secret alone{others}", others=others))
-    return said.say(Msg("seed (P4): the seed comes from the host's secret and the nonces of {seats}{others}",
-                        seats=", ".join(players), others=others))
-
-
-HOST_DEAL = Msg(
-    "verdict: HOST'S DEAL. No player's nonce went into the seed, so the host alone could "
-    "choose the deal (P4; how to check: {doc}).", doc=PROTOCOL_DOC,
-)
-
-
-def audit_verdict(err: PbemError | None, game: Game | None = None, lang: str = "en") -> str:
-    """The verdict line of `pbem audit` (tools/audit_min.py prints the same, word for word);
-    a verified game whose seed took no player's nonce is never FAIR (P4).  In another
-    language the verdict's word stays (FAIR, HOST'S DEAL, NOT YET, REFUSED: what a script
-    reads) and the sentence after it is translated."""
-    said = translator(lang)
-    if err is None and game is not None and host_alone(game):
-        return said.say(HOST_DEAL)
-    if err is None:
-        return said.say(Msg("verdict: FAIR. The rat order was fixed at the start and never touched "
-                            "(how to check: {doc}).", doc=PROTOCOL_DOC))
-    if isinstance(err, StateError):
-        return said.say(Msg("verdict: NOT YET. The secret is revealed when the game is over "
-                            "(P6; how to check: {doc}).", doc=PROTOCOL_DOC))
-    found = re.match(r"entry (\d+):", err.message)
-    if found:
-        return said.say(Msg("verdict: REFUSED. The log does not verify at entry {seq} ({rule}; how to check: {doc}).",
-                            seq=found.group(1), rule=err.rule, doc=PROTOCOL_DOC))
-    return said.say(Msg("verdict: REFUSED. The log does not verify as a whole ({rule}; how to check: {doc}).",
-                        rule=err.rule, doc=PROTOCOL_DOC))
-
-
-def notice_msgs(game: Game) -> list[Msg]:
-    """What every public output of this game must say about it (P3, P7), as sentences."""
-    out = []
-    if game.test_game:
-        out.append(Msg("TEST GAME: its secret was supplied, not made by the OS (P7); whoever knows it "
-                       "knows every face, so it proves nothing about fair play"))
-    if game.bots:
-        seats = ", ".join(f"{p} ({level})" for p, level in sorted(game.bots.items()))
-        out.append(Msg("BOT SEATS: {seats} played by the host's bots. A bot sees only its seat's view "
-                       "(the log and its own Witch looks), but the host holds its seat and made its "
-                       "nonce (P4): the rule that the host holds no seat does not hold for this game",
-                       seats=seats))
-    if host_alone(game):
-        out.append(Msg("HOST'S DEAL: no player's nonce went into the seed (every seat waived or a bot "
-                       "seat, P4): the host alone could choose the deal, so the guarantee that nobody "
-                       "chose the rat order does not hold for this game"))
-    if game.edition != "standard":
-        out.append(Msg("CUSTOM GAME: its map or rat tokens are not pbem's standard data "
-                       "(P3, data_hash {hash})", hash=game.data_hash[:16]))
-    return out
-
-
-def notices(game: Game, lang: str = "en") -> list[str]:
-    """What every public output of this game must say about it (P3, P7)."""
-    said = translator(lang)
-    return [said.say(m) for m in notice_msgs(game)]
-
-
-def trust_lines(game: Game, lang: str = "en") -> list[str]:
-    """The trust model in one line, whose entropy made the seed, then the game's notices:
-    every verdict ends with these."""
-    seed = seed_line(game, lang)
-    return [translator(lang).say(TRUST), *([seed] if seed else []), *notices(game, lang)]
-
-
-def opening_line(game: Game, lang: str = "en") -> str:
-    """Where the opening stands (P4), in a sentence."""
-    said = translator(lang)
-    opening = game.opening
-    if opening is Opening.ABANDONED:
-        return said.say(Msg("abandoned by the host before the start (P4)"))
-    waiting = ", ".join(game.awaited)
-    waived = said.say(Msg("; waived: {seats}", seats=", ".join(sorted(game.waived)))) if game.waived else ""
-    if opening is Opening.COMMIT:
-        return said.say(Msg("not started: waiting for nonce commitments from {seats}{waived} (P4, round 1 of 2)",
-                            seats=waiting, waived=waived))
-    return said.say(Msg("not started: waiting for {seats} to reveal their nonce{waived} (P4, round 2 of 2)",
-                        seats=waiting, waived=waived))
 
 
 def region_name(game: Game, region: str) -> str:
@@ -237,7 +131,10 @@ _END_REASONS = {  # R6.1: pbem.rules.turnflow.end_turn's reasons, as the log rec
 
 
 def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
-    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`)."""
+    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`).
+
+    Long because each of the fifteen kinds of event is its own whole sentence (a ``Msg``
+    per form, issue 22), matched in one place."""
     said = translator(lang)
 
     def name(region: str) -> str:
@@ -400,42 +297,6 @@ def result_lines(state: State | None, lang: str = "en") -> list[str]:
                                   "soonest had the game gone on (R6.5)", tied=", ".join(tied), score=scores[best],
                                   winner=best)))
     return lines
-
-
-def _when(at: str) -> str:
-    return at.replace("T", " ").replace("Z", " UTC")
-
-
-def record_msgs(game: Game) -> list[Msg]:
-    """Every timeout, stand-in turn, resignation and change of hands, with its time: the
-    sentences of :func:`pbem.referee.seats.record_lines` (its English, word for word)."""
-    out = []
-    for entry in game.entries:
-        seq, who, at = entry.seq, entry.player, _when(entry.at)
-        match entry:
-            case Timeout():
-                out.append(Msg("entry {seq} ({at}): timeout: {player}'s turn (due {due}) "
-                               "played by the stand-in (R8.2-R8.3)", seq=seq, at=at, player=who, due=entry.due))
-            case Standin():
-                out.append(Msg("entry {seq} ({at}): stand-in turn for {player}, who resigned (R8.4)",
-                               seq=seq, at=at, player=who))
-            case Resign():
-                out.append(Msg("entry {seq} ({at}): {player} resigned; the stand-in plays the seat (R8.4)",
-                               seq=seq, at=at, player=who))
-            case Replace():
-                if entry.key:
-                    out.append(Msg("entry {seq} ({at}): seat {player} handed to a new player, key {key}... (R8.4)",
-                                   seq=seq, at=at, player=who, key=entry.key[8:20]))
-                else:
-                    out.append(Msg("entry {seq} ({at}): seat {player} handed to a new player, no key (R8.4)",
-                                   seq=seq, at=at, player=who))
-    return out
-
-
-def record_lines(game: Game, lang: str = "en") -> list[str]:
-    """:func:`record_msgs` said in ``lang``."""
-    said = translator(lang)
-    return [said.say(m) for m in record_msgs(game)]
 
 
 def deadline_lines(game: Game, lang: str = "en") -> list[str]:
