@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from boards import TWO, board
 from clitools import cli, ok
 from english import english_lines
 
@@ -29,6 +30,7 @@ from pbem.referee import deadlines
 from pbem.referee.audit import audit
 from pbem.referee.replay import replay
 from pbem.referee.seats import record_lines as seats_record_lines
+from pbem.rules import Phase
 from pbem.rules.data import face_words as data_face_words
 from pbem.views import text
 from pbem.views.narrate import entry_lines, status_line
@@ -252,3 +254,14 @@ def test_the_opening_a_hosts_deal_and_the_list_line_in_another_language(tmp_path
     assert english(said) == [], said
     assert summarize(entries, hashes).line(lang) != summarize(entries, hashes).line()
     assert say(text.TRUST, lang) != str(text.TRUST)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_winner_and_a_tie_break_in_another_language(lang: str) -> None:
+    state = board(plague="gallia", players=TWO, cubes={"gallia": {"red": 3}, "anglia": {"green": 3}})
+    state.phase = Phase.OVER  # red and green tie on 3 cubes: the tie-break names green (R6.5)
+    assert text.result_lines(state) == [
+        "winner: green with 3 cubes (the palace included, R6.5)",
+        "tie-break: red, green tie on 3; green would have played soonest had the game gone on (R6.5)"]
+    said = text.result_lines(state, lang)
+    assert len(said) == 2 and english(said) == [] and all("green" in line and "R6.5" in line for line in said)
