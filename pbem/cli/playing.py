@@ -89,7 +89,7 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
             if not game.started else "the game is over: no more moves",
             "P4" if not game.started else "R6.5",
         )
-    text = make(seat_view(path, game, who))  # refuses a seat that is not a player (R2.1)
+    text = make(seat_view(path, game, who), lang=lang)  # refuses a seat that is not a player (R2.1)
     if out is None:
         click.echo(text, nl=False)
     else:
