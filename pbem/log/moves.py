@@ -25,7 +25,7 @@ import jsonschema
 from pbem.errors import FormatError
 from pbem.fair.protocol import HASH_PREFIX_MIN, canonical_base64
 from pbem.files import read_limited
-from pbem.i18n import Msg
+from pbem.i18n import N_, Msg
 from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
@@ -78,22 +78,22 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
 
 _SCHEMA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.DOTALL), msgid) for pattern, msgid in (
-    (r"(?P<value>.+) is a required property", "{value} is a required property"),
-    (r"(?P<value>.+) is not one of (?P<allowed>.+)", "{value} is not one of {allowed}"),
-    (r"(?P<value>.+) does not match (?P<allowed>.+)", "{value} does not match {allowed}"),
-    (r"(?P<value>.+) is not of type (?P<allowed>.+)", "{value} is not of type {allowed}"),
-    (r"(?P<value>.+) is less than the minimum of (?P<allowed>.+)", "{value} is less than the minimum of {allowed}"),
+    (r"(?P<value>.+) is a required property", N_("{value} is a required property")),
+    (r"(?P<value>.+) is not one of (?P<allowed>.+)", N_("{value} is not one of {allowed}")),
+    (r"(?P<value>.+) does not match (?P<allowed>.+)", N_("{value} does not match {allowed}")),
+    (r"(?P<value>.+) is not of type (?P<allowed>.+)", N_("{value} is not of type {allowed}")),
+    (r"(?P<value>.+) is less than the minimum of (?P<allowed>.+)", N_("{value} is less than the minimum of {allowed}")),
     (r"(?P<value>.+) is greater than the maximum of (?P<allowed>.+)",
-     "{value} is greater than the maximum of {allowed}"),
-    (r"(?P<value>.+) is too long", "{value} is too long"),
-    (r"(?P<value>.+) is too short", "{value} is too short"),
-    (r"(?P<value>.+) was expected", "{value} was expected"),
+     N_("{value} is greater than the maximum of {allowed}")),
+    (r"(?P<value>.+) is too long", N_("{value} is too long")),
+    (r"(?P<value>.+) is too short", N_("{value} is too short")),
+    (r"(?P<value>.+) was expected", N_("{value} was expected")),
     (r"(?P<value>.+) is not valid under any of the given schemas",
-     "{value} is not valid under any of the given schemas"),
+     N_("{value} is not valid under any of the given schemas")),
     (r"Additional properties are not allowed \((?P<value>.+) was unexpected\)",
-     "Additional properties are not allowed ({value} was unexpected)"),
+     N_("Additional properties are not allowed ({value} was unexpected)")),
     (r"Additional properties are not allowed \((?P<value>.+) were unexpected\)",
-     "Additional properties are not allowed ({value} were unexpected)"),
+     N_("Additional properties are not allowed ({value} were unexpected)")),
 ))
 """The JSON Schema validator's own sentences (``jsonschema``'s wording), each as a :class:`Msg`
 whose English is the validator's text as it was, so that a refusal is said in the reader's language."""
@@ -113,8 +113,6 @@ def _schema_words(message: str) -> str:
 def the(what: str) -> str:
     """``the move file x.txt``: what a refusal calls the move (``what`` as the callers name
     it: ``move file``, ``move file NAME``, ``move in attachment NAME``, ...), as a sentence's value."""
-    if isinstance(what, Msg):
-        return what
     for pattern, msgid in _THE:
         found = pattern.fullmatch(what)
         if found is not None:
@@ -123,12 +121,12 @@ def the(what: str) -> str:
 
 
 _THE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), msgid) for pattern, msgid in (
-    (r"move file", "the move file"),
-    (r"move file (?P<name>.+)", "the move file {name}"),
-    (r"move in attachment (?P<name>.+)", "the move in attachment {name}"),
-    (r"move in the message text", "the move in the message text"),
-    (r"move in the quoted reply", "the move in the quoted reply"),
-    (r"bot move", "the bot move"),
+    (r"move file", N_("the move file")),
+    (r"move file (?P<name>.+)", N_("the move file {name}")),
+    (r"move in attachment (?P<name>.+)", N_("the move in attachment {name}")),
+    (r"move in the message text", N_("the move in the message text")),
+    (r"move in the quoted reply", N_("the move in the quoted reply")),
+    (r"bot move", N_("the bot move")),
 ))
 
 
