@@ -143,7 +143,7 @@ def validate(data: Any, name: str, what: str) -> None:
     place = "/".join(str(p) for p in path)
     where: str = place
     if path and isinstance(path[0], str) and path[0].startswith("action "):
-        where = Msg("action {n}", n=path[0][len("action "):])
+        where = Msg("action {index}", index=path[0][len("action "):])
         if len(path) > 1:
             where = Msg("{action}/{field}", action=where, field="/".join(str(p) for p in path[1:]))
     elif not place:
