@@ -35,8 +35,10 @@ from pbem.views.template import resign_template, template
 
 LANGS = ("hu", "el", "uk")
 PLAYERS = ("red", "green", "blue", "yellow")
-COMMANDS = ("pbem rules notation", "pbem nonce", "--games DIR", "pbem sign", "pbem keygen")
-"""What a player types, in any language: the only English a translated text may hold."""
+COMMANDS = ("pbem rules notation", "pbem nonce", "--games DIR", "pbem sign", "pbem keygen", "merchant FROM TO N")
+"""What a player types, in any language: the only English a translated text may hold (the
+commands, and the notation's forms: ``merchant FROM TO N`` is the notation's own, as 'pbem
+rules notation' shows it in every language)."""
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +128,7 @@ def a_turn(text: str, state: Any, rng: random.Random, reader: Reader) -> tuple[l
     """As tests/test_orders.py's: a turn of the template's lines, in its order, now in the
     reader's language (the names as the template shows them)."""
     player = state.to_move
-    on_board = sorted(t for ts in state.rats.values() for t in ts)
+    on_board = sorted(t for ts in state.rats.values() for t in ts if t not in state.turn.witch_looked)
     chosen: list[str] = []
     took: str | None = None
     knight = state.cards["knight"] == player
@@ -215,7 +217,7 @@ def test_issue22_a_translated_template_is_short_holds_no_english_and_its_lines_a
         seen |= {line.split()[0] + (" via" if line.startswith("plague") and len(line.split()) == 3 else "")
                  for line in chosen}
     print(f"{lang}: {accepted} of 300 accepted, {localized} with the regions' names in {lang}; {sorted(seen)}")
-    assert accepted == 300 and localized >= 250
+    assert accepted == 300 and localized >= 200  # the rest: a long menu, by the ids (shorter)
     assert seen >= {"look", "swap", "take", "place", "king", "plague", "plague via", "spread", "knight",
                     "flip", "end"}, seen
 
