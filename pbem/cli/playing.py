@@ -11,6 +11,7 @@ import click
 
 from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, refusals, writable
 from pbem.errors import FormatError, StateError, UnknownError
+from pbem.i18n import Msg
 
 
 @main.command()
@@ -78,24 +79,26 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
     game = game_at(entries, hashes, len(entries) - 1)
     if resigning:
         if player is None:
-            raise FormatError("--resign: name the resigning player with --player", "R8.4")
+            raise FormatError(Msg("--resign: name the resigning player with --player"), "R8.4")
         from pbem.views.template import resign_template
 
         make = resign_template  # the resignation's move file instead
     who = player or game.to_move()
     if who is None:
         raise StateError(
-            "name the player with --player (before the start every player commits to a nonce, then reveals it)"
-            if not game.started else "the game is over: no more moves",
+            Msg("name the player with --player (before the start every player commits to a nonce, then reveals it)")
+            if not game.started else Msg("the game is over: no more moves"),
             "P4" if not game.started else "R6.5",
         )
-    text = make(seat_view(path, game, who))  # refuses a seat that is not a player (R2.1)
+    text = make(seat_view(path, game, who), lang=lang)  # refuses a seat that is not a player (R2.1)
     if out is None:
         click.echo(text, nl=False)
     else:
         writable(out, force)
         out.write_text(text, encoding="utf-8")
-        click.echo(f"template for {who} written to {out}")
+        from pbem.i18n import say
+
+        click.echo(say(Msg("template for {player} written to {out}", player=who, out=str(out)), lang))
 
 
 @main.command()

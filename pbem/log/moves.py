@@ -25,6 +25,7 @@ import jsonschema
 from pbem.errors import FormatError
 from pbem.fair.protocol import HASH_PREFIX_MIN, canonical_base64
 from pbem.files import read_limited
+from pbem.i18n import N_, Msg
 from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
@@ -75,6 +76,60 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
     return validator
 
 
+_SCHEMA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.DOTALL), msgid) for pattern, msgid in (
+    (r"(?P<value>.+) is a required property", N_("{value} is a required property")),
+    (r"(?P<value>.+) is not one of (?P<allowed>.+)", N_("{value} is not one of {allowed}")),
+    (r"(?P<value>.+) does not match (?P<allowed>.+)", N_("{value} does not match {allowed}")),
+    (r"(?P<value>.+) is not of type (?P<allowed>.+)", N_("{value} is not of type {allowed}")),
+    (r"(?P<value>.+) is less than the minimum of (?P<allowed>.+)", N_("{value} is less than the minimum of {allowed}")),
+    (r"(?P<value>.+) is greater than the maximum of (?P<allowed>.+)",
+     N_("{value} is greater than the maximum of {allowed}")),
+    (r"(?P<value>.+) is too long", N_("{value} is too long")),
+    (r"(?P<value>.+) is too short", N_("{value} is too short")),
+    (r"(?P<value>.+) was expected", N_("{value} was expected")),
+    (r"(?P<value>.+) is not valid under any of the given schemas",
+     N_("{value} is not valid under any of the given schemas")),
+    (r"Additional properties are not allowed \((?P<value>.+) was unexpected\)",
+     N_("Additional properties are not allowed ({value} was unexpected)")),
+    (r"Additional properties are not allowed \((?P<value>.+) were unexpected\)",
+     N_("Additional properties are not allowed ({value} were unexpected)")),
+))
+"""The JSON Schema validator's own sentences (``jsonschema``'s wording), each as a :class:`Msg`
+whose English is the validator's text as it was, so that a refusal is said in the reader's language."""
+
+
+def _schema_words(message: str) -> str:
+    """The validator's sentence as a :class:`Msg` (its English unchanged), or as it is."""
+    for pattern, msgid in _SCHEMA_WORDS:
+        found = pattern.fullmatch(message)
+        if found is not None:
+            said = Msg(msgid, **found.groupdict())
+            if str(said) == message:
+                return said
+    return message
+
+
+def the(what: str) -> str:
+    """``the move file x.txt``: what a refusal calls the move (``what`` as the callers name
+    it: ``move file``, ``move file NAME``, ``move in attachment NAME``, ...), as a sentence's value."""
+    for pattern, msgid in _THE:
+        found = pattern.fullmatch(what)
+        if found is not None:
+            return Msg(msgid, **found.groupdict())
+    return Msg("the {what}", what=what)
+
+
+_THE: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern), msgid) for pattern, msgid in (
+    (r"move file", N_("the move file")),
+    (r"move file (?P<name>.+)", N_("the move file {name}")),
+    (r"move in attachment (?P<name>.+)", N_("the move in attachment {name}")),
+    (r"move in the message text", N_("the move in the message text")),
+    (r"move in the quoted reply", N_("the move in the quoted reply")),
+    (r"bot move", N_("the bot move")),
+))
+
+
 def validate(data: Any, name: str, what: str) -> None:
     """JSON Schema check; the error names the field and what was expected."""
     errors = sorted(_validator(name).iter_errors(data), key=lambda e: (len(e.path), list(e.path)))
@@ -85,20 +140,26 @@ def validate(data: Any, name: str, what: str) -> None:
     if len(path) >= 2 and path[0] == "actions" and isinstance(path[1], int):
         path[1] = f"action {path[1] + 1}"  # actions count from 1, as the rules' refusals do
         path = path[1:]
-    where = "/".join(str(p) for p in path) or "(top level)"
-    detail = err.message
-    if len(detail) > 300:
-        detail = detail[:300] + "..."
+    place = "/".join(str(p) for p in path)
+    where: str = place
+    if path and isinstance(path[0], str) and path[0].startswith("action "):
+        where = Msg("action {index}", index=path[0][len("action "):])
+        if len(path) > 1:
+            where = Msg("{action}/{field}", action=where, field="/".join(str(p) for p in path[1:]))
+    elif not place:
+        where = Msg("(top level)")
+    detail = err.message[:300] + "..." if len(err.message) > 300 else _schema_words(err.message)
     rule = "P7"  # the move's fields (schemas/move.json)
     if err.instance is None:
-        detail = "is empty (in a template, uncomment the lines you choose)"
+        detail = Msg("is empty (in a template, uncomment the lines you choose)")
         rule = "P2"  # an empty field is a file not filled in (P2: the file's form), not the chain's
     elif err.instance == "":
-        detail = "is empty: fill it in (for a nonce or its commitment, 'pbem nonce' writes the file for you)"
+        detail = Msg("is empty: fill it in (for a nonce or its commitment, 'pbem nonce' writes the file for you)")
         rule = "P2"
     if err.validator == "additionalProperties":
-        detail = f"unexpected field: {detail}"
-    raise FormatError(f"{what}: at {where}: {detail} (schemas/{name})", rule)
+        detail = Msg("unexpected field: {detail}", detail=detail)
+    raise FormatError(Msg("{what}: at {where}: {detail} (schemas/{name})", what=what, where=where, detail=detail,
+                          name=name), rule)
 
 
 def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | None = None) -> Move:
@@ -107,34 +168,38 @@ def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | N
 
     ``context`` fills the header fields (``game``, ``player``, ``after``) a text move
     left out, as a mail's report gives them; what the move itself says always wins."""
+    named = the(what)  # "the move file x.txt", said in the reader's language
     if len(data) > MOVE_LIMIT:
-        raise FormatError(f"the {what} is larger than the {MOVE_LIMIT // 1024} KiB allowed", "P2")
-    text = decode(data, f"the {what}")
+        raise FormatError(Msg("{what} is larger than the {limit} KiB allowed", what=named, limit=MOVE_LIMIT // 1024),
+                          "P2")
+    text = decode(data, named)
     if notation.is_notation(text):
-        doc: Any = {**(context or {}), **notation.parse(text.lstrip("\ufeff"), f"the {what}")}
+        doc: Any = {**(context or {}), **notation.parse(text.lstrip("\ufeff"), named)}
         missing = [f for f in ("game", "player", "after") if f not in doc]
         if missing:
-            raise FormatError(
-                f"the {what} does not say {' and '.join(missing)}: start it with the lines "
+            raise FormatError(Msg(
+                "{what} does not say {missing}: start it with the lines "
                 "'game GAME SEAT' and 'after SEQ HASH' from your template (or send it as a reply "
-                "to the host's mail, which gives them)", "P7",
+                "to the host's mail, which gives them)", what=named, missing=notation.joined(missing)), "P7",
             )
         doc = {k: doc[k] for k in _ORDER if k in doc}
     else:
-        doc = load_one(text, f"the {what}")
-    check_text(doc, f"the {what}")  # before the schema: its patterns' $ admits a final newline
+        doc = load_one(text, named)
+    check_text(doc, named)  # before the schema: its patterns' $ admits a final newline
     if not isinstance(doc, dict):
-        raise FormatError(f"the {what} must be a mapping with game, player, kind, after", "P7")
+        raise FormatError(Msg("{what} must be a mapping with game, player, kind, after", what=named), "P7")
     actions = doc.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:  # before the schema walks them all
-        raise FormatError(f"the {what} lists {len(actions)} actions; at most {MAX_ACTIONS} are allowed", "P7")
+        raise FormatError(Msg.plural("{what} lists {n} actions; at most {most} are allowed",
+                                     "{what} lists {n} actions; at most {most} are allowed", len(actions),
+                                     what=named, most=MAX_ACTIONS), "P7")
     _normalise(doc)
-    validate(doc, "move.json", f"the {what}")
+    validate(doc, "move.json", named)
     key = doc.get("key")
     if isinstance(key, str) and not canonical_base64(key[len("ed25519:"):], 32):
-        raise FormatError(
-            f"the {what}: at key: the public key is not in canonical base64 (the spare bits of "
-            "its last character must be zero; copy the key as 'pbem keygen' wrote it)", "P2",
+        raise FormatError(Msg(
+            "{what}: at key: the public key is not in canonical base64 (the spare bits of "
+            "its last character must be zero; copy the key as 'pbem keygen' wrote it)", what=named), "P2",
         )
     return Move(doc["game"], doc["player"], doc["kind"], doc)
 

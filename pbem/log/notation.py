@@ -34,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.errors import FormatError
-from pbem.i18n import N_
+from pbem.i18n import N_, Msg
 from pbem.i18n.names import canonical
 
 HEADER_WORDS = ("game", "player", "after")
@@ -115,13 +115,23 @@ def parse(text: str, what: str = "the move") -> dict[str, Any]:
 
     Every line must be a move line (:data:`LINES`); the first that is not refuses the
     whole move, quoting it with its number (R7.3).  Checks of the values themselves
-    (a region's name, a count's range) are the schema's and the rules', as for YAML."""
+    (a region's name, a count's range) are the schema's and the rules', as for YAML.
+    ``what`` names the text in a refusal (a :class:`pbem.i18n.Msg`, said in the reader's language)."""
+    if what == "the move" and not isinstance(what, Msg):
+        what = Msg("the move")
     reading = _Reading(what)
     for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
         body = _strip_comment(raw.replace("\u00a0", " ")).strip()
         if body:
-            reading.line(f"{what}, line {number} ({_quote(raw)})", body)
+            reading.line(Msg("{what}, line {number} ({line})", what=what, number=number, line=_quote(raw)), body)
     return reading.move()
+
+
+def joined(items: list[str]) -> str:
+    """``a and b`` (``a and b and c``): a value of a sentence, said whole in each language."""
+    if len(items) == 1:
+        return items[0]
+    return Msg("{first} and {second}", first=joined(items[:-1]), second=items[-1])
 
 
 class _Reading:
@@ -138,7 +148,7 @@ class _Reading:
 
     def line(self, where: str, body: str) -> None:
         if len(body) > MAX_LINE:
-            raise NotationError(f"{where}: the line is too long to be a move line", "R7.3")
+            raise NotationError(Msg("{where}: the line is too long to be a move line", where=where), "R7.3")
         words = body.replace(",", " ").split()
         word, rest = words[0].lower(), words[1:]
         if word in _ACTIONS:
@@ -148,7 +158,7 @@ class _Reading:
             _arity(where, f"{word} HEX", rest, 1)
             value = rest[0].lower()
             if not _HEX.match(value):
-                raise NotationError(f"{where}: {word} takes hex digits (0-9, a-f)", "P4")
+                raise NotationError(Msg("{where}: {word} takes hex digits (0-9, a-f)", where=where, word=word), "P4")
             self._kind(word)
             _set(self.fields, _OPENING[word], value, where)
         elif word in HEADER_WORDS:
@@ -156,10 +166,10 @@ class _Reading:
         elif word in _OTHER:
             _OTHER[word](self, where, body, rest)
         else:
-            raise NotationError(
-                f"{where} is not a move line: a line starts with one of "
-                f"{', '.join(sorted(KEYWORDS))} (see 'pbem rules notation'); nothing was applied, "
-                "the move is read whole or not at all", "R7.3",
+            raise NotationError(Msg(
+                "{where} is not a move line: a line starts with one of {keywords} (see 'pbem rules "
+                "notation'); nothing was applied, the move is read whole or not at all",
+                where=where, keywords=", ".join(sorted(KEYWORDS))), "R7.3",
             )
         self.last = word
 
@@ -173,9 +183,9 @@ class _Reading:
     def signature(self, where: str, body: str, rest: list[str]) -> None:
         _arity(where, "sig BASE64", rest, 1)
         if not _B64.match(rest[0]):
-            raise NotationError(f"{where}: a signature is base64 text ('pbem sign' writes it)", "P8")
+            raise NotationError(Msg("{where}: a signature is base64 text ('pbem sign' writes it)", where=where), "P8")
         if self.sig and self.last != "sig":
-            raise NotationError(f"{where}: the signature's lines must follow each other", "P8")
+            raise NotationError(Msg("{where}: the signature's lines must follow each other", where=where), "P8")
         self.sig.append(rest[0])
 
     def key(self, where: str, body: str, rest: list[str]) -> None:
@@ -188,15 +198,16 @@ class _Reading:
 
     def move(self) -> dict[str, Any]:
         if len(self.kinds) > 1:
-            raise NotationError(
-                f"{self.what} mixes {' and '.join(sorted(self.kinds))}: one move file is one kind of move "
-                "(a turn, a commitment, a nonce or a resignation)", "P7",
+            raise NotationError(Msg(
+                "{what} mixes {kinds}: one move file is one kind of move "
+                "(a turn, a commitment, a nonce or a resignation)", what=self.what, kinds=joined(sorted(self.kinds))),
+                "P7",
             )
         if not self.kinds:
-            raise NotationError(
-                f"{self.what} holds no action, commitment, nonce or resignation: write your lines "
+            raise NotationError(Msg(
+                "{what} holds no action, commitment, nonce or resignation: write your lines "
                 "below the 'game' and 'after' lines, one action a line (a commitment: 'commit' and "
-                "its 64 hex digits; 'pbem rules notation')", "R7.3",
+                "its 64 hex digits; 'pbem rules notation')", what=self.what), "R7.3",
             )
         move = {**self.fields, "kind": self.kinds[0]}
         if self.actions:
@@ -222,19 +233,19 @@ def _quote(raw: str) -> str:
 
 def _arity(where: str, form: str, rest: list[str], count: int) -> None:
     if len(rest) != count:
-        raise NotationError(f"{where}: the line is '{form}'", "R7.3")
+        raise NotationError(Msg("{where}: the line is '{form}'", where=where, form=form), "R7.3")
 
 
 def _set(move: dict[str, Any], field: str, value: Any, where: str) -> None:
     if field in move and move[field] != value:
-        raise NotationError(f"{where}: {field} is given twice, differently", "P7")
+        raise NotationError(Msg("{where}: {field} is given twice, differently", where=where, field=field), "P7")
     move[field] = value
 
 
 def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> None:
     if word == "game":
         if len(rest) not in (1, 2):
-            raise NotationError(f"{where}: the line is 'game GAME SEAT'", "P7")
+            raise NotationError(Msg("{where}: the line is '{form}'", where=where, form="game GAME SEAT"), "P7")
         _set(move, "game", rest[0], where)
         if len(rest) == 2:
             _set(move, "player", rest[1], where)
@@ -245,9 +256,9 @@ def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> Non
         if len(rest) == 1 and ":" in rest[0]:
             rest = rest[0].split(":", 1)
         if len(rest) != 2 or not _NUMBER.match(rest[0]) or not _HASH.match(rest[1]):
-            raise NotationError(
-                f"{where}: the line is 'after SEQ HASH', the entry's number and at least 16 hex "
-                "digits of its hash, as the template gives them", "P7",
+            raise NotationError(Msg(
+                "{where}: the line is 'after SEQ HASH', the entry's number and at least 16 hex "
+                "digits of its hash, as the template gives them", where=where), "P7",
             )
         _set(move, "after", {"seq": int(rest[0]), "hash": rest[1]}, where)
 
@@ -259,19 +270,21 @@ def _name(where: str, value: str, what: str = "region") -> str:
     if found is not None:
         return found
     if not _WORD.match(value):
-        raise NotationError(f"{where}: {value!r} is not a {what} name", "R7.3")
+        raise NotationError(Msg("{where}: {value} is not a card name", where=where, value=repr(value)) if what == "card"
+                            else Msg("{where}: {value} is not a region name", where=where, value=repr(value)), "R7.3")
     return value
 
 
 def _token(where: str, value: str) -> str:
     if not _TOKEN.match(value):
-        raise NotationError(f"{where}: {value!r} is not a rat's public name (t01 to t49)", "R7.2")
+        raise NotationError(Msg("{where}: {value} is not a rat's public name (t01 to t49)", where=where,
+                                value=repr(value)), "R7.2")
     return f"t{int(value[1:]):02d}"
 
 
 def _count(where: str, value: str) -> int:
     if not _NUMBER.match(value):
-        raise NotationError(f"{where}: {value!r} is not a number of cubes", "R7.3")
+        raise NotationError(Msg("{where}: {value} is not a number of cubes", where=where, value=repr(value)), "R7.3")
     return int(value)
 
 
@@ -304,8 +317,8 @@ def _fixed(word: str) -> Callable[[str, list[str]], list[dict[str, Any]]]:
 
 def _plague(where: str, rest: list[str]) -> list[dict[str, Any]]:
     if len(rest) not in (1, 2):
-        raise NotationError(f"{where}: the line is 'plague REGION' (with the Knight: 'plague VIA REGION')",
-                            "R3.3")
+        raise NotationError(Msg("{where}: the line is 'plague REGION' (with the Knight: 'plague VIA REGION')",
+                                where=where), "R3.3")
     return [{"action": "move_plague", "path": [_name(where, r) for r in rest]}]
 
 
@@ -313,14 +326,14 @@ def _knight(where: str, rest: list[str]) -> list[dict[str, Any]]:
     if rest == ["cubes"]:
         return [{"action": "knight_cubes"}]
     if len(rest) not in (1, 2):
-        raise NotationError(f"{where}: the line is 'knight cubes', or in the final round "
-                            "'knight REGION' (two steps: 'knight VIA REGION')", "R5.4")
+        raise NotationError(Msg("{where}: the line is 'knight cubes', or in the final round "
+                                "'knight REGION' (two steps: 'knight VIA REGION')", where=where), "R5.4")
     return [{"action": "knight_move", "path": [_name(where, r) for r in rest]}]
 
 
 def _flip(where: str, rest: list[str]) -> list[dict[str, Any]]:
     if not rest:
-        raise NotationError(f"{where}: the line is 'flip TOKEN ...', the rats in your order", "R4.2")
+        raise NotationError(Msg("{where}: the line is 'flip TOKEN ...', the rats in your order", where=where), "R4.2")
     return [{"action": "flip", "token": _token(where, t)} for t in rest]
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from pbem.errors import FormatError, InternalError, SignatureError
 from pbem.fair.keys import fingerprint, load_private_key, move_message, public_text, sign, verify
 from pbem.files import read_limited, write_atomic
+from pbem.i18n import Msg
 from pbem.log import notation
 from pbem.log.moves import Move, parse_move
 from pbem.log.yamlio import MOVE_LIMIT, dump_yaml
@@ -34,17 +35,18 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
     data = {k: v for k, v in move.data.items() if k != "signature"}
     if register:
         if move.kind != "commit":
-            raise FormatError("only a nonce commitment registers a key (P8): drop --register", "P8")
+            raise FormatError(Msg("only a nonce commitment registers a key (P8): drop --register"), "P8")
         if data.get("key") not in (None, public):
-            raise FormatError("the commitment already registers another key; remove its 'key:' line", "P8")
+            raise FormatError(Msg("the commitment already registers another key; remove its 'key:' line"), "P8")
         if "key" not in data:
             data["key"] = public
             lines.append(f"key {public}" if plain else f'key: "{public}"')
     offered = data.get("key")
     if isinstance(offered, str) and offered != public:
-        raise SignatureError(
-            f"this commitment registers key {fingerprint(offered)}..., but {key_path} is key "
-            f"{fingerprint(public)}...: sign it with the key it registers", "P8",
+        raise SignatureError(Msg(
+            "this commitment registers key {offered}..., but {path} is key "
+            "{key}...: sign it with the key it registers", offered=fingerprint(offered), path=str(key_path),
+            key=fingerprint(public)), "P8",
         )
     signature = sign(key, move_message(data))
     if plain:

@@ -25,6 +25,7 @@ from typing import Any
 
 from pbem.errors import StaleError, StateError, TamperError, UnknownError
 from pbem.fair.dealing import HostFaces
+from pbem.i18n import Msg
 from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
 from pbem.log.records import Replace, Resign, Standin, Timeout
@@ -132,13 +133,13 @@ def check_replace(game: Game, player: str, key: str | None = None) -> None:
     """R8.4: a seat of a game in play may be handed to a new player (with a key of its own, P8)."""
 
     if player not in game.players:
-        raise UnknownError(f"{player!r} is not a seat of game {game.game_id!r} "
-                           f"(seats: {', '.join(game.players)})", "R8.4")
+        raise UnknownError(Msg("{player} is not a seat of game {game} (seats: {seats})", player=repr(player),
+                               game=repr(game.game_id), seats=", ".join(game.players)), "R8.4")
     if game.state is None:
-        raise StateError("a seat is handed over once the game has started (before it, waive the "
-                         "seat or abandon the game, P4)", "R8.4")
+        raise StateError(Msg("a seat is handed over once the game has started (before it, waive the "
+                             "seat or abandon the game, P4)"), "R8.4")
     if game.over:
-        raise StateError("the game is over: its seats are no longer handed over", "R8.4")
+        raise StateError(Msg("the game is over: its seats are no longer handed over"), "R8.4")
     if key is not None:
         check_one_key(game, player, key)
 
@@ -147,30 +148,36 @@ def check_resign(game: Game, player: str) -> None:
     """R8.4: a player of a game in play may resign, once."""
 
     if game.state is None:
-        raise StateError("the game has not started: a player resigns from a game in play "
-                         "(before the start, the host may waive the seat, P4)", "R8.4")
+        raise StateError(Msg("the game has not started: a player resigns from a game in play "
+                             "(before the start, the host may waive the seat, P4)"), "R8.4")
     if game.over:
-        raise StateError("the game is over: there is nothing to resign from", "R8.4")
+        raise StateError(Msg("the game is over: there is nothing to resign from"), "R8.4")
     if player in game.resigned:
-        raise StaleError(f"{player} has already resigned; the stand-in plays the seat (R8.3)", "R8.4")
+        raise StaleError(Msg("{player} has already resigned; the stand-in plays the seat (R8.3)", player=player),
+                         "R8.4")
 
 
 # --- what changed, for show, verify and audit -------------------------------------------------
 
 def record_lines(game: Game) -> list[str]:
-    """Every timeout, stand-in turn, resignation and change of hands, with its time."""
-    out = []
+    """Every timeout, stand-in turn, resignation and change of hands, with its time (each a
+    :class:`pbem.i18n.Msg`: its English as it was, said in the reader's language by the caller)."""
+    out: list[str] = []
     for entry in game.entries:
         seq, who, at = entry.seq, entry.player, entry.at.replace("T", " ").replace("Z", " UTC")
         match entry:
             case Timeout():
-                out.append(f"entry {seq} ({at}): timeout: {who}'s turn (due {entry.due}) "
-                           "played by the stand-in (R8.2-R8.3)")
+                out.append(Msg("entry {seq} ({at}): timeout: {player}'s turn (due {due}) "
+                               "played by the stand-in (R8.2-R8.3)", seq=seq, at=at, player=who, due=entry.due))
             case Standin():
-                out.append(f"entry {seq} ({at}): stand-in turn for {who}, who resigned (R8.4)")
+                out.append(Msg("entry {seq} ({at}): stand-in turn for {player}, who resigned (R8.4)",
+                               seq=seq, at=at, player=who))
             case Resign():
-                out.append(f"entry {seq} ({at}): {who} resigned; the stand-in plays the seat (R8.4)")
+                out.append(Msg("entry {seq} ({at}): {player} resigned; the stand-in plays the seat (R8.4)",
+                               seq=seq, at=at, player=who))
             case Replace():
-                key = f", key {entry.key[8:20]}..." if entry.key else ", no key"
-                out.append(f"entry {seq} ({at}): seat {who} handed to a new player{key} (R8.4)")
+                out.append(Msg("entry {seq} ({at}): seat {player} handed to a new player, key {key}... (R8.4)",
+                               seq=seq, at=at, player=who, key=entry.key[8:20]) if entry.key else
+                           Msg("entry {seq} ({at}): seat {player} handed to a new player, no key (R8.4)",
+                               seq=seq, at=at, player=who))
     return out

@@ -13,6 +13,7 @@ from typing import Any
 
 from pbem.errors import SignatureError
 from pbem.fair.keys import entry_message, fingerprint, is_public_text, move_message, verify
+from pbem.i18n import Msg
 from pbem.log.game import Game, Keys
 from pbem.log.moves import Move
 from pbem.log.records import Commit, Entry, Replace, Sent
@@ -42,13 +43,13 @@ def key_for(keys: Keys, data: dict[str, Any], player: str) -> tuple[str | None, 
     offered = data.get("key")  # move.json: only a nonce commitment carries a key
     if registered is not None:
         if isinstance(offered, str) and offered != registered:
-            raise SignatureError(
-                f"{player} already has key {fingerprint(registered)}... registered; a nonce "
-                "commitment cannot replace it", "P8",
+            raise SignatureError(Msg(
+                "{player} already has key {key}... registered; a nonce "
+                "commitment cannot replace it", player=player, key=fingerprint(registered)), "P8",
             )
-        return registered, "the key registered for " + player
+        return registered, Msg("the key registered for {player}", player=player)
     if isinstance(offered, str):
-        return offered, "the key this commitment registers"
+        return offered, Msg("the key this commitment registers")
     return None, ""
 
 
@@ -57,9 +58,10 @@ def check_one_key(game: Game, player: str, key: str) -> None:
     ``pbem replace``) may be no other seat's key and not the host's."""
     other = game.keys.holder(player, key)
     if other is not None:
-        raise SignatureError(
-            f"the key {key[8:20]}... is already {other}'s: one key per seat, and none the host's; "
-            f"{player} must register a key of their own ('pbem keygen'); nothing was changed", "P8",
+        raise SignatureError(Msg(
+            "the key {key}... is already {other}'s: one key per seat, and none the host's; "
+            "{player} must register a key of their own ('pbem keygen'); nothing was changed",
+            key=key[8:20], other=other, player=player), "P8",
         )
 
 
@@ -69,23 +71,23 @@ def check_move(game: Game, move: Move) -> None:
     signature = move.data.get("signature")
     if public is None:
         if signature is not None:
-            raise SignatureError(
-                f"the move is signed, but {move.player} has no registered key to check it "
+            raise SignatureError(Msg(
+                "the move is signed, but {player} has no registered key to check it "
                 "against; register one ('pbem new --key', or 'key:' in the commitment) or send the "
-                "move unsigned", "P8",
+                "move unsigned", player=move.player), "P8",
             )
         return
     if signature is None:
-        raise SignatureError(
-            f"{move.player}'s moves must be signed with {source} ({fingerprint(public)}...); "
+        raise SignatureError(Msg(
+            "{player}'s moves must be signed with {source} ({key}...); "
             "this move is not signed: run 'pbem sign MOVE --key YOUR_KEY' and send it again",
-            "P8",
+            player=move.player, source=source, key=fingerprint(public)), "P8",
         )
     if not verify(public, signature, move_message(move.data)):
-        raise SignatureError(
-            f"the move's signature does not verify with {source} ({fingerprint(public)}...): "
+        raise SignatureError(Msg(
+            "the move's signature does not verify with {source} ({key}...): "
             "it was signed with another key, or the move was changed after signing; "
-            "nothing was changed", "P8",
+            "nothing was changed", source=source, key=fingerprint(public)), "P8",
         )
 
 
@@ -105,7 +107,7 @@ def check_log(entries: list[Entry]) -> LogSignatures:
     failures: list[str] = []
     host_key = entries[0].raw.get("host_key")
     if host_key is not None and not is_public_text(host_key):
-        failures.append("entry 0: 'host_key' is not an ed25519 public key")
+        failures.append(Msg("entry 0: 'host_key' is not an ed25519 public key"))
         host_key = None
     keys = Keys(entries[0].raw.get("keys") or {})
     entries_signed = moves_signed = 0
@@ -113,13 +115,13 @@ def check_log(entries: list[Entry]) -> LogSignatures:
         seq, signature = entry.seq, entry.signature
         if isinstance(host_key, str):
             if signature is None:
-                failures.append(f"entry {seq}: no host signature (entry 0 names a host key)")
+                failures.append(Msg("entry {seq}: no host signature (entry 0 names a host key)", seq=seq))
             elif not verify(host_key, signature, entry_message(entry.raw)):
-                failures.append(f"entry {seq}: the host signature does not verify")
+                failures.append(Msg("entry {seq}: the host signature does not verify", seq=seq))
             else:
                 entries_signed += 1
         elif signature is not None:
-            failures.append(f"entry {seq}: signed, but entry 0 names no host key")
+            failures.append(Msg("entry {seq}: signed, but entry 0 names no host key", seq=seq))
         if isinstance(entry, Replace):
             # R8.4: the seat's new player signs with the new key from this entry on (none: unsigned)
             keys.hand_over(str(entry.player), entry.key)
@@ -130,20 +132,29 @@ def check_log(entries: list[Entry]) -> LogSignatures:
         try:
             public, source = key_for(keys, move, player)
         except SignatureError as err:
-            failures.append(f"entry {seq}: {err.message}")
+            failures.append(Msg("entry {seq}: {failure}", seq=seq, failure=err.words))
             continue
         if public is not None:
             if "signature" not in move:
-                failures.append(f"entry {seq}: {player}'s move is not signed ({source} is in force)")
+                failures.append(Msg("entry {seq}: {player}'s move is not signed ({source} is in force)", seq=seq,
+                                    player=player, source=source))
             elif not verify(public, move["signature"], move_message(move)):
-                failures.append(f"entry {seq}: {player}'s move signature does not verify")
+                failures.append(Msg("entry {seq}: {player}'s move signature does not verify", seq=seq, player=player))
             else:
                 moves_signed += 1
         elif "signature" in move:
-            failures.append(f"entry {seq}: {player}'s move is signed, but {player} has no key")
+            failures.append(Msg("entry {seq}: {player}'s move is signed, but {player} has no key", seq=seq,
+                                player=player))
         if isinstance(entry, Commit) and isinstance(public, str):
             keys.register(player, public)
     return LogSignatures(entries_signed, moves_signed, failures)
+
+
+def _listed(failures: list[str]) -> str:
+    """``a; b; c``: each failure a sentence of its own, said in the reader's language."""
+    if len(failures) == 1:
+        return failures[0]
+    return Msg("{first}; {second}", first=_listed(failures[:-1]), second=failures[-1])
 
 
 def require_valid(entries: list[Entry]) -> LogSignatures | None:
@@ -156,5 +167,5 @@ def require_valid(entries: list[Entry]) -> LogSignatures | None:
         return None
     checked = check_log(entries)
     if checked.failures:
-        raise SignatureError("; ".join(checked.failures), "P8")
+        raise SignatureError(_listed(checked.failures), "P8")
     return checked

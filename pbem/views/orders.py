@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pbem.i18n import Msg, translator
+from pbem.i18n.names import SHIPPED
 from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
 from pbem.rules.checks import card_refusal, kinds_now, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import outbreak_pending, spread_count
@@ -62,6 +64,39 @@ def choices(items: list[str]) -> list[str]:
     return wrap([f"{item}," for item in items[:-1]] + items[-1:])
 
 
+_NBSP = "\u00a0"
+
+
+def _kept(text: str) -> str:
+    """A value that :func:`words` keeps whole on a line (a path, ``gallia (1)``)."""
+    return text.replace(" ", _NBSP)
+
+
+def words(said: str) -> list[str]:
+    """A sentence said in a language, as :func:`wrap`'s words: split at its spaces, but
+    never inside a value made :func:`_kept` (as English keeps ``gallia (1),`` whole)."""
+    return [word.replace(_NBSP, " ") for word in said.split(" ") if word]
+
+
+def shipped_names(lang: str, own: Callable[[str], str] | None = None) -> Callable[[str], str]:
+    """A region's or card's name as a template line shows it in ``lang``: the name its
+    players know for a shipped region or a class card (the notation reads it back,
+    :func:`pbem.i18n.names.canonical`), else the id as it is; English shows ids.
+    ``own`` (the game's board) tells a shipped region that a custom map renamed:
+    that one keeps its id."""
+    if lang == "en":
+        return str
+    said = translator(lang)
+
+    def name(ident: str) -> str:
+        for kind in ("region", "card"):
+            if ident in SHIPPED[kind] and (kind == "card" or own is None or own(ident) == ident.capitalize()):
+                shown = said.pgettext(kind, ident)
+                return ident if " " in shown else shown  # a line's words are split at spaces
+        return ident
+    return name
+
+
 def _as(state: State, player: str, card: str) -> State | None:
     """The state with ``card`` in ``player``'s hand, if they hold it or can take it now
     (R3.1, R5.7: a card taken this turn works this turn); None if neither."""
@@ -75,14 +110,19 @@ def _as(state: State, player: str, card: str) -> State | None:
 
 
 class _Menu:
-    def __init__(self, state: State, player: str, compact: bool) -> None:
+    def __init__(self, state: State, player: str, compact: bool, lang: str = "en",
+                 name: Callable[[str], str] = str) -> None:
         self.state, self.player, self.compact = state, player, compact
+        self.lang, self.said, self.name = lang, translator(lang), name
         self.lines: list[str] = []
 
     def section(self, title: str, items: list[str] | None = None) -> None:
-        self.lines.extend(wrap(title.split(), "# ", "#  "))  # a title goes on two spaces in
+        self.lines.extend(wrap(self.said.say(title).split(), "# ", "#  "))  # a title goes on two spaces in
         if items:
             self.lines.extend(choices(items))
+
+    def names(self, ids: list[str]) -> list[str]:
+        return [self.name(i) for i in ids]
 
     def witch(self, first: bool) -> None:
         """The Witch (R5.6): once her use has begun, the second look and the swap come first
@@ -94,27 +134,27 @@ class _Menu:
         kinds = {str(a["action"]) for a in _kind(trial, "witch_look")}
         if first:
             if "witch_look" in kinds:
-                self.section("look TOKEN (R5.6): a second look")
+                self.section(Msg("look TOKEN (R5.6): a second look"))
             if "witch_swap" in kinds or "witch_look" in kinds:
-                self.section("swap (R5.6): after the second look")
-            self.section("then the rest of the turn:")
+                self.section(Msg("swap (R5.6): after the second look"))
+            self.section(Msg("then the rest of the turn:"))
         elif "witch_look" in kinds:
-            self.section("look TOKEN (R5.6): any rat; stop there to see its face")
+            self.section(Msg("look TOKEN (R5.6): any rat; stop there to see its face"))
 
     def card(self) -> None:
         cards = [str(a["card"]) for a in _kind(self.state, "take_card")]
         if cards:
-            self.section("take CARD (R3.1), optional:", cards)
+            self.section(Msg("take CARD (R3.1), optional:"), self.names(cards))
 
     def cubes(self) -> None:
         s, p = self.state, self.player
-        places = [f"{a['region']} {a['count']}" for a in _kind(s, "place")]
+        places = [f"{self.name(str(a['region']))} {a['count']}" for a in _kind(s, "place")]
         if places:
-            title = "place REGION N (R3.2), one of:" if s.phase is not Phase.FINAL else \
-                "place REGION 1 (the Peasant, R6.3):"
+            title = Msg("place REGION N (R3.2), one of:") if s.phase is not Phase.FINAL else \
+                Msg("place REGION 1 (the Peasant, R6.3):")
             self.section(title, places)
         if not s.turn.placed and s.phase is Phase.TURN and _as(s, p, "peasant") is not None:
-            self.section("(the Peasant: 1 cube more, R5.5)")
+            self.section(Msg("(the Peasant: 1 cube more, R5.5)"))
 
     def abilities(self) -> None:
         s, p = self.state, self.player
@@ -128,9 +168,9 @@ class _Menu:
                 continue
             found = sorted({str(a[first]) for a in _kind(trial, kind)}, key=_board_order(s))
             if card == "monk" and found and len(found) == sum(map(len, s.rats.values())):
-                self.section(f"{form} ({rule}): any rat on the board")  # every one can go somewhere
+                self.section(Msg("{form} ({rule}): any rat on the board", form=form, rule=rule))  # all can go
             elif found:
-                self.section(f"{form} ({rule}), {'FROM' if first == 'source' else first.upper()}:", found)
+                self.section(f"{form} ({rule}), {'FROM' if first == 'source' else first.upper()}:", self.names(found))
         self.witch(first=False)
 
     def plague(self) -> None:
@@ -146,46 +186,63 @@ class _Menu:
         for path in paths:
             if len(path) == 2 and (path[-1],) not in one:
                 two.setdefault(path[-1], path)
-        self.section("plague REGION (R3.3), one of:")
-        self._destinations([end for (end,) in one])
+        self.section(Msg("plague REGION (R3.3), one of:"))
+        self._destinations([(end,) for (end,) in one])
         if two and not self.compact:
-            self.section("or, the Knight (R5.4): plague VIA REGION, one of:")
-            self._destinations([" ".join(path) for path in two.values()])
+            self.section(Msg("or, the Knight (R5.4): plague VIA REGION, one of:"))
+            self._destinations(list(two.values()))
         elif two:  # a long menu: the Knight's paths by the region they go through, with counts
-            self.section("or, the Knight (R5.4): plague VIA END; VIA: END N (N spread by END)")
+            self.section(Msg("or, the Knight (R5.4): plague VIA END; VIA: END N (N spread by END)"))
             via: dict[str, list[str]] = {}
             for end, path in two.items():
-                via.setdefault(path[0], []).append(f"{end} {_spreads(s, end)[0]}")
+                via.setdefault(path[0], []).append(f"{self.name(end)} {_spreads(s, end)[0]}")
             for first, ends in via.items():
-                self.lines.extend(wrap([f"{first}:", *[f"{e}," for e in ends[:-1]], ends[-1]]))
+                self.lines.extend(wrap([f"{self.name(first)}:", *[f"{e}," for e in ends[:-1]], ends[-1]]))
         marked = any(line.endswith("(1)") or "(1)," in line for line in self.lines)
-        self.section("spread REGION (R4.1): a line per rat" + ("; (1): room for one" if marked else ""))
+        self.section(Msg("spread REGION (R4.1): a line per rat; (1): room for one") if marked
+                     else Msg("spread REGION (R4.1): a line per rat"))
         self.outbreak(knight is not None)
 
-    def _destinations(self, paths: list[str]) -> None:
+    def _destinations(self, paths: list[tuple[str, ...]]) -> None:
         """``END: N to R, R (1)`` per path that spreads, then those where no rat spreads."""
         quiet: list[str] = []
-        for path in paths:
-            count, room = _spreads(self.state, path.split()[-1], marked=True)
-            if count:
+        for steps in paths:
+            path = " ".join(self.names(list(steps)))
+            count, room = _spreads(self.state, steps[-1], marked=True)
+            room = [" ".join(self.names(r.split(" ", 1)[:1]) + r.split(" ", 1)[1:]) for r in room]
+            if count and self.lang == "en":
                 self.lines.extend(wrap([f"{path}:", f"{count} to", *[f"{r}," for r in room[:-1]], room[-1]]))
+            elif count:
+                spread = Msg.plural("{path}: {n} to {regions}", "{path}: {n} to {regions}", count,
+                                    path=_kept(path), regions=", ".join(_kept(r) for r in room))
+                self.lines.extend(wrap(words(self.said.say(spread))))
             else:
                 quiet.append(path)
-        if quiet:
+        if quiet and self.lang == "en":
             self.lines.extend(wrap(["no", "rat", "spreads:", *[f"{q}," for q in quiet[:-1]], quiet[-1]]))
+        elif quiet:
+            none = Msg("no rat spreads: {paths}", paths=", ".join(_kept(q) for q in quiet))
+            self.lines.extend(wrap(words(self.said.say(none))))
 
     def outbreak(self, knight: bool) -> None:
         if knight:
-            self.section("knight cubes (R5.4), optional")
-        self.section("flip TOKEN.. (R4.2), optional")
+            self.section(Msg("knight cubes (R5.4), optional"))
+        self.section(Msg("flip TOKEN.. (R4.2), optional"))
 
     def spreads(self) -> None:
         s = self.state
         room = [str(a["region"]) for a in _kind(s, "spread")]
         if s.turn.spread_left > 1:
-            room = [f"{r} (1)" if len(s.rats[r]) == MAX_RATS - 1 else r for r in room]
-        legend = "; (1): room for one" if any(r.endswith("(1)") for r in room) else ""
-        self.section(f"spread REGION (R4.1): {s.turn.spread_left} line(s), one of{legend}:", room)
+            room = [f"{self.name(r)} (1)" if len(s.rats[r]) == MAX_RATS - 1 else self.name(r) for r in room]
+        else:
+            room = self.names(room)
+        n = s.turn.spread_left
+        title = (Msg.plural("spread REGION (R4.1): {n} line(s), one of; (1): room for one:",
+                            "spread REGION (R4.1): {n} line(s), one of; (1): room for one:", n)
+                 if any(r.endswith("(1)") for r in room) else
+                 Msg.plural("spread REGION (R4.1): {n} line(s), one of:",
+                            "spread REGION (R4.1): {n} line(s), one of:", n))
+        self.section(title, room)
         if outbreak_pending(s, s.plague):
             self.outbreak(s.cards["knight"] == self.player and not s.turn.knight_cubes)
 
@@ -196,8 +253,9 @@ class _Menu:
         if s.cards["knight"] == p:
             ends = sorted({" ".join(a["path"]) for a in _kind(s, "knight_move")})  # type: ignore[arg-type]
             if ends:
-                self.section("knight REGION [REGION] (R6.3), one of:", ends)
-        self.section("end (R6.2): your go is finished; write it last")
+                self.section(Msg("knight REGION [REGION] (R6.3), one of:"),
+                             [" ".join(self.names(e.split())) for e in ends])
+        self.section(Msg("end (R6.2): your go is finished; write it last"))
 
 
 def _spreads(state: State, end: str, marked: bool = False) -> tuple[int, list[str]]:
@@ -218,34 +276,40 @@ def _board_order(state: State) -> Callable[[str], tuple[int, str]]:
     return lambda value: (regions.get(value, len(regions)), value)
 
 
-def left(state: State, player: str) -> str:
-    """What is left of the turn, in a few words (the template's header)."""
+def left(state: State, player: str, lang: str = "en") -> str:
+    """What is left of the turn, in a few words (the template's header), in ``lang``."""
+    said = translator(lang)
     if state.phase is Phase.SETUP:
-        return "2 cubes on one region (R2.5)"
+        return said.say(Msg("2 cubes on one region (R2.5)"))
     if state.phase is Phase.FINAL:
-        return "your class cards once more, then end (R6.2)"
+        return said.say(Msg("your class cards once more, then end (R6.2)"))
     if state.turn.stage is Stage.SPREAD:
-        return f"{state.turn.spread_left} drawn rat(s) to spread (R4.1)"
+        n = state.turn.spread_left
+        return said.say(Msg.plural("{n} drawn rat(s) to spread (R4.1)", "{n} drawn rat(s) to spread (R4.1)", n))
     if state.turn.stage is Stage.OUTBREAK:
-        return "the flip order (R4.2)"
+        return said.say(Msg("the flip order (R4.2)"))
     parts = []
     if state.turn.witch_open:
-        parts.append("the Witch's swap" if len(state.turn.witch_looked) > 1 else "the Witch (look, swap)")
+        parts.append(Msg("the Witch's swap") if len(state.turn.witch_looked) > 1 else Msg("the Witch (look, swap)"))
     if not state.turn.card_taken:
-        parts.append("card (optional)")
+        parts.append(Msg("card (optional)"))
     if plague_gate(state, player) is not None:
-        parts.append("cubes")
-    parts.append("plague")
-    return ", ".join(parts)
+        parts.append(Msg("cubes"))
+    parts.append(Msg("plague"))
+    return ", ".join(said.say(part) for part in parts)  # a list of what is left, not a sentence
 
 
-def menu(state: State, player: str, compact: bool = False) -> list[str]:
+def menu(state: State, player: str, compact: bool = False, lang: str = "en",
+         name: Callable[[str], str] = str) -> list[str]:
     """The template's choice lines for ``player``, in playing order (P10: public only);
     ``compact`` (for a menu that would be too long) lists the Knight's two-step paths by the
-    region they go through, their spreads' room left to the board."""
-    m = _Menu(state, player, compact)
+    region they go through, their spreads' room left to the board.  In ``lang``, the
+    explanations translated, the forms and keywords as they are, and each region and card
+    by ``name`` (:func:`shipped_names`: a name the notation reads back)."""
+    m = _Menu(state, player, compact, lang, name)
     if state.phase is Phase.SETUP:
-        m.section("place REGION 2 (R2.5), one of:", [f"{a['region']} {a['count']}" for a in _kind(state, "place")])
+        m.section(Msg("place REGION 2 (R2.5), one of:"),
+                  [f"{name(str(a['region']))} {a['count']}" for a in _kind(state, "place")])
     elif state.phase is Phase.FINAL:
         m.final()
     elif state.turn.stage is Stage.SPREAD:
@@ -253,8 +317,8 @@ def menu(state: State, player: str, compact: bool = False) -> list[str]:
     elif state.turn.stage is Stage.OUTBREAK:  # an outbreak left open (old logs): a line is owed
         acts = _kind(state, "flip")  # the outbreak's generator: the flips and the Knight's cubes
         if any(a["action"] == "knight_cubes" for a in acts):
-            m.section("knight cubes (R5.4), optional")
-        m.section("flip TOKEN.. (R4.2): the order, of:", [str(a["token"]) for a in acts if "token" in a])
+            m.section(Msg("knight cubes (R5.4), optional"))
+        m.section(Msg("flip TOKEN.. (R4.2): the order, of:"), [str(a["token"]) for a in acts if "token" in a])
     else:
         m.witch(first=True)
         m.card()

@@ -5,11 +5,12 @@ Built from the public state (and, for the opening, the public log); never from a
 
 from __future__ import annotations
 
+from pbem.i18n import Msg, translator
 from pbem.log import notation
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.log.records import Entry
-from pbem.referee.deadlines import phrase, rule_text
+from pbem.referee.deadlines import duration_text, phrase, rule_text
 from pbem.referee.seats import SEAT_RECORDS
 from pbem.referee.seatview import SeatView
 from pbem.views import orders
@@ -23,26 +24,38 @@ def template(view: SeatView, lang: str = "en") -> str:
     short lines.  Built from the seat's view: a template never needs a face (P10)."""
     game, player = view.game, view.seat
     state = game.state
+    said = translator(lang)
     if state is None:
-        return _opening_template(game, player)
-    lines = [f"# {game.game_id}, turn {state.turn_number}: {state.to_move or 'nobody'} to move"]
-    lines += _short_notices(game) + _standin_news(game)
+        return _opening_template(game, player, lang)
+    head = (Msg("# {game}, turn {turn}: {player} to move", game=game.game_id, turn=state.turn_number,
+                player=state.to_move) if state.to_move else
+            Msg("# {game}, turn {turn}: nobody to move", game=game.game_id, turn=state.turn_number))
+    lines = [said.say(head)]
+    lines += _short_notices(game, lang) + _standin_news(game, lang)
     due = phrase(game)
     if due is not None:
-        lines += orders.wrap(f"Deadline (R8.1): due {due.split(', due ', 1)[-1]}.".split(), "# ", "#   ")
+        when = due.split(", due ", 1)[-1] if lang == "en" else (phrase(game, lang=lang) or due)
+        lines += orders.wrap(said.say(Msg("Deadline (R8.1): due {when}.", when=when)).split(), "# ", "#   ")
     if state.to_move != player:
-        lines += orders.wrap(f"It is not {player}'s turn: a move now would be refused (R3).".split(), "# ", "# ")
+        lines += orders.wrap(said.say(Msg("It is not {player}'s turn: a move now would be refused (R3).",
+                                          player=player)).split(), "# ", "# ")
         return "\n".join(lines) + "\n"
-    lines += orders.wrap(f"Left: {orders.left(state, player)}.".split(), "# ", "#   ")
-    lines += ["# Write the rest below, one action", "# a line (R7.5; pbem rules notation)."]
+    lines += orders.wrap(said.say(Msg("Left: {what}.", what=orders.left(state, player, lang))).split(), "# ", "#   ")
+    write = Msg("Write the rest below, one action a line (R7.5; pbem rules notation).")
+    lines += (["# Write the rest below, one action", "# a line (R7.5; pbem rules notation)."] if lang == "en"
+              else orders.wrap(said.say(write).split(), "# ", "# "))
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
-    full = orders.menu(state, player)
-    lines += full if len(lines) + len(full) <= orders.MOST_LINES else orders.menu(state, player, compact=True)
-    return "\n".join(lines) + "\n"
+    name = orders.shipped_names(lang, game.board.name_of)
+    full = orders.menu(state, player, lang=lang, name=name)
+    if len(lines) + len(full) > orders.MOST_LINES:
+        full = orders.menu(state, player, compact=True, lang=lang, name=name)
+    if lang != "en" and len(lines) + len(full) > orders.MOST_LINES:  # longer names: the ids are shorter
+        full = orders.menu(state, player, compact=True, lang=lang)
+    return "\n".join([*lines, *full]) + "\n"
 
 
-def _standin_news(game: Game) -> list[str]:
+def _standin_news(game: Game, lang: str = "en") -> list[str]:
     """The timeouts, stand-in turns, resignations and new players since the last player's
     move, wrapped short: what the stand-in did (R8.2-R8.4)."""
     recent: list[Entry] = []
@@ -50,54 +63,77 @@ def _standin_news(game: Game) -> list[str]:
         if not isinstance(entry, SEAT_RECORDS):
             break
         recent.insert(0, entry)
-    return [line for entry in recent for text in entry_lines(game, entry)
+    return [line for entry in recent for text in entry_lines(game, entry, lang=lang)
             for line in orders.wrap(text.split(), "# ", "#   ")]
 
 
-def _short_notices(game: Game) -> list[str]:
+def _short_notices(game: Game, lang: str = "en") -> list[str]:
     """The game's notices (:func:`pbem.views.text.notices`) in a few words each: the report
     that carries the template says them in full."""
-    short = []
+    short: list[Msg] = []
     if game.test_game:
-        short.append("TEST GAME (P7): it proves nothing.")
+        short.append(Msg("TEST GAME (P7): it proves nothing."))
     if game.bots:
-        short.append("BOT SEATS: " + ", ".join(sorted(game.bots)) + ", the host's bots (P4).")
+        short.append(Msg("BOT SEATS: {seats}, the host's bots (P4).", seats=", ".join(sorted(game.bots))))
     if host_alone(game):
-        short.append("HOST'S DEAL: no player's nonce is in the seed (P4).")
+        short.append(Msg("HOST'S DEAL: no player's nonce is in the seed (P4)."))
     if game.edition != "standard":
-        short.append("CUSTOM GAME: not pbem's standard data (P3).")
-    return [line for text in short for line in orders.wrap(text.split(), "# ", "#   ")]
+        short.append(Msg("CUSTOM GAME: not pbem's standard data (P3)."))
+    said = translator(lang)
+    return [line for text in short for line in orders.wrap(said.say(text).split(), "# ", "#   ")]
 
 
 def resign_template(view: SeatView, lang: str = "en") -> str:
     """The move that resigns the view's seat (R8.4), answering the log's last entry (P7)."""
     game, player = view.game, view.seat
     after = after_of(game)
-    text = (f"{player} resigns (R8.4): from then on the stand-in plays the seat (R8.3); its cubes "
-            "stay and count. The host may hand the seat to a new player. Sign it if you have a key.")
-    return "\n".join([*_short_notices(game), *orders.wrap(text.split(), "# ", "# "),
+    text = translator(lang).say(Msg(
+        "{player} resigns (R8.4): from then on the stand-in plays the seat (R8.3); its cubes "
+        "stay and count. The host may hand the seat to a new player. Sign it if you have a key.", player=player))
+    return "\n".join([*_short_notices(game, lang), *orders.wrap(text.split(), "# ", "# "),
                       *notation.header_lines(game.game_id, player, after["seq"], after["hash"]), "resign"]) + "\n"
 
 
-def _opening_template(game: Game, player: str) -> str:
+def _deadline_rule(game: Game, lang: str) -> str | None:
+    """The game's deadline rule, and that none runs in the opening (P4), in ``lang``."""
+    rule = rule_text(game)
+    if rule is None or game.deadline is None:
+        return None
+    if lang == "en":
+        return f"{rule}; none runs in the opening (P4)."
+    deadline = duration_text(game.deadline, lang=lang)
+    if game.reminder:
+        return translator(lang).say(Msg(
+            "Deadline: {deadline} a turn from the entry that makes it the player's turn, a reminder "
+            "{reminder} before; then the stand-in rule plays it (R8.1-R8.3); none runs in the opening (P4).",
+            deadline=deadline, reminder=duration_text(game.reminder, lang=lang)))
+    return translator(lang).say(Msg(
+        "Deadline: {deadline} a turn from the entry that makes it the player's turn; then the stand-in "
+        "rule plays it (R8.1-R8.3); none runs in the opening (P4).", deadline=deadline))
+
+
+def _opening_template(game: Game, player: str, lang: str = "en") -> str:
     """P4's two rounds: what ``player`` sends now, and how to make it."""
     opening = game.opening
-    lines = _short_notices(game)
-    rule = rule_text(game)
+    said = translator(lang)
+    lines = _short_notices(game, lang)
+    rule = _deadline_rule(game, lang)
     if rule is not None:
-        lines += orders.wrap(f"{rule}; none runs in the opening (P4).".split(), "# ", "#   ")
+        lines += orders.wrap(rule.split(), "# ", "#   ")
     after = after_of(game, opening=True)
     head = notation.header_lines(game.game_id, player, after["seq"], after["hash"])
     command = [f"#   pbem nonce {game.game_id} --player {player}", "#     --games DIR"]
     if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
-        text = ("Round 1 of 2 (P4): commit to a secret nonce, so that nobody, the host too, can steer "
-                "the deal. Easiest, with pbem installed (it keeps the nonce and writes the move):")
+        text = said.say(Msg("Round 1 of 2 (P4): commit to a secret nonce, so that nobody, the host too, can steer "
+                            "the deal. Easiest, with pbem installed (it keeps the nonce and writes the move):"))
         return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
-                          command[1] + " --out commit.txt", *head, "# commit <64 hex digits>"]) + "\n"
+                          command[1] + " --out commit.txt", *head,
+                          said.say(Msg("# commit <64 hex digits>"))]) + "\n"
     if opening is Opening.REVEAL and player in game.commits and player not in game.nonces:
-        text = ("Round 2 of 2 (P4): every seat has committed; now send the nonce you committed to. "
-                "Easiest, with pbem installed:")
+        text = said.say(Msg("Round 2 of 2 (P4): every seat has committed; now send the nonce you committed to. "
+                            "Easiest, with pbem installed:"))
         return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
-                          command[1] + " --reveal", *head, "# nonce <the nonce, in hex>"]) + "\n"
-    return "\n".join([*lines, *orders.wrap(f"Nothing to send now for {player}: {opening_line(game)}.".split(),
-                                            "# ", "# ")]) + "\n"
+                          command[1] + " --reveal", *head, said.say(Msg("# nonce <the nonce, in hex>"))]) + "\n"
+    nothing = said.say(Msg("Nothing to send now for {player}: {where}.", player=player,
+                           where=opening_line(game, lang=lang)))
+    return "\n".join([*lines, *orders.wrap(nothing.split(), "# ", "# ")]) + "\n"
