@@ -115,6 +115,8 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
     """A page that steps through the game entry by entry: the board, the narration and,
     once the secret is revealed, the audit's verdict (works offline); with --compose SEAT,
     a page that writes SEAT's move (issue 19)."""
+    from pbem.i18n import Msg, say
+
     writable(out, force)
     if seat is not None:
         from pbem.host.private import seat_view
@@ -124,18 +126,21 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
         entries, hashes = read_checked(log)  # any log file, a mailed one too
         game = game_at(entries, hashes, len(entries) - 1)
         try:
-            page = compose_page(seat_view(log.parent, game, seat), to)
+            page = compose_page(seat_view(log.parent, game, seat), to, lang)
         except TooLarge as err:
-            raise StateError(str(err), "R7.3") from None
+            raise StateError(err.args[0], "R7.3") from None
         out.write_text(page, encoding="utf-8")
-        click.echo(f"{out}: {seat}'s move as of entry {game.last_seq}; open it in a browser and click the move")
+        click.echo(say(Msg("{out}: {seat}'s move as of entry {seq}; open it in a browser and click the move",
+                           out=str(out), seat=seat, seq=game.last_seq), lang))
         return
     from pbem.views.html import game_page
     from pbem.views.timeline import read_checked
 
-    page, n = game_page(*read_checked(log))
+    page, n = game_page(*read_checked(log), lang=lang)
     out.write_text(page, encoding="utf-8")
-    click.echo(f"{out}: {n} entr{'y' if n == 1 else 'ies'}; open it in a browser (arrow keys step through the game)")
+    click.echo(say(Msg.plural("{out}: {n} entry; open it in a browser (arrow keys step through the game)",
+                              "{out}: {n} entries; open it in a browser (arrow keys step through the game)",
+                              n, out=str(out)), lang))
 
 
 def nonce_option(command: Any) -> Any:
