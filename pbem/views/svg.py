@@ -149,7 +149,9 @@ def _region(out: ET.Element, game: Game, rid: str, name: str, shade: str, centre
                            "data-in-play": str(used).lower()})
     _el(group, "rect", {"x": x0, "y": y0, "width": BOX_W, "height": BOX_H, "rx": 14, "fill": fill,
                         "stroke": "#b00000" if plague else "#6b5330", "stroke-width": 5 if plague else 2})
-    _text(group, x0 + 12, y0 + 24, _region_label(game, rid, name, lang), 18, {"font-weight": "bold", "fill": "#3a2a10"})
+    label = _region_label(game, rid, name, lang)
+    size = 18 if lang == "en" or len(label) <= 11 else 15  # Lengyelország clears the plague pawn
+    _text(group, x0 + 12, y0 + 24, label, size, {"font-weight": "bold", "fill": "#3a2a10"})
     if not used:
         _text(group, x0 + 12, y0 + 60, say(Msg("not in play")), 13, {"fill": "#666"})
     for i, token in enumerate(rats):  # face down: the public name only (P10)
@@ -274,9 +276,12 @@ def _cards(out: ET.Element, state: State, colours: dict[str, str], x: int, y: in
 def _legend(out: ET.Element, state: State, x: int, y: int, lang: str = "en") -> None:
     """The rats still in supply and flipped, and what the two kinds of neighbour lines mean."""
     say = translator(lang).say
-    _text(out, x, y, say(Msg("rats in supply: {supply}; flipped: {flipped}", supply=len(state.rat_supply),
-                             flipped=len(state.flipped))), 13)
-    y += 30
+    counts = say(Msg("rats in supply: {supply}; flipped: {flipped}", supply=len(state.rat_supply),
+                     flipped=len(state.flipped)))
+    for part in textwrap.wrap(counts, 42) or [counts]:  # a longer language's line wraps in the panel
+        _text(out, x, y, part, 13)
+        y += 17
+    y += 13
     _el(out, "line", {"x1": x, "y1": y, "x2": x + 60, "y2": y, "stroke": "#7a5c2e", "stroke-width": 8})
     _text(out, x + 70, y + 5, say(Msg("neighbours over land")), 12)
     y += 22
