@@ -43,7 +43,7 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
     entries, hashes = read_checked(log)  # the whole log holds (P7), then its prefix
     game = game_at(entries, hashes, len(entries) - 1 if at_seq is None else at_seq)
     view = None if as_player is None else seat_view(path, game, as_player)  # the seat's own view (R5.6)
-    _pictures(game, svg_out, png_out, force)
+    _pictures(game, svg_out, png_out, force, lang)
     if as_json:
         data = state_json(game)
         if view is not None:
@@ -58,15 +58,16 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
             click.echo(line)
 
 
-def _pictures(game: Any, svg_out: Path | None, png_out: Path | None, force: bool = False) -> None:
-    """`pbem show --svg/--png`: the board drawn from the public game only (P10)."""
+def _pictures(game: Any, svg_out: Path | None, png_out: Path | None, force: bool = False,
+              lang: str = "en") -> None:
+    """`pbem show --svg/--png`: the board drawn from the public game only (P10), its labels in ``lang``."""
     if svg_out is None and png_out is None:
         return
     from pbem.views.svg import board_png, board_svg
 
     for target in (t for t in (svg_out, png_out) if t is not None):
         writable(target, force)
-    svg = board_svg(game)
+    svg = board_svg(game, lang=lang)
     png = board_png(svg) if png_out is not None else b""
     if svg_out is not None:
         svg_out.write_text(svg, encoding="utf-8")
