@@ -44,7 +44,7 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
     entries, hashes = read_checked(log)  # the whole log holds (P7), then its prefix
     game = game_at(entries, hashes, len(entries) - 1 if at_seq is None else at_seq)
     view = None if as_player is None else seat_view(path, game, as_player)  # the seat's own view (R5.6)
-    _pictures(game, svg_out, png_out, force)
+    _pictures(game, svg_out, png_out, force, lang)
     if as_json:
         data = state_json(game)
         if view is not None:
@@ -59,15 +59,16 @@ def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
             click.echo(line)
 
 
-def _pictures(game: Any, svg_out: Path | None, png_out: Path | None, force: bool = False) -> None:
-    """`pbem show --svg/--png`: the board drawn from the public game only (P10)."""
+def _pictures(game: Any, svg_out: Path | None, png_out: Path | None, force: bool = False,
+              lang: str = "en") -> None:
+    """`pbem show --svg/--png`: the board drawn from the public game only (P10), its labels in ``lang``."""
     if svg_out is None and png_out is None:
         return
     from pbem.views.svg import board_png, board_svg
 
     for target in (t for t in (svg_out, png_out) if t is not None):
         writable(target, force)
-    svg = board_svg(game)
+    svg = board_svg(game, lang=lang)
     png = board_png(svg) if png_out is not None else b""
     if svg_out is not None:
         svg_out.write_text(svg, encoding="utf-8")
@@ -117,6 +118,8 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
     """A page that steps through the game entry by entry: the board, the narration and,
     once the secret is revealed, the audit's verdict (works offline); with --compose SEAT,
     a page that writes SEAT's move (issue 19)."""
+    from pbem.i18n import Msg, say
+
     writable(out, force)
     if seat is not None:
         from pbem.host.private import seat_view
@@ -126,18 +129,21 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
         entries, hashes = read_checked(log)  # any log file, a mailed one too
         game = game_at(entries, hashes, len(entries) - 1)
         try:
-            page = compose_page(seat_view(log.parent, game, seat), to)
+            page = compose_page(seat_view(log.parent, game, seat), to, lang)
         except TooLarge as err:
-            raise StateError(str(err), "R7.3") from None
+            raise StateError(err.args[0], "R7.3") from None
         out.write_text(page, encoding="utf-8")
-        click.echo(f"{out}: {seat}'s move as of entry {game.last_seq}; open it in a browser and click the move")
+        click.echo(say(Msg("{out}: {seat}'s move as of entry {seq}; open it in a browser and click the move",
+                           out=str(out), seat=seat, seq=game.last_seq), lang))
         return
     from pbem.views.html import game_page
     from pbem.views.timeline import read_checked
 
-    page, n = game_page(*read_checked(log))
+    page, n = game_page(*read_checked(log), lang=lang)
     out.write_text(page, encoding="utf-8")
-    click.echo(f"{out}: {n} entr{'y' if n == 1 else 'ies'}; open it in a browser (arrow keys step through the game)")
+    click.echo(say(Msg.plural("{out}: {n} entry; open it in a browser (arrow keys step through the game)",
+                              "{out}: {n} entries; open it in a browser (arrow keys step through the game)",
+                              n, out=str(out)), lang))
 
 
 def nonce_option(command: Any) -> Any:

@@ -22,6 +22,7 @@ from html import escape
 from typing import Any
 
 from pbem.fair.protocol import TAG
+from pbem.i18n import N_, Msg, Name, Names, translator
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
@@ -41,7 +42,43 @@ host making a page for every "your move" mail stops there; a larger position is 
 
 
 class TooLarge(ValueError):
-    """The position's tree of choices is larger than :data:`MAX_DATA`."""
+    """The position's tree of choices is larger than :data:`MAX_DATA` (its one argument a
+    :class:`Msg`, said in the reader's language where it is shown)."""
+
+
+CHOOSE: dict[str, str] = {
+    "witch": N_("choose: witch"), "card": N_("choose: card"), "monk": N_("choose: monk"),
+    "cubes": N_("choose: cubes"), "king": N_("choose: king"), "merchant": N_("choose: merchant"),
+    "plague": N_("choose: plague"), "spread": N_("choose: spread"), "knight": N_("choose: knight"),
+    "end": N_("choose: end"), "outbreak": N_("choose: outbreak"),
+}
+"""What the page asks at each step of the tree (:mod:`pbem.views.composetree`), a sentence per step."""
+
+SKIP: dict[str, str] = {
+    "witch": N_("skip (no witch)"), "card": N_("skip (no card)"), "monk": N_("skip (no monk)"),
+    "cubes": N_("skip (no cubes)"), "king": N_("skip (no king)"), "merchant": N_("skip (no merchant)"),
+    "knight": N_("skip (no knight)"),
+}
+"""The ``skip`` button of each optional step (the line written stays ``skip``: none, in the notation)."""
+
+
+def script_words(lang: str) -> dict[str, Any]:
+    """Every word the page's script shows, in ``lang``: the script itself knows no language."""
+    said = translator(lang)
+    say = said.say
+    return {
+        "choose": {step: said.gettext(text) for step, text in CHOOSE.items()},
+        "skip": {step: said.gettext(text) for step, text in SKIP.items()},
+        "stopped": say(Msg("the move stops after the look: send it, and the host shows you the face")),
+        "complete": say(Msg("the move is complete: send it")),
+        "done": say(Msg("done")),
+        "copied": say(Msg("copied")),
+        "make": say(Msg("make my nonce")),
+        "use": say(Msg("use this nonce")),
+        "placeholder": say(Msg("your nonce (64 hex digits) if this browser did not keep it")),
+        "mismatch": say(Msg("this nonce does not match your commitment")),
+        "hex": say(Msg("a nonce is 64 hex digits")),
+    }
 
 
 def changed_regions(game: Game) -> list[str]:
@@ -66,9 +103,11 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
 def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[str, Any]:
     """What the page's script reads: the header, the tree or the opening, the marks."""
     game = view.game
+    say = translator(lang).say
+    waiting = Msg("nothing for {seat} to send now: {status}", seat=view.seat, status=status_line(game, lang=lang))
     data: dict[str, Any] = {"game": game.game_id, "seat": view.seat, "to": to or "",
                             "prefix": f"{TAG}/nonce", "after": after_of(game), "tree": None, "opening": None,
-                            "waiting": f"nothing for {view.seat} to send now: {status_line(game)}"}
+                            "waiting": say(waiting), "words": script_words(lang)}
     opening = _opening_data(view)
     if opening is not None:
         data.update(opening)
@@ -78,58 +117,92 @@ def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[s
         except OverBudget:
             tree = None
         if tree is None or len(script_data(tree)) > MAX_DATA:
-            raise TooLarge("this position has too many ways to finish the turn for one page "
-                           f"(over {MAX_POSITIONS} positions or {MAX_DATA // 1000} KB of choices); "
-                           "write the move from the template")
+            raise TooLarge(Msg("this position has too many ways to finish the turn for one page "
+                               "(over {positions} positions or {kb} KB of choices); write the move from the template",
+                               positions=MAX_POSITIONS, kb=MAX_DATA // 1000))
         data["tree"] = tree
     return data
 
 
-def _info_lines(view: SeatView) -> list[str]:
+def _cards_text(cards: list[str], lang: str) -> str:
+    """Class cards by id (``monk, witch``, as the English page has always shown them), or by
+    their names in ``lang``."""
+    return ", ".join(cards) if lang == "en" else translator(lang).say(Names(Name.card(c) for c in cards))
+
+
+def _info_lines(view: SeatView, lang: str = "en") -> list[str]:
     """The side panel in words: cards, palace, supplies, and the seat's own looks."""
+    say = translator(lang).say
     state = view.game.state
-    lines = [f"now: {status_line(view.game)}"]
+    lines = [say(Msg("now: {status}", status=status_line(view.game, lang=lang)))]
     if state is not None:
         held = {p: [c for c, h in state.cards.items() if h == p] for p in state.players}
         for p in state.players:
-            lines.append(f"{p}: cards {', '.join(held[p]) or 'none'}; palace {state.palace[p]}; "
-                         f"supply {state.supply[p]}")
+            line = (Msg("{player}: cards {cards}; palace {palace}; supply {supply}", player=p,
+                        cards=_cards_text(held[p], lang), palace=state.palace[p], supply=state.supply[p])
+                    if held[p] else
+                    Msg("{player}: cards none; palace {palace}; supply {supply}", player=p,
+                        palace=state.palace[p], supply=state.supply[p]))
+            lines.append(say(line))
         free = [c for c, h in state.cards.items() if h is None]
         if free:
-            lines.append("cards not held: " + ", ".join(free))
+            lines.append(say(Msg("cards not held: {cards}", cards=_cards_text(free, lang))))
     return lines
 
 
-def _looks(view: SeatView) -> list[str]:
+def _face(view: SeatView, token_id: str, lang: str) -> str:
+    """A face this seat has seen, in words (R1.4): ``threshold 3: majority, merchant, monk``."""
+    if lang == "en":
+        return face_text(view.game, token_id)
+    said = translator(lang)
+    token = view.game.catalogue.by_id(token_id)
+    symbols = {"M": said.say(Msg("majority")), "A": said.say(Msg("all"))}
+    words = ", ".join(symbols[s] if s in symbols else said.name(Name.card(s)) for s in token.symbols)
+    return said.say(Msg("threshold {threshold}: {symbols}", threshold=token.threshold, symbols=words))
+
+
+def _looks(view: SeatView, lang: str = "en") -> list[str]:
     """R5.6: what this seat's Witch saw, for this seat's eyes only (still face down)."""
-    return [f"{token} (you looked): {face_text(view.game, token_id)}" for token, token_id in view.private.items()]
+    say = translator(lang).say
+    return [say(Msg("{token} (you looked): {face}", token=token, face=_face(view, token_id, lang)))
+            for token, token_id in view.private.items()]
 
 
-def _board(game: Game, changed: list[str]) -> str:
+def _board(game: Game, changed: list[str], lang: str = "en") -> str:
     """The map part of the board drawing (the panel is said in words), last entry's regions marked."""
-    return mark_changed(map_only(board_svg(game)), changed)
+    return mark_changed(map_only(board_svg(game, lang=lang)), changed)
 
 
 def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str:
-    """The composer page for ``view``'s seat (``to``: the host's address for Send)."""
+    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``."""
+    say = translator(lang).say
     game = view.game
-    data = page_data(view, to)
+    data = page_data(view, to, lang)
     changed = changed_regions(game)
-    words = {"info": _info_lines(view), "looks": _looks(view), "result": result_lines(game.state)}
-    title = escape(f"Rattus {game.game_id}: {view.seat}'s move")
+    words = {"info": _info_lines(view, lang), "looks": _looks(view, lang),
+             "result": [say(line) for line in result_lines(game.state, lang=lang)]}
+    title = escape(say(Msg("Rattus {game}: {seat}'s move", game=game.game_id, seat=view.seat)))
     blob = script_data({**data, "changed": changed})
     info = "\n".join(escape(line) for line in words["info"])
     looks = "\n".join(escape(line) for line in words["looks"])
     result = "\n".join(escape(line) for line in words["result"])
-    marks = escape(", ".join(changed)) if changed else "none"
-    return page_head(title, SCRIPT, STYLE) + f"""<body>
+    marks = escape(say(Names.regions(changed))) if changed else escape(say(Msg("none")))
+    text = {key: escape(say(msg)) for key, msg in (
+        ("changed", Msg("dashed: the regions the last entry changed ({marks}); green: where a choice now goes\n"
+                        "(click one to see only its choices)", marks="{marks}")),
+        ("undo", Msg("undo")), ("send", Msg("Send")), ("copy", Msg("Copy")), ("download", Msg("Download")),
+        ("how", Msg("Send opens your mail program with the move; or Copy it into a reply, or Download it\n"
+                    "and attach the .txt file.")),
+        ("keep", Msg("Keep this nonce: round 2 needs exactly it, or the game cannot start (P4). This browser\n"
+                     "keeps it, but save the file too (and do not show it to anyone before round 2).")),
+        ("nonce_file", Msg("Download the nonce move")))}
+    return page_head(title, SCRIPT, STYLE, lang) + f"""<body>
 <main id="view" data-complete="false">
 <h1>{title}</h1>
 <div id="page">
 <div id="left">
-<div id="board">{_board(game, changed)}</div>
-<p class="note">dashed: the regions the last entry changed ({marks}); green: where a choice now goes
-(click one to see only its choices)</p>
+<div id="board">{_board(game, changed, lang)}</div>
+<p class="note">{text["changed"].replace("{marks}", marks)}</p>
 <pre id="result">{result}</pre>
 <pre class="note" id="info">{info}</pre>
 <pre class="note" id="looks">{looks}</pre>
@@ -137,17 +210,15 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
 <div id="right">
 <p id="step"></p>
 <div id="choices"></div>
-<p><button id="undo">undo</button></p>
+<p><button id="undo">{text["undo"]}</button></p>
 <pre id="move"></pre>
 <p id="status" class="note"></p>
-<p><a id="send" class="button off" href="#">Send</a> <button id="copy" disabled>Copy</button>
-<a id="download" class="button off" href="#">Download</a> <span id="copied" class="note"></span></p>
-<p class="note">Send opens your mail program with the move; or Copy it into a reply, or Download it
-and attach the .txt file.</p>
+<p><a id="send" class="button off" href="#">{text["send"]}</a> <button id="copy" disabled>{text["copy"]}</button>
+<a id="download" class="button off" href="#">{text["download"]}</a> <span id="copied" class="note"></span></p>
+<p class="note">{text["how"]}</p>
 <div id="keep" hidden><pre id="nonce"></pre>
-<p class="note">Keep this nonce: round 2 needs exactly it, or the game cannot start (P4). This browser
-keeps it, but save the file too (and do not show it to anyone before round 2).</p>
-<a id="nonce-file" class="button off" href="#">Download the nonce move</a></div>
+<p class="note">{text["keep"]}</p>
+<a id="nonce-file" class="button off" href="#">{text["nonce_file"]}</a></div>
 </div>
 </div>
 </main>

@@ -1,6 +1,7 @@
 """The composer page's one script and one style (:mod:`pbem.views.compose`), admitted by their hashes.
 
-The script knows no rule of Rattus: it walks the tree of choices the page carries
+The script knows no rule of Rattus and no language (every word it shows comes with the
+page's data, :func:`pbem.views.compose.script_words`): it walks the tree of choices the page carries
 (:mod:`pbem.views.composetree`), writes the chosen lines in the notation, and for the
 opening (P4) makes a nonce with ``crypto.getRandomValues`` and its commitment with
 ``crypto.subtle.digest`` over the protocol's prefix and the nonce's bytes.
@@ -59,8 +60,10 @@ SCRIPT = r"""
     b.textContent = label; b.onclick = onclick; if (cls) { b.className = cls; }
     return b;
   }
+  var W = {};  // the page's words, in its reader's language (page_data's "words")
   function main() {
     var D = JSON.parse($('pbem-data').textContent);
+    W = D.words;
     var header = ['game ' + D.game + ' ' + D.seat, 'after ' + D.after.seq + ' ' + D.after.hash];
     var text = '';
     function finish(lines, complete) {
@@ -76,7 +79,7 @@ SCRIPT = r"""
       $('copy').disabled = !complete;
     }
     $('copy').onclick = function () {
-      var done = function () { $('copied').textContent = 'copied'; };
+      var done = function () { $('copied').textContent = W.copied; };
       if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done, function () {}); }
     };
     window.pbemCommitment = function (nonceHex) {
@@ -100,7 +103,7 @@ SCRIPT = r"""
       a.download = D.game + '-' + D.seat + '-nonce.txt'; a.className = 'button';
     }
     if (D.opening === 'commit') {
-      box.appendChild(button('make my nonce', function () {
+      box.appendChild(button(W.make, function () {
         var nonce = hex(crypto.getRandomValues(new Uint8Array(32)));
         try { localStorage.setItem(key, nonce); } catch (e) { /* kept by the download only */ }
         window.pbemCommitment(nonce).then(function (c) { showNonce(nonce); finish(['commit ' + c], true); });
@@ -114,17 +117,17 @@ SCRIPT = r"""
     function reveal(nonce) {
       window.pbemCommitment(nonce).then(function (c) {
         if (D.committed && c !== D.committed) {
-          $('status').textContent = 'this nonce does not match your commitment'; return;
+          $('status').textContent = W.mismatch; return;
         }
         showNonce(nonce); finish(['nonce ' + nonce], true);
       });
     }
     var input = document.createElement('input');
-    input.id = 'nonce-in'; input.placeholder = 'your nonce (64 hex digits) if this browser did not keep it';
+    input.id = 'nonce-in'; input.placeholder = W.placeholder;
     box.appendChild(input);
-    box.appendChild(button('use this nonce', function () {
+    box.appendChild(button(W.use, function () {
       var v = input.value.trim().toLowerCase().replace(/^nonce\s+/, '');
-      if (/^[0-9a-f]{64}$/.test(v)) { reveal(v); } else { $('status').textContent = 'a nonce is 64 hex digits'; }
+      if (/^[0-9a-f]{64}$/.test(v)) { reveal(v); } else { $('status').textContent = W.hex; }
     }));
     if (kept) { reveal(kept); } else { finish([], false); }
   }
@@ -157,8 +160,7 @@ SCRIPT = r"""
       var box = $('choices'), node = st.done ? null : T.nodes[st.cur], names = {};
       box.textContent = '';
       $('undo').disabled = past.length === 0;
-      $('step').textContent = !st.done ? 'choose: ' + node.s : st.stopped
-        ? 'the move stops after the look: send it, and the host shows you the face' : 'the move is complete: send it';
+      $('step').textContent = !st.done ? W.choose[node.s] : st.stopped ? W.stopped : W.complete;
       document.querySelectorAll('#board .region').forEach(function (g) { g.classList.remove('can', 'picked'); });
       if (node && node.s === 'outbreak') {
         if (node.k && !st.knight && !st.flips.length) {
@@ -168,13 +170,13 @@ SCRIPT = r"""
           if (st.flips.indexOf(t) >= 0) { return; }
           box.appendChild(button('flip ' + t, function () { save(); st.flips.push(t); render(); }));
         });
-        box.appendChild(button('done', function () { save(); st.done = true; render(); }, 'done'));
+        box.appendChild(button(W.done, function () { save(); st.done = true; render(); }, 'done'));
       } else if (node) {
         node.n.forEach(function (pair) {
           var line = T.lines[pair[0]], words = line.split(' ');
           words.slice(1).forEach(function (w) { names[w] = true; });
           if (filter && words.indexOf(filter) < 0) { return; }
-          var label = line === 'skip' ? 'skip (no ' + node.s + ')' : line;
+          var label = line === 'skip' ? W.skip[node.s] : line;
           box.appendChild(button(label, function () { choose(line, pair[1]); }));
         });
         document.querySelectorAll('#board .region').forEach(function (g) {

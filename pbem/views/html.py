@@ -25,6 +25,7 @@ from html import escape
 from typing import Any
 
 from pbem.errors import PbemError
+from pbem.i18n import Msg, Names, error_text, translator
 from pbem.log.records import Entry, Reveal
 from pbem.referee.audit import audit
 from pbem.rules import State
@@ -45,11 +46,11 @@ def policy(script: str, style: str) -> str:
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 
-def page_head(title: str, script: str, style: str) -> str:
-    """A page's doctype and head: a phone's viewport, the CSP admitting exactly ``script``
-    and ``style`` (by hash), both inline; ``title`` already escaped."""
+def page_head(title: str, script: str, style: str, lang: str = "en") -> str:
+    """A page's doctype and head: its language (``<html lang>``), a phone's viewport, the CSP
+    admitting exactly ``script`` and ``style`` (by hash), both inline; ``title`` already escaped."""
     return f"""<!DOCTYPE html>
-<html lang="en" data-csp-violations="0">
+<html lang="{escape(lang)}" data-csp-violations="0">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -121,7 +122,8 @@ SCRIPT = """
       shown = i;
       document.getElementById('board').innerHTML = e.svg;
       document.getElementById('narration').textContent = e.lines.join('\\n');
-      document.getElementById('where').textContent = 'entry ' + i + ' of ' + (n - 1) + '  (' + e.at + ')';
+      document.getElementById('where').textContent = data.words.where.replace('{i}', String(i))
+        .replace('{last}', String(n - 1)).replace('{at}', e.at);
       var v = document.getElementById('verdict');
       var verdict = (data.verdict && i >= data.verdict.from) ? data.verdict : null;
       v.textContent = verdict ? verdict.lines.join('\\n') : '';
@@ -148,19 +150,39 @@ SCRIPT = """
 """
 
 
-def _verdict(game: Any, reveal_seq: int) -> dict[str, Any]:
+def _verdict(game: Any, reveal_seq: int, lang: str = "en") -> dict[str, Any]:
     """P6: the audit of a revealed game, as the page shows it from the reveal entry on."""
+    say = translator(lang).say
     try:
         findings = audit(game)
     except PbemError as err:
-        return {"from": reveal_seq, "fair": False, "lines": [audit_verdict(err), str(err)]}
-    seed = seed_line(game)  # whose entropy made the seed (P4): every verdict says it
+        return {"from": reveal_seq, "fair": False,
+                "lines": [say(audit_verdict(err, lang=lang)), error_text(err, lang)]}
+    seed = seed_line(game, lang=lang)  # whose entropy made the seed (P4): every verdict says it
     return {"from": reveal_seq, "fair": not host_alone(game),  # P4: a seed of the host's alone is never fair
-            "lines": [f"ok: {f}" for f in findings] + ([seed] if seed else []) + [audit_verdict(None, game)]}
+            "lines": [say(Msg("ok: {finding}", finding=f)) for f in findings] + ([say(seed)] if seed else [])
+            + [say(audit_verdict(None, game, lang=lang))]}
+
+
+def _frame_lines(game: Any, entry: Entry, changed: list[str], lang: str) -> list[str]:
+    """One entry's words on the page: its narration, where the game stands, the result, the changes."""
+    say = translator(lang).say
+    lines = [say(line) for line in entry_lines(game, entry, lang=lang)]
+    lines.append(say(Msg("now: {status}", status=status_line(game, lang=lang))))
+    lines.extend(say(line) for line in result_lines(game.state, lang=lang))
+    if changed:
+        lines.append(say(Msg("changed: {regions} (dashed on the board)", regions=Names.regions(changed))))
+    return lines
+
+
+def _words(lang: str) -> dict[str, str]:
+    """The words the page's script writes, in ``lang`` (the script itself knows no language)."""
+    return {"where": translator(lang).say(Msg("entry {i} of {last}  ({at})", i="{i}", last="{last}", at="{at}"))}
 
 
 def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tuple[str, int]:
-    """The page and its number of entries; a log that does not replay is refused (P7)."""
+    """The page and its number of entries, in ``lang``; a log that does not replay is refused (P7)."""
+    say = translator(lang).say
     frames: list[dict[str, Any]] = []
     game: Any = None
     reveal_seq: int | None = None
@@ -173,23 +195,28 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tupl
         frames.append({
             "seq": game.last_seq,
             "at": entry.at,
-            "svg": mark_changed(board_svg(game), changed),
-            "lines": [*entry_lines(game, entry), f"now: {status_line(game)}", *result_lines(game.state),
-                      *([f"changed: {', '.join(changed)} (dashed on the board)"] if changed else [])],
+            "svg": mark_changed(board_svg(game, lang=lang), changed),
+            "lines": _frame_lines(game, entry, changed, lang),
         })
         before = game.state.copy() if game.state is not None else None
     data: dict[str, Any] = {"game": game.game_id, "entries": frames,
-                            "verdict": _verdict(game, reveal_seq) if reveal_seq is not None else None}
+                            "verdict": _verdict(game, reveal_seq, lang) if reveal_seq is not None else None,
+                            "words": _words(lang)}
     blob = script_data(data)
-    title = escape(f"Rattus game {game.game_id}")
-    page = page_head(title, SCRIPT, STYLE) + f"""<body>
+    title = escape(say(Msg("Rattus game {game}", game=game.game_id)))
+    hint = {key: escape(say(text)) for key, text in (
+        ("first", Msg("first entry (Home)")), ("prev", Msg("previous entry (left arrow)")),
+        ("next", Msg("next entry (right arrow)")), ("last", Msg("last entry (End)")))}
+    label = {key: escape(say(text)) for key, text in (
+        ("first", Msg("first")), ("prev", Msg("previous")), ("next", Msg("next")), ("last", Msg("last")))}
+    page = page_head(title, SCRIPT, STYLE, lang) + f"""<body>
 <main id="view" data-entry="">
 <h1>{title}</h1>
 <div id="controls">
-<button id="first" title="first entry (Home)">&laquo; first</button>
-<button id="prev" title="previous entry (left arrow)">&lsaquo; previous</button>
-<button id="next" title="next entry (right arrow)">next &rsaquo;</button>
-<button id="last" title="last entry (End)">last &raquo;</button>
+<button id="first" title="{hint["first"]}">&laquo; {label["first"]}</button>
+<button id="prev" title="{hint["prev"]}">&lsaquo; {label["prev"]}</button>
+<button id="next" title="{hint["next"]}">{label["next"]} &rsaquo;</button>
+<button id="last" title="{hint["last"]}">{label["last"]} &raquo;</button>
 <span id="where"></span>
 </div>
 <div id="board"></div>

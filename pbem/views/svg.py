@@ -20,6 +20,8 @@ import textwrap
 import xml.etree.ElementTree as ET  # only pictures load this module, never `pbem apply`
 from collections.abc import Mapping
 
+from pbem.i18n import Msg, Name, translator
+from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game
 from pbem.rules.data import CLASSES
 from pbem.rules.state import State
@@ -87,8 +89,17 @@ def _edge(x1: float, y1: float, x2: float, y2: float) -> tuple[float, float]:
     return x1 + t * dx, y1 + t * dy
 
 
+def _region_label(game: Game, rid: str, name: str, lang: str) -> str:
+    """A region's name on the picture: in ``lang`` for the shipped map's (``Γαλλία``), a
+    custom map's by its own name."""
+    if lang == "en" or rid not in SHIPPED["region"] or name != rid.capitalize():
+        return name
+    return translator(lang).name(Name.region(rid))
+
+
 def board_svg(game: Game, lang: str = "en") -> str:
-    """The whole board as of the game's last entry, as an SVG document."""
+    """The whole board as of the game's last entry, as an SVG document, its words in ``lang``."""
+    say = translator(lang).say
     board, state = game.board, game.state
     at = places(tuple(r.id for r in board.regions))
     in_use = set(state.regions if state is not None else board.regions_in_use(len(game.players)))
@@ -97,7 +108,7 @@ def board_svg(game: Game, lang: str = "en") -> str:
         "xmlns": SVG_NS, "width": str(WIDTH), "height": str(HEIGHT), "viewBox": f"0 0 {WIDTH} {HEIGHT}",
         "font-family": FONT, "class": "pbem-board", "data-game": game.game_id, "data-seq": str(game.last_seq),
     })
-    _el(root, "title", {}, f"Rattus game {game.game_id}, as of entry {game.last_seq}")
+    _el(root, "title", {}, say(Msg("Rattus game {game}, as of entry {seq}", game=game.game_id, seq=game.last_seq)))
     marker = _el(_el(root, "defs", {}), "marker", {
         "id": "arrowhead", "viewBox": "0 0 10 10", "refX": 9, "refY": 5, "markerWidth": 7, "markerHeight": 7,
         "orient": "auto-start-reverse"})
@@ -116,8 +127,8 @@ def board_svg(game: Game, lang: str = "en") -> str:
             _el(root, "line", {"class": "link", "data-link": f"{a} {b}", "data-kind": kind, "x1": xa, "y1": ya,
                                "x2": xb, "y2": yb, "stroke": "#7a5c2e", "stroke-width": 10, "opacity": opacity})
     for region in board.regions:
-        _region(root, game, region.id, region.name, region.shade, at[region.id], region.id in in_use, colours)
-    _panel(root, game, colours)
+        _region(root, game, region.id, region.name, region.shade, at[region.id], region.id in in_use, colours, lang)
+    _panel(root, game, colours, lang)
     root.text = "\n"
     for child in root:
         child.tail = "\n"
@@ -125,7 +136,8 @@ def board_svg(game: Game, lang: str = "en") -> str:
 
 
 def _region(out: ET.Element, game: Game, rid: str, name: str, shade: str, centre: tuple[int, int],
-            used: bool, colours: dict[str, str]) -> None:
+            used: bool, colours: dict[str, str], lang: str = "en") -> None:
+    say = translator(lang).say
     state = game.state
     cx, cy = centre
     x0, y0 = cx - BOX_W / 2, cy - BOX_H / 2
@@ -137,9 +149,11 @@ def _region(out: ET.Element, game: Game, rid: str, name: str, shade: str, centre
                            "data-in-play": str(used).lower()})
     _el(group, "rect", {"x": x0, "y": y0, "width": BOX_W, "height": BOX_H, "rx": 14, "fill": fill,
                         "stroke": "#b00000" if plague else "#6b5330", "stroke-width": 5 if plague else 2})
-    _text(group, x0 + 12, y0 + 24, name, 18, {"font-weight": "bold", "fill": "#3a2a10"})
+    label = _region_label(game, rid, name, lang)
+    size = 18 if lang == "en" or len(label) <= 11 else 15  # Lengyelország clears the plague pawn
+    _text(group, x0 + 12, y0 + 24, label, size, {"font-weight": "bold", "fill": "#3a2a10"})
     if not used:
-        _text(group, x0 + 12, y0 + 60, "not in play", 13, {"fill": "#666"})
+        _text(group, x0 + 12, y0 + 60, say(Msg("not in play")), 13, {"fill": "#666"})
     for i, token in enumerate(rats):  # face down: the public name only (P10)
         rx, ry = x0 + 10 + (i % 4) * 44, y0 + 36 + (i // 4) * 26
         rat = _el(group, "g", {"class": "rat", "data-token": token})
@@ -151,44 +165,50 @@ def _region(out: ET.Element, game: Game, rid: str, name: str, shade: str, centre
         pile = _el(group, "g", {"class": "cubes", "data-player": player, "data-count": count})
         _el(pile, "rect", {"x": bx, "y": by, "width": 26, "height": 26, "rx": 3, "fill": colour, "stroke": "#222"})
         _text(pile, bx + 13, by + 19, str(count), 15, _count_style(colour))
-        _el(pile, "title", {}, f"{player}: {count} cube(s)")
+        _el(pile, "title", {}, say(Msg.plural("{player}: {n} cube(s)", "{player}: {n} cube(s)", count, player=player)))
     if plague:  # the plague piece: a black pawn in the box's top right corner
         px, py = x0 + BOX_W - 30, y0 + 10
         piece = _el(group, "g", {"class": "plague", "data-region": rid})
         _el(piece, "circle", {"cx": px + 12, "cy": py + 9, "r": 9, "fill": "#111"})
         _el(piece, "path", {"d": f"M{px:.0f},{py + 40:.0f} L{px + 5:.0f},{py + 16:.0f} L{px + 19:.0f},{py + 16:.0f} "
                                  f"L{px + 24:.0f},{py + 40:.0f} z", "fill": "#111"})
-        _text(piece, px - 44, py + 38, "plague", 12, PLAGUE_STYLE)
-        _el(piece, "title", {}, "the plague piece")
+        if lang == "en":
+            _text(piece, px - 44, py + 38, "plague", 12, PLAGUE_STYLE)
+        else:  # a word of another length ends beside the pawn, as the English one does
+            _text(piece, px - 2, py + 38, say(Msg("plague")), 12, {**PLAGUE_STYLE, "text-anchor": "end"})
+        _el(piece, "title", {}, say(Msg("the plague piece")))
 
 
-def _panel(out: ET.Element, game: Game, colours: dict[str, str]) -> None:
+def _panel(out: ET.Element, game: Game, colours: dict[str, str], lang: str = "en") -> None:
     """The side panel: game, whose turn, palace, class cards and their holders, supplies."""
+    say = translator(lang).say
     state = game.state
     x = MAP_WIDTH + 16
     _text(out, x, 34, f"Rattus: {game.game_id}", 20, BOLD)
-    _text(out, x, 56, f"as of entry {game.last_seq}", 13, {"fill": "#555"})
-    y = _status(out, game, x, 82)
-    y = _players(out, game, colours, x, y)
+    _text(out, x, 56, say(Msg("as of entry {seq}", seq=game.last_seq)), 13, {"fill": "#555"})
+    y = _status(out, game, x, 82, lang)
+    y = _players(out, game, colours, x, y, lang)
     if state is None:
         return
-    y = _palace(out, state, colours, x, y + 10)
-    y = _cards(out, state, colours, x, y)
-    _legend(out, state, x, y)
+    y = _palace(out, state, colours, x, y + 10, lang)
+    y = _cards(out, state, colours, x, y, lang)
+    _legend(out, state, x, y, lang)
 
 
-def _status(out: ET.Element, game: Game, x: int, y: int) -> int:
+def _status(out: ET.Element, game: Game, x: int, y: int, lang: str = "en") -> int:
     """Whose turn (or the opening, or the final scores) and the notices, wrapped; the next y."""
+    say = translator(lang).say
     state = game.state
     if state is None:
-        lines = [opening_line(game)]
+        lines = [say(opening_line(game, lang=lang))]
     elif game.over:
         scores = state.scores()
-        lines = ["game over; final scores: " + ", ".join(f"{p} {scores[p]}" for p in state.players)]
+        lines = [say(Msg("game over; final scores: {scores}",
+                         scores=", ".join(f"{p} {scores[p]}" for p in state.players)))]
     else:
-        lines = [f"turn {state.turn_number}: {next_step(state)}"]
-    for note in notices(game):
-        lines.append(note)
+        lines = [say(Msg("turn {turn}: {step}", turn=state.turn_number, step=next_step(state, lang=lang)))]
+    for note in notices(game, lang=lang):
+        lines.append(say(note))
     for line in lines:
         for part in textwrap.wrap(line, 38)[:6]:
             _el(out, "text", {"class": "status", "x": x, "y": y, "font-size": 13}, part)
@@ -197,10 +217,11 @@ def _status(out: ET.Element, game: Game, x: int, y: int) -> int:
     return y
 
 
-def _players(out: ET.Element, game: Game, colours: dict[str, str], x: int, y: int) -> int:
+def _players(out: ET.Element, game: Game, colours: dict[str, str], x: int, y: int, lang: str = "en") -> int:
     """Each player's colour, cubes on the board and in supply; the next y."""
+    say = translator(lang).say
     state = game.state
-    _text(out, x, y + 14, "Players", 15, BOLD)
+    _text(out, x, y + 14, say(Msg("Players")), 15, BOLD)
     y += 24
     for p in game.players:
         colour = colours[p]
@@ -208,14 +229,16 @@ def _players(out: ET.Element, game: Game, colours: dict[str, str], x: int, y: in
         supply = state.supply[p] if state is not None else 0
         row = _el(out, "g", {"class": "player", "data-player": p, "data-on-board": on_board, "data-supply": supply})
         _el(row, "rect", {"x": x, "y": y, "width": 18, "height": 18, "rx": 3, "fill": colour, "stroke": "#222"})
-        _text(row, x + 26, y + 14, f"{p}: {on_board} on the board, {supply} in supply", 13)
+        _text(row, x + 26, y + 14, say(Msg("{player}: {on_board} on the board, {supply} in supply",
+                                           player=p, on_board=on_board, supply=supply)), 13)
         y += 24
     return y
 
 
-def _palace(out: ET.Element, state: State, colours: dict[str, str], x: int, y: int) -> int:
+def _palace(out: ET.Element, state: State, colours: dict[str, str], x: int, y: int, lang: str = "en") -> int:
     """The palace's cubes, player by player; the next y."""
-    _text(out, x, y + 14, "Palace", 15, BOLD)
+    say = translator(lang).say
+    _text(out, x, y + 14, say(Msg("Palace")), 15, BOLD)
     y += 22
     _el(out, "rect", {"x": x, "y": y, "width": WIDTH - MAP_WIDTH - 32, "height": 36, "rx": 8, "fill": "#efe3f7",
                       "stroke": "#7b4f9d"})
@@ -228,13 +251,14 @@ def _palace(out: ET.Element, state: State, colours: dict[str, str], x: int, y: i
         _text(pile, px + 13, y + 24, str(n), 15, _count_style(colour))
         px += 34
     if not held:
-        _text(out, px, y + 23, "empty", 13, {"fill": "#666"})
+        _text(out, px, y + 23, say(Msg("empty")), 13, {"fill": "#666"})
     return y + 50
 
 
-def _cards(out: ET.Element, state: State, colours: dict[str, str], x: int, y: int) -> int:
+def _cards(out: ET.Element, state: State, colours: dict[str, str], x: int, y: int, lang: str = "en") -> int:
     """The class cards, two a row, each with its holder's colour and name; the next y."""
-    _text(out, x, y + 14, "Class cards", 15, BOLD)
+    said = translator(lang)
+    _text(out, x, y + 14, said.say(Msg("Class cards")), 15, BOLD)
     y += 22
     for i, card in enumerate(CLASSES):
         holder = state.cards[card]
@@ -244,20 +268,25 @@ def _cards(out: ET.Element, state: State, colours: dict[str, str], x: int, y: in
         _el(group, "rect", {"x": cx, "y": cy, "width": 128, "height": 42, "rx": 6, "fill": "#fffdf6",
                             "stroke": "#6b5330"})
         _el(group, "rect", {"x": cx, "y": cy, "width": 10, "height": 42, "rx": 3, "fill": stripe})
-        _text(group, cx + 16, cy + 17, CARD_NAMES[card], 14, BOLD)
-        _text(group, cx + 16, cy + 35, holder or "unowned", 12, GREY)
+        _text(group, cx + 16, cy + 17, CARD_NAMES[card] if lang == "en" else said.name(Name.card(card)), 14, BOLD)
+        _text(group, cx + 16, cy + 35, holder or said.say(Msg("unowned")), 12, GREY)
     return y + 160
 
 
-def _legend(out: ET.Element, state: State, x: int, y: int) -> None:
+def _legend(out: ET.Element, state: State, x: int, y: int, lang: str = "en") -> None:
     """The rats still in supply and flipped, and what the two kinds of neighbour lines mean."""
-    _text(out, x, y, f"rats in supply: {len(state.rat_supply)}; flipped: {len(state.flipped)}", 13)
-    y += 30
+    say = translator(lang).say
+    counts = say(Msg("rats in supply: {supply}; flipped: {flipped}", supply=len(state.rat_supply),
+                     flipped=len(state.flipped)))
+    for part in textwrap.wrap(counts, 42) or [counts]:  # a longer language's line wraps in the panel
+        _text(out, x, y, part, 13)
+        y += 17
+    y += 13
     _el(out, "line", {"x1": x, "y1": y, "x2": x + 60, "y2": y, "stroke": "#7a5c2e", "stroke-width": 8})
-    _text(out, x + 70, y + 5, "neighbours over land", 12)
+    _text(out, x + 70, y + 5, say(Msg("neighbours over land")), 12)
     y += 22
     _el(out, "line", {"x1": x, "y1": y, "x2": x + 60, "y2": y, **ARROW})
-    _text(out, x + 70, y + 5, "neighbours across the sea", 12)
+    _text(out, x + 70, y + 5, say(Msg("neighbours across the sea")), 12)
 
 
 def map_only(svg: str) -> str:
