@@ -8,12 +8,9 @@ so its text and its CSP hash are the same in every language).  Region and card n
 the language's own (Γαλλία), the notation's lines stay as they are, and a Greek composer
 page clicked in Chromium still writes moves the referee accepts.
 
-Some words on the pages are made by other views (the narration, the status line, the next
-step, the notices, the audit's findings: pbem/views/narrate.py, text.py, referee/audit.py):
-until those speak the language, :func:`others_said` stands them in by a mark, so this test
-judges the pages' own words; once they do, the stand-in changes nothing and the test
-judges every word.  The English pages stay as they were (tests/test_compose.py and
-tests/test_pictures.py hold them).
+Every word is judged, those the pages take from other views too (the narration, the status
+line, the next step, the notices, the audit's findings).  The English pages stay as they
+were (tests/test_compose.py and tests/test_pictures.py hold them).
 """
 
 from __future__ import annotations
@@ -39,7 +36,7 @@ from pbem.fair.protocol import nonce_commitment
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.private import seat_view
-from pbem.i18n import say, translator
+from pbem.i18n import translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import parse_move
@@ -55,43 +52,8 @@ from pbem.views.timeline import game_at, read_checked
 
 LANGS = ("hu", "el", "uk")
 PLAYERS = ("red", "green", "blue")
-STAND_IN = "\u2026"
-"""What :func:`others_said` puts where another view still writes English."""
-
-OTHERS: tuple[tuple[str, str], ...] = (
-    ("pbem.views.html", "entry_lines"), ("pbem.views.html", "status_line"), ("pbem.views.html", "result_lines"),
-    ("pbem.views.html", "audit_verdict"), ("pbem.views.html", "seed_line"), ("pbem.views.html", "audit"),
-    ("pbem.views.compose", "status_line"), ("pbem.views.compose", "result_lines"),
-    ("pbem.views.svg", "next_step"), ("pbem.views.svg", "notices"), ("pbem.views.svg", "opening_line"),
-)
-"""The other views whose words the pages show (imported by name into the pages' modules)."""
 
 DATA = re.compile(r'id="pbem-data">(.*)</script>')
-
-
-def _said(value: Any, lang: str) -> Any:
-    """``value`` with each English line of it (a str, or a list of them) stood in by :data:`STAND_IN`."""
-    if isinstance(value, str):
-        return STAND_IN if english_lines(say(value, lang)) else value
-    if isinstance(value, list):
-        return [_said(v, lang) for v in value]
-    return value
-
-
-@pytest.fixture
-def others_said(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
-    """For a language: the other views' English (where they still write it) stood in by a mark."""
-
-    def stand_in(lang: str) -> None:
-        for module, name in OTHERS:
-            real = getattr(__import__(module, fromlist=[name]), name)
-
-            def wrapped(*args: Any, _real: Any = real, **kwargs: Any) -> Any:
-                return _said(_real(*args, **kwargs), lang)
-
-            monkeypatch.setattr(f"{module}.{name}", wrapped)
-
-    return stand_in
 
 
 class Visible(HTMLParser):
@@ -172,8 +134,7 @@ def played(demo: Path) -> list[tuple[list[Any], list[str]]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_viewer_holds_no_english_sentence(lang: str, demo: Path, others_said: Callable[[str], None]) -> None:
-    others_said(lang)
+def test_the_viewer_holds_no_english_sentence(lang: str, demo: Path) -> None:
     page, n = game_page(*read_checked(demo / LOG_NAME), lang=lang)
     assert f'<html lang="{lang}"' in page
     data = json.loads(DATA.search(page).group(1))  # type: ignore[union-attr]
@@ -187,9 +148,7 @@ def test_the_viewer_holds_no_english_sentence(lang: str, demo: Path, others_said
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_composer_page_and_its_scripts_words_hold_no_english_sentence(
-        lang: str, played: list[tuple[list[Any], list[str]]], demo: Path, tmp_path: Path,
-        others_said: Callable[[str], None]) -> None:
-    others_said(lang)
+        lang: str, played: list[tuple[list[Any], list[str]]], demo: Path, tmp_path: Path) -> None:
     entries, hashes = played[0]
     pages = []
     for game, _seq in turns(played, 4, seed=22):
@@ -256,8 +215,7 @@ def test_the_english_pages_keep_their_words(played: list[tuple[list[Any], list[s
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_board_picture_names_regions_and_cards_in_the_language(
-        lang: str, played: list[tuple[list[Any], list[str]]], others_said: Callable[[str], None]) -> None:
-    others_said(lang)
+        lang: str, played: list[tuple[list[Any], list[str]]]) -> None:
     entries, hashes = played[0]
     for seq in (0, 7, 30, len(entries) - 1):  # the opening, the setup, a turn, the end
         words = svg_words(board_svg(game_at(entries, hashes, seq), lang=lang))

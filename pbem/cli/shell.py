@@ -69,8 +69,8 @@ def _said(err: PbemError, lang: Any) -> str:
 
 lang_option = click.option(
     "--lang", "lang", type=click.Choice(LANGS), default="en", show_default=True,
-    help="The language to write in: en, hu (magyar), el (ελληνικά), uk (українська). Refusals, and "
-         "region and card names in them, are translated; the rest is still English (issue 22).",
+    help="The language to write in: en, hu (magyar), el (ελληνικά), uk (українська); the log, "
+         "the notation's keywords and the commands stay as they are (issue 22).",
 )
 
 games_option = click.option(

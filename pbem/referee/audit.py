@@ -15,6 +15,7 @@ from pbem.errors import StateError, TamperError
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
 from pbem.fair.tokens import commitments
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.records import Start
 from pbem.referee.signatures import log_has_signatures, require_valid
@@ -51,7 +52,7 @@ def audit(game: Game) -> list[str]:
     if log_has_signatures(game.entries):  # P8, before the secret: a bad signature is never "not yet"
         require_valid(game.entries)
     if game.secret is None:
-        raise StateError("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over", "P6")
+        raise StateError(Msg("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over"), "P6")
     faces = host_faces(game, game.secret)
     recorded = next(e for e in game.entries if isinstance(e, Start))
     start_seq = recorded.seq
@@ -59,21 +60,25 @@ def audit(game: Game) -> list[str]:
     for key in ("nonces", "setup", "commitments"):
         if recorded.raw[key] != expected[key]:
             raise TamperError(
-                f"entry {start_seq}: the published {key} are not what the revealed secret gives", "P5"
+                Msg("entry {seq}: the published {key} are not what the revealed secret gives", seq=start_seq, key=key),
+                "P5",
             )
     ids = sorted(faces.deal.token_ids)
     if ids != sorted(t.id for t in game.catalogue.tokens):
-        raise TamperError(f"the {N_TOKENS} committed tokens are not the game's catalogue", "P6")
+        raise TamperError(Msg("the {count} committed tokens are not the game's catalogue", count=N_TOKENS), "P6")
     flips = 0
     for entry in game.entries:  # every public flip, whichever kind of entry made it
         for flip in entry.reveals:
             flips += 1
             if flip.token_id != faces.look(flip.token) or flip.salt != faces.salt(flip.token):
-                raise TamperError(f"entry {entry.seq}: the reveal of {flip.token} is not the dealt token", "P6")
-    return [
-        "the secret matches its commitment (P3)",
-        "the seed, every draw and the public setup are what the secret and nonces give (P4-P5)",
-        f"all {N_TOKENS} commitments recomputed; they commit to exactly the game's catalogue (P6)",
-        f"all {flips} flipped tokens are the dealt tokens, with their salts (P6)",
-        f"every move replays under the rules with its recorded outcome ({game.last_seq + 1} entries, P7)",
+                raise TamperError(Msg("entry {seq}: the reveal of {token} is not the dealt token", seq=entry.seq,
+                                      token=flip.token), "P6")
+    return [  # sentences (pbem.i18n.Msg): each reader's language says them (issue 22)
+        Msg("the secret matches its commitment (P3)"),
+        Msg("the seed, every draw and the public setup are what the secret and nonces give (P4-P5)"),
+        Msg("all {count} commitments recomputed; they commit to exactly the game's catalogue (P6)", count=N_TOKENS),
+        Msg.plural("all {n} flipped tokens are the dealt tokens, with their salts (P6)",  # English as before, n=1 too
+                   "all {n} flipped tokens are the dealt tokens, with their salts (P6)", flips),
+        Msg("every move replays under the rules with its recorded outcome ({count} entries, P7)",
+            count=game.last_seq + 1),
     ]
