@@ -49,7 +49,7 @@ from pbem.mail.headers import Admit, HostileMail, Mail, parse_mail
 from pbem.mail.invite import invite_round
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
-from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, safe_header
+from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, set_subject
 from pbem.record import Record
 from pbem.referee.admit import sent_key
 
@@ -205,7 +205,7 @@ class Admission:
         found = answer(self.games, to, command)
         if self.from_address is not None:
             msg = self._reply(mail, to, found.text, batch, 0)
-            msg.replace_header("Subject", safe_header(found.subject))
+            set_subject(msg, found.subject)
             attach(msg, found)
             self.queue.put(batch, key, [msg])
         return Admitted(f"answered: {command.word}{' ' + command.rule if command.rule else ''} for {to}",

@@ -142,12 +142,52 @@ def seat_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | None, 
     return composer_page(view, to) if lang == "en" else composer_page(view, to, lang)
 
 
+_WORD_BYTES = 39  # UTF-8 bytes in one encoded word: 52 base64 characters, 64 in all (RFC 2047: at most 75)
+
+
+def encoded_subject(subject: str) -> str:
+    """A non-ASCII subject as RFC 2047 encoded words, folded between them, each word holding
+    its own spaces: the standard library's folding puts a space between two encoded words
+    into the fold, where every reader drops it (two Greek words read as one).  The
+    leading ASCII words (the ``[pbem GAME]`` tag a client threads and filters on) stay plain."""
+    import base64  # lazily: only a subject in another language than English is encoded here
+
+    cut = next(i for i, ch in enumerate(subject) if not ch.isascii())
+    cut = subject.rfind(" ", 0, cut) + 1
+    plain, rest = subject[:cut].rstrip(), subject[cut:]
+    if len(plain) > 60:  # a long tag would overflow the header's first line: all encoded
+        plain, rest = "", subject
+    words, chunk = [], ""
+    for ch in rest:
+        if len((chunk + ch).encode("utf-8")) > _WORD_BYTES:
+            words.append(chunk)
+            chunk = ""
+        chunk += ch
+    words.append(chunk)
+    encoded = ["=?utf-8?b?" + base64.b64encode(w.encode("utf-8")).decode("ascii") + "?=" for w in words]
+    return "\n ".join(([plain] if plain else []) + encoded)
+
+
+def set_subject(msg: EmailMessage, subject: str) -> None:
+    """The mail's subject (made safe, :func:`safe_header`): an ASCII one as it always was, any
+    other as :func:`encoded_subject`, kept as written when the mail is put on the wire."""
+    subject = safe_header(subject)
+    if subject.isascii():
+        if "Subject" in msg:
+            msg.replace_header("Subject", subject)
+        else:
+            msg["Subject"] = subject
+        return
+    del msg["Subject"]
+    msg.set_raw("Subject", encoded_subject(subject))
+
+
 def compose(from_address: str, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
     """A plain-text mail from the host, marked as an automatic reply."""
     msg = EmailMessage()
     msg["From"] = from_address  # the host's, never an incoming message's
     msg["To"] = checked_address(to, "a reply's address")
-    msg["Subject"] = safe_header(subject)
+    set_subject(msg, subject)
     msg["Date"] = formatdate(localtime=True)
     msg["Message-ID"] = message_id
     msg["Auto-Submitted"] = "auto-replied"
@@ -234,7 +274,7 @@ def applied_mails(
             mover_told = True
             msg = reply(from_address, mail, checked_address(emails[player], "a player's address"), body,
                         message_id(0))
-            msg.replace_header("Subject", safe_header(subject))
+            set_subject(msg, subject)
         else:
             msg = compose(from_address, emails[player], subject, body, message_id(next(counter)))
         _attach(msg, report, player, player in inviting, privates.get(player), pages.get(player), lang)
