@@ -214,6 +214,7 @@ def mails_of_a_three_language_game(tmp: Path) -> dict[str, list[EmailMessage]]:
                     answers += [player_mail(address, word, subject=word)
                                 for word in ("board", "history", "log", "rules R3.2", "template", "rules")]
                 answers.append(raw_mail(THREE["blue"].encode(), subject=b"hi\x00there"))
+                answers.append(player_mail(THREE["red"], "hello", subject=""))  # no move, no subject: refused
             if not answers and all(seat.final is not None for seat in table.seats.values()):
                 break
             run(answers)
@@ -279,9 +280,12 @@ def subject_of(msg: EmailMessage) -> str:
     return " ".join(str(msg["Subject"]).split())
 
 
+PLAYERS_SUBJECTS = {"my move", "log", "template", "board", "history", "rules R3.2", "rules", "pbem"}
+
+
 def is_players_own(subject: str) -> bool:
-    """A reply's ``Re:`` subject quotes the player's own (``Re: my move``)."""
-    return subject.startswith("Re:")
+    """A reply's ``Re:`` subject quotes what the player wrote (``Re: my move``)."""
+    return subject.startswith("Re: ") and subject[4:] in PLAYERS_SUBJECTS
 
 
 # --- the checks ---------------------------------------------------------------------------
@@ -299,6 +303,7 @@ def test_the_game_was_played_whole_by_mail_in_three_languages(marked_game: dict[
         assert any(said.gettext(replies.LOG_TEXT).split("(")[0] in t for t in texts), player
         assert sum("log.yaml" in [p.get_filename() for p in m.iter_attachments()]
                    and m["In-Reply-To"] is None for m in got) == 1, player  # the last mail, once
+    assert f"Re: {translator('hu').gettext(replies.REPLY_SUBJECT)}" in map(subject_of, marked_game["red"])
     everyone = [m for got in marked_game.values() for m in got]
     reminders = [m for m in everyone if translator(LANGS[seat_of(m)]).gettext("Your move file:") in body(m)]
     assert len(reminders) == 1
@@ -316,6 +321,8 @@ def test_no_subject_the_host_writes_holds_english(marked_game: dict[str, list[Em
         for msg in got:
             subject = subject_of(msg)
             assert subject.startswith(("[pbem g] ", "pbem: ", "Re: ")), subject
+            if subject.startswith("Re: ") and not is_players_own(subject):  # the player wrote none
+                assert subject == "Re: " + translator(LANGS[player]).gettext(replies.REPLY_SUBJECT), subject
             if is_players_own(subject):
                 continue
             assert not english_lines(subject), (player, subject)

@@ -223,7 +223,7 @@ class Admission:
             moved_on = Msg("The game has moved on: your current template is attached (and below). Fill it in and "
                            "send it back; a message whose subject is 'template' gets a fresh one.")
             text += "\n" + translator(lang).say(moved_on) + "\n\n" + current[1]
-        msg = self._reply(mail, to, text, batch, 0)
+        msg = self._reply(mail, to, text, batch, 0, lang)
         if current is not None:
             msg.add_attachment(current[1].encode("utf-8"), maintype="text", subtype="plain",
                                filename=current[0])
@@ -275,9 +275,9 @@ class Admission:
     def _message(self, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
         return compose(self._sender_address(), to, subject, body, message_id)
 
-    def _reply(self, mail: Mail, to: str, body: str, batch: str, index: int) -> EmailMessage:
+    def _reply(self, mail: Mail, to: str, body: str, batch: str, index: int, lang: str = "en") -> EmailMessage:
         host = self._sender_address()
-        return reply(host, mail, to, body, self.queue.message_id(batch, index, host))
+        return reply(host, mail, to, body, self.queue.message_id(batch, index, host), lang)
 
     def _applied(self, mail: Mail, applied: Applied, batch: str = "") -> list[EmailMessage]:
         """One mail per player per applied move (issue 10, item 7), and the mover's result."""

@@ -59,6 +59,7 @@ LOG_TEXT = N_("The public log is attached, compressed ({name}); anyone can\n"
 ACCEPTED_TEXT = N_("Your move was accepted.")
 PRIVATE_TEXT = N_("For your eyes only (attached): what your Witch saw, with the salt to check "
                   "it against the commitment in the start entry (P6). Do not forward this message.")
+REPLY_SUBJECT = N_("your move")  # a reply's subject when the player's message had none
 NO_PAGE_WHY = N_("the host could not make it this time; write the lines from the template")
 
 
@@ -195,9 +196,10 @@ def compose(from_address: str, to: str, subject: str, body: str, message_id: str
     return msg
 
 
-def reply(from_address: str, mail: Mail, to: str, body: str, message_id: str) -> EmailMessage:
-    """:func:`compose` as an answer to ``mail``: "Re:" its subject, threaded under its id."""
-    subject = safe_header(mail.subject) or "your move"
+def reply(from_address: str, mail: Mail, to: str, body: str, message_id: str, lang: str = "en") -> EmailMessage:
+    """:func:`compose` as an answer to ``mail``: "Re:" its subject (if it has none, "your move"
+    in ``lang``), threaded under its id."""
+    subject = safe_header(mail.subject) or translator(lang).gettext(REPLY_SUBJECT)
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     msg = compose(from_address, to, subject, body, message_id)
     if mail.message_id and MSGID_RE.match(mail.message_id):
@@ -284,7 +286,7 @@ def applied_mails(
         said = translator(lang)
         out.insert(0, reply(from_address, mail, checked_address(sender, "the sender"),
                             said.gettext(ACCEPTED_TEXT) + "\n\n" + "\n".join(report.said(lang)[0]) + "\n",
-                            message_id(0)))
+                            message_id(0), lang))
     return out
 
 
