@@ -31,6 +31,7 @@ from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.private import PRIVATE_DIR
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.host.step import Applied
+from pbem.i18n import Msg, translator
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.moves import Move, parse_move
 from pbem.record import Record
@@ -96,10 +97,10 @@ def hold(games: Path, move: Move, sender: str) -> Held | Applied:
         judge(game, move)  # the referee's verdict first: a refused commitment is not held
         known = game.keys.get(move.player) == move.data["key"]
         if not known and to is None:
-            raise SignatureError(
-                f"the commitment registers a key for {move.player}, but this host has no address for "
-                f"{move.player} to confirm it from; the key comes with 'pbem new --key', or the host "
-                "records it with 'pbem apply FILE --confirm-key'; nothing was changed", "P8",
+            raise SignatureError(Msg(
+                "the commitment registers a key for {player}, but this host has no address for "
+                "{player} to confirm it from; the key comes with 'pbem new --key', or the host "
+                "records it with 'pbem apply FILE --confirm-key'; nothing was changed", player=move.player), "P8",
             )
         code = "" if known else _hold(path, move, sender)
     return apply_move(games, move) if known or to is None else Held(move.game, move.player, code, to)
@@ -130,9 +131,9 @@ def confirm(games: Path, code: str, sender: str) -> Applied:
         seat = held["seat"]
         address = load_settings(path).emails.get(seat) if (path / SETTINGS_NAME).is_file() else None
         if address is None or normal_address(address) != normal_address(sender):
-            raise SenderError(
-                f"a key is confirmed only from the address the code was mailed to, {seat}'s; this "
-                f"message comes from {sender}; nothing was changed", "P8",
+            raise SenderError(Msg(
+                "a key is confirmed only from the address the code was mailed to, {seat}'s; this "
+                "message comes from {sender}; nothing was changed", seat=seat, sender=sender), "P8",
             )
         move = parse_move(json.dumps(held["move"]).encode("utf-8"), "the held commitment")
         with locked(path):  # used once, whatever the verdict: a held commitment cannot become valid
@@ -141,8 +142,25 @@ def confirm(games: Path, code: str, sender: str) -> Applied:
                 del pending[other]
             _save(path, pending)
         return apply_move(games, move, key_confirmed=True)
-    raise UnknownError(
+    raise UnknownError(Msg(
         "no key awaits this code (each code is used once; a commitment sent again gets a new "
-        "one); nothing was changed", "P8",
+        "one); nothing was changed"), "P8",
     )
+
+
+def confirm_text(held: Held, lang: str = "en") -> tuple[str, str]:
+    """The subject and the text of the mail that carries the one-time code, in ``lang`` (the
+    seat's): the ``confirm CODE`` line itself is the same in every language."""
+    said = translator(lang)
+    body = (
+        said.say(Msg("Game {game}: a nonce commitment for seat {seat} arrived, and it registers a "
+                     "key (P8): from then on every move of {seat} must be signed with that key.",
+                     game=held.game, seat=held.seat)) + "\n\n"
+        + said.say(Msg("It is recorded only once you confirm that you sent it: reply to this message with the line"))
+        + f"\n\n    confirm {held.code}\n\n"
+        + said.say(Msg("If you did not send it, do not reply: nothing is recorded, and no key is registered for "
+                       "your seat.")) + "\n"
+    )
+    subject = said.say(Msg("pbem: confirm the key for seat {seat} in game {game}", seat=held.seat, game=held.game))
+    return subject, body
 

@@ -25,17 +25,18 @@ _log = logging.getLogger("pbem.mail.host")
 def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
     """The sender of a game that lists addresses must be an address of the move's seat."""
     if mail.sender is None:
-        raise SenderError("the message has no single From address to check", "P1")
+        raise SenderError(Msg("the message has no single From address to check"), "P1")
     players = settings.players_of(mail.sender)
     if not players:
-        raise SenderError(
-            f"{mail.sender} is not the address of any player of game {move.game!r}; "
-            "nothing was changed", "P1",
+        raise SenderError(Msg(
+            "{sender} is not the address of any player of game {game}; nothing was changed",
+            sender=mail.sender, game=repr(move.game)), "P1",
         )
     if move.player not in players:
-        raise SenderError(
-            f"this message comes from {mail.sender}, the address of {', '.join(players)}, "
-            f"but the move ({where}) is {move.player}'s; nothing was changed", "P1",
+        raise SenderError(Msg(
+            "this message comes from {sender}, the address of {players}, "
+            "but the move ({where}) is {player}'s; nothing was changed",
+            sender=mail.sender, players=", ".join(players), where=where, player=move.player), "P1",
         )
 
 

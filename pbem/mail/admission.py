@@ -36,7 +36,7 @@ from typing import Any
 
 from pbem.errors import FormatError, PbemError, SignatureError, StaleError, StateError
 from pbem.host.games import apply_move, game_dir, load_game
-from pbem.host.keyconfirm import Held, code_in, confirm, hold, registers_key
+from pbem.host.keyconfirm import Held, code_in, confirm, confirm_text, hold, registers_key
 from pbem.host.private import PRIVATE_DIR, seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.host.step import Applied
@@ -44,12 +44,12 @@ from pbem.i18n import Msg, translator
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, refused_text
-from pbem.mail.commands import Command, answer, attach, command_of, seat_template
+from pbem.mail.commands import Command, answer, attach, command_of, language_of, seat_template
 from pbem.mail.headers import Admit, HostileMail, Mail, parse_mail
 from pbem.mail.invite import invite_round
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
-from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, safe_header
+from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, set_subject
 from pbem.record import Record
 from pbem.referee.admit import sent_key
 
@@ -161,13 +161,13 @@ class Admission:
         seen = seen_ids(path)
         if ident in seen:
             raise StaleError(
-                f"this message was already applied, as entry {seen[ident]}; nothing was changed", "P7",
+                Msg("this message was already applied, as entry {seq}; nothing was changed", seq=seen[ident]), "P7",
             )
         if registers_key(move):  # P8: held until confirmed from the seat's address
             if self.from_address is None:
-                raise SignatureError(
+                raise SignatureError(Msg(
                     "the commitment registers a key, which is confirmed by a code mailed to the seat's "
-                    "address, and this host mails nothing (no From address); nothing was changed", "P8",
+                    "address, and this host mails nothing (no From address); nothing was changed"), "P8",
                 )
             return hold(self.games, move, mail.sender or "")
         try:
@@ -205,7 +205,7 @@ class Admission:
         found = answer(self.games, to, command)
         if self.from_address is not None:
             msg = self._reply(mail, to, found.text, batch, 0)
-            msg.replace_header("Subject", safe_header(found.subject))
+            set_subject(msg, found.subject)
             attach(msg, found)
             self.queue.put(batch, key, [msg])
         return Admitted(f"answered: {command.word}{' ' + command.rule if command.rule else ''} for {to}",
@@ -214,39 +214,35 @@ class Admission:
     def _refusal(self, mail: Mail, to: str, err: PbemError, batch: str, seat: tuple[Path, str] | None) -> EmailMessage:
         """The refusal; for a stale move (P7) from its seat's own address, with the seat's
         current template, built from that seat's view alone (P10)."""
-        lang = load_settings(seat[0]).language(seat[1]) if seat is not None else "en"  # the seat's (issue 22)
+        # the seat's language (issue 22); else that of the sender's one seat on this host, if it has one
+        lang = load_settings(seat[0]).language(seat[1]) if seat is not None else language_of(self.games, to)
         text = refused_text(err, lang)
-        current = self._current_template(*seat) if isinstance(err, StaleError) and seat is not None else None
+        current = (self._current_template(*seat, lang) if isinstance(err, StaleError) and seat is not None
+                   else None)
         if current is not None:
             moved_on = Msg("The game has moved on: your current template is attached (and below). Fill it in and "
                            "send it back; a message whose subject is 'template' gets a fresh one.")
             text += "\n" + translator(lang).say(moved_on) + "\n\n" + current[1]
-        msg = self._reply(mail, to, text, batch, 0)
+        msg = self._reply(mail, to, text, batch, 0, lang)
         if current is not None:
             msg.add_attachment(current[1].encode("utf-8"), maintype="text", subtype="plain",
                                filename=current[0])
         return msg
 
     @staticmethod
-    def _current_template(path: Path, player: str) -> tuple[str, str] | None:
-        """(file name, text) of the seat's template now; None once the game is over."""
+    def _current_template(path: Path, player: str, lang: str = "en") -> tuple[str, str] | None:
+        """(file name, text) of the seat's template now, in ``lang``; None once the game is over."""
         try:
             game = load_game(path)
-            return f"{game.game_id}-{game.last_seq}-{player}.txt", seat_template(path, game, player)
+            return f"{game.game_id}-{game.last_seq}-{player}.txt", seat_template(path, game, player, lang)
         except PbemError:  # the game is over (or its log unreadable): the refusal alone
             return None
 
     def _held(self, held: Held, batch: str, key: str) -> Admitted:
-        """The one-time code, mailed to the seat's address only (never to the sender)."""
-        body = (
-            f"Game {held.game}: a nonce commitment for seat {held.seat} arrived, and it registers a "
-            f"key (P8): from then on every move of {held.seat} must be signed with that key.\n\n"
-            "It is recorded only once you confirm that you sent it: reply to this message with the line\n\n"
-            f"    confirm {held.code}\n\n"
-            "If you did not send it, do not reply: nothing is recorded, and no key is registered for "
-            "your seat.\n"
-        )
-        subject = f"pbem: confirm the key for seat {held.seat} in game {held.game}"
+        """The one-time code, mailed to the seat's address only (never to the sender), in the
+        seat's language (:func:`pbem.host.keyconfirm.confirm_text`)."""
+        lang = load_settings(game_dir(self.games, held.game)).language(held.seat)
+        subject, body = confirm_text(held, lang)
         index = 0
         self.queue.put(batch, key, [self._message(held.to, subject, body,
                                                   self.queue.message_id(batch, index, self._sender_address()))])
@@ -279,9 +275,9 @@ class Admission:
     def _message(self, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
         return compose(self._sender_address(), to, subject, body, message_id)
 
-    def _reply(self, mail: Mail, to: str, body: str, batch: str, index: int) -> EmailMessage:
+    def _reply(self, mail: Mail, to: str, body: str, batch: str, index: int, lang: str = "en") -> EmailMessage:
         host = self._sender_address()
-        return reply(host, mail, to, body, self.queue.message_id(batch, index, host))
+        return reply(host, mail, to, body, self.queue.message_id(batch, index, host), lang)
 
     def _applied(self, mail: Mail, applied: Applied, batch: str = "") -> list[EmailMessage]:
         """One mail per player per applied move (issue 10, item 7), and the mover's result."""

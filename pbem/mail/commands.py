@@ -22,7 +22,7 @@ from pbem.errors import FormatError, PbemError, StateError, UnknownError
 from pbem.host.games import load_game
 from pbem.host.private import seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, set_language
-from pbem.i18n import LANG_NAMES, LANGS, Msg, translator
+from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.mail import replies
@@ -38,9 +38,9 @@ from pbem.views.timeline import history_lines, read_checked
 COMMANDS = ("board", "template", "log", "history", "rules", "language")
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
 _COMMAND = re.compile(r"^(board|template|log|history|(?:rules|language)(?:\s+(\S{1,20}))?)\s*\Z", re.IGNORECASE)
-HELP = ("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
-        "'log', 'history', 'rules R3.2' or 'language uk' (en, hu, el, uk); if you play several games, "
-        "put '[rattus GAME]' in the subject.")
+HELP = N_("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
+          "'log', 'history', 'rules R3.2' or 'language uk' (en, hu, el, uk); if you play several games, "
+          "put '[rattus GAME]' in the subject.")
 
 
 class Command(Record):
@@ -76,10 +76,12 @@ def command_of(mail: Mail) -> Command | None:
             word = found.group(1).split()[0].lower()
             rule = found.group(2)
             if word == "rules" and rule is None:
-                raise FormatError("'rules' needs the rule's number, e.g. 'rules R3.2'. " + HELP, "R7.3")
+                raise FormatError(Msg("'rules' needs the rule's number, e.g. 'rules R3.2'. {help}",
+                                      help=Msg(HELP)), "R7.3")
             if word == "language" and (rule is None or rule.lower() not in LANGS):
-                raise FormatError(f"'language' needs one of {', '.join(LANGS)} (English, Hungarian, Greek, "
-                                  "Ukrainian), e.g. 'language uk'. " + HELP, "P1")
+                raise FormatError(Msg("'language' needs one of {choices} (English, Hungarian, Greek, "
+                                      "Ukrainian), e.g. 'language uk'. {help}", choices=", ".join(LANGS),
+                                      help=Msg(HELP)), "P1")
             if word == "language" and rule is not None:
                 rule = rule.lower()
             return Command(word, rule, tag)
@@ -97,44 +99,52 @@ def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
             if (child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file():
                 seats += [(child, player) for player in load_settings(child).players_of(address)]
     if not seats:
-        where = f" in game {tag!r}" if tag is not None else ""
-        raise UnknownError(f"{address} plays no game on this host{where}; nothing to answer", "P1")
+        if tag is not None:
+            raise UnknownError(Msg("{address} plays no game on this host in game {game}; nothing to answer",
+                                   address=address, game=repr(tag)), "P1")
+        raise UnknownError(Msg("{address} plays no game on this host; nothing to answer", address=address), "P1")
     if len(seats) > 1:
         names = ", ".join(sorted({f"{path.name} ({player})" for path, player in seats}))
-        raise FormatError(f"{address} plays several games here: {names}; put '[rattus GAME]' in the "
-                          "subject to say which one", "P1")
+        raise FormatError(Msg("{address} plays several games here: {games}; put '[rattus GAME]' in the "
+                              "subject to say which one", address=address, games=names), "P1")
     return seats[0]
 
 
 def answer(games: Path, address: str, command: Command) -> Answer:
     """The answer to ``command`` from the seat of ``address`` (see the module)."""
     if command.word == "rules":  # public; in the language of the sender's seat, if it has one
-        lang = _language_of(games, address, command.tag)
+        lang = language_of(games, address, command.tag)
         lines = lookup(command.rule, lang)
         subject = translator(lang).say(Msg("pbem: the rules, {rule}", rule=command.rule))
         return Answer(subject, "\n".join(lines) + "\n", [])
     path, player = sender_seat(games, address, command.tag)
     if command.word == "language" and command.rule is not None:
         return _language(path, player, command.rule)
+    lang = load_settings(path).language(player)  # every answer in the seat's language (issue 22)
+    said = translator(lang)
     game = load_game(path)
-    head = f"[pbem {game.game_id}]"
+    head = replies.tag(game.game_id)
     log = path / LOG_NAME
     if command.word == "board":  # the text board and its picture, as the report mails have them
         picture = board_picture_of(game, path, replies.board_picture)  # once per entry; looked up when called
-        return Answer(f"{head} the board after entry {game.last_seq}", "\n".join(board_lines(game)) + "\n",
+        return Answer(f"{head} " + said.say(Msg("the board after entry {seq}", seq=game.last_seq)),
+                      "\n".join(board_lines(game, lang=lang)) + "\n",
                       [] if picture is None else [(f"{game.game_id}-{game.last_seq}.png", picture, "png")])
     if command.word == "log":
-        return Answer(f"{head} the log, {game.last_seq + 1} entries",
-                      "The public log is attached; anyone can check it with 'pbem verify log.yaml'.\n",
-                      [("log.yaml", log.read_bytes(), "yaml")])
+        entries = Msg.plural("the log, {n} entries", "the log, {n} entries", game.last_seq + 1)  # English: as ever
+        return Answer(f"{head} " + said.say(entries),
+                      said.say(Msg("The public log is attached; anyone can check it with 'pbem verify log.yaml'."))
+                      + "\n", [("log.yaml", log.read_bytes(), "yaml")])
     if command.word == "history":
-        return Answer(f"{head} the history", "\n".join(history_lines(*read_checked(log))) + "\n", [])
-    text = seat_template(path, game, player)  # template: the seat's own view only (P10)
-    return Answer(f"{head} your template, {player} (after entry {game.last_seq})", text,
+        return Answer(f"{head} " + said.say(Msg("the history")),
+                      "\n".join(history_lines(*read_checked(log), lang=lang)) + "\n", [])
+    text = seat_template(path, game, player, lang)  # template: the seat's own view only (P10)
+    return Answer(f"{head} " + said.say(Msg("your template, {player} (after entry {seq})", player=player,
+                                            seq=game.last_seq)), text,
                   [(f"{game.game_id}-{game.last_seq}-{player}.txt", text.encode("utf-8"), "plain")])
 
 
-def _language_of(games: Path, address: str, tag: str | None) -> str:
+def language_of(games: Path, address: str, tag: str | None = None) -> str:
     """The language the seat of ``address`` reads; English for an address with no one seat."""
     try:
         path, player = sender_seat(games, address, tag)
@@ -155,11 +165,11 @@ def _language(path: Path, player: str, lang: str) -> Answer:
     return Answer(said.say(subject), said.say(text) + "\n", [])
 
 
-def seat_template(path: Path, game: Game, player: str) -> str:
-    """The seat's current template, from its own view; a refusal once the game is over."""
+def seat_template(path: Path, game: Game, player: str, lang: str = "en") -> str:
+    """The seat's current template in ``lang``, from its own view; a refusal once the game is over."""
     if game.over:
-        raise StateError("the game is over: no more moves, so there is no template to send", "R6.5")
-    return template(seat_view(path, game, player))
+        raise StateError(Msg("the game is over: no more moves, so there is no template to send"), "R6.5")
+    return template(seat_view(path, game, player), lang=lang)
 
 
 def attach(msg: EmailMessage, found: Answer) -> None:

@@ -13,17 +13,19 @@ text is public: everything in it is in the log every player receives (P10).
 from __future__ import annotations
 
 import logging
+import re
 from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.host.games import load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
+from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.records import Reveal
 from pbem.mail.outbox import Queue
-from pbem.mail.replies import compose
+from pbem.mail.replies import compose, tag
 from pbem.referee.audit import audit
 from pbem.rules import winner
 from pbem.views.text import audit_verdict, trust_lines
@@ -68,9 +70,14 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     if queue.spooled(batch):
         return 0
     log_bytes = (path / LOG_NAME).read_bytes()
-    subject, body = end_text(game)
+    settings = load_settings(path)
+    texts: dict[str, tuple[str, str]] = {}
     out: list[EmailMessage] = []
     for index, player in enumerate(p for p in game.players if p in emails):
+        lang = settings.language(player)  # in the seat's language (issue 22)
+        if lang not in texts:
+            texts[lang] = end_text(game, lang)
+        subject, body = texts[lang]
         msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
         msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
         out.append(msg)
@@ -78,39 +85,68 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     return 1
 
 
-def end_text(game: Game) -> tuple[str, str]:
-    """The subject and the body of the last mail: public facts only."""
+_FINDINGS = (
+    (re.compile(r"all (\d+) commitments recomputed; they commit to exactly the game's catalogue \(P6\)\Z"),
+     N_("all {count} commitments recomputed; they commit to exactly the game's catalogue (P6)")),
+    (re.compile(r"all (\d+) flipped tokens are the dealt tokens, with their salts \(P6\)\Z"),
+     N_("all {count} flipped tokens are the dealt tokens, with their salts (P6)")),
+    (re.compile(r"every move replays under the rules with its recorded outcome \((\d+) entries, P7\)\Z"),
+     N_("every move replays under the rules with its recorded outcome ({count} entries, P7)")),
+)
+_PLAIN_FINDINGS = (
+    N_("the secret matches its commitment (P3)"),
+    N_("the seed, every draw and the public setup are what the secret and nonces give (P4-P5)"),
+)
+
+
+def _finding(text: str) -> str:
+    """One of the audit's findings (pbem.referee.audit, English) as a sentence the
+    catalogs know, with its number kept: the same English, said in any language."""
+    if isinstance(text, Msg) or text in _PLAIN_FINDINGS:
+        return text if isinstance(text, Msg) else Msg(text)
+    for pattern, msgid in _FINDINGS:
+        found = pattern.match(text)
+        if found is not None:
+            said = Msg(msgid, count=int(found.group(1)))  # the English, as audit wrote it
+            return said if said == text else text
+    return text
+
+
+def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
+    """The subject and the body of the last mail, in ``lang``: public facts only."""
     assert game.state is not None and game.secret is not None  # a revealed game is over
+    said = translator(lang)
     scores = game.state.scores()
     best = winner(game.state)
     tied = [p for p in game.players if scores[p] == scores[best] and p != best]
     if tied:
-        why = (f"{best} wins the tie with {', '.join(tied)} on {scores[best]}: a tie goes to whoever "
-               "would have played soonest after the last turn (R6.5).")
+        why = Msg("{winner} wins the tie with {tied} on {score}: a tie goes to whoever "
+                  "would have played soonest after the last turn (R6.5).", winner=best, tied=", ".join(tied),
+                  score=scores[best])
     else:
-        why = f"{best} wins with the highest score, {scores[best]} (R6.5)."
+        why = Msg("{winner} wins with the highest score, {score} (R6.5).", winner=best, score=scores[best])
     try:
         findings = audit(game)
-        verdict = audit_verdict(None, game)
+        verdict = audit_verdict(None, game, lang=lang)
     except PbemError as err:  # pragma: no cover - the host's own log always audits
-        findings, verdict = [], audit_verdict(err, game)
+        findings, verdict = [], audit_verdict(err, game, lang=lang)
     lines = [
-        f"Game {game.game_id} is over.",
+        said.say(Msg("Game {game} is over.", game=game.game_id)),
         "",
-        "Final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players) + ".",
-        why,
+        said.say(Msg("Final scores: {scores}.", scores=", ".join(f"{p} {scores[p]}" for p in game.players))),
+        said.say(why),
         "",
-        f"The host's secret, revealed in the log's last entry: {game.secret.hex()}",
-        "With it anyone can recompute the rat order, every token's face and every draw, and check "
-        "them against what was promised at the start.",
+        said.say(Msg("The host's secret, revealed in the log's last entry: {secret}", secret=game.secret.hex())),
+        said.say(Msg("With it anyone can recompute the rat order, every token's face and every draw, and check "
+                     "them against what was promised at the start.")),
         "",
-        "The host's audit of the attached log:",
-        *(f"  ok: {finding}" for finding in findings),
+        said.say(Msg("The host's audit of the attached log:")),
+        *("  " + said.say(Msg("ok: {finding}", finding=_finding(finding))) for finding in findings),
         verdict,
-        *trust_lines(game),
+        *trust_lines(game, lang=lang),
         "",
-        "Check it yourself with the attached log and nothing else: 'pbem audit log.yaml', or "
-        "'python3 tools/audit_min.py log.yaml' (the standard library alone).",
+        said.say(Msg("Check it yourself with the attached log and nothing else: 'pbem audit log.yaml', or "
+                     "'python3 tools/audit_min.py log.yaml' (the standard library alone).")),
     ]
-    subject = f"[pbem {game.game_id}] the end: {best} wins; the final scores, the secret and the audit"
-    return subject, "\n".join(lines) + "\n"
+    subject = said.say(Msg("the end: {winner} wins; the final scores, the secret and the audit", winner=best))
+    return f"{tag(game.game_id)} {subject}", "\n".join(lines) + "\n"

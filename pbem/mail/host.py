@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 import mailbox
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from email import policy
@@ -43,8 +44,10 @@ from typing import Any
 
 from pbem.errors import FormatError, PbemError, Unwanted
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
+from pbem.i18n import Msg, error_text, translator
 from pbem.mail.accept import public_text
 from pbem.mail.admission import Admission, Inbound
+from pbem.mail.commands import language_of
 from pbem.mail.final import announce_ends
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block
 from pbem.mail.invite import invite
@@ -165,21 +168,27 @@ class MailHost(Admission):
             os.close(fd)
         _log.warning("quarantined %s (%s): %s", key, ident, why)
         to = state.get("to") or self._registered_sender(state.get("data"))
-        if to is not None:  # a registered player: told, in words that are true
+        if to is not None:  # a registered player: told, in words that are true, in the seat's language
+            try:
+                lang = language_of(self.games, to)
+            except Exception:  # pragma: no cover - the notice is best effort: English then
+                lang = "en"
+            said = translator(lang)
             applied = state.get("applied")
             if applied is not None:
-                text = (f"Your move was applied ({applied}), but the host could not finish "
-                        "handling your message; it was kept for the host to look at.\n")
+                text = said.say(Msg("Your move was applied ({applied}), but the host could not finish "
+                                    "handling your message; it was kept for the host to look at.",
+                                    applied=_applied_words(applied))) + "\n"
             elif isinstance(err, PbemError):
-                text = ("Your message was not applied; nothing was changed. It was kept for the "
-                        f"host to look at.\n\npbem: {public_text(str(err))}\n")
+                text = (said.say(Msg("Your message was not applied; nothing was changed. It was kept for the "
+                                     "host to look at.")) + f"\n\npbem: {public_text(error_text(err, lang))}\n")
             else:
-                text = ("Your message was not applied: the host could not handle it, and kept it "
-                        "to look at. Please send your move again in a new plain-text message.\n")
-            text += f"\nReference: {key}\n"
+                text = said.say(Msg("Your message was not applied: the host could not handle it, and kept it "
+                                    "to look at. Please send your move again in a new plain-text message.")) + "\n"
+            text += "\n" + said.say(Msg("Reference: {key}", key=key)) + "\n"
             try:
                 batch = self.queue.batch_id("quarantine:" + key)
-                msg = self._message(to, "pbem: your message was kept by the host", text,
+                msg = self._message(to, said.say(Msg("pbem: your message was kept by the host")), text,
                                     self.queue.message_id(batch, 0, self.from_address))
                 self.queue.put(batch, key, [msg])
             except Exception as notice_err:  # pragma: no cover - the notice is best effort
@@ -213,6 +222,17 @@ class MailHost(Admission):
         secret is revealed (:mod:`pbem.mail.final`), spooled like every reply."""
         invite(self.games, self.queue, self.from_address)
         announce_ends(self.games, self.queue, self.from_address)
+
+
+_APPLIED = re.compile(r"game (\S+), entry (\d+)\Z")
+
+
+def _applied_words(applied: str) -> str:
+    """Admission's note of an applied move (``game G, entry N``) as a sentence in any language."""
+    found = _APPLIED.match(applied)
+    if found is None:  # pragma: no cover - admission writes only that
+        return applied
+    return Msg("game {game}, entry {seq}", game=found.group(1), seq=found.group(2))
 
 
 def host_address(games: Path, from_address: str | None) -> str:

@@ -15,10 +15,11 @@ from pathlib import Path
 from pbem.files import write_atomic
 from pbem.host.games import load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
+from pbem.i18n import Msg, translator
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail.outbox import Queue
-from pbem.mail.replies import MOVE_TEXT, ROUND_SUBJECTS, ROUND_TEXT, attach_page, compose, composer_page, page_text
+from pbem.mail.replies import attach_page, compose, move_text, page_text, round_subject, round_text, seat_page, tag
 from pbem.referee.seatview import SeatView
 from pbem.views.template import template
 
@@ -63,7 +64,8 @@ def invite(games: Path, queue: Queue, from_address: str) -> None:
 
 def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
     """The invitations to the round one game is in, if that round has none yet."""
-    emails = load_settings(child).emails
+    settings = load_settings(child)
+    emails = settings.emails
     if not emails:
         return
     game = load_game(child)
@@ -77,12 +79,15 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
     batch = queue.batch_id(f"invite:{game.game_id}:{game.opening.value}")
     out = []
     for index, player in enumerate(sorted(p for p in players if p in emails)):
-        subject = (f"[pbem {game.game_id}] your move, {player} (after entry {game.last_seq})"
-                   if started else f"[pbem {game.game_id}] {ROUND_SUBJECTS[game.opening.value]}")
-        text = template(SeatView(game, player))
-        intro = MOVE_TEXT if started else ROUND_TEXT  # the first move's template is no nonce
-        page = composer_page(SeatView(game, player), from_address)  # the opening from a page too
-        msg = compose(from_address, emails[player], subject, intro + page_text(game, player, page) + "\n\n"
+        lang = settings.language(player)  # in the seat's language (issue 22)
+        said = translator(lang)
+        subject = tag(game.game_id) + " " + (
+            said.say(Msg("your move, {player} (after entry {seq})", player=player, seq=game.last_seq))
+            if started else round_subject(game.opening.value, lang))
+        text = template(SeatView(game, player), lang=lang)
+        intro = move_text(lang) if started else round_text(lang)  # the first move's template is no nonce
+        page = seat_page(SeatView(game, player), from_address, lang)  # the opening from a page too
+        msg = compose(from_address, emails[player], subject, intro + page_text(game, player, page, lang) + "\n\n"
                       + text, queue.message_id(batch, index, from_address))
         msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain",
                            filename=f"{game.game_id}-{game.opening.value}-{player}.txt")

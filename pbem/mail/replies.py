@@ -14,15 +14,16 @@ import logging
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate
 from pathlib import Path
 
 from pbem.errors import FormatError
 from pbem.host.private import seat_view
-from pbem.host.settings import normal_address
+from pbem.host.settings import load_settings, normal_address
 from pbem.host.step import Applied
+from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log
 from pbem.log.records import Entry, Reveal, Standin, Start, Timeout
@@ -40,40 +41,71 @@ _log = logging.getLogger("pbem.mail.host")
 SUBJECT_LIMIT = 160
 _ADDRESS_RE = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?\Z")
 ROUND_SUBJECTS = {
-    "commit": "round 1 of 2: commit to a nonce",
-    "reveal": "round 2 of 2: reveal your nonce",
-    "started": "the game has started",
+    "commit": N_("round 1 of 2: commit to a nonce"),
+    "reveal": N_("round 2 of 2: reveal your nonce"),
+    "started": N_("the game has started"),
 }
-ROUND_TEXT = ("Your part of the opening (P4): reply with the line the template\n"
-              "below asks for ('pbem nonce' can write it for you).")
-MOVE_TEXT = ("It is your move. Reply with the rest of your turn, one action a\n"
-             "line, as the template below shows (also attached as a .txt file).\n"
-             "Sign it if you registered a key ('pbem sign').")
-PAGE_TEXT = ("Or open the attached page ({name}) in a browser, on a\n"
-             "phone too: click your turn, then Send (it writes the lines).")
-NO_PAGE_TEXT = ("No page is attached: {why}.")
-LOG_TEXT = ("The public log is attached, compressed ({name}); anyone can\n"
-            "check it with 'pbem verify {name}' (keep it: 'pbem verify NEW\n"
-            "--extends OLD' shows the host never rewrote it).")
+ROUND_TEXT = N_("Your part of the opening (P4): reply with the line the template\n"
+                "below asks for ('pbem nonce' can write it for you).")
+MOVE_TEXT = N_("It is your move. Reply with the rest of your turn, one action a\n"
+               "line, as the template below shows (also attached as a .txt file).\n"
+               "Sign it if you registered a key ('pbem sign').")
+PAGE_TEXT = N_("Or open the attached page ({name}) in a browser, on a\n"
+               "phone too: click your turn, then Send (it writes the lines).")
+NO_PAGE_TEXT = N_("No page is attached: {why}.")
+LOG_TEXT = N_("The public log is attached, compressed ({name}); anyone can\n"
+              "check it with 'pbem verify {name}' (keep it: 'pbem verify NEW\n"
+              "--extends OLD' shows the host never rewrote it).")
+ACCEPTED_TEXT = N_("Your move was accepted.")
+PRIVATE_TEXT = N_("For your eyes only (attached): what your Witch saw, with the salt to check "
+                  "it against the commitment in the start entry (P6). Do not forward this message.")
+REPLY_SUBJECT = N_("your move")  # a reply's subject when the player's message had none
+NO_PAGE_WHY = N_("the host could not make it this time; write the lines from the template")
 
 
-def entry_label(entry: Entry) -> str:
-    """What an entry is, in a subject: the host's own entries by what they do."""
+def tag(game_id: str) -> str:
+    """A subject's game tag, ``[pbem GAME]``: never translated (a mail client threads on it)."""
+    return f"[pbem {game_id}]"
+
+
+def round_subject(opening: str, lang: str = "en") -> str:
+    """The subject of an opening round's invitation, in ``lang`` (:data:`ROUND_SUBJECTS`)."""
+    return translator(lang).gettext(ROUND_SUBJECTS[opening])
+
+
+def round_text(lang: str = "en") -> str:
+    return translator(lang).gettext(ROUND_TEXT)
+
+
+def move_text(lang: str = "en") -> str:
+    return translator(lang).gettext(MOVE_TEXT)
+
+
+def log_text(game: Game, lang: str = "en") -> str:
+    """:data:`LOG_TEXT` for the game's log attachment (its file name kept as it is)."""
+    return translator(lang).say(Msg(LOG_TEXT, name=log_name(game)))
+
+
+def entry_label(entry: Entry, lang: str = "en") -> str:
+    """What an entry is, in a subject: the host's own entries by what they do (in ``lang``)."""
+    said = translator(lang)
     if isinstance(entry, Start):
-        return "the game starts"
+        return said.say(Msg("the game starts"))
     if isinstance(entry, Reveal):
-        return "the game is over, the secret revealed"
+        return said.say(Msg("the game is over, the secret revealed"))
     if isinstance(entry, Timeout):
-        return f"{entry.player} timed out"
+        return said.say(Msg("{player} timed out", player=entry.player))
     if isinstance(entry, Standin):
-        return f"a stand-in for {entry.player}"
-    return entry.player or "the host"
+        return said.say(Msg("a stand-in for {player}", player=entry.player))
+    return entry.player or said.say(Msg("the host"))
 
 
-def entries_subject(entries: list[Entry]) -> str:
+def entries_subject(entries: list[Entry], lang: str = "en") -> str:
     """``entry 6: blue; entry 7: the game starts``: each entry one applied move added, named
-    for who (or what) it is, so that no entry the host wrote is credited to the mover."""
-    return "; ".join(f"entry {e.seq}: {entry_label(e)}" for e in entries)
+    for who (or what) it is, so that no entry the host wrote is credited to the mover; the
+    entries' numbers as they are in every language."""
+    said = translator(lang)
+    return "; ".join(said.say(Msg("entry {seq}: {label}", seq=e.seq, label=entry_label(e, lang))) for e in entries)
 
 
 def checked_address(address: str, what: str) -> str:
@@ -91,18 +123,64 @@ def safe_header(value: str, limit: int = SUBJECT_LIMIT) -> str:
     return out if len(out) <= limit else out[: limit - 3].rstrip() + "..."
 
 
-def composer_page(view: SeatView, to: str) -> tuple[bytes | None, str]:
-    """The seat's composer page (issue 19, item 4) for its mail, or None and why not; a page
-    the host cannot make never holds the mail back (the template is in it)."""
+def composer_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | None, str]:
+    """The seat's composer page (issue 19, item 4) for its mail, in ``lang``, or None and why
+    not (in ``lang``); a page the host cannot make never holds the mail back (the template is in it)."""
     from pbem.views.compose import TooLarge, compose_page  # start-up: only a mail to the seat to move
 
     try:
-        return compose_page(view, to).encode("utf-8"), ""
+        return compose_page(view, to, lang=lang).encode("utf-8"), ""
     except TooLarge as err:
-        return None, err.args[0]
+        return None, translator(lang).say(err.args[0])
     except Exception as err:  # a page is a help: the template still goes out (logged)
         _log.warning("no composer page for %s: %s", view.game.game_id, err)
-        return None, "the host could not make it this time; write the lines from the template"
+        return None, translator(lang).gettext(NO_PAGE_WHY)
+
+
+def seat_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | None, str]:
+    """:func:`composer_page` for a seat reading ``lang``, looked up when called (so that a test
+    may put another in its place); an English seat's is asked as it always was."""
+    return composer_page(view, to) if lang == "en" else composer_page(view, to, lang)
+
+
+_WORD_BYTES = 39  # UTF-8 bytes in one encoded word: 52 base64 characters, 64 in all (RFC 2047: at most 75)
+
+
+def encoded_subject(subject: str) -> str:
+    """A non-ASCII subject as RFC 2047 encoded words, folded between them, each word holding
+    its own spaces: the standard library's folding puts a space between two encoded words
+    into the fold, where every reader drops it (two Greek words read as one).  The
+    leading ASCII words (the ``[pbem GAME]`` tag a client threads and filters on) stay plain."""
+    import base64  # lazily: only a subject in another language than English is encoded here
+
+    cut = next(i for i, ch in enumerate(subject) if not ch.isascii())
+    cut = subject.rfind(" ", 0, cut) + 1
+    plain, rest = subject[:cut].rstrip(), subject[cut:]
+    if len(plain) > 60:  # a long tag would overflow the header's first line: all encoded
+        plain, rest = "", subject
+    words, chunk = [], ""
+    for ch in rest:
+        if len((chunk + ch).encode("utf-8")) > _WORD_BYTES:
+            words.append(chunk)
+            chunk = ""
+        chunk += ch
+    words.append(chunk)
+    encoded = ["=?utf-8?b?" + base64.b64encode(w.encode("utf-8")).decode("ascii") + "?=" for w in words]
+    return "\n ".join(([plain] if plain else []) + encoded)
+
+
+def set_subject(msg: EmailMessage, subject: str) -> None:
+    """The mail's subject (made safe, :func:`safe_header`): an ASCII one as it always was, any
+    other as :func:`encoded_subject`, kept as written when the mail is put on the wire."""
+    subject = safe_header(subject)
+    if subject.isascii():
+        if "Subject" in msg:
+            msg.replace_header("Subject", subject)
+        else:
+            msg["Subject"] = subject
+        return
+    del msg["Subject"]
+    msg.set_raw("Subject", encoded_subject(subject))
 
 
 def compose(from_address: str, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
@@ -110,7 +188,7 @@ def compose(from_address: str, to: str, subject: str, body: str, message_id: str
     msg = EmailMessage()
     msg["From"] = from_address  # the host's, never an incoming message's
     msg["To"] = checked_address(to, "a reply's address")
-    msg["Subject"] = safe_header(subject)
+    set_subject(msg, subject)
     msg["Date"] = formatdate(localtime=True)
     msg["Message-ID"] = message_id
     msg["Auto-Submitted"] = "auto-replied"
@@ -118,9 +196,10 @@ def compose(from_address: str, to: str, subject: str, body: str, message_id: str
     return msg
 
 
-def reply(from_address: str, mail: Mail, to: str, body: str, message_id: str) -> EmailMessage:
-    """:func:`compose` as an answer to ``mail``: "Re:" its subject, threaded under its id."""
-    subject = safe_header(mail.subject) or "your move"
+def reply(from_address: str, mail: Mail, to: str, body: str, message_id: str, lang: str = "en") -> EmailMessage:
+    """:func:`compose` as an answer to ``mail``: "Re:" its subject (if it has none, "your move"
+    in ``lang``), threaded under its id."""
+    subject = safe_header(mail.subject) or translator(lang).gettext(REPLY_SUBJECT)
     subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     msg = compose(from_address, to, subject, body, message_id)
     if mail.message_id and MSGID_RE.match(mail.message_id):
@@ -142,7 +221,8 @@ def board_picture(game: Game) -> bytes | None:
 
 @dataclass(frozen=True)
 class Report:
-    """What every player's mail after one applied move shares: public facts only (P10)."""
+    """What every player's mail after one applied move shares: public facts only (P10).
+    ``lines`` and ``board`` are the English ones; :meth:`said` gives them in a seat's language."""
 
     applied: Applied
     lines: list[str]
@@ -150,6 +230,7 @@ class Report:
     board: str
     picture: bytes | None
     folder: Path  # the game's folder: each player's own view (their looks) is read from it
+    languages: dict[str, tuple[list[str], str]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, applied: Applied, path: Path) -> Report:
@@ -157,7 +238,15 @@ class Report:
         log_gz = gzip_log((path / LOG_NAME).read_bytes())
         board = "\n".join(board_lines(applied.game, notes=False))
         picture = board_picture_of(applied.game, path, board_picture)  # one drawing for every mail of the entry
-        return cls(applied, lines, log_gz, board, picture, path)
+        return cls(applied, lines, log_gz, board, picture, path, {"en": (lines, board)})
+
+    def said(self, lang: str) -> tuple[list[str], str]:
+        """The report's lines and the text board in ``lang``, made once per language."""
+        if lang not in self.languages:
+            game = self.applied.game
+            self.languages[lang] = (report_lines(game, self.applied.entries, private_hint=False, lang=lang),
+                                    "\n".join(board_lines(game, notes=False, lang=lang)))
+        return self.languages[lang]
 
 
 def applied_mails(
@@ -173,26 +262,31 @@ def applied_mails(
     mover_told = False
     counter = iter(range(1, 10_000))
     pages: dict[str, tuple[bytes | None, str]] = {}
+    settings = load_settings(report.folder)
     for player in game.players:
         if player not in emails:
             continue
+        lang = settings.language(player)  # every mail to a seat in its language (issue 22)
         is_mover = normal_address(emails[player]) == sender and player == mover
         if player == game.to_move() or player in inviting:
-            pages[player] = composer_page(SeatView(game, player), from_address)
+            pages[player] = seat_page(SeatView(game, player), from_address, lang)
         subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates,
-                                     pages.get(player))
+                                     pages.get(player), lang)
         if is_mover:
             mover_told = True
             msg = reply(from_address, mail, checked_address(emails[player], "a player's address"), body,
                         message_id(0))
-            msg.replace_header("Subject", safe_header(subject))
+            set_subject(msg, subject)
         else:
             msg = compose(from_address, emails[player], subject, body, message_id(next(counter)))
-        _attach(msg, report, player, player in inviting, privates.get(player), pages.get(player))
+        _attach(msg, report, player, player in inviting, privates.get(player), pages.get(player), lang)
         out.append(msg)
-    if not mover_told:  # the sender's address is not the mover's registered one
+    if not mover_told:  # the sender's address is not the mover's registered one: in the mover's seat's language
+        lang = settings.language(mover) if mover in game.players else "en"
+        said = translator(lang)
         out.insert(0, reply(from_address, mail, checked_address(sender, "the sender"),
-                            "Your move was accepted.\n\n" + "\n".join(report.lines) + "\n", message_id(0)))
+                            said.gettext(ACCEPTED_TEXT) + "\n\n" + "\n".join(report.said(lang)[0]) + "\n",
+                            message_id(0), lang))
     return out
 
 
@@ -210,40 +304,45 @@ def attach_page(msg: EmailMessage, game: Game, player: str, page: tuple[bytes | 
         msg.add_attachment(page[0], maintype="text", subtype="html", filename=page_name(game, player))
 
 
-def page_text(game: Game, player: str, page: tuple[bytes | None, str] | None) -> str:
+def page_text(game: Game, player: str, page: tuple[bytes | None, str] | None, lang: str = "en") -> str:
+    """What the mail says of the composer page: open it, or why none is attached (in ``lang``)."""
     if page is None:
         return ""
-    return "\n" + (PAGE_TEXT.format(name=page_name(game, player)) if page[0] is not None
-                   else NO_PAGE_TEXT.format(why=page[1]))
+    said = translator(lang)
+    return "\n" + (said.say(Msg(PAGE_TEXT, name=page_name(game, player))) if page[0] is not None
+                   else said.say(Msg(NO_PAGE_TEXT, why=page[1])))
 
 
 def _player_text(
     report: Report, player: str, mover: str, is_mover: bool, invited: bool, private: bool,
-    page: tuple[bytes | None, str] | None = None,
+    page: tuple[bytes | None, str] | None = None, lang: str = "en",
 ) -> tuple[str, str]:
-    """One player's subject and body: the result, the report (its notes once), and what is
-    theirs to do or see; the template inline, short lines (issue 19, items 3, 6)."""
+    """One player's subject and body in ``lang``: the result, the report (its notes once), and
+    what is theirs to do or see; the template inline, short lines (issue 19, items 3, 6)."""
     game = report.applied.game
-    subject = f"[pbem {game.game_id}] {entries_subject(list(report.applied.entries))}"
+    said = translator(lang)
+    subject = f"{tag(game.game_id)} {entries_subject(list(report.applied.entries), lang)}"
+    lines, board = report.said(lang)
     parts = []
     if is_mover:
-        parts.append("Your move was accepted.")
-    parts += ["\n".join(report.lines), report.board, LOG_TEXT.format(name=log_name(game))]
+        parts.append(said.gettext(ACCEPTED_TEXT))
+    parts += ["\n".join(lines), board, log_text(game, lang)]
     if player == game.to_move():
-        subject += f"; your move, {player}"
-        parts.append(MOVE_TEXT + page_text(game, player, page) + "\n\n" + template(SeatView(game, player)))
+        subject += "; " + said.say(Msg("your move, {player}", player=player))
+        parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
+                     + template(SeatView(game, player), lang=lang))
     if invited:
-        subject += f"; {ROUND_SUBJECTS[game.opening.value]}"
-        parts.append(ROUND_TEXT + page_text(game, player, page) + "\n\n" + template(SeatView(game, player)))
+        subject += "; " + round_subject(game.opening.value, lang)
+        parts.append(round_text(lang) + page_text(game, player, page, lang) + "\n\n"
+                     + template(SeatView(game, player), lang=lang))
     if private:
-        subject += f"; private to {player}: your Witch look"
-        parts.append("For your eyes only (attached): what your Witch saw, with the salt to check "
-                     "it against the commitment in the start entry (P6). Do not forward this message.")
+        subject += "; " + said.say(Msg("private to {player}: your Witch look", player=player))
+        parts.append(said.gettext(PRIVATE_TEXT))
     return subject, "\n\n".join(parts) + "\n"
 
 
 def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, private: Path | None,
-            page: tuple[bytes | None, str] | None = None) -> None:
+            page: tuple[bytes | None, str] | None = None, lang: str = "en") -> None:
     """The picture inline (or, for the seat to move, the composer page, which draws the board),
     the public log compressed, the player's templates and private reveal."""
     game = report.applied.game
@@ -255,12 +354,12 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
     msg.add_attachment(report.log_gz, maintype="application", subtype="gzip", filename=log_name(game))
     if player == game.to_move():
         msg.add_attachment(
-            template(SeatView(game, player)).encode("utf-8"), maintype="text", subtype="plain",
+            template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain",
             filename=f"{game.game_id}-{game.last_seq}-{player}.txt",
         )
     if invited:
         msg.add_attachment(
-            template(SeatView(game, player)).encode("utf-8"), maintype="text", subtype="plain",
+            template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain",
             filename=f"{game.game_id}-{game.opening.value}-{player}.txt",
         )
     if private is not None:  # the seat's own looks, from its view (R5.6, P6)

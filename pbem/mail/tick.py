@@ -20,6 +20,7 @@ queueing its notice queues it next time.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -29,12 +30,13 @@ from pbem.files import write_atomic
 from pbem.host.games import game_dir, load_game, timeout
 from pbem.host.head import Head, head_of
 from pbem.host.settings import load_settings
+from pbem.i18n import Msg, translator
 from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log, locked
 from pbem.log.records import Standin, Start, Timeout
 from pbem.mail.host import MailHost, host_address
-from pbem.mail.replies import LOG_TEXT, MOVE_TEXT, attach_page, composer_page, log_name, page_text
+from pbem.mail.replies import attach_page, log_name, log_text, move_text, page_text, seat_page, tag
 from pbem.referee.deadlines import due, phrase, remind_at
 from pbem.referee.seatview import SeatView
 from pbem.views.narrate import entry_lines
@@ -133,7 +135,7 @@ def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:
             if not isinstance(entry, Timeout) or f"notice {seq}" in sent:
                 continue
             batch = host.queue.batch_id(f"notice:{game.game_id}:{seq}")
-            messages = _notice(host, game, seq, emails, batch)
+            messages = _notice(host, game, seq, emails, batch, load_settings(path).language)
             if messages:
                 host.queue.put(batch, f"notice {seq}", messages)
             _note(path, f"notice {seq}")
@@ -146,24 +148,35 @@ def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:
             player = found[0]
             if player in emails:
                 batch = host.queue.batch_id(f"remind:{game.game_id}:{game.turn_since}")
-                host.queue.put(batch, item, [_reminder(host, game, player, emails[player], batch)])
+                lang = load_settings(path).language(player)
+                host.queue.put(batch, item, [_reminder(host, game, player, emails[player], batch, lang)])
                 queued += 1
                 lines.append(f"{game.game_id}: reminder queued for {player} (due {found[1]})")
             _note(path, item)
     return queued
 
 
-def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str) -> EmailMessage:
+def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str,
+              lang: str = "en") -> EmailMessage:
+    """The reminder to the seat to move, in its language: when the turn is due, what the
+    stand-in would play, and the template."""
     assert host.queue is not None
-    said = phrase(game) or ""
-    text = template(SeatView(game, player))
-    body = (f"Reminder (R8.1): {said}.\nIf you do not move by then, the stand-in rule (R8.3) plays "
-            "your turn: no card, no ability, cubes on the region with the fewest rats, the plague one "
-            f"step to where you have the fewest cubes.\n\nYour move file:\n\n{text}")
-    page = composer_page(SeatView(game, player), host.from_address)
-    body = body.replace("\n\nYour move file:", page_text(game, player, page) + "\n\nYour move file:", 1)
-    msg = host._message(address, f"[pbem {game.game_id}] reminder: your move, {player}, due "
-                        f"{said.split('due ', 1)[-1]}", body, host.queue.message_id(batch, 0, host.from_address))
+    say = translator(lang)
+    said = phrase(game, lang=lang) or ""
+    text = template(SeatView(game, player), lang=lang)
+    head = Msg("Reminder (R8.1): {when}.\nIf you do not move by then, the stand-in rule (R8.3) plays "
+               "your turn: no card, no ability, cubes on the region with the fewest rats, the plague one "
+               "step to where you have the fewest cubes.", when=said)
+    page = seat_page(SeatView(game, player), host.from_address, lang)
+    body = (say.say(head) + page_text(game, player, page, lang) + "\n\n" + say.say(Msg("Your move file:"))
+            + "\n\n" + text)
+    found = due(game)
+    # in English as it always read (the phrase's "due ..." part); else the moment in digits,
+    # which every language reads (2026-12-02 09:15 UTC)
+    when = said.split("due ", 1)[-1] if lang == "en" or found is None else f"{found[1][:10]} {found[1][11:16]} UTC"
+    subject = say.say(Msg("reminder: your move, {player}, due {when}", player=player, when=when))
+    msg = host._message(address, f"{tag(game.game_id)} {subject}", body,
+                        host.queue.message_id(batch, 0, host.from_address))
     msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain",
                        filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
     attach_page(msg, game, player, page)
@@ -180,34 +193,45 @@ def _answered_up_to(game: Game, seq: int) -> int:
     return last
 
 
-def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch: str) -> list[EmailMessage]:
+def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch: str,
+            language: Callable[[str], str] = lambda _seat: "en") -> list[EmailMessage]:
     """The timeout notice: what the stand-in did (to everyone), the template to the player to
-    move (who is told so).  Built from the log of the timeout's moment, public facts only."""
+    move (who is told so), each in the seat's ``language``.  Built from the log of the
+    timeout's moment, public facts only."""
     assert host.queue is not None
-    told = entry_lines(game, game.entries[seq])
     last = _answered_up_to(game, seq)
-    for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers (issue 17)
-        told += entry_lines(game, entry)
+    told: dict[str, tuple[str, str]] = {}  # language -> (what happened, the board)
+
+    def said_in(lang: str) -> tuple[str, str]:
+        if lang not in told:
+            lines = entry_lines(game, game.entries[seq], lang=lang)
+            for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers (issue 17)
+                lines += entry_lines(game, entry, lang=lang)
+            told[lang] = ("\n".join(lines), "\n".join(board_lines(game, lang=lang)))
+        return told[lang]
+
     to_move = game.to_move()
-    board = "\n".join(board_lines(game))
     log_gz = gzip_log((game_dir(host.games, game.game_id) / LOG_NAME).read_bytes())
     out = []
     for index, player in enumerate(p for p in game.players if p in emails):
-        subject = f"[pbem {game.game_id}] entry {seq}: timeout, the stand-in played {game.entries[seq].player}"
-        parts = ["\n".join(told), board]
+        lang = language(player)
+        say = translator(lang)
+        subject = f"{tag(game.game_id)} " + say.say(Msg("entry {seq}: timeout, the stand-in played {player}",
+                                                        seq=seq, player=game.entries[seq].player))
+        parts = list(said_in(lang))
         page: tuple[bytes | None, str] | None = None
-        parts.append(LOG_TEXT.format(name=log_name(game)))
+        parts.append(log_text(game, lang))
         if player == to_move and last == game.last_seq:
-            subject += f"; your move, {player}"
-            page = composer_page(SeatView(game, player), host.from_address)
-            parts.append(MOVE_TEXT + page_text(game, player, page) + "\n\n" + template(SeatView(game, player)))
+            subject += "; " + say.say(Msg("your move, {player}", player=player))
+            page = seat_page(SeatView(game, player), host.from_address, lang)
+            parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
+                         + template(SeatView(game, player), lang=lang))
         msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",
                             host.queue.message_id(batch, index, host.from_address))
         msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=log_name(game))
         if page is not None:
-            msg.add_attachment(template(SeatView(game, player)).encode("utf-8"), maintype="text",
+            msg.add_attachment(template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text",
                                subtype="plain", filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
             attach_page(msg, game, player, page)
         out.append(msg)
     return out
-
