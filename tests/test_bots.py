@@ -254,8 +254,8 @@ def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 13: red and green mail their moves; blue (greedy) and yellow (random) are the
     host's bots, which commit, reveal and play at once after each applied message."""
-    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)  # the words only: the
-    monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to: (None, "not here"))  # bots' test
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)  # the words only: the
+    monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to, lang="en": (None, "not here"))  # bots' test
     games, inbox, outbox = tmp_path / "games", tmp_path / "inbox", tmp_path / "outbox"
     mailbox.Maildir(str(inbox), create=True)
     addresses = {"red": "red@example.org", "green": "green@example.net"}

@@ -32,7 +32,7 @@ from pbem.log.logfile import LOG_NAME
 
 @pytest.fixture(autouse=True)
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
 
 
 def page_of(msg: EmailMessage, player: str, folder: Path) -> Path:

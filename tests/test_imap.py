@@ -32,7 +32,7 @@ _folders = itertools.count()
 @pytest.fixture(autouse=True)
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's PNG costs ~0.2 s a mail; tests/test_pictures.py checks it is sent."""
-    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
 
 
 @pytest.fixture(scope="module")

@@ -41,7 +41,7 @@ HOST = "rattus@host.example"
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     """Drawing the board's PNG costs ~0.2 s a mail, so these tests skip it; tests/test_pictures.py
     checks that a real report mail carries it inline."""
-    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
 
 
 def eml(sender: str, move: dict[str, Any] | str, attach: bool = False, msgid: str | None = None) -> bytes:

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's PNG costs ~0.05 s a mail and the composer page up to seconds;
     tests/test_pictures.py and tests/test_compose_mail.py check they are sent."""
-    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)
-    monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to: (None, "not in this test"))
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
+    monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to, lang="en": (None, "not in this test"))
 
 
 def new_game(games: Path, *extra: str) -> None:

@@ -35,8 +35,8 @@ NONCES = {p: bytes([i + 7]) * 32 for i, p in enumerate(ADDRESSES)}
 @pytest.fixture(autouse=True)
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     """No picture and no page (tests/test_compose_mail.py plays from the pages): the words only."""
-    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game: None)
-    monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to: (None, "not in this test"))
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
+    monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to, lang="en": (None, "not in this test"))
 
 
 class Table:

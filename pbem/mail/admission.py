@@ -45,7 +45,7 @@ from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, refused_text
 from pbem.mail.commands import Command, answer, attach, command_of, language_of, seat_template
-from pbem.mail.headers import Admit, HostileMail, Mail, parse_mail
+from pbem.mail.headers import UTF8, Admit, HostileMail, Mail, parse_mail
 from pbem.mail.invite import invite_round
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
@@ -225,7 +225,7 @@ class Admission:
             text += "\n" + translator(lang).say(moved_on) + "\n\n" + current[1]
         msg = self._reply(mail, to, text, batch, 0, lang)
         if current is not None:
-            msg.add_attachment(current[1].encode("utf-8"), maintype="text", subtype="plain",
+            msg.add_attachment(current[1].encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
                                filename=current[0])
         return msg
 

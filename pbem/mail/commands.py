@@ -26,9 +26,8 @@ from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.mail import replies
-from pbem.mail.headers import Mail
+from pbem.mail.headers import UTF8, Mail
 from pbem.mail.message import body_text
-from pbem.mail.pictures import board_picture_of
 from pbem.record import Record
 from pbem.views.rulesref import lookup
 from pbem.views.template import template
@@ -126,7 +125,7 @@ def answer(games: Path, address: str, command: Command) -> Answer:
     head = replies.tag(game.game_id)
     log = path / LOG_NAME
     if command.word == "board":  # the text board and its picture, as the report mails have them
-        picture = board_picture_of(game, path, replies.board_picture)  # once per entry; looked up when called
+        picture = replies.picture_of(game, path, lang)  # once per entry and language
         return Answer(f"{head} " + said.say(Msg("the board after entry {seq}", seq=game.last_seq)),
                       "\n".join(board_lines(game, lang=lang)) + "\n",
                       [] if picture is None else [(f"{game.game_id}-{game.last_seq}.png", picture, "png")])
@@ -177,6 +176,6 @@ def attach(msg: EmailMessage, found: Answer) -> None:
         if subtype == "png":
             msg.add_attachment(data, maintype="image", subtype="png", disposition="inline", filename=name)
         elif subtype == "plain":  # a template: plain text, as every template mail carries it
-            msg.add_attachment(data, maintype="text", subtype="plain", filename=name)
+            msg.add_attachment(data, maintype="text", subtype="plain", params=UTF8, filename=name)
         else:
             msg.add_attachment(data, maintype="application", subtype=subtype, filename=name)

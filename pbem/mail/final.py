@@ -13,14 +13,13 @@ text is public: everything in it is in the log every player receives (P10).
 from __future__ import annotations
 
 import logging
-import re
 from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import PbemError
 from pbem.host.games import load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
-from pbem.i18n import N_, Msg, translator
+from pbem.i18n import Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.records import Reveal
@@ -85,33 +84,6 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     return 1
 
 
-_FINDINGS = (
-    (re.compile(r"all (\d+) commitments recomputed; they commit to exactly the game's catalogue \(P6\)\Z"),
-     N_("all {count} commitments recomputed; they commit to exactly the game's catalogue (P6)")),
-    (re.compile(r"all (\d+) flipped tokens are the dealt tokens, with their salts \(P6\)\Z"),
-     N_("all {count} flipped tokens are the dealt tokens, with their salts (P6)")),
-    (re.compile(r"every move replays under the rules with its recorded outcome \((\d+) entries, P7\)\Z"),
-     N_("every move replays under the rules with its recorded outcome ({count} entries, P7)")),
-)
-_PLAIN_FINDINGS = (
-    N_("the secret matches its commitment (P3)"),
-    N_("the seed, every draw and the public setup are what the secret and nonces give (P4-P5)"),
-)
-
-
-def _finding(text: str) -> str:
-    """One of the audit's findings (pbem.referee.audit, English) as a sentence the
-    catalogs know, with its number kept: the same English, said in any language."""
-    if isinstance(text, Msg) or text in _PLAIN_FINDINGS:
-        return text if isinstance(text, Msg) else Msg(text)
-    for pattern, msgid in _FINDINGS:
-        found = pattern.match(text)
-        if found is not None:
-            said = Msg(msgid, count=int(found.group(1)))  # the English, as audit wrote it
-            return said if said == text else text
-    return text
-
-
 def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
     """The subject and the body of the last mail, in ``lang``: public facts only."""
     assert game.state is not None and game.secret is not None  # a revealed game is over
@@ -141,7 +113,7 @@ def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
                      "them against what was promised at the start.")),
         "",
         said.say(Msg("The host's audit of the attached log:")),
-        *("  " + said.say(Msg("ok: {finding}", finding=_finding(finding))) for finding in findings),
+        *("  " + said.say(Msg("ok: {finding}", finding=finding)) for finding in findings),
         verdict,
         *trust_lines(game, lang=lang),
         "",

@@ -23,6 +23,10 @@ from email.utils import getaddresses
 
 from pbem.errors import FormatError
 
+UTF8: dict[str, str] = {"charset": "utf-8"}
+"""The parameter of every text attachment pbem sends: its templates and pages are UTF-8 (Γαλλία),
+and a client told no charset reads them as ASCII (issue 22)."""
+
 MAIL_LIMIT = 8 * 1024 * 1024
 # Limits checked on the raw bytes, before the MIME parser sees them (issue 10, item 3):
 HEADER_LIMIT = 64 * 1024  # the header block

@@ -18,8 +18,9 @@ from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, locked
+from pbem.mail.headers import UTF8
 from pbem.mail.outbox import Queue
-from pbem.mail.replies import attach_page, compose, move_text, page_text, round_subject, round_text, seat_page, tag
+from pbem.mail.replies import attach_page, compose, composer_page, move_text, page_text, round_subject, round_text, tag
 from pbem.referee.seatview import SeatView
 from pbem.views.template import template
 
@@ -86,10 +87,10 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
             if started else round_subject(game.opening.value, lang))
         text = template(SeatView(game, player), lang=lang)
         intro = move_text(lang) if started else round_text(lang)  # the first move's template is no nonce
-        page = seat_page(SeatView(game, player), from_address, lang)  # the opening from a page too
+        page = composer_page(SeatView(game, player), from_address, lang)  # the opening from a page too
         msg = compose(from_address, emails[player], subject, intro + page_text(game, player, page, lang) + "\n\n"
                       + text, queue.message_id(batch, index, from_address))
-        msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain",
+        msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
                            filename=f"{game.game_id}-{game.opening.value}-{player}.txt")
         attach_page(msg, game, player, page)
         out.append(msg)

@@ -29,7 +29,7 @@ from pbem.log.logfile import LOG_NAME, gzip_log
 from pbem.log.records import Entry, Reveal, Standin, Start, Timeout
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.accept import public_text
-from pbem.mail.headers import MSGID_RE, Mail
+from pbem.mail.headers import MSGID_RE, UTF8, Mail
 from pbem.mail.pictures import board_picture_of
 from pbem.referee.seatview import SeatView
 from pbem.views.report import report_lines
@@ -137,12 +137,6 @@ def composer_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | No
         return None, translator(lang).gettext(NO_PAGE_WHY)
 
 
-def seat_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | None, str]:
-    """:func:`composer_page` for a seat reading ``lang``, looked up when called (so that a test
-    may put another in its place); an English seat's is asked as it always was."""
-    return composer_page(view, to) if lang == "en" else composer_page(view, to, lang)
-
-
 _WORD_BYTES = 39  # UTF-8 bytes in one encoded word: 52 base64 characters, 64 in all (RFC 2047: at most 75)
 
 
@@ -208,15 +202,22 @@ def reply(from_address: str, mail: Mail, to: str, body: str, message_id: str, la
     return msg
 
 
-def board_picture(game: Game) -> bytes | None:
-    """The map as a small PNG for the report mails; a mail without it beats no mail (logged)."""
+def board_picture(game: Game, lang: str = "en") -> bytes | None:
+    """The map as a small PNG for the report mails, its names in ``lang``; a mail without it
+    beats no mail (logged)."""
     try:
         from pbem.views.svg import board_svg, mail_png  # start-up: the rasterizer only where a picture is sent
 
-        return mail_png(board_svg(game))
+        return mail_png(board_svg(game, lang=lang))
     except Exception as err:  # e.g. resvg-py missing or failing: the words still go out
         _log.warning("no board picture for %s: %s", game.game_id, err)
         return None
+
+
+def picture_of(game: Game, folder: Path, lang: str) -> bytes | None:
+    """:func:`board_picture` in ``lang``, kept in the game's folder for every mail of its entry
+    (pbem.mail.pictures; :func:`board_picture` looked up when called, so a test may replace it)."""
+    return board_picture_of(game, folder, lambda g: board_picture(g, lang), lang)
 
 
 @dataclass(frozen=True)
@@ -228,17 +229,24 @@ class Report:
     lines: list[str]
     log_gz: bytes  # the public log, gzip-compressed: a report mail stays small (issue 19, item 6)
     board: str
-    picture: bytes | None
+    picture: bytes | None  # the English picture; :meth:`picture_in` gives a seat's
     folder: Path  # the game's folder: each player's own view (their looks) is read from it
     languages: dict[str, tuple[list[str], str]] = field(default_factory=dict, compare=False, repr=False)
+    pictures: dict[str, bytes | None] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, applied: Applied, path: Path) -> Report:
         lines = report_lines(applied.game, applied.entries, private_hint=False)  # the notes, once
         log_gz = gzip_log((path / LOG_NAME).read_bytes())
         board = "\n".join(board_lines(applied.game, notes=False))
-        picture = board_picture_of(applied.game, path, board_picture)  # one drawing for every mail of the entry
-        return cls(applied, lines, log_gz, board, picture, path, {"en": (lines, board)})
+        picture = picture_of(applied.game, path, "en")  # one drawing for every mail of the entry
+        return cls(applied, lines, log_gz, board, picture, path, {"en": (lines, board)}, {"en": picture})
+
+    def picture_in(self, lang: str) -> bytes | None:
+        """The board's picture with its names in ``lang``: one drawing per entry and language."""
+        if lang not in self.pictures:
+            self.pictures[lang] = picture_of(self.applied.game, self.folder, lang)
+        return self.pictures[lang]
 
     def said(self, lang: str) -> tuple[list[str], str]:
         """The report's lines and the text board in ``lang``, made once per language."""
@@ -269,7 +277,7 @@ def applied_mails(
         lang = settings.language(player)  # every mail to a seat in its language (issue 22)
         is_mover = normal_address(emails[player]) == sender and player == mover
         if player == game.to_move() or player in inviting:
-            pages[player] = seat_page(SeatView(game, player), from_address, lang)
+            pages[player] = composer_page(SeatView(game, player), from_address, lang)
         subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates,
                                      pages.get(player), lang)
         if is_mover:
@@ -301,7 +309,7 @@ def log_name(game: Game) -> str:
 def attach_page(msg: EmailMessage, game: Game, player: str, page: tuple[bytes | None, str]) -> None:
     """The composer page (:func:`composer_page`) as an attachment, where one was made."""
     if page[0] is not None:
-        msg.add_attachment(page[0], maintype="text", subtype="html", filename=page_name(game, player))
+        msg.add_attachment(page[0], maintype="text", subtype="html", params=UTF8, filename=page_name(game, player))
 
 
 def page_text(game: Game, player: str, page: tuple[bytes | None, str] | None, lang: str = "en") -> str:
@@ -348,18 +356,18 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
     game = report.applied.game
     if page is not None and page[0] is not None:
         attach_page(msg, game, player, page)
-    elif report.picture is not None:  # inline, after the text part: mail clients that show no SVG
-        msg.add_attachment(report.picture, maintype="image", subtype="png", disposition="inline",
+    elif (picture := report.picture_in(lang)) is not None:  # inline, after the text: clients showing no SVG
+        msg.add_attachment(picture, maintype="image", subtype="png", disposition="inline",
                            filename=f"{game.game_id}-{game.last_seq}.png")
     msg.add_attachment(report.log_gz, maintype="application", subtype="gzip", filename=log_name(game))
     if player == game.to_move():
         msg.add_attachment(
-            template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain",
+            template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
             filename=f"{game.game_id}-{game.last_seq}-{player}.txt",
         )
     if invited:
         msg.add_attachment(
-            template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain",
+            template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
             filename=f"{game.game_id}-{game.opening.value}-{player}.txt",
         )
     if private is not None:  # the seat's own looks, from its view (R5.6, P6)

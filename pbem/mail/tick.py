@@ -35,8 +35,9 @@ from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log, locked
 from pbem.log.records import Standin, Start, Timeout
+from pbem.mail.headers import UTF8
 from pbem.mail.host import MailHost, host_address
-from pbem.mail.replies import attach_page, log_name, log_text, move_text, page_text, seat_page, tag
+from pbem.mail.replies import attach_page, composer_page, log_name, log_text, move_text, page_text, tag
 from pbem.referee.deadlines import due, phrase, remind_at
 from pbem.referee.seatview import SeatView
 from pbem.views.narrate import entry_lines
@@ -167,7 +168,7 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str,
     head = Msg("Reminder (R8.1): {when}.\nIf you do not move by then, the stand-in rule (R8.3) plays "
                "your turn: no card, no ability, cubes on the region with the fewest rats, the plague one "
                "step to where you have the fewest cubes.", when=said)
-    page = seat_page(SeatView(game, player), host.from_address, lang)
+    page = composer_page(SeatView(game, player), host.from_address, lang)
     body = (say.say(head) + page_text(game, player, page, lang) + "\n\n" + say.say(Msg("Your move file:"))
             + "\n\n" + text)
     found = due(game)
@@ -177,7 +178,7 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str,
     subject = say.say(Msg("reminder: your move, {player}, due {when}", player=player, when=when))
     msg = host._message(address, f"{tag(game.game_id)} {subject}", body,
                         host.queue.message_id(batch, 0, host.from_address))
-    msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain",
+    msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
                        filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
     attach_page(msg, game, player, page)
     return msg
@@ -223,7 +224,7 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
         parts.append(log_text(game, lang))
         if player == to_move and last == game.last_seq:
             subject += "; " + say.say(Msg("your move, {player}", player=player))
-            page = seat_page(SeatView(game, player), host.from_address, lang)
+            page = composer_page(SeatView(game, player), host.from_address, lang)
             parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
                          + template(SeatView(game, player), lang=lang))
         msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",
@@ -231,7 +232,7 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
         msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=log_name(game))
         if page is not None:
             msg.add_attachment(template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text",
-                               subtype="plain", filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
+                               subtype="plain", params=UTF8, filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
             attach_page(msg, game, player, page)
         out.append(msg)
     return out

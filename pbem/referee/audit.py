@@ -52,7 +52,8 @@ def audit(game: Game) -> list[str]:
     if log_has_signatures(game.entries):  # P8, before the secret: a bad signature is never "not yet"
         require_valid(game.entries)
     if game.secret is None:
-        raise StateError(Msg("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over"), "P6")
+        raise StateError(Msg("the audit needs the revealed secret: the host runs 'pbem reveal' when the game is over"),
+                         "P6")
     faces = host_faces(game, game.secret)
     recorded = next(e for e in game.entries if isinstance(e, Start))
     start_seq = recorded.seq
