@@ -8,13 +8,11 @@ key at its commitment, so its confirmation mail goes out.  The players act only 
 are mailed (tests/mailgame.py), reading templates by their file names and the notation's
 keywords, never by English words.
 
-:func:`mails_of_a_three_language_game` returns every mail each seat received: after the
-views' translations are merged, the whole check (each mail's whole text holds no English
-sentence) is ``test_every_mail_of_the_game_holds_no_english`` below, without ``marked``.
-Until then the strict check is on the text the mail modules write themselves (subjects and
-their own paragraphs): the views inside the mails (the report, the board, the templates, the
-narration, the refusals' sentences, the audit's verdict...) are marked off while the game is
-played (the same views, with their output between ``⟪`` and ``⟫``), and the rest is checked.
+:func:`mails_of_a_three_language_game` returns every mail each seat received, and
+``test_every_mail_of_the_game_holds_no_english`` holds each one's whole text (subject, body,
+templates) to having no English sentence.  The mail modules' own paragraphs are also checked
+apart (the views inside the mails marked off between ``⟪`` and ``⟫`` while the game is
+played), against the English each of them used to write.
 """
 
 from __future__ import annotations
@@ -157,7 +155,7 @@ def quick_mails() -> Iterator[None]:
     """No picture (not text) and a tiny stand-in for the composer page (a view of its own,
     tests/test_compose_mail.py): the mails' words are what is looked at."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("pbem.mail.replies.board_picture", lambda game: None)
+        patch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
         patch.setattr("pbem.mail.replies.composer_page",
                       lambda view, to, lang="en": (b"<!doctype html><title>page</title>", ""))
         yield
@@ -397,14 +395,36 @@ def test_the_log_attachments_keep_their_names_and_stay_language_neutral(
     assert logs and all(len(same) == 1 for same in logs.values())  # the same log whatever the language
 
 
+def mail_texts(msg: EmailMessage) -> list[str]:
+    """Every text a player reads in ``msg``: the subject, the body, and each text attachment
+    (a template); the log (YAML, language-neutral by design) and the private looks aside."""
+    texts = [subject_of(msg), body(msg)]
+    for part in msg.iter_attachments():
+        name = part.get_filename() or ""
+        if part.get_content_type() == "text/plain" and name.endswith(".txt"):
+            texts.append(str(part.get_content()))
+    return texts
+
+
+TYPED = ("pbem ", "audit_min.py", "confirm ")
+"""Commands a player types (kept as they are in every language)."""
+
+
 def test_every_mail_of_the_game_holds_no_english(tmp_path: Path) -> None:
-    """The whole check, for after the views' translations are merged (helpers A, B, C): today
-    the views inside the mails are still English, so only the subjects are checked here."""
+    """The whole check (issue 22): every mail each seat received in the three-language game, its
+    subject, its body and its templates, holds no English sentence; names, seat ids, the
+    notation's keywords and the commands to type aside."""
     mails = mails_of_a_three_language_game(tmp_path)
-    for got in mails.values():
+    found = []
+    for player, got in mails.items():
+        assert len(got) >= 20, (player, len(got))
         for msg in got:
             subject = subject_of(msg)
-            assert is_players_own(subject) or not english_lines(subject), subject
+            for text in mail_texts(msg):
+                if text == subject and is_players_own(subject):
+                    continue
+                found += [(player, subject, line) for line in english_lines(text, allowed=TYPED)]
+    assert found == [], "\n".join(f"{p}: {s} | {line}" for p, s, line in found[:60])
 
 
 # --- English as it was, and subjects a mail client reads back whole ------------------------

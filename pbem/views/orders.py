@@ -158,19 +158,19 @@ class _Menu:
 
     def abilities(self) -> None:
         s, p = self.state, self.player
-        for card, form, rule, kind, first in (
-            ("king", "king REGION", "R5.1", "king", "region"),
-            ("merchant", "merchant FROM TO N", "R5.2", "merchant", "source"),
-            ("monk", "monk TOKEN REGION", "R5.3", "monk", "token"),
+        for card, heading, rule, kind, first in (  # each heading one sentence: its form's words translated too
+            ("king", Msg("king REGION (R5.1), REGION:"), "R5.1", "king", "region"),
+            ("merchant", Msg("merchant FROM TO N (R5.2), FROM:"), "R5.2", "merchant", "source"),
+            ("monk", Msg("monk TOKEN REGION (R5.3), TOKEN:"), "R5.3", "monk", "token"),
         ):
             trial = _as(s, p, card)
             if trial is None:
                 continue
             found = sorted({str(a[first]) for a in _kind(trial, kind)}, key=_board_order(s))
             if card == "monk" and found and len(found) == sum(map(len, s.rats.values())):
-                self.section(Msg("{form} ({rule}): any rat on the board", form=form, rule=rule))  # all can go
+                self.section(Msg("monk TOKEN REGION ({rule}): any rat on the board", rule=rule))  # all can go
             elif found:
-                self.section(f"{form} ({rule}), {'FROM' if first == 'source' else first.upper()}:", self.names(found))
+                self.section(heading, self.names(found))
         self.witch(first=False)
 
     def plague(self) -> None:
