@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from pbem.errors import FormatError
+from pbem.i18n import Msg
 
 AT_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z\Z")
 """P7: ``at`` is RFC 3339 UTC to the second, with a capital T and Z."""
@@ -45,7 +46,7 @@ _pinned: list[str] = []  # the innermost pinned() time, for one command (``--now
 def pinned(at: str) -> Iterator[None]:
     """Within the block, :func:`now` is ``at`` (``pbem tick --now``, ``pbem mail --now``)."""
     if not is_at(at):
-        raise FormatError(f"--now {at!r} is not a time like 2026-11-30T09:15:00Z", "P7")
+        raise FormatError(Msg("--now {at} is not a time like 2026-11-30T09:15:00Z", at=repr(at)), "P7")
     _pinned.append(at)
     try:
         yield
@@ -60,7 +61,8 @@ def now() -> str:
     forced = os.environ.get(CLOCK_ENV)
     if forced is not None:
         if not is_at(forced):
-            raise FormatError(f"{CLOCK_ENV}={forced!r} is not a time like 2026-11-30T09:15:00Z", "P7")
+            raise FormatError(Msg("{name}={value} is not a time like 2026-11-30T09:15:00Z",
+                                  name=CLOCK_ENV, value=repr(forced)), "P7")
         return forced
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 

@@ -22,6 +22,7 @@ from typing import Any
 from pbem.errors import BusyError, PbemError, TamperError
 from pbem.fair.protocol import ZERO_HASH, canonical_json, checked_json, sha256_hex
 from pbem.files import read_limited, write_atomic
+from pbem.i18n import Msg
 from pbem.log.records import Entry, parse_entry
 from pbem.log.yamlio import LOG_LIMIT, _no_float, _unique_keys, char_name, decode, dump_entry, iter_documents
 
@@ -51,7 +52,7 @@ def log_records(data: bytes, first: int = 0, prev: str = ZERO_HASH) -> tuple[lis
     try:
         text = decode(data, "the log")
     except PbemError as err:  # a broken log is a tampered log for every reader
-        raise TamperError(f"the log cannot be read: {err.message}", "P7") from None
+        raise TamperError(Msg("the log cannot be read: {why}", why=err.words), "P7") from None
     docs: list[Any] = []
     plain: list[bool] = []
     long_numbers: list[str] = []
@@ -71,8 +72,9 @@ def log_records(data: bytes, first: int = 0, prev: str = ZERO_HASH) -> tuple[lis
             docs.append(decoder.decode(doc))
         except (ValueError, RecursionError) as err:
             raise TamperError(
-                f"entry {first + len(docs)} (the document at line {line}) is not one JSON object: {err} "
-                "(the log is written as JSON and read as JSON, P2)", "P7",
+                Msg("entry {seq} (the document at line {line}) is not one JSON object: {why} "
+                    "(the log is written as JSON and read as JSON, P2)",
+                    seq=first + len(docs), line=line, why=str(err)), "P7",
             ) from None
         plain.append(first + len(docs) > 1 and doc.isascii() and "\\" not in doc and not long_numbers)
         long_numbers.clear()
@@ -90,14 +92,16 @@ def gunzip_log(data: bytes, path: Path) -> bytes:
         out = inflate.decompress(data, LOG_LIMIT + 1)
         complete = inflate.eof and not inflate.unused_data
     except zlib.error as err:
-        raise TamperError(f"the log {str(path)!r} is not a whole gzip file ({err}); "
-                          "mail 'log' to the host for a fresh copy", "P7") from None
+        raise TamperError(Msg("the log {path} is not a whole gzip file ({why}); "
+                              "mail 'log' to the host for a fresh copy", path=repr(str(path)), why=str(err)),
+                          "P7") from None
     if len(out) > LOG_LIMIT:
-        raise TamperError(f"the log {str(path)!r} inflates to more than the {LOG_LIMIT // 1024} KiB "
-                          "a log may hold", "P2")
+        raise TamperError(Msg("the log {path} inflates to more than the {kib} KiB a log may hold",
+                              path=repr(str(path)), kib=LOG_LIMIT // 1024), "P2")
     if not complete:
-        raise TamperError(f"the log {str(path)!r} is not a whole gzip file (it is cut short, or "
-                          "something follows it); mail 'log' to the host for a fresh copy", "P7")
+        raise TamperError(Msg("the log {path} is not a whole gzip file (it is cut short, or "
+                              "something follows it); mail 'log' to the host for a fresh copy",
+                              path=repr(str(path))), "P7")
     return out
 
 
@@ -132,23 +136,23 @@ def check_chain(
     :func:`pbem.fair.protocol.canonical_json`'s walk of every value, for start-up speed
     (the same bytes; any other entry is walked, and a bad value named, as before)."""
     if not entries and not first:
-        raise TamperError("the log is empty: it must start with the game's first entry", "P3")
+        raise TamperError(Msg("the log is empty: it must start with the game's first entry"), "P3")
     hashes: list[str] = []
     for index, entry in enumerate(entries, first):
         if not isinstance(entry, dict):
-            raise TamperError(f"entry {index}: not a mapping", "P7")
+            raise TamperError(Msg("entry {seq}: not a mapping", seq=index), "P7")
         if type(entry.get("seq")) is not int or entry["seq"] != index:
             raise TamperError(
-                f"entry {index}: its seq is {entry.get('seq')!r}, expected {index} "
-                "(an entry was dropped, inserted or moved)",
+                Msg("entry {seq}: its seq is {found}, expected {seq} "
+                    "(an entry was dropped, inserted or moved)", seq=index, found=repr(entry.get("seq"))),
                 "P7",
             )
         if entry.get("prev") != prev:
             raise TamperError(
-                f"entry {index}: its prev does not match the hash of entry {index - 1} "
-                "(an earlier entry was changed, dropped or swapped)"
+                Msg("entry {seq}: its prev does not match the hash of entry {before} "
+                    "(an earlier entry was changed, dropped or swapped)", seq=index, before=index - 1)
                 if index
-                else "entry 0: prev must be 64 zeros",
+                else Msg("entry 0: prev must be 64 zeros"),
                 "P7",
             )
         try:
@@ -157,7 +161,7 @@ def check_chain(
         except UnicodeEncodeError as err:  # a lone surrogate, from a "\ud800" escape
             raise TamperError(_bad_text(index, err.object[err.start]), "P2") from None
         except ValueError as err:
-            raise TamperError(f"entry {index}: {err}", "P2") from None
+            raise TamperError(Msg("entry {seq}: {why}", seq=index, why=str(err)), "P2") from None
         bad = None  # P2: one scan of the bytes hashed anyway; most entries are ASCII without escapes
         if not text.isascii() or b"\\" in text or b"\x7f" in text:
             bad = _BAD_ENTRY_TEXT.search(text)
@@ -190,11 +194,10 @@ def _matched_char(found: bytes) -> str:
     return {b"b": "\b", b"f": "\f", b"r": "\r"}.get(escape) or chr(int(escape[1:], 16))
 
 
-def _bad_text(index: int, char: str) -> str:
-    return (
-        f"entry {index} holds the character {char_name(char)}, which no text in a log may "
-        "hold (only printable Unicode, with tab and newline in comments)"
-    )
+def _bad_text(index: int, char: str) -> Msg:
+    return Msg("entry {seq} holds the character {char}, which no text in a log may "
+               "hold (only printable Unicode, with tab and newline in comments)",
+               seq=index, char=char_name(char))
 
 
 def link(entry: dict[str, Any], seq: int, prev: str, at: str) -> dict[str, Any]:
@@ -221,18 +224,19 @@ def locked(game_dir: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
     try:  # 0600 whatever the umask, never through a symlink, and only the host's own
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     except OSError as err:
-        raise TamperError(f"the lock of game {game_dir.name!r} cannot be opened ({err.strerror})", "P7") from None
+        raise TamperError(Msg("the lock of game {game} cannot be opened ({why})",
+                                 game=repr(game_dir.name), why=err.strerror), "P7") from None
     try:
         st = os.fstat(fd)
         if st.st_uid != os.geteuid():
             raise TamperError(
-                f"the lock of game {game_dir.name!r} belongs to another user; the host will not "
-                "share it", "P7",
+                Msg("the lock of game {game} belongs to another user; the host will not share it",
+                    game=repr(game_dir.name)), "P7",
             )
         if st.st_mode & 0o777 != 0o600:
             os.fchmod(fd, 0o600)
-        wait_for_lock(fd, timeout, f"another pbem process has held game {game_dir.name!r} for over "
-                      f"{timeout:.0f} s; try again")
+        wait_for_lock(fd, timeout, Msg("another pbem process has held game {game} for over {secs} s; try again",
+                                       game=repr(game_dir.name), secs=f"{timeout:.0f}"))
         yield
     finally:
         os.close(fd)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pbem.errors import TamperError
+from pbem.i18n import Msg
 from pbem.log import shape
 from pbem.log.clock import is_at
 from pbem.log.shape import AT, HASH, NAME, PUBLIC_KEY, SIGNATURE, Bad, Check, listed, mapping, whole
@@ -243,19 +244,20 @@ def parse_entry(raw: Any, seq: int) -> Entry:
     shape is not ``schemas/entry.json``'s (P2, P7).  The chain (``seq``, ``prev``) is checked
     here too, so a boolean ``seq`` never passes for a number."""
     if type(raw) is not dict:
-        raise TamperError(f"entry {seq}: not a mapping", "P7")
+        raise TamperError(Msg("entry {seq}: not a mapping", seq=seq), "P7")
     if type(raw.get("seq")) is not int or raw["seq"] != seq:
         raise TamperError(
-            f"entry {seq}: its seq is {raw.get('seq')!r}, expected {seq} "
-            "(an entry was dropped, inserted or moved)", "P7",
+            Msg("entry {seq}: its seq is {found}, expected {seq} "
+                "(an entry was dropped, inserted or moved)", seq=seq, found=repr(raw.get("seq"))), "P7",
         )
     kind = raw.get("kind")
     found = _SHAPES.get(kind) if type(kind) is str else None
     if found is None:
-        raise TamperError(f"entry {seq}: unknown entry kind {kind!r} (schemas/entry.json)", "P7")
+        raise TamperError(Msg("entry {seq}: unknown entry kind {kind} (schemas/entry.json)", seq=seq, kind=repr(kind)),
+                          "P7")
     cls, check = found
     if (cls is Create) != (seq == 0):
-        raise TamperError(f"entry {seq}: the first entry, and only it, is a 'create' entry (P3)", "P3")
+        raise TamperError(Msg("entry {seq}: the first entry, and only it, is a 'create' entry (P3)", seq=seq), "P3")
     try:
         HASH(raw.get("prev"), "prev")
         AT(raw.get("at"), "at")
@@ -263,10 +265,11 @@ def parse_entry(raw: Any, seq: int) -> Entry:
         if cls is Create and raw["prev"] != ZEROS:
             raise Bad("prev", "entry 0's prev must be 64 zeros")
     except Bad as err:
-        raise TamperError(f"entry {seq}: {err} (schemas/entry.json)", "P7") from None
+        raise TamperError(Msg("entry {seq}: {why} (schemas/entry.json)", seq=seq, why=str(err)), "P7") from None
     if not is_at(raw["at"]):
-        raise TamperError(f"entry {seq}: its 'at' is not a time like 2026-11-30T09:15:00Z", "P7")
+        raise TamperError(Msg("entry {seq}: its 'at' is not a time like 2026-11-30T09:15:00Z", seq=seq), "P7")
     player = raw.get("player")
     if isinstance(raw.get("move"), dict) and raw["move"]["kind"] != kind:
-        raise TamperError(f"entry {seq}: a {kind!r} entry records a {raw['move']['kind']!r} move", "P7")
+        raise TamperError(Msg("entry {seq}: a {kind} entry records a {move} move", seq=seq, kind=repr(kind),
+                              move=repr(raw["move"]["kind"])), "P7")
     return cls(seq, raw["at"], player if isinstance(player, str) else None, raw)

@@ -208,10 +208,10 @@ def _nonce(game: Game, move: Move) -> None:
     if protocol.nonce_commitment(bytes.fromhex(nonce)) != game.commits[player]:
         if protocol.nonce_commitment(nonce.encode("ascii")) == game.commits[player]:
             raise RulesError(
-                f"{player}'s commitment is the hash of the nonce's hex text, not of its bytes, so it "
-                "can never match: P4 hashes 'pbem-rattus/v1/nonce' and the nonce's raw bytes (as 'pbem "
-                "nonce' and the move page compute it); the game cannot start with this seat, so ask the "
-                "host to abandon it and start a new one", "P4",
+                Msg("{player}'s commitment is the hash of the nonce's hex text, not of its bytes, so it "
+                    "can never match: P4 hashes 'pbem-rattus/v1/nonce' and the nonce's raw bytes (as 'pbem "
+                    "nonce' and the move page compute it); the game cannot start with this seat, so ask the "
+                    "host to abandon it and start a new one", player=player), "P4",
             )
         raise RulesError(Msg("this nonce does not match {player}'s commitment ({commitment}...): a nonce cannot "
                              "be changed after its commitment; send the nonce you committed to",
@@ -240,20 +240,21 @@ def _waived(player: str) -> Msg:
 def check_waive(game: Game, player: str) -> None:
     """P4: the host may waive only a seat that has not committed, and only before the first reveal."""
     if player not in game.players:
-        raise UnknownError(f"{player!r} is not a player in game {game.game_id!r}", "R2.1")
+        raise UnknownError(Msg("{player} is not a player in game {game}", player=repr(player), game=repr(game.game_id)),
+                           "R2.1")
     _opening(game, "waivers")
     if player in game.waived:
-        raise StaleError(f"{player}'s seat is already waived", "P4")
+        raise StaleError(Msg("{player}'s seat is already waived", player=player), "P4")
     if game.nonces:
         raise StateError(
-            "a seat can be waived only before the first nonce is revealed: after it, a waiver "
-            "would let the host choose among seeds", "P4",
+            Msg("a seat can be waived only before the first nonce is revealed: after it, a waiver "
+                "would let the host choose among seeds"), "P4",
         )
     if player in game.commits:
         raise StateError(
-            f"{player} has committed to a nonce, so their seat cannot be waived: a waiver is only "
-            "for a seat that has not committed (a host holding mailed nonces could otherwise choose "
-            "among seeds by waiving the seats of its choice)", "P4",
+            Msg("{player} has committed to a nonce, so their seat cannot be waived: a waiver is only "
+                "for a seat that has not committed (a host holding mailed nonces could otherwise choose "
+                "among seeds by waiving the seats of its choice)", player=player), "P4",
         )
 
 
@@ -266,13 +267,13 @@ def check_abandon(game: Game) -> None:
 
 def parse_actions(raw: Any) -> list[Action]:
     if not isinstance(raw, list):
-        raise FormatError("'actions' must be a list", "P7")
+        raise FormatError(Msg("'actions' must be a list"), "P7")
     out = []
     for index, item in enumerate(raw, start=1):
         try:
             out.append(action_from_dict(item))
         except ActionFormatError as err:  # numbered from 1, as every message numbers actions
-            raise ActionFormatError(f"action {index}: {err.message}", err.rule) from None
+            raise ActionFormatError(Msg("action {index}: {why}", index=index, why=err.words), err.rule) from None
     return out
 
 

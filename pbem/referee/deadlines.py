@@ -32,11 +32,13 @@ def parse_duration(text: str, option: str) -> int:
     """``72h``, ``3d``, ``1d12h``, ``90m`` -> seconds; :class:`FormatError` otherwise (R8.1)."""
     found = _DURATION.match(text.strip().lower())
     if not text.strip() or found is None or not any(found.groups()):
-        raise FormatError(f"{option} {text!r}: write a duration such as 72h, 3d, 1d12h or 90m", "R8.1")
+        raise FormatError(Msg("{option} {text}: write a duration such as 72h, 3d, 1d12h or 90m",
+                              option=option, text=repr(text)), "R8.1")
     days, hours, minutes = (int(g or 0) for g in found.groups())
     total = days * 86400 + hours * 3600 + minutes * 60
     if not SHORTEST <= total <= LONGEST:
-        raise FormatError(f"{option} {text!r}: a duration from 1 minute to 366 days, please", "R8.1")
+        raise FormatError(Msg("{option} {text}: a duration from 1 minute to 366 days, please",
+                              option=option, text=repr(text)), "R8.1")
     return total
 
 

@@ -18,6 +18,7 @@ from pbem import ENGINE_NAME
 from pbem.data import STANDARD_DATA_HASHES
 from pbem.errors import FormatError, PbemError, TamperError
 from pbem.fair import protocol
+from pbem.i18n import Msg
 from pbem.log.game import Facts, Game, Keys, Opening
 from pbem.log.moves import Move, validate
 from pbem.log.records import Abandon, Commit, Create, Entry, Nonce, Replace, Reveal, Sent, Standin, Start, Waive
@@ -39,11 +40,12 @@ def _setup_state(game: Game, entry: Start) -> State:
     supply, removed = list(setup["supply"]), list(setup["removed"])
     regions = game.board.regions_in_use(len(game.players))
     if list(board_names) != list(regions):
-        raise TamperError(f"entry {seq}: the start entry's board does not list the regions in use in map "
-                          "order", "P6")
+        raise TamperError(Msg("entry {seq}: the start entry's board does not list the regions in use in map "
+                              "order", seq=seq), "P6")
     names = [*board_names.values(), *supply, *removed]
     if names != [protocol.Deal.name(i) for i in range(1, len(names) + 1)] or len(names) != N_TOKENS:
-        raise TamperError(f"entry {seq}: token positions must run t01..t49: board, supply, removed", "P6")
+        raise TamperError(Msg("entry {seq}: token positions must run t01..t49: board, supply, removed", seq=seq),
+                          "P6")
     game.commitments = list(raw["commitments"])
     try:
         return new_state(
@@ -58,23 +60,24 @@ def _setup_state(game: Game, entry: Start) -> State:
             catalogue=game.catalogue,
         )
     except ValueError as err:  # new_state's refusals of a setup (R2): the start entry is at fault
-        raise TamperError(f"entry {seq}: the start entry is malformed: {err}", "P6") from None
+        raise TamperError(Msg("entry {seq}: the start entry is malformed: {why}", seq=seq, why=str(err)),
+                          "P6") from None
 
 
 def game_from_first(first: Entry, first_hash: str) -> Game:
     """Entry 0 (P3): the players, the secret's commitment and the game's own data (its shape
     was checked when it was read: pbem.log.records)."""
     if not isinstance(first, Create):
-        raise TamperError("entry 0: the first entry is malformed: it must be a 'create' entry", "P3")
+        raise TamperError(Msg("entry 0: the first entry is malformed: it must be a 'create' entry"), "P3")
     raw = first.raw
     try:
         facts = _facts(raw)
     except (ValueError, GameDataError) as err:  # _facts' own refusals, and the data's (P3)
-        raise TamperError(f"entry 0: the first entry is malformed: {err}", "P3") from None
+        raise TamperError(Msg("entry 0: the first entry is malformed: {why}", why=str(err)), "P3") from None
     keys = Keys(raw.get("keys", {}), raw.get("host_key"))
     clash = keys.clash()
     if clash is not None:
-        raise TamperError(f"entry 0: one key per seat, and none the host's (P8): {clash}", "P8")
+        raise TamperError(Msg("entry 0: one key per seat, and none the host's (P8): {clash}", clash=clash), "P8")
     return Game(facts=facts, entries=[first], hashes=[first_hash], keys=keys)
 
 
@@ -131,7 +134,7 @@ def _recorded_move(entry: Sent) -> Move:
     checked when the log was read; its player must be the entry's)."""
     move = entry.move
     if move["player"] != entry.player:
-        raise TamperError(f"entry {entry.seq}: the recorded move's player was changed", "P7")
+        raise TamperError(Msg("entry {seq}: the recorded move's player was changed", seq=entry.seq), "P7")
     return Move(move["game"], str(entry.player), move["kind"], move)
 
 
@@ -151,21 +154,24 @@ def apply_entry(game: Game, entry: Entry, entry_hash: str) -> None:
     have admitted is a :class:`TamperError`.  Anything else raised is a bug in pbem."""
     seq, at, last_at = entry.seq, entry.at, game.last_at
     if seq != len(game.entries):
-        raise TamperError(f"entry {seq}: replayed after entry {game.last_seq}", "P7")
+        raise TamperError(Msg("entry {seq}: replayed after entry {last}", seq=seq, last=game.last_seq), "P7")
     if last_at is not None and at < last_at:
-        raise TamperError(f"entry {seq}: its 'at' ({at}) is earlier than the entry before ({last_at})", "P7")
+        raise TamperError(Msg("entry {seq}: its 'at' ({at}) is earlier than the entry before ({last_at})",
+                              seq=seq, at=at, last_at=last_at), "P7")
     if game.ready_to_start and not isinstance(entry, Start):
-        raise TamperError(f"entry {seq}: every nonce is in, so the game must start with this entry (P4)", "P4")
+        raise TamperError(Msg("entry {seq}: every nonce is in, so the game must start with this entry (P4)", seq=seq),
+                          "P4")
     turn_before = _turn_key(game)
     if not isinstance(entry, Standin) and game.resigned and game.to_move() in game.resigned:
-        raise TamperError(f"entry {seq}: {game.to_move()} resigned, so the stand-in plays their turn "
-                          "at once, in this entry (R8.4)", "R8.4")
+        raise TamperError(Msg("entry {seq}: {seat} resigned, so the stand-in plays their turn "
+                              "at once, in this entry (R8.4)", seq=seq, seat=game.to_move()), "R8.4")
     try:
         _apply(game, entry)
     except TamperError:
         raise
     except PbemError as err:  # the referee's refusal (admit, seats): never admitted by the host
-        raise TamperError(f"entry {seq}: the host could not have admitted it: {err.message}", err.rule) from None
+        raise TamperError(Msg("entry {seq}: the host could not have admitted it: {why}", seq=seq, why=err.words),
+                          err.rule) from None
     for flip in entry.reveals:
         game.revealed[flip.token] = flip.token_id
     game.entries.append(entry)
@@ -192,7 +198,8 @@ def _apply(game: Game, entry: Entry) -> None:
         case Reveal():
             _replay_reveal(game, entry)
         case _:
-            raise TamperError(f"entry {entry.seq}: a second {type(entry).__name__.lower()} entry", "P3")
+            raise TamperError(Msg("entry {seq}: a second {kind} entry", seq=entry.seq,
+                                 kind=type(entry).__name__.lower()), "P3")
 
 
 def _turn_key(game: Game) -> tuple[Any, ...] | None:
@@ -222,14 +229,12 @@ def _replay_move(game: Game, entry: Sent) -> None:
             verdict = judge(game, move, faces=faces, signatures=False)
         except FaceUnknown as err:
             raise TamperError(
-                f"entry {seq}: the replay flips {err.args[0]}, whose reveal the entry does not record", "P6"
+                Msg("entry {seq}: the replay flips {token}, whose reveal the entry does not record",
+                    seq=seq, token=err.args[0]), "P6",
             ) from None
         recomputed = outcome_dicts(list(verdict.events), faces.salt)
         if recomputed != outcome:
-            raise TamperError(
-                f"entry {seq}: the recorded outcome differs from the replay{_first_difference(recomputed, outcome)}",
-                "P7",
-            )
+            raise TamperError(_first_difference(seq, recomputed, outcome), "P7")
         game.state = verdict.state
     game.sent[verdict.key] = seq
 
@@ -238,32 +243,39 @@ def _replay_start(game: Game, entry: Start) -> None:
     seq = entry.seq
     if game.opening is not Opening.REVEAL or not game.ready_to_start:
         raise TamperError(
-            f"entry {seq}: a start before every nonce was revealed (still awaited: "
-            f"{', '.join(game.awaited) or 'nothing'}); a partial start would let someone choose", "P4",
+            Msg("entry {seq}: a start before every nonce was revealed (still awaited: "
+                "{seats}); a partial start would let someone choose", seq=seq, seats=", ".join(game.awaited))
+            if game.awaited else
+            Msg("entry {seq}: a start before every nonce was revealed (still awaited: "
+                "nothing); a partial start would let someone choose", seq=seq), "P4",
         )
     expected = {p: game.nonces.get(p, "") for p in game.players}
     if entry.raw["nonces"] != expected:
-        raise TamperError(f"entry {seq}: the nonces differ from the revealed ones", "P4")
+        raise TamperError(Msg("entry {seq}: the nonces differ from the revealed ones", seq=seq), "P4")
     game.state = _setup_state(game, entry)
 
 
-def _first_difference(ours: list[Any], theirs: list[Any]) -> str:
+def _first_difference(seq: int, ours: list[Any], theirs: list[Any]) -> Msg:
+    """The refusal of an entry whose outcome is not the replay's, naming the first difference."""
     for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
         if a != b:
-            return f" at event {i + 1}: replay gives {a}, log says {b}"
-    return f" (replay gives {len(ours)} events, log has {len(theirs)})"
+            return Msg("entry {seq}: the recorded outcome differs from the replay at event {event}: "
+                       "replay gives {ours}, log says {theirs}", seq=seq, event=i + 1, ours=str(a),
+                       theirs=str(b))
+    return Msg("entry {seq}: the recorded outcome differs from the replay (replay gives {ours} events, "
+               "log has {theirs})", seq=seq, ours=len(ours), theirs=len(theirs))
 
 
 def _replay_reveal(game: Game, entry: Reveal) -> None:
     seq = entry.seq
     if not game.over:
-        raise TamperError(f"entry {seq}: the secret is revealed before the game is over", "P6")
+        raise TamperError(Msg("entry {seq}: the secret is revealed before the game is over", seq=seq), "P6")
     if game.secret is not None:
-        raise TamperError(f"entry {seq}: a second reveal entry", "P6")
+        raise TamperError(Msg("entry {seq}: a second reveal entry", seq=seq), "P6")
     secret = bytes.fromhex(entry.secret)  # 64 lowercase hex digits: its shape was read (P2)
     if protocol.secret_commitment(secret) != game.secret_commitment:
         raise TamperError(
-            f"entry {seq}: the revealed secret does not match the commitment of entry 0", "P3"
+            Msg("entry {seq}: the revealed secret does not match the commitment of entry 0", seq=seq), "P3"
         )
     game.secret = secret
 

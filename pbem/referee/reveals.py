@@ -8,6 +8,7 @@ from typing import Any
 
 from pbem.errors import TamperError
 from pbem.fair.tokens import check_reveal, position_of
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.records import Entry
 from pbem.rules import Event, FaceUnknown
@@ -33,16 +34,16 @@ class RevealFaces:
         commit = self._game.commitments[position - 1]
         if not check_reveal(commit, position, salt, token_id):
             raise TamperError(
-                f"entry {self._seq}: the reveal of {token} ({token_id}) does not match its "
-                "commitment in the start entry",
+                Msg("entry {seq}: the reveal of {token} ({token_id}) does not match its "
+                    "commitment in the start entry", seq=self._seq, token=token, token_id=token_id),
                 "P6",
             )
         try:
             return self._game.catalogue.by_id(token_id)
         except KeyError:
             raise TamperError(
-                f"entry {self._seq}: {token} is revealed as {token_id!r}, "
-                "which is not in the game's catalogue",
+                Msg("entry {seq}: {token} is revealed as {token_id}, which is not in the game's catalogue",
+                    seq=self._seq, token=token, token_id=repr(token_id)),
                 "P6",
             ) from None
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from pbem.errors import TamperError, UnknownError
 from pbem.fair.tokens import check_reveal, position_of
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.record import Record
 from pbem.rules import State
@@ -54,14 +55,16 @@ def looks_of(game: Game, seat: str, docs: Iterable[Mapping[str, Any]]) -> tuple[
         if type(seq) is not int or seq > game.last_seq:
             continue  # a look of an entry the log does not hold: it never happened (host/private.py)
         if not (isinstance(token, str) and isinstance(token_id, str) and isinstance(salt, str)):
-            raise TamperError(f"{seat}'s private file: a look of entry {seq} lacks its token, face or salt", "P6")
+            raise TamperError(Msg("{seat}'s private file: a look of entry {seq} lacks its token, face or salt",
+                                  seat=seat, seq=seq), "P6")
         try:
             position = position_of(token)
         except ValueError:
-            raise TamperError(f"{seat}'s private file: {token!r} is not a token name", "P6") from None
+            raise TamperError(Msg("{seat}'s private file: {token} is not a token name", seat=seat, token=repr(token)),
+                              "P6") from None
         if not game.commitments or not check_reveal(game.commitments[position - 1], position, salt, token_id):
-            raise TamperError(f"{seat}'s private file: the look at {token} (entry {seq}) does not open "
-                              "its commitment in the start entry", "P6")
+            raise TamperError(Msg("{seat}'s private file: the look at {token} (entry {seq}) does not open "
+                                  "its commitment in the start entry", seat=seat, token=token, seq=seq), "P6")
         looks.append(Look(seq, token, token_id, salt))
     return tuple(looks)
 
@@ -81,7 +84,8 @@ class SeatView:
 
     def __init__(self, game: Game, seat: str, looks: Iterable[Look] = ()) -> None:
         if seat not in game.players:
-            raise UnknownError(f"{seat!r} is not a player in game {game.game_id!r}", "R2.1")
+            raise UnknownError(Msg("{player} is not a player in game {game}", player=repr(seat),
+                                   game=repr(game.game_id)), "R2.1")
         self.game = game
         self.seat = seat
         self.looks = tuple(look for look in looks if look.seq <= game.last_seq)

@@ -55,7 +55,7 @@ def game_at(entries: list[Entry], hashes: list[str], seq: int) -> Game:
     """The game as of entry ``seq`` (P7: the replay of the log's first seq+1 entries)."""
     if not 0 <= seq < len(entries):
         raise UnknownError(
-            f"the log has entries 0 to {len(entries) - 1}; there is no entry {seq}", "P7"
+            Msg("the log has entries 0 to {last}; there is no entry {seq}", last=len(entries) - 1, seq=seq), "P7"
         )
     game = game_from_first(entries[0], hashes[0])
     for n in range(1, seq + 1):
@@ -148,7 +148,8 @@ def list_lines(games: Path, line: Callable[[Path], str] | None = None) -> list[s
     try:
         folders = sorted(p for p in games.iterdir() if (p / LOG_NAME).is_file())
     except OSError as err:
-        raise UnknownError(f"cannot read the games folder {games}: {err.strerror}", "P1") from None
+        raise UnknownError(Msg("cannot read the games folder {folder}: {why}", folder=str(games), why=err.strerror),
+                           "P1") from None
     if not folders:
         return [f"no games in {games.resolve()} (a game is a folder with a {LOG_NAME}; "
                 "name the folder that holds them with --games)"]
