@@ -105,7 +105,7 @@ class Admission:
         if mail.automatic:
             return Admitted("ignored: an automatic message", None, None)
         try:
-            state["to"] = checked_address(normal_address(mail.sender or ""), "the sender")
+            state["to"] = checked_address(normal_address(mail.sender or ""), Msg("the sender"))
             command = command_of(mail)
             if command is not None:  # a question, not a move (pbem.mail.commands)
                 return self._answer(mail, command, state["to"], batch, key)
@@ -269,7 +269,7 @@ class Admission:
 
     def _sender_address(self) -> str:
         if self.from_address is None:  # pragma: no cover - admit composes nothing without it
-            raise FormatError("no From address for the host's replies", "P1")
+            raise FormatError(Msg("no From address for the host's replies"), "P1")
         return self.from_address
 
     def _message(self, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
@@ -302,10 +302,10 @@ def apply_mail_file(games: Path, data: bytes, from_address: str | None) -> Appli
     if verdict.refusal is not None:
         raise verdict.refusal
     if verdict.applied is None and verdict.result.startswith("held"):
-        raise StateError(f"nothing recorded yet: {verdict.result.removesuffix(' (P8)')}", "P8")
+        raise StateError(Msg("nothing recorded yet: {result}", result=verdict.result.removesuffix(" (P8)")), "P8")
     if verdict.applied is None and verdict.result.startswith("answered"):
-        raise StateError(f"nothing recorded: the message is a mail command ({verdict.result}); its answer "
-                         "is queued for 'pbem mail' to deliver", "P1")
+        raise StateError(Msg("nothing recorded: the message is a mail command ({result}); its answer "
+                             "is queued for 'pbem mail' to deliver", result=verdict.result), "P1")
     if verdict.applied is None:
-        raise FormatError(f"the message was not applied: {verdict.result}", "P1")
+        raise FormatError(Msg("the message was not applied: {result}", result=verdict.result), "P1")
     return verdict.applied
