@@ -121,3 +121,21 @@ def test_the_host_without_a_from_address_and_a_damaged_file_of_held_keys(tmp_pat
         for lang in LANGS:
             said = error_text(err, lang)
             assert english_lines(said, allowed=("--from ADDRESS", str(tmp_path))) == [], (lang, said)
+
+
+def test_a_mailed_key_commitment_held_by_pbem_apply_is_said_in_the_language(tmp_path: Path) -> None:
+    """``pbem apply MSG.eml`` of a commitment registering a key: held under a code, nothing
+    recorded yet (P8); the refusal's verdict line is a sentence of its own too."""
+    from test_mail import HOST
+    from test_seat_keys import forged_mail
+
+    from pbem.mail.admission import apply_mail_file
+
+    games, message = forged_mail(tmp_path)
+    with pytest.raises(PbemError) as held:
+        apply_mail_file(games, message.read_bytes(), HOST)
+    assert str(held.value).startswith("not now (P8): nothing recorded yet: held: game g, blue's commitment")
+    assert str(held.value).endswith("a one-time code went to blue's address")
+    for lang in LANGS:
+        said = error_text(held.value, lang)
+        assert english_lines(said) == [], (lang, said)
