@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from pbem.errors import FormatError
-from pbem.i18n import Msg
+from pbem.i18n import N_, Msg
 
 MOVE_LIMIT = 256 * 1024  # a move file or mail body
 LOG_LIMIT = 64 * 1024 * 1024  # a public log
@@ -38,25 +38,16 @@ class _StrictLoader(yaml.SafeLoader):
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, yaml.AliasEvent):
-            raise FormatError(
-                _at_line(event, Msg("line {line}: YAML aliases (*name) are not allowed", line=_line(event)),
-                         Msg("YAML aliases (*name) are not allowed")),
-                "P2",
-            )
+            raise FormatError(_said(event, N_("line {line}: YAML aliases (*name) are not allowed"),
+                                    N_("YAML aliases (*name) are not allowed")), "P2")
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
-            raise FormatError(
-                _at_line(event, Msg("line {line}: YAML anchors (&name) are not allowed", line=_line(event)),
-                         Msg("YAML anchors (&name) are not allowed")),
-                "P2",
-            )
+            raise FormatError(_said(event, N_("line {line}: YAML anchors (&name) are not allowed"),
+                                    N_("YAML anchors (&name) are not allowed")), "P2")
         tag = getattr(event, "tag", None)
         if tag is not None:  # any explicit tag, "!" included (P2), on a scalar or on a collection
-            raise FormatError(
-                _at_line(event, Msg("line {line}: YAML tags ({tag}) are not allowed", line=_line(event), tag=tag),
-                         Msg("YAML tags ({tag}) are not allowed", tag=tag)),
-                "P2",
-            )
+            raise FormatError(_said(event, N_("line {line}: YAML tags ({tag}) are not allowed"),
+                                    N_("YAML tags ({tag}) are not allowed"), tag=tag), "P2")
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
@@ -66,11 +57,8 @@ class _StrictLoader(yaml.SafeLoader):
             if isinstance(key_node, yaml.ScalarNode):
                 key = (key_node.tag, key_node.value)
                 if key in seen:
-                    raise FormatError(
-                        Msg("line {line}: the key {key} appears twice", line=key_node.start_mark.line + 1,
-                            key=repr(key_node.value)),
-                        "P2",
-                    )
+                    raise FormatError(Msg("line {line}: the key {key} appears twice",
+                                          line=key_node.start_mark.line + 1, key=repr(key_node.value)), "P2")
                 seen.add(key)
         return super().construct_mapping(node, deep)
 
@@ -88,9 +76,8 @@ class _CoreLoader(_StrictLoader):
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         for key_node, _value in node.value:
             if isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<" and key_node.style is None:
-                raise FormatError(
-                    Msg("line {line}: YAML merge keys (<<) are not allowed", line=key_node.start_mark.line + 1), "P2"
-                )
+                raise FormatError(Msg("line {line}: YAML merge keys (<<) are not allowed",
+                                      line=key_node.start_mark.line + 1), "P2")
         return super().construct_mapping(node, deep)
 
 
@@ -104,14 +91,9 @@ for _tag, _pattern, _first in _CORE_SCALARS:
 _CoreLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"\Z"), [""])  # the empty scalar
 
 
-def _line(event: Any) -> int:
+def _said(event: Any, with_line: str, without: str, **params: Any) -> Msg:  # the line named if the event knows it
     mark = getattr(event, "start_mark", None)
-    return int(mark.line) + 1 if mark is not None else 0
-
-
-def _at_line(event: Any, with_line: Msg, without: Msg) -> Msg:
-    """The refusal naming its line when the event knows it."""
-    return with_line if getattr(event, "start_mark", None) is not None else without
+    return Msg(with_line, line=mark.line + 1, **params) if mark is not None else Msg(without, **params)
 
 
 def decode(data: bytes, what: str) -> str:
@@ -146,14 +128,13 @@ def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
     if depth == 0 and _plain(value, 0):  # the common case, without building paths
         return
     if depth > MAX_DEPTH:
-        raise FormatError(Msg("{where}: nested more than {depth} levels deep", where=_doc(where),
-                              depth=MAX_DEPTH), "P2")
+        raise FormatError(Msg("{where}: nested more than {depth} levels deep", where=_doc(where), depth=MAX_DEPTH),
+                          "P2")
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return
     if isinstance(value, int):
         if abs(value) > MAX_INT:
-            raise FormatError(Msg("{where}: the number {number} is too large", where=_doc(where),
-                                  number=value), "P2")
+            raise FormatError(Msg("{where}: the number {number} is too large", where=_doc(where), number=value), "P2")
         return
     if isinstance(value, list):
         for i, item in enumerate(value):
@@ -167,14 +148,12 @@ def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
             check_plain(item, f"{where}.{key}" if where else key, depth + 1)
         return
     kind = type(value).__name__
-    if kind in ("float", "date", "datetime"):
-        raise FormatError(Msg("{where}: a {kind} value is not allowed; quote it if it is meant as text",
-                              where=_doc(where), kind=kind), "P2")
-    raise FormatError(Msg("{where}: a {kind} value is not allowed", where=_doc(where), kind=kind), "P2")
+    said = (N_("{where}: a {kind} value is not allowed; quote it if it is meant as text")
+            if kind in ("float", "date", "datetime") else N_("{where}: a {kind} value is not allowed"))
+    raise FormatError(Msg(said, where=_doc(where), kind=kind), "P2")
 
 
-def _doc(where: str) -> str:
-    """Where in a document a refusal points, or the document itself."""
+def _doc(where: str) -> str:  # where in a document a refusal points, or the document itself
     return where or Msg("document")
 
 
@@ -226,24 +205,18 @@ _BAD_RAW_IN_JSON = _Refused("")
 def char_name(char: str) -> str:
     """``U+0085 (C1 control character)``: one character as a refusal names it (a :class:`Msg`)."""
     code = ord(char)
-    point = f"U+{code:04X}"
     if code < 0x20:
-        if code == 0x09:
-            return Msg("{code} (tab)", code=point)
-        if code == 0x0A:
-            return Msg("{code} (line break)", code=point)
-        if code == 0x0D:
-            return Msg("{code} (carriage return)", code=point)
-        return Msg("{code} (C0 control character)", code=point)
-    if code == 0x7F:
-        return Msg("{code} (DEL)", code=point)
-    if code <= 0x9F:
-        return Msg("{code} (C1 control character)", code=point)
-    if code in (0x2028, 0x2029):
-        return Msg("{code} (line/paragraph separator)", code=point)
-    if 0xD800 <= code <= 0xDFFF:
-        return Msg("{code} (lone surrogate)", code=point)
-    return Msg("{code} (noncharacter)", code=point)
+        kind = {0x09: N_("{code} (tab)"), 0x0A: N_("{code} (line break)"),
+                0x0D: N_("{code} (carriage return)")}.get(code, N_("{code} (C0 control character)"))
+    elif code == 0x7F:
+        kind = N_("{code} (DEL)")
+    elif code <= 0x9F:
+        kind = N_("{code} (C1 control character)")
+    elif code in (0x2028, 0x2029):
+        kind = N_("{code} (line/paragraph separator)")
+    else:
+        kind = N_("{code} (lone surrogate)") if 0xD800 <= code <= 0xDFFF else N_("{code} (noncharacter)")
+    return Msg(kind, code=f"U+{code:04X}")
 
 
 def check_text(value: Any, what: str, where: str = "") -> None:
@@ -256,18 +229,13 @@ def check_text(value: Any, what: str, where: str = "") -> None:
         bad = (_BAD_IN_COMMENT if comment else _BAD_IN_TEXT).search(value)
         if bad is not None:
             at = where or Msg("(top level)")
-            if bad.group() in "\t\n":
-                raise FormatError(Msg(
-                    "{what}: at {where}: the character {char} is not allowed: text admits printable Unicode "
-                    "only; tab and line breaks are allowed only in a comment",
-                    what=what, where=at, char=char_name(bad.group())), "P2")
-            raise FormatError(Msg(
-                "{what}: at {where}: the character {char} is not allowed: text admits printable Unicode only",
-                what=what, where=at, char=char_name(bad.group())), "P2")
+            said = (N_("{what}: at {where}: the character {char} is not allowed: text admits printable Unicode "
+                       "only; tab and line breaks are allowed only in a comment") if bad.group() in "\t\n" else
+                    N_("{what}: at {where}: the character {char} is not allowed: text admits printable Unicode only"))
+            raise FormatError(Msg(said, what=what, where=at, char=char_name(bad.group())), "P2")
         if comment and len(value) > COMMENT_LIMIT:
-            raise FormatError(Msg(
-                "{what}: at {where}: the comment is {length} characters long; at most "
-                "{limit} are allowed", what=what, where=where, length=len(value), limit=COMMENT_LIMIT), "P2")
+            raise FormatError(Msg("{what}: at {where}: the comment is {length} characters long; at most {limit} are "
+                                  "allowed", what=what, where=where, length=len(value), limit=COMMENT_LIMIT), "P2")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             check_text(item, what, f"{where}[{i}]")
@@ -286,10 +254,9 @@ def check_source(text: str, what: str) -> None:
     if bad is not None:
         line = text.count("\n", 0, bad.start()) + 1
         column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
-        raise FormatError(Msg(
-            "{what}: line {line}, column {column}: the character {char} is not "
-            "allowed: text admits printable Unicode only", what=what, line=line, column=column,
-            char=char_name(bad.group())), "P2")
+        raise FormatError(Msg("{what}: line {line}, column {column}: the character {char} is not allowed: text "
+                              "admits printable Unicode only", what=what, line=line, column=column,
+                              char=char_name(bad.group())), "P2")
 
 
 def load_one(text: str, what: str) -> Any:

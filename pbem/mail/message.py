@@ -30,7 +30,7 @@ import re
 from email.message import EmailMessage
 
 from pbem.errors import FormatError
-from pbem.i18n import Msg
+from pbem.i18n import N_, Msg
 from pbem.log.moves import Move, parse_move
 from pbem.log.notation import NotationError, first_move_line, is_notation, parse
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail
@@ -49,12 +49,8 @@ _MAIL_HEADERS = frozenset({
 })
 _B64_START = re.compile(r'^((?:signature|key)[ \t]*:[ \t]*"?)([A-Za-z0-9+/:=]+)"?$')
 _B64_MORE = re.compile(r'^[ \t]*([A-Za-z0-9+/=]+)("?)[ \t]*$')
+_TEXT, _QUOTED = Msg("the message text"), Msg("the quoted reply")  # where a move was read (refusals name it)
 
-
-_TEXT = Msg("the message text")
-"""Where a move was written in the body (a refusal names it)."""
-_QUOTED = Msg("the quoted reply")
-"""Where a move was edited in the quoted template."""
 
 def looks_like_mail(name: str, head: bytes) -> bool:
     """True for ``*.eml`` or a file that starts with an RFC 5322 header block with From:."""
@@ -100,8 +96,7 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
     if body is None:
         raise FormatError(Msg(
             "the message has no move attachment and no readable plain-text body: write the move in "
-            "a plain-text message, one action a line, or attach the move file (.txt or .yaml)"), "P2",
-        )
+            "a plain-text message, one action a line, or attach the move file (.txt or .yaml)"), "P2")
     own, quoted = own_lines(body), dequote(body)
     context = header_of(quoted) if quoted is not None else {}
     found = text_move(own, _TEXT, context)
@@ -117,8 +112,7 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
     if block is None:
         raise FormatError(Msg(
             "no move found in the message: write it in the text, one action a line (as the template "
-            "shows; 'pbem rules notation'), or attach the move file"), "P2",
-        )
+            "shows; 'pbem rules notation'), or attach the move file"), "P2")
     _nothing_after(body, block)
     return parse_move(block.encode("utf-8"), Msg("move in {where}", where=_TEXT)), _TEXT
 
@@ -186,11 +180,8 @@ def text_move(lines: list[str], where: str, context: dict[str, object]) -> Move 
             break
         blank = False
     if any(yes and is_move_line(line) for yes, line in zip(is_move[end:], lines[end:], strict=True)):
-        raise FormatError(Msg(
-            "the {where} holds move lines on both sides of {line}: write the "
-            "move as one block of lines; nothing was applied", where=where, line=repr(lines[end].strip()[:60])),
-            "R7.3",
-        )
+        raise FormatError(Msg("the {where} holds move lines on both sides of {line}: write the move as one block of "
+                              "lines; nothing was applied", where=where, line=repr(lines[end].strip()[:60])), "R7.3")
     text = "\n".join(lines[start:end]).strip("\n") + "\n"
     return parse_move(text.encode("utf-8"), Msg("move in {where}", where=where), context)
 
@@ -221,11 +212,9 @@ def _nothing_after(body: str, block: str) -> None:
     rest = [ln for ln in norm[start + block.rstrip("\n").count("\n") + 1:] if not ln.lstrip().startswith("#")]
     if rest and rest[0].strip():
         raise FormatError(Msg(
-            "the move in the message text is followed by {line}, which is not part "
-            "of a move: a mail client may have wrapped a long line. Nothing was applied: the move is "
-            "read whole or not at all. Send the move alone in the message, or attach it as a file",
-            line=repr(rest[0].strip()[:60])), "R7.3",
-        )
+            "the move in the message text is followed by {line}, which is not part of a move: a mail client may "
+            "have wrapped a long line. Nothing was applied: the move is read whole or not at all. Send the move "
+            "alone in the message, or attach it as a file", line=repr(rest[0].strip()[:60])), "R7.3")
 
 
 _WROTE = re.compile(r"^(?:On\b.*|.*\bwrote:|-+ ?Original Message ?-+)\s*$", re.IGNORECASE)
@@ -263,20 +252,14 @@ def quoted_move(quoted: str) -> tuple[Move, str]:
     how = Msg("reply with the move file attached (.yaml), or paste the move once, unquoted, "
               "starting with its 'game:' line")
     if moves:
-        raise FormatError(Msg("the quoted reply holds {count} moves, not one: {how}", count=len(moves), how=how),
-                          "P2")
+        raise FormatError(Msg("the quoted reply holds {count} moves, not one: {how}", count=len(moves), how=how), "P2")
     raise FormatError(Msg("no complete move could be read in the quoted reply ({problem}): {how}",
                           problem=_refusal(last), how=how), "P2")
 
 
-def _refusal(err: FormatError | None) -> str:
-    """A refusal inside another's sentence, as ``str(err)`` writes it, said in the reader's language."""
-    if err is None:
-        return "None"
-    label = Msg(err.label)  # the kinds' labels are in the catalogs (pbem.i18n.error_text says them)
-    if err.rule:
-        return Msg("{label} ({rule}): {words}", label=label, rule=err.rule, words=err.words)
-    return Msg("{label}: {words}", label=label, words=err.words)
+def _refusal(err: FormatError | None) -> str:  # a refusal in another's sentence, as str(err), in the language
+    said = N_("{label} ({rule}): {words}") if err is not None and err.rule else N_("{label}: {words}")
+    return "None" if err is None else Msg(said, label=Msg(err.label), rule=err.rule, words=err.words)
 
 
 def yaml_blocks(text: str) -> list[str]:
@@ -311,9 +294,8 @@ def _move_attachments(message: EmailMessage) -> list[tuple[str, str]]:
         try:
             text = raw.decode(charset)
         except (LookupError, UnicodeDecodeError):
-            raise FormatError(
-                Msg("attachment {name} is not {charset} text", name=filename or ctype, charset=charset), "P2"
-            ) from None
+            raise FormatError(Msg("attachment {name} is not {charset} text", name=filename or ctype, charset=charset),
+                              "P2") from None
         found.append((filename or f"({ctype})", text.lstrip("\ufeff")))
     return found
 
