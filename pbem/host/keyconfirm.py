@@ -76,9 +76,9 @@ def _load(path: Path) -> dict[str, Any]:
     except ValueError:  # not JSON, or not UTF-8: the host's own file was damaged
         loaded = None
     if not isinstance(loaded, dict):
-        raise StateError(f"the host's held key commitments ({file}) are damaged; nothing was "
-                         "changed: restore the file from a backup, or delete it (the held "
-                         "commitments are then sent again by their players)", "P8")
+        raise StateError(Msg("the host's held key commitments ({file}) are damaged; nothing was "
+                             "changed: restore the file from a backup, or delete it (the held "
+                             "commitments are then sent again by their players)", file=str(file)), "P8")
     return loaded
 
 

@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from pbem.errors import FormatError
+from pbem.i18n import N_, Msg
 
 MOVE_LIMIT = 256 * 1024  # a move file or mail body
 LOG_LIMIT = 64 * 1024 * 1024  # a public log
@@ -37,21 +38,16 @@ class _StrictLoader(yaml.SafeLoader):
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, yaml.AliasEvent):
-            raise FormatError(
-                f"{_where(event)}YAML aliases (*name) are not allowed",
-                "P2",
-            )
+            raise FormatError(_said(event, N_("line {line}: YAML aliases (*name) are not allowed"),
+                                    N_("YAML aliases (*name) are not allowed")), "P2")
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
-            raise FormatError(
-                f"{_where(event)}YAML anchors (&name) are not allowed",
-                "P2",
-            )
+            raise FormatError(_said(event, N_("line {line}: YAML anchors (&name) are not allowed"),
+                                    N_("YAML anchors (&name) are not allowed")), "P2")
         tag = getattr(event, "tag", None)
         if tag is not None:  # any explicit tag, "!" included (P2), on a scalar or on a collection
-            raise FormatError(
-                f"{_where(event)}YAML tags ({tag}) are not allowed", "P2"
-            )
+            raise FormatError(_said(event, N_("line {line}: YAML tags ({tag}) are not allowed"),
+                                    N_("YAML tags ({tag}) are not allowed"), tag=tag), "P2")
         return super().compose_node(parent, index)
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
@@ -61,10 +57,8 @@ class _StrictLoader(yaml.SafeLoader):
             if isinstance(key_node, yaml.ScalarNode):
                 key = (key_node.tag, key_node.value)
                 if key in seen:
-                    raise FormatError(
-                        f"line {key_node.start_mark.line + 1}: the key {key_node.value!r} appears twice",
-                        "P2",
-                    )
+                    raise FormatError(Msg("line {line}: the key {key} appears twice",
+                                          line=key_node.start_mark.line + 1, key=repr(key_node.value)), "P2")
                 seen.add(key)
         return super().construct_mapping(node, deep)
 
@@ -82,9 +76,8 @@ class _CoreLoader(_StrictLoader):
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         for key_node, _value in node.value:
             if isinstance(key_node, yaml.ScalarNode) and key_node.value == "<<" and key_node.style is None:
-                raise FormatError(
-                    f"line {key_node.start_mark.line + 1}: YAML merge keys (<<) are not allowed", "P2"
-                )
+                raise FormatError(Msg("line {line}: YAML merge keys (<<) are not allowed",
+                                      line=key_node.start_mark.line + 1), "P2")
         return super().construct_mapping(node, deep)
 
 
@@ -98,20 +91,21 @@ for _tag, _pattern, _first in _CORE_SCALARS:
 _CoreLoader.add_implicit_resolver("tag:yaml.org,2002:null", re.compile(r"\Z"), [""])  # the empty scalar
 
 
-def _where(event: Any) -> str:
+def _said(event: Any, with_line: str, without: str, **params: Any) -> Msg:  # the line named if the event knows it
     mark = getattr(event, "start_mark", None)
-    return f"line {mark.line + 1}: " if mark is not None else ""
+    return Msg(with_line, line=mark.line + 1, **params) if mark is not None else Msg(without, **params)
 
 
 def decode(data: bytes, what: str) -> str:
     head = data[:64]
     if head[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(head) >= 8 and head.count(0) * 3 >= len(head)):
-        raise FormatError(f"{what} is UTF-16 text, not UTF-8: save it again as UTF-8 (in most editors: "
-                          "Save As, Encoding: UTF-8)", "P2")
+        raise FormatError(Msg("{what} is UTF-16 text, not UTF-8: save it again as UTF-8 (in most editors: "
+                              "Save As, Encoding: UTF-8)", what=what), "P2")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise FormatError(f"{what} is not UTF-8 text (bad byte at offset {err.start})", "P2") from None
+        raise FormatError(Msg("{what} is not UTF-8 text (bad byte at offset {offset})", what=what,
+                                  offset=err.start), "P2") from None
 
 
 def _plain(value: Any, depth: int) -> bool:
@@ -134,12 +128,13 @@ def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
     if depth == 0 and _plain(value, 0):  # the common case, without building paths
         return
     if depth > MAX_DEPTH:
-        raise FormatError(f"{where or 'document'}: nested more than {MAX_DEPTH} levels deep", "P2")
+        raise FormatError(Msg("{where}: nested more than {depth} levels deep", where=_doc(where), depth=MAX_DEPTH),
+                          "P2")
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return
     if isinstance(value, int):
         if abs(value) > MAX_INT:
-            raise FormatError(f"{where or 'document'}: the number {value} is too large", "P2")
+            raise FormatError(Msg("{where}: the number {number} is too large", where=_doc(where), number=value), "P2")
         return
     if isinstance(value, list):
         for i, item in enumerate(value):
@@ -148,12 +143,18 @@ def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                raise FormatError(f"{where or 'document'}: key {key!r} must be text (quote it)", "P2")
+                raise FormatError(Msg("{where}: key {key} must be text (quote it)", where=_doc(where),
+                                      key=repr(key)), "P2")
             check_plain(item, f"{where}.{key}" if where else key, depth + 1)
         return
     kind = type(value).__name__
-    hint = "; quote it if it is meant as text" if kind in ("float", "date", "datetime") else ""
-    raise FormatError(f"{where or 'document'}: a {kind} value is not allowed{hint}", "P2")
+    said = (N_("{where}: a {kind} value is not allowed; quote it if it is meant as text")
+            if kind in ("float", "date", "datetime") else N_("{where}: a {kind} value is not allowed"))
+    raise FormatError(Msg(said, where=_doc(where), kind=kind), "P2")
+
+
+def _doc(where: str) -> str:  # where in a document a refusal points, or the document itself
+    return where or Msg("document")
 
 
 COMMENT_FIELD = "comment"
@@ -202,21 +203,20 @@ _BAD_RAW_IN_JSON = _Refused("")
 
 
 def char_name(char: str) -> str:
-    """``U+0085 (a C1 control character)``: one character as a refusal names it."""
+    """``U+0085 (C1 control character)``: one character as a refusal names it (a :class:`Msg`)."""
     code = ord(char)
     if code < 0x20:
-        kind = {0x09: "tab", 0x0A: "line break", 0x0D: "carriage return"}.get(code, "C0 control character")
+        kind = {0x09: N_("{code} (tab)"), 0x0A: N_("{code} (line break)"),
+                0x0D: N_("{code} (carriage return)")}.get(code, N_("{code} (C0 control character)"))
     elif code == 0x7F:
-        kind = "DEL"
+        kind = N_("{code} (DEL)")
     elif code <= 0x9F:
-        kind = "C1 control character"
+        kind = N_("{code} (C1 control character)")
     elif code in (0x2028, 0x2029):
-        kind = "line/paragraph separator"
-    elif 0xD800 <= code <= 0xDFFF:
-        kind = "lone surrogate"
+        kind = N_("{code} (line/paragraph separator)")
     else:
-        kind = "noncharacter"
-    return f"U+{code:04X} ({kind})"
+        kind = N_("{code} (lone surrogate)") if 0xD800 <= code <= 0xDFFF else N_("{code} (noncharacter)")
+    return Msg(kind, code=f"U+{code:04X}")
 
 
 def check_text(value: Any, what: str, where: str = "") -> None:
@@ -228,16 +228,14 @@ def check_text(value: Any, what: str, where: str = "") -> None:
         comment = where == COMMENT_FIELD or where.endswith("." + COMMENT_FIELD)
         bad = (_BAD_IN_COMMENT if comment else _BAD_IN_TEXT).search(value)
         if bad is not None:
-            allowed = "; tab and line breaks are allowed only in a comment" if bad.group() in "\t\n" else ""
-            raise FormatError(
-                f"{what}: at {where or '(top level)'}: the character {char_name(bad.group())} is not "
-                f"allowed: text admits printable Unicode only{allowed}", "P2",
-            )
+            at = where or Msg("(top level)")
+            said = (N_("{what}: at {where}: the character {char} is not allowed: text admits printable Unicode "
+                       "only; tab and line breaks are allowed only in a comment") if bad.group() in "\t\n" else
+                    N_("{what}: at {where}: the character {char} is not allowed: text admits printable Unicode only"))
+            raise FormatError(Msg(said, what=what, where=at, char=char_name(bad.group())), "P2")
         if comment and len(value) > COMMENT_LIMIT:
-            raise FormatError(
-                f"{what}: at {where}: the comment is {len(value)} characters long; at most "
-                f"{COMMENT_LIMIT} are allowed", "P2",
-            )
+            raise FormatError(Msg("{what}: at {where}: the comment is {length} characters long; at most {limit} are "
+                                  "allowed", what=what, where=where, length=len(value), limit=COMMENT_LIMIT), "P2")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             check_text(item, what, f"{where}[{i}]")
@@ -256,10 +254,9 @@ def check_source(text: str, what: str) -> None:
     if bad is not None:
         line = text.count("\n", 0, bad.start()) + 1
         column = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
-        raise FormatError(
-            f"{what}: line {line}, column {column}: the character {char_name(bad.group())} is not "
-            "allowed: text admits printable Unicode only", "P2",
-        )
+        raise FormatError(Msg("{what}: line {line}, column {column}: the character {char} is not allowed: text "
+                              "admits printable Unicode only", what=what, line=line, column=column,
+                              char=char_name(bad.group())), "P2")
 
 
 def load_one(text: str, what: str) -> Any:
@@ -270,26 +267,33 @@ def load_one(text: str, what: str) -> Any:
     except FormatError:
         raise
     except RecursionError:
-        raise FormatError(f"{what} is nested too deeply", "P2") from None
+        raise FormatError(Msg("{what} is nested too deeply", what=what), "P2") from None
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         if mark is not None and "\t" in (text.splitlines()[mark.line:mark.line + 1] or [""])[0]:
-            raise FormatError(f"{what} is not valid YAML: line {mark.line + 1} holds a tab; YAML indents "
-                              "with spaces only: replace the tab with spaces", "P2") from None
-        raise FormatError(f"{what} is not valid YAML: {_yaml_problem(err)}", "P2") from None
+            raise FormatError(Msg("{what} is not valid YAML: line {line} holds a tab; YAML indents "
+                                  "with spaces only: replace the tab with spaces", what=what,
+                                  line=mark.line + 1), "P2") from None
+        raise FormatError(_yaml_problem(err, what), "P2") from None
     except ValueError as err:  # a scalar YAML cannot convert: a 5000-digit number, 2024-13-45
-        raise FormatError(f"{what} holds a value that cannot be read: {str(err)[:200]}", "P2") from None
+        raise FormatError(Msg("{what} holds a value that cannot be read: {problem}", what=what,
+                              problem=str(err)[:200]), "P2") from None
     docs = [d for d in docs if d is not None]
     if len(docs) != 1:
-        raise FormatError(f"{what} must hold exactly one YAML document, not {len(docs)}", "P2")
+        raise FormatError(Msg("{what} must hold exactly one YAML document, not {count}", what=what,
+                              count=len(docs)), "P2")
     check_plain(docs[0])
     return docs[0]
 
 
-def _yaml_problem(err: yaml.YAMLError) -> str:
+def _yaml_problem(err: yaml.YAMLError, what: str) -> Msg:
+    """The refusal of text YAML cannot parse: PyYAML's own words (English), where it stopped."""
     mark = getattr(err, "problem_mark", None)
-    problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-    return f"{problem} at line {mark.line + 1}, column {mark.column + 1}" if mark else str(problem)
+    problem = str(getattr(err, "problem", None) or str(err).splitlines()[0])
+    if mark:
+        return Msg("{what} is not valid YAML: {problem} at line {line}, column {column}", what=what,
+                   problem=problem, line=mark.line + 1, column=mark.column + 1)
+    return Msg("{what} is not valid YAML: {problem}", what=what, problem=problem)
 
 
 _DOC_START = re.compile(r"^---(?:[ \t]+|(?=\r?$))", re.MULTILINE)
@@ -336,11 +340,11 @@ def load_stream(text: str, what: str, check_later: bool = False) -> list[Any]:
                     stripped, parse_float=_no_float, parse_constant=_no_float, object_pairs_hook=_unique_keys
                 )
                 if not check_later:
-                    check_plain(value, f"document at line {line}")
+                    check_plain(value, Msg("document at line {line}", line=line))
             except (ValueError, RecursionError):
-                value = load_one(doc, f"{what}, document at line {line}")
+                value = load_one(doc, Msg("{what}, document at line {line}", what=what, line=line))
         else:
-            value = load_one(doc, f"{what}, document at line {line}")  # checked by load_one
+            value = load_one(doc, Msg("{what}, document at line {line}", what=what, line=line))  # checked by load_one
         out.append(value)
     return out
 

@@ -101,11 +101,11 @@ class Admission:
             # received again (a new delivery): new replies, with Message-IDs of their own
             batch = queue.batch_id(f"{ident}\0{key}")
         if queue.handled(batch, key):  # a run stopped after spooling: filed now, once
-            return Admitted("already handled (its replies were queued by an earlier run)", None, None)
+            return Admitted(Msg("already handled (its replies were queued by an earlier run)"), None, None)
         if mail.automatic:
-            return Admitted("ignored: an automatic message", None, None)
+            return Admitted(Msg("ignored: an automatic message"), None, None)
         try:
-            state["to"] = checked_address(normal_address(mail.sender or ""), "the sender")
+            state["to"] = checked_address(normal_address(mail.sender or ""), Msg("the sender"))
             command = command_of(mail)
             if command is not None:  # a question, not a move (pbem.mail.commands)
                 return self._answer(mail, command, state["to"], batch, key)
@@ -208,8 +208,8 @@ class Admission:
             set_subject(msg, found.subject)
             attach(msg, found)
             self.queue.put(batch, key, [msg])
-        return Admitted(f"answered: {command.word}{' ' + command.rule if command.rule else ''} for {to}",
-                        None, None)
+        asked = f"{command.word} {command.rule}" if command.rule else command.word
+        return Admitted(Msg("answered: {command} for {to}", command=asked, to=to), None, None)
 
     def _refusal(self, mail: Mail, to: str, err: PbemError, batch: str, seat: tuple[Path, str] | None) -> EmailMessage:
         """The refusal; for a stale move (P7) from its seat's own address, with the seat's
@@ -246,8 +246,9 @@ class Admission:
         index = 0
         self.queue.put(batch, key, [self._message(held.to, subject, body,
                                                   self.queue.message_id(batch, index, self._sender_address()))])
-        return Admitted(f"held: game {held.game}, {held.seat}'s commitment registers a key; a one-time "
-                        f"code went to {held.seat}'s address (P8)", None, None)
+        line = Msg("held: game {game}, {seat}'s commitment registers a key; a one-time "
+                   "code went to {seat}'s address", game=held.game, seat=held.seat)
+        return Admitted(Msg("{line} (P8)", line=line), None, None)
 
     def players(self) -> dict[str, str]:
         """Every registered address (normalized) -> the address as registered."""
@@ -269,7 +270,7 @@ class Admission:
 
     def _sender_address(self) -> str:
         if self.from_address is None:  # pragma: no cover - admit composes nothing without it
-            raise FormatError("no From address for the host's replies", "P1")
+            raise FormatError(Msg("no From address for the host's replies"), "P1")
         return self.from_address
 
     def _message(self, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
@@ -302,10 +303,17 @@ def apply_mail_file(games: Path, data: bytes, from_address: str | None) -> Appli
     if verdict.refusal is not None:
         raise verdict.refusal
     if verdict.applied is None and verdict.result.startswith("held"):
-        raise StateError(f"nothing recorded yet: {verdict.result.removesuffix(' (P8)')}", "P8")
+        raise StateError(Msg("nothing recorded yet: {result}", result=_without_rule(verdict.result)), "P8")
     if verdict.applied is None and verdict.result.startswith("answered"):
-        raise StateError(f"nothing recorded: the message is a mail command ({verdict.result}); its answer "
-                         "is queued for 'pbem mail' to deliver", "P1")
+        raise StateError(Msg("nothing recorded: the message is a mail command ({result}); its answer "
+                             "is queued for 'pbem mail' to deliver", result=verdict.result), "P1")
     if verdict.applied is None:
-        raise FormatError(f"the message was not applied: {verdict.result}", "P1")
+        raise FormatError(Msg("the message was not applied: {result}", result=verdict.result), "P1")
     return verdict.applied
+
+
+def _without_rule(result: str) -> str:
+    """The verdict's line without its closing rule (the refusal gives it), in its language."""
+    if isinstance(result, Msg) and result.msgid == "{line} (P8)":
+        return str(result.params["line"]) if not isinstance(result.params["line"], Msg) else result.params["line"]
+    return result.removesuffix(" (P8)")

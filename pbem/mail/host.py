@@ -84,7 +84,7 @@ class MailHost(Admission):
     then delivers the queue."""
 
     def __init__(self, games: Path, send: Send, from_address: str, queue: Queue | None = None) -> None:
-        address = checked_address(from_address, "the host's From address")
+        address = checked_address(from_address, Msg("the host's From address"))
         super().__init__(games, address, queue)
         self.from_address: str = address
         self.send = send
@@ -136,9 +136,10 @@ class MailHost(Admission):
         if mail.automatic:
             return
         if mail.sender is None:
-            raise Unwanted("the message has no single From address")
+            raise Unwanted(Msg("the message has no single From address"))
         if normal_address(mail.sender) not in self.players():
-            raise Unwanted(f"{safe_header(mail.sender, 80)} is not registered for any game on this host")
+            raise Unwanted(Msg("{sender} is not registered for any game on this host",
+                               sender=safe_header(mail.sender, 80)))
 
     def _quarantine(
         self, inbox: Path, key: str, name: str, colon: str, err: Exception, state: dict[str, Any],
@@ -211,7 +212,7 @@ class MailHost(Admission):
             address = normal_address(addresses[0])
             if address not in self.players():
                 return None
-            return checked_address(address, "the sender")
+            return checked_address(address, Msg("the sender"))
         except Exception:  # no notice then
             return None
 
@@ -250,10 +251,10 @@ def host_address(games: Path, from_address: str | None) -> str:
                 if stored:
                     found.add(stored)
     if len(found) == 1:
-        return checked_address(found.pop(), "the stored mail_from")
-    raise FormatError(
+        return checked_address(found.pop(), Msg("the stored mail_from"))
+    raise FormatError(Msg(
         "pbem mail needs the host's own From address: give --from ADDRESS (or $PBEM_FROM), "
-        "or store 'mail_from' in the games' host.yaml; replies never take it from a message",
+        "or store 'mail_from' in the games' host.yaml; replies never take it from a message"),
         "P1",
     )
 

@@ -27,6 +27,7 @@ import ssl
 from typing import Any
 
 from pbem.errors import BusyError, FormatError
+from pbem.i18n import Msg
 from pbem.mail.admission import Inbound
 from pbem.mail.headers import MAIL_LIMIT, HostileMail
 from pbem.mail.host import MailHost, Processed
@@ -49,15 +50,16 @@ class ImapBox:
     def __init__(self, server: str, folder: str) -> None:
         host, _, port = server.rpartition(":") if ":" in server else (server, "", "993")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise FormatError(f"--imap {server!r}: give HOST or HOST:PORT (993: implicit TLS; else STARTTLS)", "P1")
+            raise FormatError(Msg("--imap {server}: give HOST or HOST:PORT (993: implicit TLS; else STARTTLS)",
+                                  server=repr(server)), "P1")
         if not _FOLDER_RE.match(folder):
-            raise FormatError(f"--folder {folder!r}: a folder name of letters, digits, '.', '_', '/', '-' "
-                              "and spaces", "P1")
+            raise FormatError(Msg("--folder {folder}: a folder name of letters, digits, '.', '_', '/', '-' "
+                                  "and spaces", folder=repr(folder)), "P1")
         self.host, self.port, self.folder = host, int(port), folder
         self.user = os.environ.get("PBEM_IMAP_USER", "")
         if not self.user:
-            raise FormatError("pbem mail --imap logs in as $PBEM_IMAP_USER with $PBEM_IMAP_PASSWORD; "
-                              "$PBEM_IMAP_USER is not set", "P1")
+            raise FormatError(Msg("pbem mail --imap logs in as $PBEM_IMAP_USER with $PBEM_IMAP_PASSWORD; "
+                                  "$PBEM_IMAP_USER is not set"), "P1")
 
     @property
     def where(self) -> str:
@@ -78,8 +80,9 @@ class ImapBox:
                     _log.warning("IMAP on %s:%s without TLS (a server on this machine only)", self.host, self.port)
                 else:
                     conn.shutdown()
-                    raise FormatError(f"{self.host}:{self.port} offers no STARTTLS: pbem will not send the "
-                                      "IMAP password in clear text (use port 993, implicit TLS)", "P1")
+                    raise FormatError(Msg("{server} offers no STARTTLS: pbem will not send the "
+                                          "IMAP password in clear text (use port 993, implicit TLS)",
+                                          server=f"{self.host}:{self.port}"), "P1")
         except (OSError, imaplib.IMAP4.abort) as err:
             raise ImapDown(f"the IMAP server {self.host}:{self.port} cannot be reached: {err}") from None
         try:
@@ -89,11 +92,13 @@ class ImapBox:
             raise ImapDown(f"the IMAP server {self.host}:{self.port} dropped the connection: {err}") from None
         except imaplib.IMAP4.error as err:
             _close(conn)
-            raise FormatError(f"IMAP {self.host}:{self.port}: the login as {self.user!r} was refused: {err}",
+            raise FormatError(Msg("IMAP {server}: the login as {user} was refused: {problem}",
+                                  server=f"{self.host}:{self.port}", user=repr(self.user), problem=str(err)),
                               "P1") from None
         if typ != "OK":
             _close(conn)
-            raise FormatError(f"IMAP {self.host}:{self.port}: there is no folder {self.folder!r}", "P1")
+            raise FormatError(Msg("IMAP {server}: there is no folder {folder}", server=f"{self.host}:{self.port}",
+                                  folder=repr(self.folder)), "P1")
         return conn
 
 

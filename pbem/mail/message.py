@@ -30,6 +30,7 @@ import re
 from email.message import EmailMessage
 
 from pbem.errors import FormatError
+from pbem.i18n import N_, Msg
 from pbem.log.moves import Move, parse_move
 from pbem.log.notation import NotationError, first_move_line, is_notation, parse
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail
@@ -48,6 +49,7 @@ _MAIL_HEADERS = frozenset({
 })
 _B64_START = re.compile(r'^((?:signature|key)[ \t]*:[ \t]*"?)([A-Za-z0-9+/:=]+)"?$')
 _B64_MORE = re.compile(r'^[ \t]*([A-Za-z0-9+/=]+)("?)[ \t]*$')
+_TEXT, _QUOTED = Msg("the message text"), Msg("the quoted reply")  # where a move was read (refusals name it)
 
 
 def looks_like_mail(name: str, head: bytes) -> bool:
@@ -84,36 +86,35 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
         attachments = [(n, t) for n, t in attachments if n.lower() != "log.yaml"]
     if len(attachments) > 1:
         names = ", ".join(n for n, _t in attachments)
-        raise FormatError(f"the message has {len(attachments)} move attachments ({names}); send one move", "P2")
+        raise FormatError(Msg("the message has {count} move attachments ({names}); send one move",
+                              count=len(attachments), names=names), "P2")
     if attachments:
         name, text = attachments[0]
-        where = f"attachment {name}"
-        return parse_move(text.encode("utf-8"), f"move in {where}"), where
+        where = Msg("attachment {name}", name=name)
+        return parse_move(text.encode("utf-8"), Msg("move in {where}", where=where)), where
     body = body_text(mail.message)
     if body is None:
-        raise FormatError(
+        raise FormatError(Msg(
             "the message has no move attachment and no readable plain-text body: write the move in "
-            "a plain-text message, one action a line, or attach the move file (.txt or .yaml)", "P2",
-        )
+            "a plain-text message, one action a line, or attach the move file (.txt or .yaml)"), "P2")
     own, quoted = own_lines(body), dequote(body)
     context = header_of(quoted) if quoted is not None else {}
-    found = text_move(own, "the message text", context)
+    found = text_move(own, _TEXT, context)
     if found is not None:
-        return found, "the message text"
+        return found, _TEXT
     block = yaml_block(body)
     if block is None and quoted is not None:
-        moved = text_move(quoted.split("\n"), "the quoted reply", {})
+        moved = text_move(quoted.split("\n"), _QUOTED, {})
         if moved is not None:
-            return moved, "the quoted reply"
+            return moved, _QUOTED
         if yaml_block(quoted) is not None:
             return quoted_move(quoted)
     if block is None:
-        raise FormatError(
+        raise FormatError(Msg(
             "no move found in the message: write it in the text, one action a line (as the template "
-            "shows; 'pbem rules notation'), or attach the move file", "P2",
-        )
+            "shows; 'pbem rules notation'), or attach the move file"), "P2")
     _nothing_after(body, block)
-    return parse_move(block.encode("utf-8"), "move in the message text"), "the message text"
+    return parse_move(block.encode("utf-8"), Msg("move in {where}", where=_TEXT)), _TEXT
 
 
 def own_lines(body: str) -> list[str]:
@@ -179,12 +180,10 @@ def text_move(lines: list[str], where: str, context: dict[str, object]) -> Move 
             break
         blank = False
     if any(yes and is_move_line(line) for yes, line in zip(is_move[end:], lines[end:], strict=True)):
-        raise FormatError(
-            f"the {where} holds move lines on both sides of {lines[end].strip()[:60]!r}: write the "
-            "move as one block of lines; nothing was applied", "R7.3",
-        )
+        raise FormatError(Msg("the {where} holds move lines on both sides of {line}: write the move as one block of "
+                              "lines; nothing was applied", where=where, line=repr(lines[end].strip()[:60])), "R7.3")
     text = "\n".join(lines[start:end]).strip("\n") + "\n"
-    return parse_move(text.encode("utf-8"), f"move in {where}", context)
+    return parse_move(text.encode("utf-8"), Msg("move in {where}", where=where), context)
 
 
 def header_of(quoted: str) -> dict[str, object]:
@@ -212,11 +211,10 @@ def _nothing_after(body: str, block: str) -> None:
         return
     rest = [ln for ln in norm[start + block.rstrip("\n").count("\n") + 1:] if not ln.lstrip().startswith("#")]
     if rest and rest[0].strip():
-        raise FormatError(
-            f"the move in the message text is followed by {rest[0].strip()[:60]!r}, which is not part "
-            "of a move: a mail client may have wrapped a long line. Nothing was applied: the move is "
-            "read whole or not at all. Send the move alone in the message, or attach it as a file", "R7.3",
-        )
+        raise FormatError(Msg(
+            "the move in the message text is followed by {line}, which is not part of a move: a mail client may "
+            "have wrapped a long line. Nothing was applied: the move is read whole or not at all. Send the move "
+            "alone in the message, or attach it as a file", line=repr(rest[0].strip()[:60])), "R7.3")
 
 
 _WROTE = re.compile(r"^(?:On\b.*|.*\bwrote:|-+ ?Original Message ?-+)\s*$", re.IGNORECASE)
@@ -246,16 +244,22 @@ def quoted_move(quoted: str) -> tuple[Move, str]:
     last: FormatError | None = None
     for block in yaml_blocks(quoted):
         try:
-            moves.append(parse_move(block.encode("utf-8"), "move in the quoted reply"))
+            moves.append(parse_move(block.encode("utf-8"), Msg("move in {where}", where=_QUOTED)))
         except FormatError as err:
             last = err
     if len(moves) == 1:
-        return moves[0], "the quoted reply"
-    how = ("reply with the move file attached (.yaml), or paste the move once, unquoted, "
-           "starting with its 'game:' line")
+        return moves[0], _QUOTED
+    how = Msg("reply with the move file attached (.yaml), or paste the move once, unquoted, "
+              "starting with its 'game:' line")
     if moves:
-        raise FormatError(f"the quoted reply holds {len(moves)} moves, not one: {how}", "P2")
-    raise FormatError(f"no complete move could be read in the quoted reply ({last}): {how}", "P2")
+        raise FormatError(Msg("the quoted reply holds {count} moves, not one: {how}", count=len(moves), how=how), "P2")
+    raise FormatError(Msg("no complete move could be read in the quoted reply ({problem}): {how}",
+                          problem=_refusal(last), how=how), "P2")
+
+
+def _refusal(err: FormatError | None) -> str:  # a refusal in another's sentence, as str(err), in the language
+    said = N_("{label} ({rule}): {words}") if err is not None and err.rule else N_("{label}: {words}")
+    return "None" if err is None else Msg(said, label=Msg(err.label), rule=err.rule, words=err.words)
 
 
 def yaml_blocks(text: str) -> list[str]:
@@ -290,9 +294,8 @@ def _move_attachments(message: EmailMessage) -> list[tuple[str, str]]:
         try:
             text = raw.decode(charset)
         except (LookupError, UnicodeDecodeError):
-            raise FormatError(
-                f"attachment {filename or ctype} is not {charset} text", "P2"
-            ) from None
+            raise FormatError(Msg("attachment {name} is not {charset} text", name=filename or ctype, charset=charset),
+                              "P2") from None
         found.append((filename or f"({ctype})", text.lstrip("\ufeff")))
     return found
 

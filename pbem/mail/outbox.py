@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
 from pbem.files import write_atomic
+from pbem.i18n import Msg
 from pbem.log.clock import at_of, now, seconds
 from pbem.record import Record
 
@@ -315,7 +316,7 @@ class SmtpOutbox:
     def __init__(self, server: str, from_address: str) -> None:
         host, _, port = server.rpartition(":") if ":" in server else (server, "", "587")
         if not host or not port.isdigit():
-            raise FormatError(f"--smtp {server!r}: give HOST:PORT")
+            raise FormatError(Msg("--smtp {server}: give HOST:PORT", server=repr(server)))
         self.host, self.port = host, int(port)
         self.from_address = from_address
         self.conn: smtplib.SMTP | None = None
@@ -352,10 +353,9 @@ class SmtpOutbox:
         if user:
             if not secure and self.host not in ("localhost", "127.0.0.1", "::1"):
                 conn.close()
-                raise PbemError(
-                    f"{self.host}:{self.port} offers no STARTTLS: pbem will not send the SMTP "
-                    "password in clear text"
-                )
+                raise PbemError(Msg(
+                    "{server} offers no STARTTLS: pbem will not send the SMTP "
+                    "password in clear text", server=f"{self.host}:{self.port}"))
             conn.login(user, os.environ.get("PBEM_SMTP_PASSWORD", ""))
         return conn
 

@@ -111,7 +111,8 @@ def entries_subject(entries: list[Entry], lang: str = "en") -> str:
 def checked_address(address: str, what: str) -> str:
     """A bare address safe for a header and an SMTP envelope, or :class:`FormatError`."""
     if not _ADDRESS_RE.match(address) or ".." in address:
-        raise FormatError(f"{what} {address!r} is not a plain e-mail address (local@domain)", "P1")
+        raise FormatError(Msg("{what} {address} is not a plain e-mail address (local@domain)", what=what,
+                              address=repr(address)), "P1")
     return address
 
 
@@ -181,7 +182,7 @@ def compose(from_address: str, to: str, subject: str, body: str, message_id: str
     """A plain-text mail from the host, marked as an automatic reply."""
     msg = EmailMessage()
     msg["From"] = from_address  # the host's, never an incoming message's
-    msg["To"] = checked_address(to, "a reply's address")
+    msg["To"] = checked_address(to, Msg("a reply's address"))
     set_subject(msg, subject)
     msg["Date"] = formatdate(localtime=True)
     msg["Message-ID"] = message_id
@@ -282,7 +283,7 @@ def applied_mails(
                                      pages.get(player), lang)
         if is_mover:
             mover_told = True
-            msg = reply(from_address, mail, checked_address(emails[player], "a player's address"), body,
+            msg = reply(from_address, mail, checked_address(emails[player], Msg("a player's address")), body,
                         message_id(0))
             set_subject(msg, subject)
         else:
@@ -292,7 +293,7 @@ def applied_mails(
     if not mover_told:  # the sender's address is not the mover's registered one: in the mover's seat's language
         lang = settings.language(mover) if mover in game.players else "en"
         said = translator(lang)
-        out.insert(0, reply(from_address, mail, checked_address(sender, "the sender"),
+        out.insert(0, reply(from_address, mail, checked_address(sender, Msg("the sender")),
                             said.gettext(ACCEPTED_TEXT) + "\n\n" + "\n".join(report.said(lang)[0]) + "\n",
                             message_id(0), lang))
     return out

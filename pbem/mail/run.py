@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pbem.errors import FormatError
 from pbem.host.private import PRIVATE_DIR
+from pbem.i18n import Msg
 from pbem.log.clock import pinned
 from pbem.log.logfile import wait_for_lock
 from pbem.mail.final import announce_ends
@@ -63,11 +64,11 @@ def process(
     """``pbem mail``: one pass over the inbox (a Maildir, an IMAP folder or the piped
     message), then delivery of the queue; ``at`` pins the host's clock for the run (``--now``)."""
     if outbox is None and smtp is None:
-        raise FormatError("give --outbox MAILDIR or --smtp HOST:PORT for the replies")
+        raise FormatError(Msg("give --outbox MAILDIR or --smtp HOST:PORT for the replies"))
     if sum(x is not None for x in (stdin, inbox, imap)) > 1:
-        raise FormatError("give one inbox a run: --inbox MAILDIR, --imap HOST[:PORT] or --stdin, not both")
+        raise FormatError(Msg("give one inbox a run: --inbox MAILDIR, --imap HOST[:PORT] or --stdin, not both"))
     if inbox is None and stdin is None and imap is None and not flush_only:
-        raise FormatError("give --inbox MAILDIR, --imap HOST[:PORT] (or --stdin for one piped message)")
+        raise FormatError(Msg("give --inbox MAILDIR, --imap HOST[:PORT] (or --stdin for one piped message)"))
     clock: AbstractContextManager[None] = pinned(at) if at is not None else nullcontext()
     if stdin is not None and not flush_only:  # kept before waiting: a later run handles it if this one dies
         inbox = pipe_inbox(games, stdin)
@@ -125,7 +126,7 @@ def _process(
     address = host_address(games, from_address)
     if not flush_only and inbox is not None and (
             not (inbox / "new").is_dir() or not (inbox / "cur").is_dir()):
-        raise FormatError("the inbox is not a Maildir (it needs new/ and cur/)")
+        raise FormatError(Msg("the inbox is not a Maildir (it needs new/ and cur/)"))
     senders: list[Callable[[bytes, str], None]] = []
     if outbox is not None:
         senders.append(MaildirOutbox(outbox))
