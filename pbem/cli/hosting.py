@@ -62,7 +62,7 @@ def new(
 
     secret = None
     if secret_file is not None:
-        text = read_limited(secret_file, 1024, "secret file").decode("ascii", "replace").strip()
+        text = read_limited(secret_file, 1024, Msg("secret file")).decode("ascii", "replace").strip()
         try:
             secret = bytes.fromhex(text)
         except ValueError:
@@ -157,7 +157,7 @@ def apply(move_file: Path, from_address: str | None, confirm_key: bool, games: P
         from pbem.mail.headers import MAIL_LIMIT
         from pbem.mail.host import host_address
 
-        data = read_limited(move_file, MAIL_LIMIT, "message")
+        data = read_limited(move_file, MAIL_LIMIT, Msg("message"))
         try:
             address: str | None = host_address(games, from_address)
         except FormatError:

@@ -21,7 +21,8 @@ SECRET_NAME = "secret.yaml"
 
 
 def read_secret(path: Path) -> tuple[bytes, str]:
-    data = load_one(decode(read_limited(path / SECRET_NAME, 4096, "secret file"), "the secret file"), "the secret file")
+    raw = read_limited(path / SECRET_NAME, 4096, Msg("secret file"))
+    data = load_one(decode(raw, "the secret file"), "the secret file")
     try:
         secret = bytes.fromhex(data["secret"])
         made = str(data["made"])

@@ -103,7 +103,7 @@ def load_settings(game_dir: Path) -> Settings:
     path = game_dir / SETTINGS_NAME
     if not path.exists():
         return Settings()
-    data = load_one(decode(read_limited(path, SETTINGS_LIMIT, "host settings"), str(path)), str(path))
+    data = load_one(decode(read_limited(path, SETTINGS_LIMIT, Msg("host settings")), str(path)), str(path))
     if data is None:
         return Settings()
     if not isinstance(data, dict):
@@ -137,7 +137,7 @@ def seen_ids(game_dir: Path) -> dict[str, int]:
     path = game_dir / SEEN_NAME
     if not path.exists():
         return {}
-    text = decode(read_limited(path, SEEN_LIMIT, "seen-mail list"), str(path))
+    text = decode(read_limited(path, SEEN_LIMIT, Msg("seen-mail list")), str(path))
     out: dict[str, int] = {}
     for line in text.splitlines():
         parts = line.split()
