@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from pbem.errors import FormatError, UnknownError
+from pbem.i18n import Msg
 
 
 def read_limited(path: Path, limit: int, what: str) -> bytes:
@@ -14,7 +15,8 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
         with path.open("rb") as handle:
             if os.fstat(handle.fileno()).st_size > limit:  # refuse before reading anything
                 raise FormatError(
-                    f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed", "P2"
+                    Msg("{what} {path} is larger than the {kib} KiB allowed", what=what, path=repr(str(path)),
+                        kib=limit // 1024), "P2"
                 )
             chunks: list[bytes] = []  # a pipe or a growing file: still capped; read in
             total = 0  # chunks, so that a small file never reserves the whole limit
@@ -26,13 +28,16 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
                 total += len(chunk)
             data = b"".join(chunks)
     except FileNotFoundError:
-        raise UnknownError(f"{what} {str(path)!r} does not exist", "P1") from None
+        raise UnknownError(Msg("{what} {path} does not exist", what=what, path=repr(str(path))), "P1") from None
     except IsADirectoryError:
-        raise UnknownError(f"{what} {str(path)!r} is a directory, not a file", "P1") from None
+        raise UnknownError(Msg("{what} {path} is a directory, not a file", what=what, path=repr(str(path))),
+                           "P1") from None
     except OSError as err:
-        raise UnknownError(f"cannot read {what} {str(path)!r}: {err.strerror}", "P1") from None
+        raise UnknownError(Msg("cannot read {what} {path}: {reason}", what=what, path=repr(str(path)),
+                               reason=err.strerror), "P1") from None
     if len(data) > limit:
-        raise FormatError(f"{what} {str(path)!r} is larger than the {limit // 1024} KiB allowed", "P2")
+        raise FormatError(Msg("{what} {path} is larger than the {kib} KiB allowed", what=what, path=repr(str(path)),
+                              kib=limit // 1024), "P2")
     return data
 
 

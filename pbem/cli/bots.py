@@ -11,6 +11,7 @@ import click
 
 from pbem.cli.shell import games_option, main, refusals
 from pbem.errors import FormatError, StateError, UnknownError
+from pbem.i18n import Msg
 
 # --- bots -----------------------------------------------------------------------------
 
@@ -46,9 +47,10 @@ def bot(game_id: str, player: str, level: str, seconds: float, out: Path | None,
 
     path = game_dir(games, game_id)
     if out is not None and out.exists():
-        raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+        raise StateError(Msg("{out} exists; pbem does not overwrite files", out=str(out)), "P7")
     if out is not None and not out.parent.is_dir():
-        raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+        raise UnknownError(Msg("cannot write {out}: the folder {folder} does not exist", out=str(out),
+                               folder=str(out.parent)), "P7")
     text = dump_yaml(bot_move(path, load_game(path), player, level, seconds))
     if out is None:
         click.echo(text, nl=False)
@@ -75,10 +77,12 @@ def tournament(n_games: int, players: int, bots: str, seed: int, seconds: float,
 
     levels = [b.strip() for b in bots.split(",") if b.strip()]
     if len(levels) != players:
-        raise FormatError(f"--bots names {len(levels)} bot(s) for {players} players: name one per seat", "R2")
+        raise FormatError(Msg("--bots names {bots} bot(s) for {players} players: name one per seat", bots=len(levels),
+                              players=players), "R2")
     for level in levels:
         if level not in BOT_LEVELS:
-            raise FormatError(f"--bots: no bot level {level!r} (levels: {', '.join(BOT_LEVELS)})", "R2")
+            raise FormatError(Msg("--bots: no bot level {level} (levels: {levels})", level=repr(level),
+                                  levels=", ".join(BOT_LEVELS)), "R2")
     for line in play(n_games, levels, seed, seconds, jobs).lines():
         click.echo(line)
 

@@ -12,6 +12,7 @@ import click
 
 from pbem.cli.shell import _is_mail, _pairs, _report, games_option, main, refusals
 from pbem.errors import Exit, FormatError
+from pbem.i18n import Msg
 
 # --- host commands ------------------------------------------------------------------
 
@@ -61,18 +62,18 @@ def new(
 
     secret = None
     if secret_file is not None:
-        text = read_limited(secret_file, 1024, "secret file").decode("ascii", "replace").strip()
+        text = read_limited(secret_file, 1024, Msg("secret file")).decode("ascii", "replace").strip()
         try:
             secret = bytes.fromhex(text)
         except ValueError:
-            raise FormatError("the secret file must hold 64 hex digits", "P1") from None
+            raise FormatError(Msg("the secret file must hold 64 hex digits"), "P1") from None
     names = tuple(p.strip() for p in players.split(",") if p.strip())
     spec = NewGame(game_id, names, first, secret, host_key_file=host_key)
     if data_dir is not None:
         try:
             spec.board, spec.catalogue = read_data_dir(data_dir)
         except GameDataError as err:
-            raise FormatError(f"--data {data_dir}: {err}", "P3") from None
+            raise FormatError(Msg("--data {folder}: {reason}", folder=str(data_dir), reason=str(err)), "P3") from None
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
     spec.bots = _pairs(bots, "--bot")
@@ -149,14 +150,14 @@ def apply(move_file: Path, from_address: str | None, confirm_key: bool, games: P
 
     if _is_mail(move_file):  # an RFC 5322 message (pbem/mail/)
         if confirm_key:
-            raise FormatError("--confirm-key is for a move file: a key sent by mail is confirmed from "
-                              "the seat's address, with the code the host mails there", "P8")
+            raise FormatError(Msg("--confirm-key is for a move file: a key sent by mail is confirmed from "
+                                  "the seat's address, with the code the host mails there"), "P8")
         from pbem.files import read_limited
         from pbem.mail.admission import apply_mail_file
         from pbem.mail.headers import MAIL_LIMIT
         from pbem.mail.host import host_address
 
-        data = read_limited(move_file, MAIL_LIMIT, "message")
+        data = read_limited(move_file, MAIL_LIMIT, Msg("message"))
         try:
             address: str | None = host_address(games, from_address)
         except FormatError:
@@ -313,9 +314,9 @@ def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None
     from pbem.mail.serve import Server
 
     if (inbox is None) == (imap is None):
-        raise FormatError("pbem serve reads one inbox: give --inbox MAILDIR or --imap HOST[:PORT]", "P1")
+        raise FormatError(Msg("pbem serve reads one inbox: give --inbox MAILDIR or --imap HOST[:PORT]"), "P1")
     if inbox is not None and not ((inbox / "new").is_dir() and (inbox / "cur").is_dir()):
-        raise FormatError(f"--inbox {inbox}: not a Maildir (it needs new/ and cur/)", "P1")
+        raise FormatError(Msg("--inbox {inbox}: not a Maildir (it needs new/ and cur/)", inbox=str(inbox)), "P1")
     box = ImapBox(imap, folder) if imap is not None else None
     server = Server(games, inbox, box, outbox, smtp, from_address, interval, lambda line: click.echo(line, err=False))
     server.handle_signals()  # first: a SIGTERM from now on stops it between two messages

@@ -32,13 +32,15 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
 
     game = load_game(game_dir(games, game_id))
     if player not in game.players:
-        raise UnknownError(f"{player!r} is not a player in game {game_id!r}", "R2.1")
+        raise UnknownError(Msg("{player} is not a player in game {game}", player=repr(player), game=repr(game_id)),
+                           "R2.1")
     where = keep or keep_path(game_id, player, Path("."))
     for target in (t for t in (out, where) if t is not None):
         if not target.parent.is_dir():  # before the nonce is kept: nothing half done
-            raise UnknownError(f"cannot write {target}: the folder {target.parent} does not exist", "P4")
+            raise UnknownError(Msg("cannot write {out}: the folder {folder} does not exist", out=str(target),
+                                   folder=str(target.parent)), "P4")
     if out is not None and out.exists():
-        raise StateError(f"{out} exists; pbem does not overwrite files", "P7")
+        raise StateError(Msg("{out} exists; pbem does not overwrite files", out=str(out)), "P7")
     if reveal_it:  # P4: not before every seat has committed or been waived, as the host would refuse it
         from pbem.referee.admit import check_reveal
 

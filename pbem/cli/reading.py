@@ -244,8 +244,8 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path, lang: 
     try:
         old_entries, old_hashes = read_log(old)
     except TamperError as err:
-        raise TamperError(f"OLD ({old}), the log you kept, does not verify: {err.message}",
-                          err.rule) from None
+        raise TamperError(Msg("OLD ({old}), the log you kept, does not verify: {reason}", old=str(old),
+                              reason=err.words), err.rule) from None
     said = Msg("OLD ({old}), the log you kept, reads and its chain holds (P7)", old=str(old))
     click.echo(f"ok: {say(said, lang)}")
     result = compare([e.raw for e in entries], hashes, [e.raw for e in old_entries], old_hashes)

@@ -19,7 +19,7 @@ import click
 
 from pbem import __version__
 from pbem.errors import Exit, FormatError, PbemError
-from pbem.i18n import LANGS
+from pbem.i18n import LANGS, Msg
 
 if TYPE_CHECKING:
     from pbem.host.step import Applied
@@ -105,9 +105,11 @@ def writable(out: Path, force: bool) -> None:
     from pbem.errors import StateError, UnknownError
 
     if out.exists() and not force:
-        raise StateError(f"{out} exists; pbem does not overwrite files (add --force to replace it)", "P7")
+        raise StateError(Msg("{out} exists; pbem does not overwrite files (add --force to replace it)", out=str(out)),
+                         "P7")
     if not out.parent.is_dir():
-        raise UnknownError(f"cannot write {out}: the folder {out.parent} does not exist", "P7")
+        raise UnknownError(Msg("cannot write {out}: the folder {folder} does not exist", out=str(out),
+                           folder=str(out.parent)), "P7")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -139,9 +141,9 @@ def _pairs(items: tuple[str, ...], option: str) -> dict[str, str]:
     for item in items:
         player, sep, value = item.partition("=")
         if not sep or not player.strip() or not value.strip():
-            raise FormatError(f"{option} {item!r}: write {option} PLAYER=VALUE")
+            raise FormatError(Msg("{option} {item}: write {option} PLAYER=VALUE", option=option, item=repr(item)))
         if player.strip() in out:
-            raise FormatError(f"{option}: {player.strip()} is given twice")
+            raise FormatError(Msg("{option}: {player} is given twice", option=option, player=player.strip()))
         out[player.strip()] = value.strip()
     return out
 

@@ -31,6 +31,7 @@ from pbem.fair import protocol
 from pbem.host.private import seat_view
 from pbem.host.secret import read_secret
 from pbem.host.settings import load_settings
+from pbem.i18n import Msg
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, after_of, parse_move
 from pbem.log.yamlio import dump_yaml
@@ -46,12 +47,15 @@ def bot_move(path: Path, game: Game, player: str, level: str, seconds: float = D
              rng: random.Random | None = None) -> dict[str, Any]:
     """``player``'s next move (a move file's data) by a bot of ``level``, from the seat's view."""
     if player not in game.players:
-        raise UnknownError(f"{player!r} is not a player in game {game.game_id!r}", "R2.1")
+        raise UnknownError(Msg("{player} is not a player in game {game}", player=repr(player), game=repr(game.game_id)),
+                           "R2.1")
     if game.state is None:
-        raise StateError("the game has not started: each seat first commits to a nonce (pbem nonce, P4)", "P4")
+        raise StateError(Msg("the game has not started: each seat first commits to a nonce (pbem nonce, P4)"), "P4")
     if game.state.to_move != player:
-        whose = "the game is over" if game.state.to_move is None else f"it is {game.state.to_move}'s turn"
-        raise StateError(f"{player} is not to move: {whose} (R3)", "R3")
+        if game.state.to_move is None:
+            raise StateError(Msg("{player} is not to move: the game is over (R3)", player=player), "R3")
+        raise StateError(Msg("{player} is not to move: it is {seat}'s turn (R3)", player=player,
+                             seat=game.state.to_move), "R3")
     from pbem.bots.levels import make_bot  # start-up speed: only a bot's decision loads the bots
 
     bot = make_bot(level, rng or random.Random(secrets.randbits(64)), seconds)

@@ -26,6 +26,7 @@ from pbem.host.head import head_of
 from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
 from pbem.host.settings import BOT_SECONDS, REVEALS, Settings, check_languages, check_registrations, save_settings
+from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import BOT_LEVELS, Keys
 from pbem.log.logfile import LOG_NAME, append, link
@@ -62,11 +63,12 @@ def create(games: Path, spec: NewGame) -> Path:
     _check_spec(spec)
     path = games / spec.game_id
     if path.exists():
-        raise StateError(f"game {spec.game_id!r} already exists in {str(games)!r}", "P1")
+        raise StateError(Msg("game {game} already exists in {folder}", game=repr(spec.game_id),
+                             folder=repr(str(games))), "P1")
     made = "supplied" if spec.secret is not None else "os-csprng"
     secret = spec.secret if spec.secret is not None else secrets.token_bytes(32)
     if len(secret) != 32:
-        raise FormatError("the secret must be 32 bytes (64 hex digits)", "P1")
+        raise FormatError(Msg("the secret must be 32 bytes (64 hex digits)"), "P1")
     entry = _first_entry(spec, secret, made)
     # --- P8: the host key signs entry 0 too; host.yaml keeps its path (pbem.fair.keys) ---
     emails = check_registrations(spec.players, spec.keys, spec.emails)
@@ -76,8 +78,8 @@ def create(games: Path, spec: NewGame) -> Path:
         spec.host_key = public_text(sealer.key)
     clash = Keys(spec.keys, spec.host_key).clash()
     if clash is not None:  # every reader refuses such an entry 0 (pbem.referee.replay)
-        raise FormatError(f"--key: one key per seat, and none the host's: {clash}; each player "
-                          "makes a key of their own with 'pbem keygen'; nothing was changed", "P8")
+        raise FormatError(Msg("--key: one key per seat, and none the host's: {clash}; each player "
+                              "makes a key of their own with 'pbem keygen'; nothing was changed", clash=clash), "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
                         bot_seconds=spec.bot_seconds, reveal=spec.reveal, languages=dict(spec.languages))
     # --- end P8 ---
@@ -90,24 +92,26 @@ def create(games: Path, spec: NewGame) -> Path:
 def _check_spec(spec: NewGame) -> None:
     """The game id, the players (R2), the first player (R2.1), the map, the deadline (R8.1)."""
     if not protocol.GAME_ID_RE.match(spec.game_id):
-        raise FormatError(f"{spec.game_id!r} is not a game id ({protocol.GAME_ID_RULE})", "P2")
+        raise FormatError(Msg("{game} is not a game id ({rule})", game=repr(spec.game_id),
+                              rule=Msg(protocol.GAME_ID_RULE)), "P2")
     players = spec.players
     if not 2 <= len(players) <= 4 or len(set(players)) != len(players):
-        raise FormatError("Rattus is for 2 to 4 players with distinct names", "R2")
+        raise FormatError(Msg("Rattus is for 2 to 4 players with distinct names"), "R2")
     for p in players:
         if not PLAYER_RE.match(p):
-            raise FormatError(f"player name {p!r}: use 1-32 lowercase letters, digits, _ or -", "P2")
+            raise FormatError(Msg("player name {name}: use 1-32 lowercase letters, digits, _ or -", name=repr(p)), "P2")
     if spec.first is not None and spec.first not in players:
-        raise FormatError(f"--first {spec.first!r} is not one of the players", "R2.1")
+        raise FormatError(Msg("--first {first} is not one of the players", first=repr(spec.first)), "R2.1")
     check_languages(players, spec.languages)
     spec.board.regions_in_use(len(players))
     if spec.reminder is not None and (spec.deadline is None or spec.reminder >= spec.deadline):
-        raise FormatError("--reminder needs a --deadline, and must be shorter than it", "R8.1")
+        raise FormatError(Msg("--reminder needs a --deadline, and must be shorter than it"), "R8.1")
     if spec.reveal not in REVEALS:
-        raise FormatError(f"--reveal {spec.reveal!r}: give {' or '.join(REVEALS)}", "P6")
+        raise FormatError(Msg("--reveal {reveal}: give {auto} or {manual}", reveal=repr(spec.reveal), auto=REVEALS[0],
+                              manual=REVEALS[1]), "P6")
     if spec.bot_seconds is not None and not (spec.bots and BOT_SECONDS[0] <= spec.bot_seconds <= BOT_SECONDS[1]):
-        raise FormatError(f"--bot-seconds needs a --bot seat, and {BOT_SECONDS[0]} to {BOT_SECONDS[1]} "
-                          f"seconds, not {spec.bot_seconds}", "P1")
+        raise FormatError(Msg("--bot-seconds needs a --bot seat, and {low} to {high} seconds, not {seconds}",
+                              low=BOT_SECONDS[0], high=BOT_SECONDS[1], seconds=spec.bot_seconds), "P1")
 
 
 def _first_entry(spec: NewGame, secret: bytes, made: str) -> dict[str, Any]:
@@ -167,7 +171,8 @@ def _write_game(
         try:
             os.rename(tmp, games / game_id)
         except OSError:  # another `pbem new` made it first
-            raise StateError(f"game {game_id!r} already exists in {str(games)!r}", "P1") from None
+            raise StateError(Msg("game {game} already exists in {folder}", game=repr(game_id),
+                                 folder=repr(str(games))), "P1") from None
     except BaseException:
         for child in tmp.iterdir():
             child.unlink()
@@ -179,15 +184,17 @@ def _bot_seats(spec: NewGame) -> dict[str, str]:
     """Entry 0's ``bots`` (seat -> level): public, since a bot seat is the host's seat."""
     for player, level in spec.bots.items():
         if player not in spec.players:
-            raise FormatError(f"--bot {player}={level}: {player!r} is not one of the players "
-                              f"({', '.join(spec.players)})", "P1")
-        if level not in BOT_LEVELS:
-            raise FormatError(f"--bot {player}={level}: no bot level {level!r} (levels: {', '.join(BOT_LEVELS)})",
+            raise FormatError(Msg("--bot {player}={level}: {seat} is not one of the players ({players})",
+                                  player=player, level=level, seat=repr(player), players=", ".join(spec.players)),
                               "P1")
+        if level not in BOT_LEVELS:
+            raise FormatError(Msg("--bot {player}={level}: no bot level {quoted} (levels: {levels})", player=player,
+                                  level=level, quoted=repr(level), levels=", ".join(BOT_LEVELS)), "P1")
         if player in spec.keys:
-            raise FormatError(f"--bot {player} and --key {player}: a bot seat is played by the host, "
-                              "which cannot sign as a player; a bot seat has no player key (P8)", "P8")
+            raise FormatError(Msg("--bot {player} and --key {player}: a bot seat is played by the host, "
+                                  "which cannot sign as a player; a bot seat has no player key (P8)", player=player),
+                              "P8")
     if len(spec.bots) == len(spec.players):
-        raise FormatError("--bot: every seat would be a bot; a game needs at least one human seat "
-                          "(use 'pbem tournament' for bots alone)", "P1")
+        raise FormatError(Msg("--bot: every seat would be a bot; a game needs at least one human seat "
+                              "(use 'pbem tournament' for bots alone)"), "P1")
     return dict(sorted(spec.bots.items()))

@@ -20,6 +20,7 @@ from pbem.host.replaycache import CachedGame, cached_game
 from pbem.host.secret import secret_for
 from pbem.host.settings import check_address, load_settings, save_settings
 from pbem.host.step import Applied, judged, record
+from pbem.i18n import N_, Msg
 from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
@@ -33,29 +34,49 @@ from pbem.referee.seats import check_replace, due_at, standin_entry
 
 def game_dir(games: Path, game_id: str) -> Path:
     if not protocol.GAME_ID_RE.match(game_id):
-        raise UnknownError(f"{game_id!r} is not a game id ({protocol.GAME_ID_RULE})", "P2")
+        raise UnknownError(Msg("{game} is not a game id ({rule})", game=repr(game_id), rule=Msg(protocol.GAME_ID_RULE)),
+                           "P2")
     path = games / game_id
     if not (path / LOG_NAME).is_file():
-        raise UnknownError(f"no game {game_id!r} in {str(games)!r} (no {LOG_NAME} there). {_games_seen(games)}", "P1")
+        raise UnknownError(Msg("no game {game} in {folder} (no {log} there). {seen}", game=repr(game_id),
+                               folder=repr(str(games)), log=LOG_NAME, seen=_games_seen(games)), "P1")
     return path
 
 
-def _games_seen(games: Path) -> str:
+# protocol.GAME_ID_RULE, marked here for the catalogs (a refusal says it as a Msg)
+N_("1-64 characters of a-z 0-9 _ -, starting with a letter or digit")
+
+
+def _games_seen(games: Path) -> Msg:
     """Where pbem looked and the games it found there, for a game id it could not find."""
-    where = f"pbem looked in {games.resolve()} (--games, else $PBEM_GAMES, else the current folder)"
+    folder = str(games.resolve())
     try:
         found = sorted(p.name for p in games.iterdir() if (p / LOG_NAME).is_file())
     except OSError:
-        return f"{where}, which cannot be read."
+        return Msg("pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder), "
+                   "which cannot be read.", folder=folder)
     if not found:
         nearby = sorted(  # folders here that hold games, as the demo's demo-games/ does
             p.name for p in games.iterdir()
             if p.is_dir() and any((q / LOG_NAME).is_file() for q in p.iterdir() if q.is_dir())
         )
-        hint = f"; try {' or '.join(f'--games {games / n}' for n in nearby[:5])}" if nearby else ""
-        return f"{where} and found no game there; name the folder that holds the games with --games{hint}"
-    shown = ", ".join(found[:20]) + (f" and {len(found) - 20} more" if len(found) > 20 else "")
-    return f"{where}; the games there: {shown}"
+        if not nearby:
+            return Msg("pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder) and "
+                       "found no game there; name the folder that holds the games with --games", folder=folder)
+        tries: str = f"--games {games / nearby[0]}"
+        for n in nearby[1:5]:
+            tries = Msg("{tries} or {option}", tries=tries, option=f"--games {games / n}")
+        return Msg("pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder) and "
+                   "found no game there; name the folder that holds the games with --games; try {tries}",
+                   folder=folder, tries=tries)
+    if len(found) > 20:
+        return Msg.plural("pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder); "
+                          "the games there: {shown} and {n} more",
+                          "pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder); "
+                          "the games there: {shown} and {n} more", len(found) - 20,
+                          folder=folder, shown=", ".join(found[:20]))
+    return Msg("pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder); "
+               "the games there: {shown}", folder=folder, shown=", ".join(found))
 
 
 def load_game(path: Path) -> Game:
@@ -87,13 +108,13 @@ def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
         written = judged(path, game, move)
         offered = move.data.get("key") if move.kind == "commit" else None
         if isinstance(offered, str) and offered != game.keys.get(move.player) and not key_confirmed:
-            raise SignatureError(
-                f"the commitment registers a key for {move.player}, and anyone could have written "
-                f"it in {move.player}'s name: it is recorded only once the key is confirmed as "
-                f"{move.player}'s: by mail, the host mails a one-time code to the seat's address "
+            raise SignatureError(Msg(
+                "the commitment registers a key for {seat}, and anyone could have written "
+                "it in {seat}'s name: it is recorded only once the key is confirmed as "
+                "{seat}'s: by mail, the host mails a one-time code to the seat's address "
                 "and a reply from it carrying the code records it; at the keyboard, 'pbem apply FILE "
                 "--confirm-key' once you have confirmed the key with the seat's player; or the key "
-                "comes with 'pbem new --key'; nothing was changed", "P8",
+                "comes with 'pbem new --key'; nothing was changed", seat=move.player), "P8",
             )
         return _recorded(path, read, record(path, game, *written))
 
@@ -174,8 +195,8 @@ def reveal(games: Path, game_id: str) -> Applied:
         read = cached_game(path)
         game = read.game
         if not game.over:
-            raise StateError("the secret is revealed only when the game is over", "P6")
+            raise StateError(Msg("the secret is revealed only when the game is over"), "P6")
         if game.secret is not None:
-            raise StateError("the secret has already been revealed", "P6")
+            raise StateError(Msg("the secret has already been revealed"), "P6")
         secret = secret_for(game, path)
         return _recorded(path, read, record(path, game, [{"kind": "reveal", "secret": secret.hex()}]))

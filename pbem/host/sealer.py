@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.errors import SignatureError
 from pbem.fair.keys import entry_message, fingerprint, load_private_key, public_text, sign
 from pbem.host.settings import load_settings
+from pbem.i18n import Msg
 from pbem.log.game import Game
 
 if TYPE_CHECKING:
@@ -34,9 +35,9 @@ class Sealer:
 def sealer_for(key_path: Path, public: str | None = None) -> Sealer:
     key = load_private_key(key_path)
     if public is not None and public_text(key) != public:
-        raise SignatureError(
-            f"the host key file {key_path} is not the key recorded in entry 0 "
-            f"({fingerprint(public)}...)", "P8",
+        raise SignatureError(Msg(
+            "the host key file {path} is not the key recorded in entry 0 ({fingerprint}...)",
+            path=str(key_path), fingerprint=fingerprint(public)), "P8",
         )
     return Sealer(key)
 
@@ -48,9 +49,9 @@ def game_sealer(game_dir: Path, game: Game) -> Sealer | None:
         return None
     settings = load_settings(game_dir)
     if settings.host_key is None:
-        raise SignatureError(
-            f"entry 0 records a host key, but {game_dir / 'host.yaml'} names no host key file; "
-            "the host must sign every entry (restore host.yaml's 'host_key')", "P8",
+        raise SignatureError(Msg(
+            "entry 0 records a host key, but {path} names no host key file; "
+            "the host must sign every entry (restore host.yaml's 'host_key')", path=str(game_dir / "host.yaml")), "P8",
         )
     return sealer_for(Path(settings.host_key), public)
 

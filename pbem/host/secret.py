@@ -13,6 +13,7 @@ from pathlib import Path
 from pbem.errors import TamperError
 from pbem.fair import protocol
 from pbem.files import read_limited
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.yamlio import decode, load_one
 
@@ -20,14 +21,15 @@ SECRET_NAME = "secret.yaml"
 
 
 def read_secret(path: Path) -> tuple[bytes, str]:
-    data = load_one(decode(read_limited(path / SECRET_NAME, 4096, "secret file"), "the secret file"), "the secret file")
+    raw = read_limited(path / SECRET_NAME, 4096, Msg("secret file"))
+    data = load_one(decode(raw, "the secret file"), "the secret file")
     try:
         secret = bytes.fromhex(data["secret"])
         made = str(data["made"])
         if len(secret) != 32:
             raise ValueError
     except (KeyError, TypeError, ValueError):
-        raise TamperError("the secret file must hold 'secret' (64 hex digits) and 'made'", "P1") from None
+        raise TamperError(Msg("the secret file must hold 'secret' (64 hex digits) and 'made'"), "P1") from None
     return secret, made
 
 
@@ -35,5 +37,5 @@ def secret_for(game: Game, path: Path) -> bytes:
     """The game's secret, once it matches the commitment in entry 0 (P3)."""
     secret, _made = read_secret(path)
     if protocol.secret_commitment(secret) != game.secret_commitment:
-        raise TamperError("the secret file does not match the commitment in entry 0", "P3")
+        raise TamperError(Msg("the secret file does not match the commitment in entry 0"), "P3")
     return secret

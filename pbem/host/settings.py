@@ -16,7 +16,7 @@ from typing import Any
 from pbem.errors import FormatError, TamperError
 from pbem.fair.keys import check_public_text
 from pbem.files import read_limited, write_atomic
-from pbem.i18n import LANGS
+from pbem.i18n import LANGS, Msg
 from pbem.log.logfile import locked
 from pbem.log.yamlio import decode, dump_yaml, load_one
 
@@ -85,7 +85,8 @@ def check_address(address: str, player: str) -> str:
 
     _name, addr = parseaddr(address)
     if not addr or "@" not in addr or addr.startswith("@") or addr.endswith("@") or " " in addr:
-        raise FormatError(f"--email {player}={address!r}: not an e-mail address", "P1")
+        raise FormatError(Msg("--email {player}={address}: not an e-mail address", player=player,
+                              address=repr(address)), "P1")
     return addr
 
 
@@ -102,11 +103,11 @@ def load_settings(game_dir: Path) -> Settings:
     path = game_dir / SETTINGS_NAME
     if not path.exists():
         return Settings()
-    data = load_one(decode(read_limited(path, SETTINGS_LIMIT, "host settings"), str(path)), str(path))
+    data = load_one(decode(read_limited(path, SETTINGS_LIMIT, Msg("host settings")), str(path)), str(path))
     if data is None:
         return Settings()
     if not isinstance(data, dict):
-        raise TamperError(f"{path} must be a mapping with 'emails' and 'host_key'")
+        raise TamperError(Msg("{path} must be a mapping with 'emails' and 'host_key'", path=str(path)))
     emails, host_key, mail_from = data.get("emails", {}), data.get("host_key"), data.get("mail_from")
     bot_ms = data.get("bot_milliseconds")
     reveal = data.get("reveal", "manual")
@@ -121,9 +122,11 @@ def load_settings(game_dir: Path) -> Settings:
         or not (host_key is None or isinstance(host_key, str))
         or not (bot_ms is None or (type(bot_ms) is int and BOT_SECONDS[0] <= bot_ms / 1000 <= BOT_SECONDS[1]))
     ):
-        raise TamperError(f"{path} must hold 'emails' (player: address), 'host_key' (a path), "
-                          f"'bot_milliseconds' ({BOT_SECONDS[0] * 1000:.0f} to {BOT_SECONDS[1] * 1000:.0f}) "
-                          f"'reveal' ({' or '.join(REVEALS)}) and 'languages' (seat: {', '.join(LANGS)})")
+        raise TamperError(Msg("{path} must hold 'emails' (player: address), 'host_key' (a path), "
+                              "'bot_milliseconds' ({low} to {high}) 'reveal' ({auto} or {manual}) and "
+                              "'languages' (seat: {langs})", path=str(path), low=f"{BOT_SECONDS[0] * 1000:.0f}",
+                              high=f"{BOT_SECONDS[1] * 1000:.0f}", auto=REVEALS[0], manual=REVEALS[1],
+                              langs=", ".join(LANGS)))
     return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, str(reveal),
                     dict(languages))
 
@@ -134,7 +137,7 @@ def seen_ids(game_dir: Path) -> dict[str, int]:
     path = game_dir / SEEN_NAME
     if not path.exists():
         return {}
-    text = decode(read_limited(path, SEEN_LIMIT, "seen-mail list"), str(path))
+    text = decode(read_limited(path, SEEN_LIMIT, Msg("seen-mail list")), str(path))
     out: dict[str, int] = {}
     for line in text.splitlines():
         parts = line.split()
@@ -154,11 +157,13 @@ def check_languages(players: tuple[str, ...], languages: dict[str, str], option:
     """Issue 22: each seat named is a player of the game, and each language one pbem speaks."""
     for seat, lang in languages.items():
         if seat not in players:
-            raise FormatError(f"{option} {seat}={lang}: {seat!r} is not one of the players ({', '.join(players)}); "
-                              "nothing was changed", "P1")
+            raise FormatError(Msg("{option} {seat}={lang}: {quoted} is not one of the players ({players}); "
+                                  "nothing was changed", option=option, seat=seat, lang=lang, quoted=repr(seat),
+                                  players=", ".join(players)), "P1")
         if lang not in LANGS:
-            raise FormatError(f"{option} {seat}={lang}: pbem speaks {', '.join(LANGS)} (English, Hungarian, "
-                              f"Greek, Ukrainian), not {lang!r}; nothing was changed", "P1")
+            raise FormatError(Msg("{option} {seat}={lang}: pbem speaks {langs} (English, Hungarian, "
+                                  "Greek, Ukrainian), not {quoted}; nothing was changed", option=option, seat=seat,
+                                  lang=lang, langs=", ".join(LANGS), quoted=repr(lang)), "P1")
 
 
 def set_language(game_dir: Path, players: tuple[str, ...], seat: str, lang: str) -> str:
@@ -186,8 +191,8 @@ def check_registrations(
         for player in table:
             if player not in players:
                 raise FormatError(
-                    f"{what} {player}=...: {player!r} is not one of the players "
-                    f"({', '.join(players)})", "P8" if what == "--key" else "P1",
+                    Msg("{what} {player}=...: {quoted} is not one of the players ({players})", what=what, player=player,
+                        quoted=repr(player), players=", ".join(players)), "P8" if what == "--key" else "P1",
                 )
     for player, public in keys.items():
         check_public_text(public, f"--key {player}")

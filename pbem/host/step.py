@@ -29,6 +29,7 @@ from pbem.host.private import write_private
 from pbem.host.sealer import game_sealer
 from pbem.host.secret import secret_for
 from pbem.host.settings import load_settings
+from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, append, link
@@ -123,7 +124,7 @@ def _answer(path: Path, applied: Applied, seconds: float) -> Applied:
                                 f"referee refused ({err}); the moves before it are recorded") from err
         steps.append(_write(path, game, *found))
         game = steps[-1].game
-    raise StateError("the bot seats did not hand the turn back", "R3")  # pragma: no cover
+    raise StateError(Msg("the bot seats did not hand the turn back"), "R3")  # pragma: no cover
 
 
 def _write(

@@ -18,6 +18,7 @@ from pbem.bots.randombot import bot_actions
 from pbem.errors import StateError
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game, reveal
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move, read_move
 from pbem.log.yamlio import dump_yaml
@@ -103,7 +104,7 @@ def play_demo(
     game = load_game(game_dir(games, game_id))
     findings = audit(game)
     if game.state is None:  # pragma: no cover
-        raise StateError("the demo game never started")
+        raise StateError(Msg("the demo game never started"))
     scores = game.state.scores()
     summary(f"game {game_id} finished after {game.state.turn_number} turns; {game.last_seq + 1} log entries")
     summary(f"it is in {path} (log.yaml, moves/, private/)")

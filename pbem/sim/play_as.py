@@ -17,6 +17,7 @@ from pathlib import Path
 from pbem.errors import FormatError
 from pbem.host.create import NewGame, create
 from pbem.host.games import answer, apply_move, game_dir, load_game
+from pbem.i18n import Msg
 from pbem.log.moves import parse_move
 from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move, keep, keep_path, kept, reveal_move
@@ -29,8 +30,8 @@ def play_as(games: Path, n_players: int, seat: str, level: str, seed: int | None
     """Create the game, open it, let the bots play up to ``seat``'s turn; what to do next."""
     players = PLAYER_NAMES[:n_players]
     if seat not in players:
-        raise FormatError(f"--play-as {seat!r}: with {n_players} players the seats are "
-                          f"{', '.join(players)}", "R2.1")
+        raise FormatError(Msg("--play-as {seat}: with {count} players the seats are {seats}", seat=repr(seat),
+                              count=n_players, seats=", ".join(players)), "R2.1")
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
     game_id = f"play-{rng.getrandbits(32):08x}"
     games.mkdir(parents=True, exist_ok=True)
