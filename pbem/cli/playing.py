@@ -21,9 +21,11 @@ from pbem.i18n import Msg
 @click.option("--keep", type=click.Path(dir_okay=False, path_type=Path),
               help="Where the nonce is kept (default: ./nonce-GAME-PLAYER.yaml, mode 0600).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
+@lang_option
 @games_option
 @refusals
-def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Path | None, games: Path) -> None:
+def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Path | None, lang: str,
+          games: Path) -> None:
     """A player's nonce (P4): make and keep one and write its commitment; with --reveal, reveal it."""
     from pbem.host.games import game_dir, load_game
     from pbem.log.yamlio import dump_yaml
@@ -53,8 +55,13 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
         click.echo(text, nl=False)
     else:
         out.write_text(text, encoding="utf-8")
-        click.echo(f"{'nonce' if reveal_it else 'commitment'} move for {player} written to {out}; "
-                   f"the nonce is kept in {where} (mode 0600)")
+        from pbem.i18n import say
+
+        where_said = {"player": player, "out": str(out), "where": str(where)}
+        click.echo(say(Msg("nonce move for {player} written to {out}; the nonce is kept in {where} (mode 0600)",
+                           **where_said) if reveal_it else
+                       Msg("commitment move for {player} written to {out}; the nonce is kept in {where} (mode 0600)",
+                           **where_said), lang))
 
 
 
@@ -125,14 +132,16 @@ def check(move_file: Path, log: Path | None, lang: str, games: Path) -> None:
 @main.command()
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The private key file (mode 0600); the public key goes to OUT.pub.")
+@lang_option
 @refusals
-def keygen(out: Path) -> None:
+def keygen(out: Path, lang: str) -> None:
     """Make an Ed25519 key pair for signing moves or, for the host, log entries (P8)."""
     from pbem.fair.keys import keygen as make
+    from pbem.i18n import say
 
     private, public_path, public = make(out)
-    click.echo(f"private key: {private} (mode 0600; keep it, never send it)")
-    click.echo(f"public key:  {public_path}: {public}")
+    click.echo(say(Msg("private key: {path} (mode 0600; keep it, never send it)", path=str(private)), lang))
+    click.echo(say(Msg("public key:  {path}: {key}", path=str(public_path), key=public), lang))
 
 
 @main.command()
@@ -140,13 +149,16 @@ def keygen(out: Path) -> None:
 @click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Your private key file.")
 @click.option("--register", is_flag=True, help="Commit moves: also add your public key ('key:').")
+@lang_option
 @refusals
-def sign(move_file: Path, key: Path, register: bool) -> None:
+def sign(move_file: Path, key: Path, register: bool, lang: str) -> None:
     """Sign a move file in place (a 'signature:' line over the parsed move, P8)."""
+    from pbem.i18n import say
     from pbem.player.signfile import sign_move_file
 
     move = sign_move_file(move_file, key, register)
-    click.echo(f"signed {move_file} ({move.player}'s {move.kind} for game {move.game})")
+    click.echo(say(Msg("signed {file} ({player}'s {kind} for game {game})", file=str(move_file),
+                       player=move.player, kind=move.kind, game=move.game), lang))
 
 
 @main.command()

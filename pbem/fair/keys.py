@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.errors import FormatError, StateError
 from pbem.fair import protocol
 from pbem.files import read_limited
+from pbem.i18n import Msg
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import (
@@ -56,7 +57,7 @@ def keygen(out: Path) -> tuple[Path, Path, str]:
     pub_path = out.with_name(out.name + ".pub")
     for target in (out, pub_path):
         if target.exists():
-            raise StateError(f"{target} exists; pbem does not overwrite key files")
+            raise StateError(Msg("{target} exists; pbem does not overwrite key files", target=str(target)))
     key = Ed25519PrivateKey.generate()
     pem = key.private_bytes(
         serialization.Encoding.PEM,
@@ -82,7 +83,7 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
     data = read_limited(path, KEY_FILE_LIMIT, "key file")
     if data.lstrip().startswith(PUBLIC_PREFIX.encode()):
         raise FormatError(
-            f"{path} is a public key; signing needs the private key file (without .pub)", "P8"
+            Msg("{path} is a public key; signing needs the private key file (without .pub)", path=str(path)), "P8"
         )
     try:
         if b"OPENSSH PRIVATE KEY" in data:
@@ -90,9 +91,11 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
         else:
             key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as err:
-        raise FormatError(f"{path} is not an unencrypted Ed25519 private key: {err}", "P8") from None
+        raise FormatError(Msg("{path} is not an unencrypted Ed25519 private key: {err}", path=str(path),
+                                  err=str(err)), "P8") from None
     if not isinstance(key, Ed25519PrivateKey):
-        raise FormatError(f"{path} holds a {type(key).__name__}, not an Ed25519 key", "P8")
+        raise FormatError(Msg("{path} holds a {kind}, not an Ed25519 key", path=str(path),
+                                  kind=type(key).__name__), "P8")
     return key
 
 
@@ -112,16 +115,29 @@ def is_public_text(text: object) -> bool:
     )
 
 
-def check_public_text(text: str, what: str = "public key") -> str:
+def check_public_text(text: str, what: str = "public key", *, path: Path | None = None) -> str:
+    """``text`` if it is a public key (``what`` names where it came from: an option such as
+    ``--key red``; ``path``: the public key file it was read from)."""
     if not PUBLIC_RE.match(text):
-        raise FormatError(
-            f"{what} must be one line 'ed25519:' followed by 44 base64 characters", "P8"
-        )
+        if path is not None:
+            msg = Msg("public key file {path} must be one line 'ed25519:' followed by 44 base64 characters",
+                      path=str(path))
+        elif what == "public key":
+            msg = Msg("public key must be one line 'ed25519:' followed by 44 base64 characters")
+        else:
+            msg = Msg("{what} must be one line 'ed25519:' followed by 44 base64 characters", what=what)
+        raise FormatError(msg, "P8")
     if not is_public_text(text):
-        raise FormatError(
-            f"{what} is not in canonical base64: the spare bits of its last character must be "
-            "zero (copy the key as 'pbem keygen' wrote it)", "P2",
-        )
+        if path is not None:
+            msg = Msg("public key file {path} is not in canonical base64: the spare bits of its last character "
+                      "must be zero (copy the key as 'pbem keygen' wrote it)", path=str(path))
+        elif what == "public key":
+            msg = Msg("public key is not in canonical base64: the spare bits of its last character must be "
+                      "zero (copy the key as 'pbem keygen' wrote it)")
+        else:
+            msg = Msg("{what} is not in canonical base64: the spare bits of its last character must be "
+                      "zero (copy the key as 'pbem keygen' wrote it)", what=what)
+        raise FormatError(msg, "P2")
     return text
 
 
@@ -131,11 +147,11 @@ def read_public_key(path: Path) -> str:
     text = data.decode("ascii", "replace").strip()
     if "PRIVATE KEY" in text:
         raise FormatError(
-            f"{path} is a private key: give the player's public key file ({path.name}.pub); "
-            "a private key never leaves its owner",
+            Msg("{path} is a private key: give the player's public key file ({name}.pub); "
+                "a private key never leaves its owner", path=str(path), name=path.name),
             "P8",
         )
-    return check_public_text(text, f"public key file {path}")
+    return check_public_text(text, path=path)
 
 
 @functools.lru_cache(maxsize=64)

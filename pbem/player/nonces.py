@@ -16,6 +16,7 @@ from typing import Any
 from pbem.errors import FormatError, StateError, TamperError, UnknownError
 from pbem.fair import protocol
 from pbem.files import read_limited
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.moves import after_of
 from pbem.log.records import Start
@@ -63,8 +64,8 @@ def keep(path: Path, game: Game, player: str) -> bytes:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         raise StateError(
-            f"{path} already holds a nonce for this game: a commitment cannot be changed (P4); "
-            "use --reveal to send it, or --keep to name another file", "P4",
+            Msg("{path} already holds a nonce for this game: a commitment cannot be changed (P4); "
+                "use --reveal to send it, or --keep to name another file", path=str(path)), "P4",
         ) from None
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
@@ -73,10 +74,11 @@ def keep(path: Path, game: Game, player: str) -> bytes:
 
 def _read_kept(path: Path) -> dict[str, Any]:
     if not path.exists():
-        raise UnknownError(f"no kept nonce at {path}: run 'pbem nonce' without --reveal first", "P4")
+        raise UnknownError(Msg("no kept nonce at {path}: run 'pbem nonce' without --reveal first", path=str(path)),
+                           "P4")
     data = load_one(decode(read_limited(path, 4096, "nonce file"), str(path)), str(path))
     if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in ("game", "player", "nonce")):
-        raise FormatError(f"{path} is not a nonce file written by 'pbem nonce'", "P4")
+        raise FormatError(Msg("{path} is not a nonce file written by 'pbem nonce'", path=str(path)), "P4")
     return data
 
 
@@ -85,13 +87,14 @@ def kept(path: Path, game: Game, player: str) -> bytes:
     data = _read_kept(path)
     if data.get("game") != game.game_id or data.get("player") != player or data.get("entry0") != game.hashes[0]:
         raise StateError(
-            f"{path} holds a nonce for {data.get('player')!r} in another game (or another entry 0 "
-            f"of game {game.game_id!r}: the game was created again)", "P4",
+            Msg("{path} holds a nonce for {player} in another game (or another entry 0 "
+                "of game {game}: the game was created again)", path=str(path), player=repr(data.get("player")),
+                game=repr(game.game_id)), "P4",
         )
     try:
         return bytes.fromhex(data["nonce"])
     except ValueError:
-        raise FormatError(f"{path}: the nonce is not hex", "P4") from None
+        raise FormatError(Msg("{path}: the nonce is not hex", path=str(path)), "P4") from None
 
 
 def check_kept(path: Path, game: Game) -> str:
@@ -104,13 +107,18 @@ def check_kept(path: Path, game: Game) -> str:
     nonce = kept(path, game, player).hex()
     start = next((e for e in game.entries if isinstance(e, Start)), None)
     if start is None:
-        raise StateError(f"the game has not started: {player}'s nonce is checked against the start entry, "
-                         "which comes after the last reveal", "P4")
+        raise StateError(Msg("the game has not started: {player}'s nonce is checked against the start entry, "
+                             "which comes after the last reveal", player=player), "P4")
     used = start.raw["nonces"].get(player, "")
     if used != nonce:
-        what = "no nonce (the seat was waived)" if not used else f"the nonce {used[:16]}..."
+        params = {"seq": start.seq, "player": player, "file": path.name, "kept": nonce[:16]}
         raise TamperError(
-            f"entry {start.seq}: the start used {what} for {player}, not the nonce {player} kept in "
-            f"{path.name} ({nonce[:16]}...): this seed is not the one {player}'s nonce was to make", "P4",
+            Msg("entry {seq}: the start used no nonce (the seat was waived) for {player}, not the nonce {player} "
+                "kept in {file} ({kept}...): this seed is not the one {player}'s nonce was to make", **params)
+            if not used else
+            Msg("entry {seq}: the start used the nonce {used}... for {player}, not the nonce {player} kept in "
+                "{file} ({kept}...): this seed is not the one {player}'s nonce was to make", used=used[:16],
+                **params), "P4",
         )
-    return f"the start (entry {start.seq}) used exactly the nonce {player} kept in {path.name} (P4)"
+    return Msg("the start (entry {seq}) used exactly the nonce {player} kept in {file} (P4)", seq=start.seq,
+               player=player, file=path.name)

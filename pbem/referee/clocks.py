@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.i18n import Msg, say
 from pbem.log.clock import at_of, seconds
 from pbem.log.records import Entry, Timeout
 
@@ -24,32 +25,47 @@ ALLOWANCE = 600
 """Seconds a host's clock may run ahead of the reader's before a reader names it."""
 
 
-def ahead(entries: Sequence[Entry], now: str) -> list[str]:
-    """The entries stamped later than the reader's clock ``now`` plus the allowance."""
+def ahead(entries: Sequence[Entry], now: str, lang: str = "en") -> list[str]:
+    """The entries stamped later than the reader's clock ``now`` plus the allowance (each a
+    :class:`pbem.i18n.Msg` in English; said in ``lang`` otherwise)."""
     limit = seconds(now) + ALLOWANCE
     late = [e for e in entries if seconds(e.at) > limit]
     if not late:
         return []
     first = late[0]
-    more = f" (and {len(late) - 1} later entr{'y' if len(late) == 2 else 'ies'})" if len(late) > 1 else ""
-    return [
-        f"warning (P7): entry {first.seq}{more} is stamped {first.at}, later than your clock ({now}) "
-        f"by more than {ALLOWANCE // 60} minutes: the host's clock runs ahead of yours, and a deadline "
-        "measured by it can end early (R8.2)"
-    ]
+    params = {"seq": first.seq, "at": first.at, "now": now, "minutes": ALLOWANCE // 60}
+    if len(late) == 1:
+        msg = Msg("warning (P7): entry {seq} is stamped {at}, later than your clock ({now}) "
+                  "by more than {minutes} minutes: the host's clock runs ahead of yours, and a deadline "
+                  "measured by it can end early (R8.2)", **params)
+    else:
+        msg = Msg.plural(
+            "warning (P7): entry {seq} (and {n} later entry) is stamped {at}, later than your clock ({now}) "
+            "by more than {minutes} minutes: the host's clock runs ahead of yours, and a deadline "
+            "measured by it can end early (R8.2)",
+            "warning (P7): entry {seq} (and {n} later entries) is stamped {at}, later than your clock ({now}) "
+            "by more than {minutes} minutes: the host's clock runs ahead of yours, and a deadline "
+            "measured by it can end early (R8.2)", len(late) - 1, **params)
+    return [_said(msg, lang)]
+
+
+def _said(msg: Msg, lang: str) -> str:
+    return msg if lang == "en" else say(msg, lang)
 
 
 def early_timeouts(entries: Sequence[Entry], kept_last: int, kept_time: int, got_time: int,
-                   deadline: int | None) -> list[str]:
+                   deadline: int | None, lang: str = "en") -> list[str]:
     """Timeouts beyond the kept log (last entry ``kept_last``, which the reader had at
     ``kept_time``) of a turn begun by that entry, in a log the reader had at ``got_time``
-    (seconds since 1970): named when less than the deadline ran between the two."""
+    (seconds since 1970): named when less than the deadline ran between the two (each a
+    :class:`pbem.i18n.Msg` in English; said in ``lang`` otherwise)."""
     if deadline is None or got_time + ALLOWANCE >= kept_time + deadline:
         return []
     return [
-        f"warning (R8.2): entry {e.seq} times {e.player} out, but by your clock you had entry "
-        f"{kept_last}, which began that turn, at {at_of(kept_time)} and this log at {at_of(got_time)}: "
-        "less than the deadline apart; the host's clock ran ahead of yours"
+        _said(Msg("warning (R8.2): entry {seq} times {player} out, but by your clock you had entry "
+                  "{kept_last}, which began that turn, at {kept_at} and this log at {got_at}: "
+                  "less than the deadline apart; the host's clock ran ahead of yours", seq=e.seq,
+                  player=e.player, kept_last=kept_last, kept_at=at_of(kept_time), got_at=at_of(got_time)), lang)
         for e in entries
         if isinstance(e, Timeout) and e.seq > kept_last and e.since == kept_last
     ]

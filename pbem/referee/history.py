@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pbem.errors import TamperError
 from pbem.fair.keys import entry_message, verify
+from pbem.i18n import Msg
 
 Outcome = Literal["identical", "extends", "truncated", "forked", "recreated"]
 
@@ -48,8 +49,9 @@ class SignedEntry:
         assert isinstance(signature, str)
         return signature
 
-    def summary(self) -> str:
-        return f"{self.side} entry {self.seq}: hash {self.hash}, host signature {self.signature}"
+    def summary(self) -> Msg:
+        return Msg("{side} entry {seq}: hash {hash}, host signature {signature}", side=self.side, seq=self.seq,
+                   hash=self.hash, signature=self.signature)
 
 
 @dataclass(frozen=True)
@@ -61,12 +63,15 @@ class ForkProof:
     new: SignedEntry
     old: SignedEntry
 
-    def statement(self) -> str:
-        return (
-            f"PROOF OF TWO HISTORIES: the host key {self.host_key} signed two different entries "
-            f"for the same position, entry {self.new.seq} of game {self.game_id!r} "
-            f"({self.new.summary()}; {self.old.summary()}); a host keeps one history, so these "
-            "two signed entries prove that this host kept two"
+    def statement(self) -> Msg:
+        """The proof in one sentence (a :class:`pbem.i18n.Msg`: said in the reader's language)."""
+        return Msg(
+            "PROOF OF TWO HISTORIES: the host key {host_key} signed two different entries "
+            "for the same position, entry {seq} of game {game} "
+            "({new}; {old}); a host keeps one history, so these "
+            "two signed entries prove that this host kept two",
+            host_key=self.host_key, seq=self.new.seq, game=repr(self.game_id),
+            new=self.new.summary(), old=self.old.summary(),
         )
 
 
@@ -75,7 +80,7 @@ class HistoryCheck:
     """The verdict of :func:`compare`: ``ok`` and one paragraph saying why."""
 
     outcome: Outcome
-    message: str
+    message: Msg  # said in the reader's language (its str: the English)
     new_last: int
     old_last: int
     parted_at: int | None = None
@@ -114,27 +119,36 @@ def _one_history(new_hashes: list[str], old_hashes: list[str]) -> HistoryCheck:
     if new_last == old_last:
         return HistoryCheck(
             "identical",
-            f"NEW and OLD are the same history: both end at entry {new_last} "
-            f"({new_hashes[-1][:SHORT]}), nothing was added (P9)",
+            Msg("NEW and OLD are the same history: both end at entry {last} "
+                "({hash}), nothing was added (P9)", last=new_last, hash=new_hashes[-1][:SHORT]),
             new_last, old_last,
         )
     if new_last > old_last:
         added = new_last - old_last
         return HistoryCheck(
             "extends",
-            f"NEW extends OLD by {added} {'entry' if added == 1 else 'entries'}: entries 0 to "
-            f"{old_last} are the same, hash for hash (entry {old_last}: "
-            f"{old_hashes[-1][:SHORT]}), and NEW goes on to entry {new_last} "
-            f"({new_hashes[-1][:SHORT]}) (P9)",
+            Msg.plural(
+                "NEW extends OLD by {n} entry: entries 0 to "
+                "{old_last} are the same, hash for hash (entry {old_last}: "
+                "{old_hash}), and NEW goes on to entry {new_last} "
+                "({new_hash}) (P9)",
+                "NEW extends OLD by {n} entries: entries 0 to "
+                "{old_last} are the same, hash for hash (entry {old_last}: "
+                "{old_hash}), and NEW goes on to entry {new_last} "
+                "({new_hash}) (P9)",
+                added, old_last=old_last, old_hash=old_hashes[-1][:SHORT], new_last=new_last,
+                new_hash=new_hashes[-1][:SHORT],
+            ),
             new_last, old_last,
         )
     return HistoryCheck(
         "truncated",
-        f"NEW ends at entry {new_last} ({new_hashes[-1][:SHORT]}) but OLD, which you kept, "
-        f"already has entries up to {old_last}: history was cut. Entries {new_last + 1} to "
-        f"{old_last} of OLD are missing from NEW (a rollback); NEW verifies on its own, "
-        "which is why a player keeps the last log they received. Keep OLD and ask the host "
-        "why",
+        Msg("NEW ends at entry {new_last} ({new_hash}) but OLD, which you kept, "
+            "already has entries up to {old_last}: history was cut. Entries {first_missing} to "
+            "{old_last} of OLD are missing from NEW (a rollback); NEW verifies on its own, "
+            "which is why a player keeps the last log they received. Keep OLD and ask the host "
+            "why", new_last=new_last, new_hash=new_hashes[-1][:SHORT], old_last=old_last,
+            first_missing=new_last + 1),
         new_last, old_last,
     )
 
@@ -148,46 +162,49 @@ def _parted(
 ) -> HistoryCheck:
     """NEW and OLD differ from entry ``parted`` on: re-created at entry 0, else forked."""
     proof = _proof(new_entries, new_hashes, old_entries, old_hashes, parted)
-    both = (
-        f"NEW's entry {parted} has hash {new_hashes[parted][:SHORT]}..., "
-        f"OLD's has {old_hashes[parted][:SHORT]}... (first {SHORT} hex digits)"
+    both = Msg(
+        "NEW's entry {seq} has hash {new_hash}..., "
+        "OLD's has {old_hash}... (first {digits} hex digits)",
+        seq=parted, new_hash=new_hashes[parted][:SHORT], old_hash=old_hashes[parted][:SHORT], digits=SHORT,
     )
     outcome: Outcome
+    finding: Msg
     if parted == 0:
-        message = (
-            f"NEW and OLD part at entry 0: {both}, so {_recreated(new_entries[0], old_entries[0])}. "
-            "Nothing of OLD's history is in NEW: the game was re-created, which lets a host deal again"
+        finding = Msg(
+            "NEW and OLD part at entry 0: {both}, so {what}. "
+            "Nothing of OLD's history is in NEW: the game was re-created, which lets a host deal again",
+            both=both, what=_recreated(new_entries[0], old_entries[0]),
         )
         outcome = "recreated"
     else:
-        message = (
-            f"NEW and OLD part at entry {parted}: entries 0 to {parted - 1} are the same, but "
-            f"{both}. History was rewritten from entry {parted} on (an entry edited and the "
-            "chain re-hashed after it, or a second history kept from that point)"
+        finding = Msg(
+            "NEW and OLD part at entry {seq}: entries 0 to {before} are the same, but "
+            "{both}. History was rewritten from entry {seq} on (an entry edited and the "
+            "chain re-hashed after it, or a second history kept from that point)",
+            seq=parted, before=parted - 1, both=both,
         )
         outcome = "forked"
     if proof is not None:
-        message += f". {proof.statement()}"
+        message = Msg("{finding}. {proof}", finding=finding, proof=proof.statement())
     else:
-        message += ". Keep OLD and ask the host why"
+        message = Msg("{finding}. Keep OLD and ask the host why", finding=finding)
     return HistoryCheck(outcome, message, len(new_hashes) - 1, len(old_hashes) - 1, parted, proof)
 
 
-def _recreated(new_first: dict[str, Any], old_first: dict[str, Any]) -> str:
-    """What two different entries 0 say: the same id re-used, or two games."""
+def _recreated(new_first: dict[str, Any], old_first: dict[str, Any]) -> Msg:
+    """What two different entries 0 say: the same id re-used, or two games (a whole clause each)."""
     new_id, old_id = new_first.get("game"), old_first.get("game")
-    what = (
-        f"a different game was created under the same id {new_id!r}"
-        if new_id == old_id
-        else f"they are different games ({new_id!r} in NEW, {old_id!r} in OLD)"
-    )
     new_c, old_c = _commitment(new_first), _commitment(old_first)
-    if new_c != old_c:
-        what += (
-            f" (a different secret commitment: {new_c[:SHORT]}... in NEW, "
-            f"{old_c[:SHORT]}... in OLD)"
-        )
-    return what
+    ids = {"new_id": repr(new_id), "old_id": repr(old_id)}
+    if new_c == old_c:
+        return (Msg("a different game was created under the same id {new_id}", **ids) if new_id == old_id
+                else Msg("they are different games ({new_id} in NEW, {old_id} in OLD)", **ids))
+    commitments = {"new_c": new_c[:SHORT], "old_c": old_c[:SHORT]}
+    if new_id == old_id:
+        return Msg("a different game was created under the same id {new_id} (a different secret commitment: "
+                   "{new_c}... in NEW, {old_c}... in OLD)", **ids, **commitments)
+    return Msg("they are different games ({new_id} in NEW, {old_id} in OLD) (a different secret commitment: "
+               "{new_c}... in NEW, {old_c}... in OLD)", **ids, **commitments)
 
 
 def _commitment(entry: dict[str, Any]) -> str:

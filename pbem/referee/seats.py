@@ -82,50 +82,64 @@ def _check_timeout(game: Game, entry: Timeout) -> None:
     """R8.1-R8.2: a timeout names the turn the log gives, and comes after its deadline."""
     seq, player = entry.seq, entry.player
     if game.deadline is None:
-        raise TamperError(f"entry {seq}: a timeout in a game without a deadline (entry 0)", "R8.1")
+        raise TamperError(Msg("entry {seq}: a timeout in a game without a deadline (entry 0)", seq=seq), "R8.1")
     if player in game.resigned:
-        raise TamperError(f"entry {seq}: {player} resigned; their turns are 'standin' entries", "R8.4")
+        raise TamperError(Msg("entry {seq}: {player} resigned; their turns are 'standin' entries",
+                              seq=seq, player=player), "R8.4")
     due = due_at(game)
     if entry.since != game.turn_since or entry.due != due:
         raise TamperError(
-            f"entry {seq}: the timeout names the turn begun at entry {entry.since!r}, due "
-            f"{entry.due!r}; the log gives entry {game.turn_since}, due {due} (R8.1)", "R8.1",
+            Msg("entry {seq}: the timeout names the turn begun at entry {since}, due "
+                "{due_given}; the log gives entry {turn_since}, due {due} (R8.1)", seq=seq, since=repr(entry.since),
+                due_given=repr(entry.due), turn_since=game.turn_since, due=due), "R8.1",
         )
     if entry.at < due:
         raise TamperError(
-            f"entry {seq}: a timeout recorded at {entry.at}, before {player}'s deadline {due} "
-            f"(the turn began at entry {game.turn_since}, {game.at_of(game.turn_since)})", "R8.2",
+            Msg("entry {seq}: a timeout recorded at {at}, before {player}'s deadline {due} "
+                "(the turn began at entry {turn_since}, {began})", seq=seq, at=entry.at, player=player, due=due,
+                turn_since=game.turn_since, began=game.at_of(game.turn_since)), "R8.2",
         )
 
 
 def _replay_standin(game: Game, entry: Standin) -> None:
     seq, player, state = entry.seq, entry.player, game.state
-    what = "timeout" if isinstance(entry, Timeout) else "stand-in"
+    timeout = isinstance(entry, Timeout)
     if state is None or state.to_move is None:
-        raise TamperError(f"entry {seq}: a {what} entry, but no turn is being played (R8.2)", "R8.2")
+        raise TamperError(Msg("entry {seq}: a timeout entry, but no turn is being played (R8.2)", seq=seq)
+                          if timeout else
+                          Msg("entry {seq}: a stand-in entry, but no turn is being played (R8.2)", seq=seq), "R8.2")
     if player != state.to_move:
-        raise TamperError(f"entry {seq}: a {what} entry for {player!r}, but it is {state.to_move}'s turn", "R8.2")
+        params = {"seq": seq, "player": repr(player), "to_move": state.to_move}
+        raise TamperError(Msg("entry {seq}: a timeout entry for {player}, but it is {to_move}'s turn", **params)
+                          if timeout else
+                          Msg("entry {seq}: a stand-in entry for {player}, but it is {to_move}'s turn", **params),
+                          "R8.2")
     if isinstance(entry, Timeout):
         _check_timeout(game, entry)
     elif player not in game.resigned:
-        raise TamperError(f"entry {seq}: a stand-in turn for {player}, who has not resigned", "R8.4")
+        raise TamperError(Msg("entry {seq}: a stand-in turn for {player}, who has not resigned",
+                              seq=seq, player=player), "R8.4")
     expected = [a.to_dict() for a in standin_actions(state)]
     if entry.actions != expected:
         raise TamperError(
-            f"entry {seq}: the stand-in's actions are not R8.3's on the public state: the log says "
-            f"{entry.actions!r}, R8.3 gives {expected!r}", "R8.3",
+            Msg("entry {seq}: the stand-in's actions are not R8.3's on the public state: the log says "
+                "{logged}, R8.3 gives {expected}", seq=seq, logged=repr(entry.actions),
+                expected=repr(expected)), "R8.3",
         )
     faces = RevealFaces(game, entry)
     try:
         after, events = play(state, str(player), [action_from_dict(a) for a in expected], faces)
     except FaceUnknown as err:
         raise TamperError(
-            f"entry {seq}: the replay flips {err.args[0]}, whose reveal the entry does not record", "P6"
+            Msg("entry {seq}: the replay flips {face}, whose reveal the entry does not record", seq=seq,
+                face=err.args[0]), "P6"
         ) from None
     except RuleError as err:  # pragma: no cover - R8.3's actions are legal by construction
-        raise TamperError(f"entry {seq}: the stand-in's actions break {err.rule}: {err.message}", err.rule) from None
+        raise TamperError(Msg("entry {seq}: the stand-in's actions break {rule}: {message}", seq=seq,
+                              rule=err.rule, message=err.message), err.rule) from None
     if outcome_dicts(events, faces.salt) != entry.outcome:
-        raise TamperError(f"entry {seq}: the recorded outcome differs from the replay of the stand-in's turn", "P7")
+        raise TamperError(Msg("entry {seq}: the recorded outcome differs from the replay of the stand-in's turn",
+                              seq=seq), "P7")
     game.state = after
 
 
@@ -159,10 +173,10 @@ def check_resign(game: Game, player: str) -> None:
 
 # --- what changed, for show, verify and audit -------------------------------------------------
 
-def record_lines(game: Game) -> list[str]:
+def record_lines(game: Game) -> list[Msg]:
     """Every timeout, stand-in turn, resignation and change of hands, with its time (each a
     :class:`pbem.i18n.Msg`: its English as it was, said in the reader's language by the caller)."""
-    out: list[str] = []
+    out: list[Msg] = []
     for entry in game.entries:
         seq, who, at = entry.seq, entry.player, entry.at.replace("T", " ").replace("Z", " UTC")
         match entry:

@@ -13,7 +13,7 @@ import re
 from pbem.errors import PbemError, StateError
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game, Opening
-from pbem.log.records import Replace, Resign, Standin, Timeout
+from pbem.referee.seats import record_lines as seats_record_lines
 
 TRUST = Msg(
     "trust (P1): the host sees every face and must hold no seat; what the protocol guarantees "
@@ -131,34 +131,10 @@ def opening_line(game: Game, lang: str = "en") -> str:
                         seats=waiting, waived=waived))
 
 
-def _when(at: str) -> str:
-    return at.replace("T", " ").replace("Z", " UTC")
-
-
 def record_msgs(game: Game) -> list[Msg]:
     """Every timeout, stand-in turn, resignation and change of hands, with its time: the
-    sentences of :func:`pbem.referee.seats.record_lines` (its English, word for word)."""
-    out = []
-    for entry in game.entries:
-        seq, who, at = entry.seq, entry.player, _when(entry.at)
-        match entry:
-            case Timeout():
-                out.append(Msg("entry {seq} ({at}): timeout: {player}'s turn (due {due}) "
-                               "played by the stand-in (R8.2-R8.3)", seq=seq, at=at, player=who, due=entry.due))
-            case Standin():
-                out.append(Msg("entry {seq} ({at}): stand-in turn for {player}, who resigned (R8.4)",
-                               seq=seq, at=at, player=who))
-            case Resign():
-                out.append(Msg("entry {seq} ({at}): {player} resigned; the stand-in plays the seat (R8.4)",
-                               seq=seq, at=at, player=who))
-            case Replace():
-                if entry.key:
-                    out.append(Msg("entry {seq} ({at}): seat {player} handed to a new player, key {key}... (R8.4)",
-                                   seq=seq, at=at, player=who, key=entry.key[8:20]))
-                else:
-                    out.append(Msg("entry {seq} ({at}): seat {player} handed to a new player, no key (R8.4)",
-                                   seq=seq, at=at, player=who))
-    return out
+    sentences of :func:`pbem.referee.seats.record_lines`, their only source."""
+    return seats_record_lines(game)
 
 
 def record_lines(game: Game, lang: str = "en") -> list[str]:
