@@ -4,7 +4,8 @@ A refusal is a :class:`pbem.errors.PbemError` raised with its words; read by :fu
 ``raise SomeError(words, ...)`` in pbem/ must give its words as a ``Msg`` (or ``Msg.plural``),
 or pass on words already made (a name, a caught refusal's words): never an English literal,
 an f-string or a concatenation, which no catalog could translate.  An :class:`InternalError`
-is a bug in pbem, not a refusal, and is said as it is.  Each ``Msg`` is then in every catalog
+is a bug in pbem, not a refusal, and is said as it is; a ``HostileMail`` (pbem/mail/headers.py)
+is a message quarantined unanswered, whose reason only the host reads, in English.  Each ``Msg`` is then in every catalog
 (tests/test_i18n.py), so a refusal's text exists in Hungarian, Greek and Ukrainian.
 """
 

@@ -153,12 +153,12 @@ def nonce_option(command: Any) -> Any:
     )(command)
 
 
-def _own_nonce(game: Any, nonce_file: Path | None) -> None:
+def _own_nonce(game: Any, nonce_file: Path | None, lang: str = "en") -> None:
     """P4: the start entry used the nonce this player kept (a refusal otherwise)."""
     if nonce_file is not None:
         from pbem.player.nonces import check_kept
 
-        click.echo(f"ok: {check_kept(nonce_file, game)}")
+        click.echo(f"ok: {say(check_kept(nonce_file, game), lang)}")
 
 
 @main.command()
@@ -181,7 +181,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> N
     entries, hashes = read_log(log)
     check_schema(entries)
     game = replay(entries, hashes)
-    _own_nonce(game, nonce_file)
+    _own_nonce(game, nonce_file, lang)
     ok(Msg.plural("{n} entries; the chain holds and each entry fits schemas/entry.json (P7)",
                   "{n} entries; the chain holds and each entry fits schemas/entry.json (P7)", len(entries)))
     flips = sum(len(e.reveals) for e in entries)  # every public flip, whichever entry made it
@@ -200,7 +200,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> N
         from pbem.referee.audit import audit as do_audit
 
         for finding in do_audit(game):
-            click.echo(f"ok: {say(finding, lang)}")  # a Msg once referee/audit.py makes its findings Msgs
+            click.echo(f"ok: {say(finding, lang)}")
     from pbem.views.text import record_lines
 
     for line in record_lines(game, lang):
@@ -210,7 +210,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> N
                             status=_STATUS.get(status, status), seq=game.last_seq, hash=game.last_hash[:16])))
     if old is not None:
         _extends(log, entries, hashes, old, lang)
-    _clock_warnings(entries, game, log, old)
+    _clock_warnings(entries, game, log, old, lang)
     from pbem.views.text import trust_lines
 
     for line in trust_lines(game, lang):
@@ -222,16 +222,16 @@ _STATUS = {"over": Msg("over"), "in play": Msg("in play"), "commit": Msg("commit
 """`pbem verify`'s word for where the game stands (the opening's words: :class:`pbem.log.game.Opening`)."""
 
 
-def _clock_warnings(entries: list[Any], game: Any, log: Path, old: Path | None) -> None:
+def _clock_warnings(entries: list[Any], game: Any, log: Path, old: Path | None, lang: str = "en") -> None:
     """P7, R8.2: what the reader's own clock contradicts, on stderr (warnings, not refusals)."""
     from pbem.log.clock import now
     from pbem.referee.clocks import ahead, early_timeouts
 
-    lines = ahead(entries, now())
+    lines = ahead(entries, now(), lang)
     if old is not None:  # the kept log continues into LOG (checked): the file times are the reader's
         kept = read_log(old)[0]
         lines += early_timeouts(entries, len(kept) - 1, int(old.stat().st_mtime), int(log.stat().st_mtime),
-                                game.deadline)
+                                game.deadline, lang)
     for line in lines:
         click.echo(line, err=True)
 
@@ -250,11 +250,11 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path, lang: 
     click.echo(f"ok: {say(said, lang)}")
     result = compare([e.raw for e in entries], hashes, [e.raw for e in old_entries], old_hashes)
     if result.ok:
-        click.echo(f"ok: {result.message}")
+        click.echo(f"ok: {say(result.message, lang)}")
         return
     if result.proof is not None:  # stdout: the statement, then both signed entries as JSON lines
         proof = result.proof
-        click.echo(f"proof (P9): {proof.statement()}")
+        click.echo(f"proof (P9): {say(proof.statement(), lang)}")
         for side, path in ((proof.new, log), (proof.old, old)):
             click.echo(json.dumps(
                 {"log": side.side, "path": str(path), "seq": side.seq, "hash": side.hash,
@@ -284,14 +284,14 @@ def audit(log: Path, nonce_file: Path | None, lang: str) -> None:
     try:
         entries, hashes = read_log(log)  # (the entry schema is pbem verify's: slow, and not P6's)
         game = replay(entries, hashes)
-        _own_nonce(game, nonce_file)
+        _own_nonce(game, nonce_file, lang)
         findings = do_audit(game)
     except (TamperError, SignatureError, StateError) as err:
         click.echo(audit_verdict(err, lang=lang))  # stdout; the reason goes to stderr as for every refusal
         raise
-    _clock_warnings(entries, game, log, None)
+    _clock_warnings(entries, game, log, None, lang)
     for finding in findings:
-        click.echo(f"ok: {say(finding, lang)}")  # a Msg once referee/audit.py makes its findings Msgs
+        click.echo(f"ok: {say(finding, lang)}")
     assert game.state is not None  # audit() refuses a game that is not over
     scores = game.state.scores()
     click.echo(say(Msg("final scores: {scores}", scores=", ".join(f"{p} {scores[p]}" for p in game.players)), lang))

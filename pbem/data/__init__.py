@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from pbem.files import read_limited
+from pbem.i18n import Msg
 from pbem.log.yamlio import decode
 from pbem.rules.data import Board, Catalogue, GameDataError
 
@@ -33,7 +34,7 @@ def read_data_dir(folder: Path) -> tuple[Board, Catalogue]:
     loaded = []
     for name in ("map.yaml", "tokens.yaml"):
         path = folder / name
-        text = decode(read_limited(path, 1 << 20, "game data file"), str(path))
+        text = decode(read_limited(path, 1 << 20, Msg("game data file")), str(path))
         try:  # the host's own files, in the package data's format (int keys in map.yaml)
             loaded.append(yaml.safe_load(text))
         except yaml.YAMLError as err:

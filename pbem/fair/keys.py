@@ -80,7 +80,7 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-    data = read_limited(path, KEY_FILE_LIMIT, "key file")
+    data = read_limited(path, KEY_FILE_LIMIT, Msg("key file"))
     if data.lstrip().startswith(PUBLIC_PREFIX.encode()):
         raise FormatError(
             Msg("{path} is a public key; signing needs the private key file (without .pub)", path=str(path)), "P8"
@@ -143,7 +143,7 @@ def check_public_text(text: str, what: str = "public key", *, path: Path | None 
 
 def read_public_key(path: Path) -> str:
     """The ``ed25519:...`` line of a ``.pub`` file (a private key file is refused)."""
-    data = read_limited(path, KEY_FILE_LIMIT, "public key file")
+    data = read_limited(path, KEY_FILE_LIMIT, Msg("public key file"))
     text = data.decode("ascii", "replace").strip()
     if "PRIVATE KEY" in text:
         raise FormatError(

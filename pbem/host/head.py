@@ -24,6 +24,7 @@ from pbem.errors import PbemError
 from pbem.files import read_limited
 from pbem.host.caches import read_sealed, write_sealed
 from pbem.host.replaycache import CachedGame
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, log_records
 from pbem.log.records import Reveal, Timeout
@@ -56,7 +57,7 @@ def head_of(folder: Path, write: bool = False) -> Head:
     """The head of the game in ``folder``: from its index if that was made from exactly the
     log's bytes now, else read from the log (and, by the host only: ``write``, indexed again;
     a reader changes no file); a PbemError when the log does not verify."""
-    data = read_limited(folder / LOG_NAME, LOG_LIMIT, "log")
+    data = read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log"))
     found = _indexed(folder, data)
     if found is not None:
         stats["indexed"] += 1
@@ -72,7 +73,7 @@ def refresh(folder: Path, read: CachedGame) -> None:
     replayed on a fork of the game as read); when that index is missing or stale, from the whole log.
     Never an error: a reader that finds no good index reads the log."""
     try:
-        data = read_limited(folder / LOG_NAME, LOG_LIMIT, "log")
+        data = read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log"))
         found = _indexed(folder, read.data)
         game = read.fork  # the game as the host read it, before it recorded anything
         if found is None or game is None or not data.startswith(read.data):

@@ -72,7 +72,7 @@ def _load(path: Path) -> dict[str, Any]:
     if not file.is_file():
         return {}
     try:
-        loaded = json.loads(read_limited(file, PENDING_LIMIT, "held key commitments"))
+        loaded = json.loads(read_limited(file, PENDING_LIMIT, Msg("held key commitments")))
     except ValueError:  # not JSON, or not UTF-8: the host's own file was damaged
         loaded = None
     if not isinstance(loaded, dict):

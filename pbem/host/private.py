@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.fair.dealing import HostFaces
 from pbem.files import read_limited, write_atomic
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.yamlio import decode, dump_yaml, load_stream
 from pbem.referee.seatview import Look, SeatView, looks_of
@@ -32,7 +33,8 @@ def read_private(path: Path, player: str, up_to: int) -> list[dict[str, Any]]:
     target = path / PRIVATE_DIR / f"{player}.yaml"
     if not target.exists():
         return []
-    docs = load_stream(decode(read_limited(target, 1 << 20, "private file"), "private file"), "private file")
+    what = Msg("private file")
+    docs = load_stream(decode(read_limited(target, 1 << 20, what), what), what)
     return [d for d in docs if isinstance(d, dict) and isinstance(d.get("seq"), int) and d["seq"] <= up_to]
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from pbem.files import read_limited
 from pbem.host.caches import read_sealed, write_sealed
+from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, log_records
 from pbem.log.yamlio import LOG_LIMIT
@@ -85,7 +86,7 @@ def cached_game(game_dir: Path, keep: bool = True) -> CachedGame:
     """The game of ``game_dir``'s log, as :func:`pbem.referee.replay.replay` gives it (see the
     module for the order of the checks); ``keep``: the host may record an input on it, so a
     pickled game of the log as read, or of the cache's prefix, is kept aside unchanged."""
-    data = read_limited(game_dir / LOG_NAME, LOG_LIMIT, "log")
+    data = read_limited(game_dir / LOG_NAME, LOG_LIMIT, Msg("log"))
     found = _resumed(game_dir, data)
     base: Base | None = None
     if found is not None:

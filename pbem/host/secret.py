@@ -22,7 +22,7 @@ SECRET_NAME = "secret.yaml"
 
 def read_secret(path: Path) -> tuple[bytes, str]:
     raw = read_limited(path / SECRET_NAME, 4096, Msg("secret file"))
-    data = load_one(decode(raw, "the secret file"), "the secret file")
+    data = load_one(decode(raw, Msg("the secret file")), Msg("the secret file"))
     try:
         secret = bytes.fromhex(data["secret"])
         made = str(data["made"])

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from pbem.i18n import Msg
 from pbem.log.records import Entry
 from pbem.record import Record, Slots
 from pbem.rules import State
@@ -94,7 +95,7 @@ class Keys:
         for player, key in self.by_player.items():
             other = self.holder(player, key)
             if other is not None:
-                return f"{player}'s key {key[8:20]}... is also {other}'s"
+                return Msg("{player}'s key {key}... is also {other}'s", player=player, key=key[8:20], other=other)
         return None
 
     def register(self, player: str, key: str) -> None:

@@ -38,7 +38,7 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     YAML comment or any YAML-only syntax inside an entry is refused); P7: the chain;
     ``schemas/entry.json``: each entry's shape (:func:`pbem.log.records.parse_entry`).
     Any departure is a :class:`TamperError` naming the entry and the rule."""
-    data = read_limited(path, LOG_LIMIT, "log")
+    data = read_limited(path, LOG_LIMIT, Msg("log"))
     if path.name.endswith(".gz"):  # a report mail's copy (issue 19, item 6)
         data = gunzip_log(data, path)
     return log_records(data)
@@ -50,7 +50,7 @@ def log_records(data: bytes, first: int = 0, prev: str = ZERO_HASH) -> tuple[lis
     verified before, byte for byte; on any error there it reads the whole log again, so a
     refusal always names what the whole read names)."""
     try:
-        text = decode(data, "the log")
+        text = decode(data, Msg("the log"))
     except PbemError as err:  # a broken log is a tampered log for every reader
         raise TamperError(Msg("the log cannot be read: {why}", why=err.words), "P7") from None
     docs: list[Any] = []

@@ -238,7 +238,7 @@ def _lower(value: Any) -> Any:
 
 
 def read_move(path: Path) -> Move:
-    return parse_move(read_limited(path, MOVE_LIMIT, "move file"), f"move file {path.name}")
+    return parse_move(read_limited(path, MOVE_LIMIT, Msg("move file")), Msg("move file {name}", name=path.name))
 
 
 def after_of(game: Game, opening: bool = False) -> dict[str, Any]:

@@ -18,14 +18,18 @@ from pbem.referee.owed import owed
 from pbem.referee.replay import replay
 
 
+def _named(move_file: Path) -> Msg:
+    return Msg("move file {name}", name=move_file.name)
+
+
 def move_game(move_file: Path) -> str:
     """The game a move file names (read and checked as the host reads it)."""
-    return referee.read(read_limited(move_file, MOVE_LIMIT, "move file"), f"move file {move_file.name}").game
+    return referee.read(read_limited(move_file, MOVE_LIMIT, Msg("move file")), _named(move_file)).game
 
 
 def check_move(move_file: Path, log: Path) -> list[str]:
     """The referee's verdict on ``move_file`` against ``log``; refusals raise."""
-    move = referee.read(read_limited(move_file, MOVE_LIMIT, "move file"), f"move file {move_file.name}")
+    move = referee.read(read_limited(move_file, MOVE_LIMIT, Msg("move file")), _named(move_file))
     entries, hashes = read_log(log)
     game = replay(entries, hashes)
     verdict = referee.judge(game, move)

@@ -76,7 +76,7 @@ def _read_kept(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise UnknownError(Msg("no kept nonce at {path}: run 'pbem nonce' without --reveal first", path=str(path)),
                            "P4")
-    data = load_one(decode(read_limited(path, 4096, "nonce file"), str(path)), str(path))
+    data = load_one(decode(read_limited(path, 4096, Msg("nonce file")), str(path)), str(path))
     if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in ("game", "player", "nonce")):
         raise FormatError(Msg("{path} is not a nonce file written by 'pbem nonce'", path=str(path)), "P4")
     return data

@@ -25,7 +25,7 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
     """
     key = load_private_key(key_path)
     public = public_text(key)
-    raw = read_limited(path, MOVE_LIMIT, "move file")
+    raw = read_limited(path, MOVE_LIMIT, Msg("move file"))
     move = parse_move(raw, f"move file {path.name}")
     text = raw.decode("utf-8")
     newline = "\r\n" if "\r\n" in text else "\n"
