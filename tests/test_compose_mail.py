@@ -52,17 +52,32 @@ def wait_for(browser: Browser, condition: str, what: str, seconds: float = 60.0)
         time.sleep(0.05)
 
 
+SHOWN: dict[str, str] = {}
+"""The nonce each seat's page showed in round one (what a player copies, or downloads, to keep)."""
+
+
 def sent_from_page(browser: Browser, page: Path, player: str, seed: int) -> EmailMessage:
     """Open the page, click the player's part (a commitment, a nonce, or a random turn), and
-    write the mail its Send link opens: the host's address, the subject, the body."""
+    write the mail its Send link opens: the host's address, the subject, the body.  In round
+    two the page reveals the nonce the browser kept; where Chromium lost it (it writes
+    localStorage behind the page, and a page left at once can take the write with it), the
+    player pastes the nonce the page showed in round one, as the page asks."""
     browser.requests.clear()
     browser.open(page)
     complete = "document.getElementById('view').getAttribute('data-complete') === 'true'"
     ready = f"!!document.querySelector('#choices button') || {complete}"  # the page's script has run
     wait_for(browser, ready, "the page showed no choice")
-    if not browser.eval(complete):  # a turn to click; or 'make my nonce' (round two fills itself in)
+    lost = (player in SHOWN and browser.eval("!!document.getElementById('nonce-in')")
+            and browser.eval(f"localStorage.getItem('pbem-nonce/g/{player}')") is None)
+    if lost:
+        browser.eval(f"document.getElementById('nonce-in').value = 'nonce {SHOWN[player]}';"
+                     "document.querySelector('#choices button').click()")
+    elif not browser.eval(complete):  # a turn to click; or 'make my nonce' (round two fills itself in)
         browser.eval(CLICK_A_TURN.replace("SEED", str(seed)))  # (WebCrypto answers a little later)
     wait_for(browser, complete, "the page made no move")
+    shown = browser.eval("document.getElementById('nonce').textContent") or ""
+    if shown.startswith("nonce ") and player not in SHOWN:
+        SHOWN[player] = shown.removeprefix("nonce ")
     link = urlsplit(browser.eval("document.getElementById('send').href"))
     assert link.scheme == "mailto" and link.path == HOST, link
     query = parse_qs(link.query)
@@ -77,6 +92,7 @@ def sent_from_page(browser: Browser, page: Path, player: str, seed: int) -> Emai
 def opened_from_pages(t: Table, browser: Browser, folder: Path) -> None:
     """P4 by page: each round's invitation carries the page; the page makes the nonce, keeps it
     in the browser, sends the commitment, then the nonce in round two."""
+    SHOWN.clear()
     for round_ in ("commit", "nonce"):
         for n, player in enumerate(ADDRESSES):
             msg = t.last_mail_to(player)
