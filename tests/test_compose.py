@@ -153,6 +153,12 @@ def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, t
           f"page data: median {sorted(sizes)[count // 2]} bytes, largest {max(sizes)}; screenshots in {shots}")
 
 
+def test_twelve_random_turns_clicked_through_the_page_are_accepted(
+        browser: Browser, played: list[tuple[list, list]], tmp_path: Path) -> None:
+    click_turns(browser, played, 12, tmp_path)
+
+
+@pytest.mark.slow
 def test_thirty_random_turns_clicked_through_the_page_are_accepted(
         browser: Browser, played: list[tuple[list, list]], tmp_path: Path) -> None:
     click_turns(browser, played, 30, tmp_path)

@@ -243,7 +243,13 @@ def check_corpus(cases: Iterator[Case], tmp_path: Path) -> tuple[int, int]:
     return refused, schema_refused
 
 
-@pytest.mark.parametrize("log", EXAMPLES, ids=lambda p: p.parent.name)
+FAST_EXAMPLES = ("rattus-3p", "playthrough-seats")
+"""The examples whose fixed corpus the fast suite runs (every kind of entry between them: moves,
+waivers, resignations, replacements); the others' in the slow suite, beside the randomized run."""
+
+
+@pytest.mark.parametrize("log", [pytest.param(log, marks=() if log.parent.name in FAST_EXAMPLES else pytest.mark.slow)
+                                 for log in EXAMPLES], ids=lambda p: p.parent.name)
 def test_p7_every_reader_refuses_what_verify_refuses_over_the_tamper_corpus(log: Path, tmp_path: Path) -> None:
     cases = list(corpus(log, seed=17, random_cases=15, field_cases=15))
     refused, schema_refused = check_corpus(iter(cases), tmp_path)
