@@ -35,6 +35,7 @@ from english import english_lines
 from mailgame import HOST, THREE, Table, attachments, player_mail, read_game, template_move
 from mailhostile import raw_mail
 from test_mail import signed
+from test_mail_end import take
 
 from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
@@ -137,17 +138,6 @@ def body(msg: EmailMessage) -> str:
     part = msg.get_body(("plain",))
     assert isinstance(part, EmailMessage)
     return str(part.get_content()).replace("\r\n", "\n")  # as delivered: SMTP's line ends
-
-
-def take(outbox: Path) -> list[EmailMessage]:
-    box = mailbox.Maildir(str(outbox), create=True)
-    out = []
-    for key in sorted(box.keys()):
-        msg = BytesParser(policy=policy.default).parsebytes(box.get_bytes(key))
-        assert isinstance(msg, EmailMessage)
-        out.append(msg)
-    box.clear()
-    return out
 
 
 @contextlib.contextmanager

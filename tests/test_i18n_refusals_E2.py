@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from english import english_lines
+from test_mailmsg import HTML_ONLY, TWO_ATTACHMENTS
 
 from pbem.errors import FormatError, PbemError
 from pbem.host.keyconfirm import _load, _pending_path
@@ -28,15 +29,6 @@ from pbem.mail.run import process
 LANGS = ("hu", "el", "uk")
 
 MOVE = b"game: g\nplayer: red\nafter: {seq: 1, hash: abababababababab}\nactions: []\n"
-TWO = (
-    b"From: a@b.c\nTo: h@b.c\nSubject: x\nMIME-Version: 1.0\n"
-    b'Content-Type: multipart/mixed; boundary="b"\n\n'
-    b"--b\nContent-Type: text/plain\n\nhi\n"
-    b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="a.yaml"\n\ngame: g\n'
-    b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="b.yml"\n\ngame: g\n'
-    b"--b--\n"
-)
-HTML_ONLY = b"From: a@b.c\nTo: h@b.c\nSubject: hi\nMIME-Version: 1.0\nContent-Type: text/html\n\n<p>game: g</p>\n"
 SIGN_OFF = ["place gallia 2", "plague italia", "", "take care,", "Ann", "", "spread anglia"]
 
 
@@ -61,7 +53,8 @@ REFUSALS: dict[str, tuple[Callable[[], object], str]] = {
     "no move": (lambda: mail_move(parse_mail(b"From: a@b.c\nTo: h@b.c\nSubject: hi\n\nJust saying hello.\n")),
                 "no move found in the message"),
     "html only": (lambda: mail_move(parse_mail(HTML_ONLY)), "no move attachment and no readable plain-text"),
-    "two attachments": (lambda: mail_move(parse_mail(TWO)), "the message has 2 move attachments (a.yaml, b.yml)"),
+    "two attachments": (lambda: mail_move(parse_mail(TWO_ATTACHMENTS)),
+                        "the message has 2 move attachments (a.yaml, b.yml)"),
     "both sides": (lambda: text_move(SIGN_OFF, Msg("the message text"), {}), "holds move lines on both sides"),
     "imap server": (lambda: ImapBox("host:port", "INBOX"), "--imap 'host:port': give HOST or HOST:PORT"),
     "imap folder": (lambda: ImapBox("host", "IN\"BOX"), "a folder name of letters, digits"),

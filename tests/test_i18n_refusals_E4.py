@@ -6,15 +6,13 @@ left; English stays as it was (the tests of those modules hold its words)."""
 from __future__ import annotations
 
 import copy
-import random
-import shutil
 from pathlib import Path
 
 import pytest
 from clitools import cli, ok
 from english import english_lines
 from test_deadlines import timed_out_log
-from test_history import EXAMPLE, GAME, apply_actions, bot_actions_now, new_game, play, refused
+from test_history import EXAMPLE, GAME, forked, new_game, refused  # noqa: F401 (forked: a fixture)
 from test_tamper import rechain, write
 
 from pbem.errors import Exit, PbemError
@@ -22,7 +20,7 @@ from pbem.fair.keys import check_public_text, load_private_key, read_public_key
 from pbem.host.games import load_game
 from pbem.i18n import error_text, say
 from pbem.log.clock import at_of, seconds
-from pbem.log.logfile import LOG_NAME, read_docs, read_log
+from pbem.log.logfile import read_docs, read_log
 from pbem.player.nonces import kept
 from pbem.referee.clocks import ahead, early_timeouts
 from pbem.referee.history import compare
@@ -149,18 +147,9 @@ def test_verify_extends_says_its_verdicts_in_the_language(tmp_path: Path, lang: 
     no_english(say(recreated.message, lang), tmp_path)
 
 
-def test_the_fork_proof_is_said_in_every_language(tmp_path: Path) -> None:
-    ok("keygen", "--out", tmp_path / "host.key")
-    a, b = tmp_path / "a", tmp_path / "b"
-    new_game(a, "--host-key", tmp_path / "host.key")
-    play(a, 3, random.Random(3))
-    shutil.copytree(a, b)
-    rng = random.Random(4)
-    first = bot_actions_now(a, rng)
-    second = next(x for x in (bot_actions_now(b, rng) for _ in range(200)) if x != first)
-    apply_actions(a, first)
-    apply_actions(b, second)
-    new, old = a / GAME / LOG_NAME, b / GAME / LOG_NAME
+def test_the_fork_proof_is_said_in_every_language(
+        forked: tuple[Path, Path, str], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+    new, old, _host = forked  # tests/test_history.py's: the host signed two entries for one position
     result = compare(*read_docs(new), *read_docs(old))
     assert result.proof is not None and str(result.proof.statement()).startswith("PROOF OF TWO HISTORIES")
     for lang in LANGS:

@@ -86,26 +86,28 @@ def test_a_hard_wrapped_signature_is_joined_again() -> None:
     assert yaml_block(text) == f"game: g\nsignature: {sig}\n"
 
 
+HTML_ONLY = (
+    b"From: a@b.c\nTo: h@b.c\nSubject: hi\nMIME-Version: 1.0\n"
+    b"Content-Type: text/html\n\n<p>game: g</p>\n"
+)
+TWO_ATTACHMENTS = (
+    b"From: a@b.c\nTo: h@b.c\nSubject: x\nMIME-Version: 1.0\n"
+    b'Content-Type: multipart/mixed; boundary="b"\n\n'
+    b"--b\nContent-Type: text/plain\n\nhi\n"
+    b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="a.yaml"\n\ngame: g\n'
+    b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="b.yml"\n\ngame: g\n'
+    b"--b--\n"
+)
+
+
 def test_no_move_and_two_attachments_are_refused() -> None:
     mail = parse_mail(b"From: a@b.c\nTo: h@b.c\nSubject: hi\n\nJust saying hello.\n")
     with pytest.raises(FormatError, match="no move found"):
         mail_move(mail)
-    html_only = (
-        b"From: a@b.c\nTo: h@b.c\nSubject: hi\nMIME-Version: 1.0\n"
-        b"Content-Type: text/html\n\n<p>game: g</p>\n"
-    )
     with pytest.raises(FormatError, match="no move attachment"):
-        mail_move(parse_mail(html_only))
-    two = (
-        b"From: a@b.c\nTo: h@b.c\nSubject: x\nMIME-Version: 1.0\n"
-        b'Content-Type: multipart/mixed; boundary="b"\n\n'
-        b"--b\nContent-Type: text/plain\n\nhi\n"
-        b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="a.yaml"\n\ngame: g\n'
-        b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="b.yml"\n\ngame: g\n'
-        b"--b--\n"
-    )
+        mail_move(parse_mail(HTML_ONLY))
     with pytest.raises(FormatError, match="2 move attachments"):
-        mail_move(parse_mail(two))
+        mail_move(parse_mail(TWO_ATTACHMENTS))
 
 
 def test_automatic_messages_are_marked() -> None:
