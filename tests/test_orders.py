@@ -18,6 +18,8 @@ from pbem.bots.randombot import random_action
 from pbem.errors import FormatError, RulesError
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
+from pbem.i18n import translator
+from pbem.i18n.names import canonical
 from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move
@@ -77,36 +79,6 @@ def menu(text: str) -> list[tuple[str, list[str]]]:
     return sections
 
 
-def items(lines: list[str]) -> list[str]:
-    return [i.strip() for i in " ".join(lines).split(",") if i.strip()]
-
-
-def destinations(lines: list[str]) -> list[tuple[str, int, list[str]]]:
-    """A plague section's choices: (the path as written, the rats it spreads, where they may go)."""
-    out: list[tuple[str, int, list[str]]] = []
-    for line in lines:
-        if line.startswith("no rat spreads:"):
-            out += [(q.strip(), 0, []) for q in line.removeprefix("no rat spreads:").split(",")]
-        else:
-            path, n, to = re.fullmatch(r"([\w ]+): (\d) to (.+)", line).groups()  # type: ignore[union-attr]
-            out.append((path, int(n), [r.strip() for r in to.split(",")]))
-    return out
-
-
-def via_paths(lines: list[str], state: Any) -> list[tuple[str, int, list[str]]]:
-    """A long template's Knight paths, ``VIA: END N, END N``; the room read off the board: the
-    neighbours of END with fewer than 3 rats, one holding 2 taking one rat (R4.1)."""
-    out = []
-    for line in lines:
-        via, _, ends = line.partition(": ")
-        for item in ends.split(", "):
-            end, n = item.split()
-            room = [r + (" (1)" if len(state.rats[r]) == 2 else "") for r in state.neighbours[end]
-                    if len(state.rats[r]) < 3]
-            out.append((f"{via} {end}", int(n), room))
-    return out
-
-
 def spreads(count: int, room: list[str], rng: random.Random) -> list[str]:
     """``count`` spread lines over ``room``, a region marked ``(1)`` given one rat only (R4.1)."""
     chosen: list[str] = []
@@ -116,59 +88,131 @@ def spreads(count: int, room: list[str], rng: random.Random) -> list[str]:
     return [f"spread {r}" for r in chosen]
 
 
-def a_turn(text: str, state: Any, rng: random.Random) -> tuple[list[str], bool]:
-    """A turn made only of the template's lines, in its order, as a player reads them (the
-    tokens on the board from the board): now and then a Witch's look (the move stops there,
-    R7.5) and her swap, a card, the cubes, the King, a plague path (the Knight's when the seat
-    holds or takes him) with its spreads as listed, the Knight's cubes, a flip order, the final
-    round's Knight and 'end'.  Returns the lines and whether the move stopped at a look."""
+def sections(text: str) -> list[tuple[str, list[str]]]:
+    """The template's sections: (the whole title, its choice lines, a line going on after
+    five spaces joined to the one before)."""
+    out: list[tuple[str, list[str]]] = []
+    for line in text.splitlines():
+        if line.startswith("#     ") and out and out[-1][1]:
+            out[-1][1][-1] += " " + line.strip("# ")
+        elif line.startswith("#   ") and out:
+            out[-1][1].append(line[4:].strip())
+        elif line.startswith("#  ") and out:
+            out[-1] = (out[-1][0] + " " + line[3:].strip(), out[-1][1])
+        elif line.startswith("# "):
+            out.append((line[2:], []))
+    return out
+
+
+def kind_of(title: str) -> str | None:
+    """Which choice a section offers, by the form its title holds (the forms are never translated)."""
+    for form, kind in (("look TOKEN", "look"), ("swap (", "swap"), ("take CARD", "take"), ("place REGION", "place"),
+                       ("king REGION (", "king"), ("plague REGION", "plague"), ("spread REGION", "spread"),
+                       ("knight cubes", "cubes"), ("knight REGION", "knight"), ("flip TOKEN", "flip"),
+                       ("end (", "end")):
+        if title.startswith(form):
+            return kind
+    return "via" if "plague VIA" in title else None
+
+
+def ident(word: str) -> str:
+    """A region's or card's id, from its name in any language."""
+    return canonical(word, "region") or canonical(word, "card") or word
+
+
+def items(lines: list[str]) -> list[str]:
+    return [i.strip() for i in " ".join(lines).split(",") if i.strip()]
+
+
+class Reader:
+    """The translated menu's own words, from the catalog: the destination lines and the
+    paths where no rat spreads."""
+
+    def __init__(self, lang: str) -> None:
+        said = translator(lang)
+        forms = {said.ngettext("{path}: {n} to {regions}", "{path}: {n} to {regions}", n) for n in range(1, 6)}
+        self.spreading = [re.compile(re.escape(f).replace(re.escape("{path}"), r"(?P<path>[^:]+)")
+                                     .replace(re.escape("{n}"), r"(?P<n>\d)")
+                                     .replace(re.escape("{regions}"), r"(?P<to>.+)")) for f in forms]
+        self.quiet = said.gettext("no rat spreads: {paths}").split("{paths}")[0]
+
+    def destinations(self, lines: list[str]) -> list[tuple[str, int, list[str]]]:
+        out: list[tuple[str, int, list[str]]] = []
+        for line in lines:
+            if line.startswith(self.quiet):
+                out += [(q.strip(), 0, []) for q in line.removeprefix(self.quiet).split(",")]
+                continue
+            found = next(m for m in (p.fullmatch(line) for p in self.spreading) if m is not None)
+            out.append((found["path"], int(found["n"]), [r.strip() for r in found["to"].split(",")]))
+        return out
+
+
+def via_paths(lines: list[str], state: Any) -> list[tuple[str, int, list[str]]]:
+    out = []
+    for line in lines:
+        via, _, ends = line.partition(": ")
+        for item in ends.split(", "):
+            end, n = item.split()
+            room = [r + (" (1)" if len(state.rats[r]) == 2 else "") for r in state.neighbours[ident(end)]
+                    if len(state.rats[r]) < 3]
+            out.append((f"{via} {end}", int(n), room))
+    return out
+
+
+def a_turn(text: str, state: Any, rng: random.Random,
+           reader: Reader | None = None) -> tuple[list[str], bool]:
+    """A turn of the template's lines, in its order, as its player reads it: in the reader's
+    language (English by default), the names as the template shows them."""
+    reader = reader or Reader("en")
     player = state.to_move
-    on_board = sorted(t for ts in state.rats.values() for t in ts)
+    on_board = sorted(t for ts in state.rats.values() for t in ts if t not in state.turn.witch_looked)
     chosen: list[str] = []
     took: str | None = None
     knight = state.cards["knight"] == player
     path_end: str | None = None
-    for word, lines in menu(text):
-        witch = state.cards["witch"] == player or took == "witch"  # held, or taken this turn (R5.7)
-        if word == "look" and witch and on_board and rng.random() < 0.2:
+    plague_at = 0
+    for title, lines in sections(text):
+        kind = kind_of(title)
+        witch = state.cards["witch"] == player or took == "witch"
+        if kind == "look" and witch and on_board and rng.random() < 0.2:
             return [*chosen, f"look {rng.choice(on_board)}"], True
-        if word == "swap" and len(state.turn.witch_looked) == 2 and rng.random() < 0.5:  # both looks seen
+        if kind == "swap" and len(state.turn.witch_looked) == 2 and rng.random() < 0.5:
             chosen.append("swap")
-        elif word == "take" and rng.random() < 0.5:
-            took = rng.choice(items(lines))
+        elif kind == "take" and rng.random() < 0.5:
+            shown = rng.choice(items(lines))
+            took = ident(shown)
             knight = knight or took == "knight"
-            chosen.append(f"take {took}")
-        elif word == "place" and lines and (state.phase is not Phase.FINAL or rng.random() < 0.5):
+            chosen.append(f"take {shown}")
+        elif kind == "place" and lines and (state.phase is not Phase.FINAL or rng.random() < 0.5):
             chosen.append(f"place {rng.choice(items(lines))}")
-        elif word == "king" and lines and (took == "king" or state.cards["king"] == player):
+        elif kind == "king" and lines and (took == "king" or state.cards["king"] == player):
             chosen.append(f"king {rng.choice(items(lines))}")
-        elif word == "plague":
-            path, n, room = rng.choice(destinations(lines))
+        elif kind == "plague":
+            path, n, room = rng.choice(reader.destinations(lines))
             chosen.append(f"plague {path}")
             path_end, plague_at = path, len(chosen) - 1
             chosen += spreads(n, room, rng)
-        elif word == "or," and knight and rng.random() < 0.5 and lines:
-            compact = "(N spread by END)" in text  # a long template's short Knight paths
-            path, n, room = rng.choice(via_paths(lines, state) if compact else destinations(lines))
+        elif kind == "via" and knight and rng.random() < 0.5 and lines:
+            compact = "VIA: END N" in title
+            path, n, room = rng.choice(via_paths(lines, state) if compact else reader.destinations(lines))
             del chosen[plague_at:]
             chosen.append(f"plague {path}")
             path_end = path
             chosen += spreads(n, room, rng)
-        elif word == "spread" and lines:
-            count = int(re.search(r"(\d+) line", text).group(1))  # type: ignore[union-attr]
-            chosen += spreads(count, items(lines), rng)
-        elif word == "knight" and lines and rng.random() < 0.5:
+        elif kind == "spread" and lines:
+            chosen += spreads(state.turn.spread_left, items(lines), rng)
+        elif kind == "knight" and lines and rng.random() < 0.5:
             chosen.append(f"knight {rng.choice(items(lines))}")
-        elif word == "knight" and not lines and knight and rng.random() < 0.3:
+        elif kind == "cubes" and knight and rng.random() < 0.3:
             chosen.append("knight cubes")
-        elif word == "flip" and lines:  # an outbreak left open (old logs): its order is owed
+        elif kind == "flip" and lines:
             there = items(lines)
             chosen.append("flip " + " ".join(rng.sample(there, len(there))))
-        elif word == "flip" and "swap" not in chosen and rng.random() < 0.3:  # (a swap moved two rats)
-            there = state.rats[path_end.split()[-1]] if path_end else state.rats[state.plague]
+        elif kind == "flip" and "swap" not in chosen and rng.random() < 0.3:
+            there = state.rats[ident(path_end.split()[-1])] if path_end else state.rats[state.plague]
             if there:
                 chosen.append("flip " + " ".join(rng.sample(list(there), len(there))))
-        elif word == "end":
+        elif kind == "end":
             chosen.append("end")
     return chosen, False
 
