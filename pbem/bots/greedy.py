@@ -168,6 +168,12 @@ class Candidate:
         self.score = score
 
 
+def card_of(candidate: Candidate) -> Action | None:
+    """The card a candidate turn takes first (R3.1), or None."""
+    first = candidate.actions[0] if candidate.actions else None
+    return first if isinstance(first, TakeCard) else None
+
+
 class GreedyBot:
     level = "greedy"
 
@@ -182,10 +188,14 @@ class GreedyBot:
     # --- candidates -------------------------------------------------------------------
 
     def candidates(
-        self, state: State, knowledge: Knowledge, keep: int, est: Estimator | None = None
+        self, state: State, knowledge: Knowledge, keep: int, est: Estimator | None = None,
+        per_card: int = 0,
     ) -> list[Candidate]:
         """The ``keep`` best whole turns (or final-round goes), best first; ``est`` an
-        estimator of ``knowledge`` already made (mcts: one per decision, its answers kept)."""
+        estimator of ``knowledge`` already made (mcts: one per decision, its answers kept).
+        ``per_card`` > 0: the plague moves are tried for the best ``per_card`` placements of
+        each card choice (R3.1: none or each card the seat can take), not for the best
+        ``beam`` of them all, so that every card choice has its whole turns (mcts's root)."""
         me = state.to_move
         assert me is not None
         est = est if est is not None else Estimator(knowledge)
@@ -198,11 +208,11 @@ class GreedyBot:
             score, tail = self._finish(state, me, est, [])
             found = [Candidate(tail, score)]
         else:
-            found = self._turns(state, me, est)
+            found = self._turns(state, me, est, per_card)
         found.sort(key=lambda c: -c.score)
         return found[:keep]
 
-    def _turns(self, state: State, me: str, est: Estimator) -> list[Candidate]:
+    def _turns(self, state: State, me: str, est: Estimator, per_card: int = 0) -> list[Candidate]:
         cards: list[list[Action]] = [[]]
         if self.cards:
             cards += [[take] for take in legal_of(state, TakeCard)]
@@ -223,8 +233,19 @@ class GreedyBot:
                     continue
                 partial.append(Candidate(actions, est.score(s2, me)))
         partial.sort(key=lambda c: -c.score)
+        if per_card:
+            counts: dict[Action | None, int] = {}
+            chosen = []
+            for cand in partial:
+                card = card_of(cand)
+                counts[card] = counts.get(card, 0) + 1
+                if counts[card] <= per_card:
+                    chosen.append(cand)
+            partial = chosen
+        else:
+            partial = partial[: self.beam]
         out: list[Candidate] = []
-        for cand in partial[: self.beam]:
+        for cand in partial:
             actions = cand.actions + (self._merchant(state, me, est, cand.actions) if self.cards else [])
             s2 = _try(state, me, actions)
             if s2 is None:  # pragma: no cover

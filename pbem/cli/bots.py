@@ -34,7 +34,7 @@ def simulate(n_games: int, players: int, seed: int, check: bool) -> None:
 @click.option("--player", required=True, help="The seat the bot plays.")
 @click.option("--level", default="greedy", show_default=True, type=click.Choice(["random", "greedy", "mcts"]))
 @click.option("--seconds", default=1.0, show_default=True, type=click.FloatRange(0.01, 600),
-              help="The mcts bot's thinking time.")
+              help="The mcts bot's thinking time (CPU seconds per decision).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
 @games_option
 @refusals
@@ -66,7 +66,7 @@ def bot(game_id: str, player: str, level: str, seconds: float, out: Path | None,
               help="One level per seat, comma-separated; seats rotate from game to game.")
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--seconds", default=1.0, show_default=True, type=click.FloatRange(0.01, 600),
-              help="The mcts bots' thinking time per turn.")
+              help="The mcts bots' thinking time (CPU seconds per decision).")
 @click.option("--jobs", default=1, show_default=True, type=click.IntRange(1, 64), help="Parallel processes.")
 @refusals
 def tournament(n_games: int, players: int, bots: str, seed: int, seconds: float, jobs: int) -> None:

@@ -38,7 +38,7 @@ from pbem.i18n import Msg
 @click.option("--bot", "bots", multiple=True, metavar="PLAYER=LEVEL",
               help="The host's bot plays this seat (random, greedy, mcts); named in entry 0.")
 @click.option("--bot-seconds", type=float, metavar="S",
-              help="How long the bot seats think per decision (mcts; default 1; kept in host.yaml).")
+              help="How long the bot seats think per decision (mcts, CPU seconds; default 1; kept in host.yaml).")
 @click.option("--reveal", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,
               help="When the game is over: reveal the secret at once (auto), or wait for 'pbem reveal' "
                    "(manual); kept in host.yaml (P6).")

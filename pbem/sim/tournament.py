@@ -78,14 +78,21 @@ def _one(job: tuple[tuple[str, ...], int, float]) -> ArenaResult:
     return play_game(levels, seed, seconds)
 
 
+def play_all(
+    games: int, bots: Sequence[str], seed: int = 0, seconds: float = 1.0, jobs: int = 1
+) -> Iterator[ArenaResult]:
+    """The ``games`` games (seeds ``seed``, ``seed + 1``, ..., seats rotating), as they end."""
+    work = [(seating(bots, g), seed + g, seconds) for g in range(games)]
+    yield from _results(work, jobs)
+
+
 def run(
     games: int, bots: Sequence[str], seed: int = 0, seconds: float = 1.0, jobs: int = 1,
     progress: Callable[[Standings], None] | None = None, every: int = 0,
 ) -> Standings:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) and tally them."""
     standings = Standings(tuple(bots))
-    work = [(seating(bots, g), seed + g, seconds) for g in range(games)]
-    for result in _results(work, jobs):
+    for result in play_all(games, bots, seed, seconds, jobs):
         standings.add(result)
         if progress is not None and every and standings.games % every == 0:
             progress(standings)
