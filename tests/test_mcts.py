@@ -90,7 +90,8 @@ def test_a_longer_search_races_more_of_the_bots_turns_and_every_card_choice_join
     longer one as many as its budget gives ARM_ITERATIONS iterations each, the best turn of
     every other card choice among them."""
     state, know, _ = first_turn(5)
-    greedy = GreedyBot(random.Random(1)).candidates(state, know, 999, Estimator(know), per_card=mcts.PER_CARD)
+    greedy = GreedyBot(random.Random(1)).candidates(state, know, 999, Estimator(know))
+    each_card = GreedyBot(random.Random(1)).candidates(state, know, 999, Estimator(know), per_card=1)
     raced = {}
     for rounds in (30, 600):
         bot = MctsBot(random.Random(1), seconds=0.0, rounds=rounds)
@@ -99,7 +100,8 @@ def test_a_longer_search_races_more_of_the_bots_turns_and_every_card_choice_join
         raced[rounds] = [e.actions for e in bot.root.edges if e.visits]
     assert raced[30] == [c.actions for c in greedy[: mcts.ROOT_WIDTH]]
     assert len(raced[600]) == 600 // mcts.ARM_ITERATIONS
-    choices = {card_of(c) for c in greedy}
+    assert {card_of(c) for c in greedy} == {card_of(greedy[0])}  # greedy's best: one card's variants
+    choices = {card_of(c) for c in each_card}
     assert len(choices) >= 5 and None in choices
     assert {card_of(Candidate(a, 0.0)) for a in raced[600]} == choices
 

@@ -55,8 +55,9 @@ ROOT_WIDTH = 6
 CANDIDATES = 16
 """The most edges a node below the root can ever offer (greedy's best, in its order)."""
 ROOT_CANDIDATES = 48
-"""The root's turns (root_turns), from the greedy level with PER_CARD placements a card."""
-PER_CARD = 2
+"""The root's turns (root_turns): greedy's best, and those of its best PER_CARD placements
+for each card choice."""
+PER_CARD = 1
 ARM_ITERATIONS = 24
 """Iterations the budget must give each turn in the root's race for one more to join it."""
 WIDEN = 16
@@ -145,7 +146,12 @@ class MctsBot:
         me = state.to_move
         assert me is not None
         root = self.root = Node(me)
-        turns = self.greedy.candidates(state, knowledge, len(state.regions) ** 3, est, per_card=PER_CARD)
+        # greedy's best turns (its beam), and the best turns of every card choice (R3.1)
+        turns = self.greedy.candidates(state, knowledge, ROOT_CANDIDATES, est)
+        seen = {tuple(c.actions) for c in turns}
+        turns += [c for c in self.greedy.candidates(state, knowledge, ROOT_CANDIDATES, est, per_card=PER_CARD)
+                  if tuple(c.actions) not in seen]
+        turns.sort(key=lambda c: -c.score)  # stable: greedy's own order among equals
         edges = root.edges = [Edge(c) for c in root_turns(turns, ROOT_WIDTH)[:ROOT_CANDIDATES]]
         if len(edges) == 1:
             self.iterations = 0
