@@ -147,7 +147,9 @@ class MctsBot:
         assert me is not None
         root = self.root = Node(me)
         # greedy's best turns (its beam), and the best turns of every card choice (R3.1)
+        made = time.process_time()
         turns = self.greedy.candidates(state, knowledge, ROOT_CANDIDATES, est)
+        made = time.process_time() - made  # about an iteration's cost: one node's turns
         seen = {tuple(c.actions) for c in turns}
         turns += [c for c in self.greedy.candidates(state, knowledge, ROOT_CANDIDATES, est, per_card=PER_CARD)
                   if tuple(c.actions) not in seen]
@@ -157,8 +159,7 @@ class MctsBot:
             self.iterations = 0
             return edges[0].actions
         self.nodes = 1
-        started = time.process_time()
-        deadline = started + self.seconds
+        deadline = time.process_time() + self.seconds
         iterations = 0
 
         def spent() -> bool:
@@ -180,11 +181,9 @@ class MctsBot:
             if rounds == 1 and not spent():
                 # Progressive widening at the root: as many turns in the race as the budget
                 # can give ARM_ITERATIONS iterations each, in root_turns' order; those that
-                # join now play the first round's faces too.
-                if self.rounds is not None:
-                    expected = self.rounds
-                else:
-                    expected = int(self.seconds * iterations / max(time.process_time() - started, 1e-6))
+                # join now play the first round's faces too.  An iteration costs about one
+                # node's turns (the first round's cost nothing yet: their nodes are new).
+                expected = self.rounds if self.rounds is not None else int(self.seconds / max(made, 1e-4))
                 joining = range(len(alive), min(len(edges), expected // ARM_ITERATIONS))
                 for k in joining:
                     self._iterate(root, state, knowledge, est, faces, edges[k])
