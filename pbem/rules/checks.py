@@ -16,6 +16,7 @@ the sentence is only written when the engine refuses a player's action.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from pbem.i18n import N_, Msg, Name, Names
@@ -223,6 +224,12 @@ def card_refusal(state: State, player: str, card: str) -> Refusal | None:
     return None
 
 
+def card_gate(state: State) -> Refusal | None:
+    """R3.1: one card a turn (:func:`card_refusal`'s refusal that no card escapes, asked
+    once by the generator instead of once a card)."""
+    return _CARD_TAKEN if state.turn.card_taken else None
+
+
 # --- R2.5, R3.2, R5.5, R6.3: placing cubes ---------------------------------------------
 
 _PLACED = Refusal("R3.2", N_("you have already placed cubes this turn (phase B)"))
@@ -245,16 +252,33 @@ def place_counts(state: State, player: str, region: str) -> tuple[int, ...]:
     """The cube counts ``player`` may place on ``region`` now: 2 in setup (R2.5), the
     Peasant's 1 in the final round (R6.3), and in phase B one a rat (R3.2), all that is
     left if fewer, and with the Peasant one more (R5.5)."""
-    if state.phase is Phase.SETUP:
+    return _counts(state.phase, state.supply[player], _peasant_open(state, player), len(state.rats[region]))
+
+
+def place_options(state: State, player: str) -> list[tuple[str, int]]:
+    """Every (region, count) of :func:`place_counts`, the regions in map order: the
+    generator's candidates, with what the counts depend on looked up once, not once a region."""
+    phase, supply, peasant, rats = state.phase, state.supply[player], _peasant_open(state, player), state.rats
+    return [(r, n) for r in state.regions for n in _counts(phase, supply, peasant, len(rats[r]))]
+
+
+def _peasant_open(state: State, player: str) -> bool:
+    """R5.5: the player holds the Peasant and has not used it this turn."""
+    return state.cards["peasant"] == player and "peasant" not in state.turn.used
+
+
+@cache
+def _counts(phase: Phase, supply: int, peasant: bool, rats: int) -> tuple[int, ...]:
+    """:func:`place_counts` from the facts it depends on (a few small numbers, so each
+    answer is worked out once: the playouts ask it millions of times)."""
+    if phase is Phase.SETUP:
         return (2,)
-    if state.phase is Phase.FINAL:
+    if phase is Phase.FINAL:
         return (1,)
-    supply = state.supply[player]
     if not supply:
         return ()
-    rats = len(state.rats[region])
     normal = rats if rats < supply else supply  # R3.2: all that is left, if fewer
-    if state.cards["peasant"] == player and "peasant" not in state.turn.used:
+    if peasant:
         extra = rats + 1 if rats < supply else supply  # R5.5: one more
         return (normal, extra) if rats and normal != extra else (extra,)
     return (normal,) if rats else ()
@@ -290,7 +314,8 @@ def count_refusal(state: State, player: str, region: str, count: int) -> Refusal
 
 def can_place(state: State, player: str) -> bool:
     """R3.2 ruling: phase B is compulsory when at least one cube can be placed."""
-    return any(place_counts(state, player, region) for region in state.regions)
+    phase, supply, peasant, rats = state.phase, state.supply[player], _peasant_open(state, player), state.rats
+    return any(_counts(phase, supply, peasant, len(rats[r])) for r in state.regions)
 
 
 # --- R3.3 phase C and R5.4 the Knight: the plague's moves ------------------------------------
@@ -311,13 +336,29 @@ def reach(state: State, player: str) -> int:
 
 def walks(state: State, longest: int) -> list[tuple[str, ...]]:
     """Every walk of 1 to ``longest`` steps between neighbours from the plague region
-    (the candidates :func:`path_refusal` judges)."""
+    (the candidates :func:`plague_paths` keeps)."""
     start = state.plague
     out: list[tuple[str, ...]] = []
     for first in state.neighbours[start]:
         out.append((first,))
         if longest == 2:
             out.extend((first, second) for second in state.neighbours[first])
+    return out
+
+
+def plague_paths(state: State, longest: int) -> list[tuple[str, ...]]:
+    """R3.3, R5.4, R6.3: the plague piece's paths from where it stands, in :func:`walks`
+    order: one step (two with the Knight) between neighbours, regions in use (the
+    neighbours are, R1.2 ruling), not back to where it started.  The domain
+    :func:`path_refusal` allows, and the generators' plague moves."""
+    start = state.plague
+    near = state.neighbours
+    out: list[tuple[str, ...]] = []
+    for first in near[start]:
+        if first != start:
+            out.append((first,))
+        if longest == 2:
+            out.extend([(first, second) for second in near[first] if second != start])
     return out
 
 
@@ -352,9 +393,9 @@ _PATH = _per_rule(_say_path)
 
 
 def path_refusal(state: State, path: tuple[str, ...], longest: int, rule: str) -> Refusal | None:
-    """R3.3, R5.4, R6.3: one step (two with the Knight) between neighbours, not back
-    to where the plague started."""
-    return None if _path_fault(state, path, longest) is None else _PATH[rule]
+    """R3.3, R5.4, R6.3: one of the :func:`plague_paths` (:func:`_path_fault` says what
+    is wrong with any other)."""
+    return None if tuple(path) in plague_paths(state, longest) else _PATH[rule]
 
 
 def path_rule(path: tuple[str, ...]) -> str:

@@ -23,7 +23,6 @@ from pbem.rules.abilities import (
     look_refusal,
     merchant_counts,
     monk_refusal,
-    step_refusal,
     swap_refusal,
 )
 from pbem.rules.actions import (
@@ -45,17 +44,16 @@ from pbem.rules.actions import (
 from pbem.rules.checks import (
     KINDS,
     ability_refusal,
+    card_gate,
     card_refusal,
     flip_refusal,
     kinds_now,
-    path_refusal,
-    path_rule,
-    place_counts,
     place_gate,
+    place_options,
     plague_gate,
+    plague_paths,
     reach,
     spread_refusal,
-    walks,
 )
 from pbem.rules.data import CLASSES
 from pbem.rules.state import Phase, Stage, State
@@ -89,13 +87,15 @@ _SWAP, _KNIGHT_CUBES, _END = WitchSwap(), KnightCubes(), EndTurn()
 
 
 def _take_cards(state: State, player: str) -> list[Action]:
+    if card_gate(state) is not None:  # R3.1: one card a turn, asked once, not once a card
+        return []
     return [_TAKE[c] for c in CLASSES if card_refusal(state, player, c) is None]
 
 
 def _places(state: State, player: str) -> list[Action]:
     if place_gate(state, player) is not None:
         return []
-    return [_PLACE[r, n] for r in state.regions for n in place_counts(state, player, r)]
+    return [_PLACE[option] for option in place_options(state, player)]  # (region, count): R2.5, R3.2, R5.5
 
 
 def _kings(state: State, player: str) -> list[Action]:
@@ -107,13 +107,14 @@ def _kings(state: State, player: str) -> list[Action]:
 def _merchants(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "merchant", "R5.2") is not None:
         return []
+    # R5.2: the candidates are the neighbours, the steps step_refusal allows
     return [
         _MERCHANT[r, n, k]
         for r in state.regions
-        if merchant_counts(state, player, r)
+        for counts in [merchant_counts(state, player, r)]
+        if counts
         for n in state.neighbours[r]
-        if step_refusal(state, r, n) is None
-        for k in merchant_counts(state, player, r)
+        for k in counts
     ]
 
 
@@ -141,14 +142,13 @@ def _witch(state: State, player: str) -> list[Action]:
 def _move_plague(state: State, player: str) -> list[Action]:
     if plague_gate(state, player) is not None:
         return []
-    longest = reach(state, player)
-    return [_PLAGUE[p] for p in walks(state, longest) if path_refusal(state, p, longest, path_rule(p)) is None]
+    return [_PLAGUE[p] for p in plague_paths(state, reach(state, player))]  # R3.3, R5.4
 
 
 def _knight_moves(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "knight", "R6.3") is not None:
         return []
-    return [_KNIGHT[p] for p in walks(state, 2) if path_refusal(state, p, 2, "R6.3") is None]
+    return [_KNIGHT[p] for p in plague_paths(state, 2)]  # R6.3: the paths path_refusal allows
 
 
 def _spreads(state: State, player: str) -> list[Action]:
