@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from pbem.bots.knowledge import Knowledge
 from pbem.rules import Action, FaceUnknown, Flip, KnightCubes, NoFaces, Phase, Stage, State, WitchLook, apply_in_place
-from pbem.rules.legal import generators
+from pbem.rules.legal import generator_list
 
 
 class RandomBot:
@@ -31,7 +31,7 @@ def random_action(state: State, rng: random.Random) -> Action:
         # rng.randrange(n) for n > 0 is rng._randbelow(n), the same draw without randrange's
         # argument checks (issue 21: the playouts' inner loop; tests/test_same_games.py)
         below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
-        kinds = list(generators(state).values())
+        kinds = list(generator_list(state))
         while kinds:
             actions = kinds.pop(below(len(kinds)))(state, player)
             if actions:

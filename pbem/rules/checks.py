@@ -38,7 +38,7 @@ from pbem.rules.actions import (
 )
 from pbem.rules.data import CLASSES
 from pbem.rules.errors import RuleError
-from pbem.rules.state import MAX_RATS, Phase, Stage, State
+from pbem.rules.state import FINAL, MAX_RATS, TURN, Phase, Stage, State
 
 
 class Refusal:
@@ -238,12 +238,13 @@ _NO_SUPPLY = Refusal("R1.3", N_("your supply has no cube left"))
 
 def place_gate(state: State, player: str) -> Refusal | None:
     """R3.2: phase B once a turn; R6.3: in the final round only the Peasant's cube."""
-    if state.phase is Phase.FINAL:
+    phase = state.phase
+    if phase is FINAL:
         refusal = ability_refusal(state, player, "peasant", "R6.3")
         if refusal is None and state.supply[player] < 1:
             return _NO_SUPPLY
         return refusal
-    if state.phase is Phase.TURN and state.turn.placed:
+    if phase is TURN and state.turn.placed:
         return _PLACED
     return None
 

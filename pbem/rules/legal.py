@@ -178,12 +178,19 @@ _GROUPS: dict[tuple[Phase, Stage], dict[str, Generator]] = {
     key: {_GENERATOR[kind][0]: _GENERATOR[kind][1] for kind in kinds} for key, kinds in KINDS.items()
 }
 _NONE: dict[str, Generator] = {}
+_LISTS: dict[tuple[Phase, Stage], tuple[Generator, ...]] = {key: tuple(gens.values()) for key, gens in _GROUPS.items()}
 
 
 def generators(state: State) -> dict[str, Generator]:
     """The action generators of the kinds this part of the game allows (:data:`KINDS`),
     by kind (the swap listed with the looks, the Knight's cubes with the flips)."""
     return _GROUPS.get((state.phase, state.turn.stage), _NONE)
+
+
+def generator_list(state: State) -> tuple[Generator, ...]:
+    """The generators of :func:`generators`, in the same order, without their kinds (a
+    random playout's pick of a kind)."""
+    return _LISTS.get((state.phase, state.turn.stage), ())
 
 
 def legal_by_kind(state: State) -> Iterator[tuple[str, Callable[[], list[Action]]]]:
