@@ -15,7 +15,7 @@ the sentence is only written when the engine refuses a player's action.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -36,7 +36,7 @@ from pbem.rules.actions import (
     WitchLook,
     WitchSwap,
 )
-from pbem.rules.data import CLASSES
+from pbem.rules.data import CLASSES, N_TOKENS
 from pbem.rules.errors import RuleError
 from pbem.rules.state import FINAL, MAX_RATS, TURN, Phase, Stage, State
 
@@ -253,14 +253,14 @@ def place_counts(state: State, player: str, region: str) -> tuple[int, ...]:
     """The cube counts ``player`` may place on ``region`` now: 2 in setup (R2.5), the
     Peasant's 1 in the final round (R6.3), and in phase B one a rat (R3.2), all that is
     left if fewer, and with the Peasant one more (R5.5)."""
-    return _counts(state.phase, state.supply[player], _peasant_open(state, player), len(state.rats[region]))
+    return place_domain(state, player)[len(state.rats[region])]
 
 
-def place_options(state: State, player: str) -> list[tuple[str, int]]:
-    """Every (region, count) of :func:`place_counts`, the regions in map order: the
-    generator's candidates, with what the counts depend on looked up once, not once a region."""
-    phase, supply, peasant, rats = state.phase, state.supply[player], _peasant_open(state, player), state.rats
-    return [(r, n) for r in state.regions for n in _counts(phase, supply, peasant, len(rats[r]))]
+def place_domain(state: State, player: str) -> tuple[tuple[int, ...], ...]:
+    """:func:`place_counts` of a region by the number of rats on it (index 0 to 49): the
+    counts depend on that number and three facts of the player's, looked up once here for
+    every region (the generator's and :func:`can_place`'s)."""
+    return _count_rows(state.phase, state.supply[player], _peasant_open(state, player))
 
 
 def _peasant_open(state: State, player: str) -> bool:
@@ -269,9 +269,14 @@ def _peasant_open(state: State, player: str) -> bool:
 
 
 @cache
+def _count_rows(phase: Phase, supply: int, peasant: bool) -> tuple[tuple[int, ...], ...]:
+    """:func:`place_domain`, worked out once for each (phase, supply, Peasant open): a few
+    dozen small tables, where the playouts ask millions of times."""
+    return tuple(_counts(phase, supply, peasant, rats) for rats in range(N_TOKENS + 1))
+
+
 def _counts(phase: Phase, supply: int, peasant: bool, rats: int) -> tuple[int, ...]:
-    """:func:`place_counts` from the facts it depends on (a few small numbers, so each
-    answer is worked out once: the playouts ask it millions of times)."""
+    """:func:`place_counts` from the facts it depends on."""
     if phase is Phase.SETUP:
         return (2,)
     if phase is Phase.FINAL:
@@ -315,8 +320,8 @@ def count_refusal(state: State, player: str, region: str, count: int) -> Refusal
 
 def can_place(state: State, player: str) -> bool:
     """R3.2 ruling: phase B is compulsory when at least one cube can be placed."""
-    phase, supply, peasant, rats = state.phase, state.supply[player], _peasant_open(state, player), state.rats
-    return any(_counts(phase, supply, peasant, len(rats[r])) for r in state.regions)
+    counts, rats = place_domain(state, player), state.rats
+    return any(counts[len(rats[r])] for r in state.regions)
 
 
 # --- R3.3 phase C and R5.4 the Knight: the plague's moves ------------------------------------
@@ -414,9 +419,16 @@ def spread_refusal(state: State, region: str) -> Refusal | None:
     """R4.1: each drawn rat to a neighbour of the plague region holding fewer than 3."""
     if region not in state.neighbours[state.plague]:
         return _SPREAD_NOT_NEXT
-    if len(state.rats[region]) >= MAX_RATS:
+    if region not in with_room(state, (region,)):
         return _SPREAD_FULL
     return None
+
+
+def with_room(state: State, regions: Sequence[str]) -> list[str]:
+    """R1.7: those of ``regions`` holding fewer than 3 rats, in their order (where a drawn
+    rat, R4.1, or the Monk's, R5.3, may go: the generators ask it once for all neighbours)."""
+    rats = state.rats
+    return [r for r in regions if len(rats[r]) < MAX_RATS]
 
 
 _NOT_THERE = Refusal("R4.2", lambda s, token: Msg("{token} is not a face-down rat in the plague region {plague}",

@@ -22,7 +22,6 @@ from pbem.rules.abilities import (
     look_gate,
     look_refusal,
     merchant_counts,
-    monk_refusal,
     swap_refusal,
 )
 from pbem.rules.actions import (
@@ -48,18 +47,18 @@ from pbem.rules.checks import (
     card_refusal,
     flip_refusal,
     kinds_now,
+    place_domain,
     place_gate,
-    place_options,
     plague_gate,
     plague_paths,
     reach,
-    spread_refusal,
+    with_room,
 )
 from pbem.rules.data import CLASSES
 from pbem.rules.state import Phase, Stage, State
 
 Generator = Callable[[State, str], list[Action]]
-_A = TypeVar("_A", bound=Action)
+_A = TypeVar("_A")
 
 
 class _Shared(dict[Any, _A]):
@@ -84,6 +83,8 @@ _TAKE, _PLACE, _KING = _Shared(TakeCard), _Shared(Place, True), _Shared(King)
 _MERCHANT, _MONK, _LOOK = _Shared(Merchant, True), _Shared(Monk, True), _Shared(WitchLook)
 _PLAGUE, _KNIGHT, _SPREAD, _FLIP = _Shared(MovePlague), _Shared(KnightMove), _Shared(Spread), _Shared(Flip)
 _SWAP, _KNIGHT_CUBES, _END = WitchSwap(), KnightCubes(), EndTurn()
+_PLACES: _Shared[tuple[Action, ...]] = _Shared(lambda r, counts: tuple(_PLACE[r, n] for n in counts), True)
+"""A region's placements for each tuple of counts (``place_counts``): one lookup a region."""
 
 
 def _take_cards(state: State, player: str) -> list[Action]:
@@ -95,7 +96,8 @@ def _take_cards(state: State, player: str) -> list[Action]:
 def _places(state: State, player: str) -> list[Action]:
     if place_gate(state, player) is not None:
         return []
-    return [_PLACE[option] for option in place_options(state, player)]  # (region, count): R2.5, R3.2, R5.5
+    counts, rats = place_domain(state, player), state.rats  # R2.5, R3.2, R5.5, R6.3
+    return [a for r in state.regions for a in _PLACES[r, counts[len(rats[r])]]]
 
 
 def _kings(state: State, player: str) -> list[Action]:
@@ -125,8 +127,8 @@ def _monks(state: State, player: str) -> list[Action]:
     for r in state.regions:
         rats = state.rats[r]
         if rats:  # where a rat may go does not depend on which of the region's rats it is
-            targets = [n for n in state.neighbours[r] if monk_refusal(state, rats[0], r, n) is None]
-            actions.extend(_MONK[t, n] for t in rats for n in targets)
+            targets = with_room(state, state.neighbours[r])  # R5.3, R1.7: the targets monk_refusal allows
+            actions += [_MONK[t, n] for t in rats for n in targets]
     return actions
 
 
@@ -152,7 +154,7 @@ def _knight_moves(state: State, player: str) -> list[Action]:
 
 
 def _spreads(state: State, player: str) -> list[Action]:
-    return [_SPREAD[n] for n in state.neighbours[state.plague] if spread_refusal(state, n) is None]
+    return [_SPREAD[n] for n in with_room(state, state.neighbours[state.plague])]  # R4.1: as spread_refusal
 
 
 def _outbreak(state: State, player: str) -> list[Action]:
