@@ -20,8 +20,7 @@ from pbem.rules.plague import NEUTRAL_CUBES, resolve_flip
 from pbem.rules.state import SETUP, TURN, Phase, State, TurnState
 
 Handler = Callable[[State, str, Action, Faces, list[Event]], None]
-
-
+_PHASE_NAMES = {phase: phase.value for phase in Phase}  # Phase.value is a property on Python 3.11
 
 
 def start_part(state: State, seat: int, phase: Phase, out: list[Event]) -> None:
@@ -30,7 +29,7 @@ def start_part(state: State, seat: int, phase: Phase, out: list[Event]) -> None:
     state.turn = TurnState()
     if phase is TURN:
         state.turn_number += 1
-    out.append(TurnStarted(state.players[seat], phase.value))
+    out.append(TurnStarted(state.players[seat], _PHASE_NAMES[phase]))
 
 
 def end_setup_placement(state: State, out: list[Event]) -> None:
