@@ -46,9 +46,7 @@ from pbem.rules.checks import (
     card_refusal,
     count_refusal,
     flip_refusal,
-    kinds_now,
     mover_refusal,
-    not_now,
     path_refusal,
     path_rule,
     place_gate,
@@ -74,6 +72,7 @@ from pbem.rules.events import (
 )
 from pbem.rules.faces import Faces
 from pbem.rules.plague import NEUTRAL_CUBES, outbreak_pending, resolve_flip, spread_count
+from pbem.rules.stages import kinds_now, not_now
 from pbem.rules.state import FINAL, SETUP, TURN, Phase, Stage, State
 from pbem.rules.turnflow import end_setup_placement, end_turn, final_sweep, start_part
 

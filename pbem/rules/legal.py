@@ -41,12 +41,10 @@ from pbem.rules.actions import (
     WitchSwap,
 )
 from pbem.rules.checks import (
-    KINDS,
     ability_refusal,
     card_gate,
     card_refusal,
     flip_refusal,
-    kinds_now,
     place_domain,
     place_gate,
     plague_gate,
@@ -55,6 +53,7 @@ from pbem.rules.checks import (
     with_room,
 )
 from pbem.rules.data import CLASSES
+from pbem.rules.stages import KINDS, kinds_now
 from pbem.rules.state import Phase, Stage, State
 
 Generator = Callable[[State, str], list[Action]]
