@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from pbem.bots.knowledge import Knowledge
 from pbem.rules import Action, FaceUnknown, Flip, KnightCubes, NoFaces, Phase, Stage, State, WitchLook, apply_in_place
-from pbem.rules.legal import generators
+from pbem.rules.legal import generator_list
 
 
 class RandomBot:
@@ -25,18 +25,47 @@ def random_action(state: State, rng: random.Random) -> Action:
     """A uniformly chosen legal kind, then a uniformly chosen action of that kind.
 
     The generators of :func:`pbem.rules.legal_by_kind`, called directly (no thunk per
-    kind: this is the playouts' inner loop); the same draws from ``rng``."""
+    kind: this is the playouts' inner loop); the same draws from ``rng``.  Each draw is
+    ``rng.randrange(n)``'s, written out (issue 21: a call per draw was a twentieth of a
+    random game): ``Random._randbelow(n)`` draws ``getrandbits(n.bit_length())`` until it
+    is below ``n``.  A generator drawing otherwise goes through :func:`_by_randbelow`."""
     player = state.to_move
-    if player is not None:
-        # rng.randrange(n) for n > 0 is rng._randbelow(n), the same draw without randrange's
-        # argument checks (issue 21: the playouts' inner loop; tests/test_same_games.py)
-        below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
-        kinds = list(generators(state).values())
-        while kinds:
-            actions = kinds.pop(below(len(kinds)))(state, player)
-            if actions:
-                return actions[below(len(actions))]
-    raise RuntimeError("no legal action: the game is over or the state is inconsistent")
+    if player is None:
+        raise RuntimeError("no legal action: the game is over")
+    if type(rng)._randbelow is not _RANDBELOW:  # type: ignore[attr-defined]
+        return _by_randbelow(state, player, rng)
+    bits = rng.getrandbits
+    kinds = list(generator_list(state))
+    while kinds:
+        n = len(kinds)
+        k = n.bit_length()
+        i = bits(k)
+        while i >= n:  # rng._randbelow(n), the kind
+            i = bits(k)
+        actions = kinds.pop(i)(state, player)
+        if actions:
+            n = len(actions)
+            k = n.bit_length()
+            i = bits(k)
+            while i >= n:  # rng._randbelow(n), the action
+                i = bits(k)
+            return actions[i]
+    raise RuntimeError("no legal action: the state is inconsistent")
+
+
+_RANDBELOW = random.Random._randbelow  # type: ignore[attr-defined]
+
+
+def _by_randbelow(state: State, player: str, rng: random.Random) -> Action:
+    """:func:`random_action` for a generator with its own ``_randbelow``: the same choices
+    (``rng.randrange(n)`` for n > 0 is ``rng._randbelow(n)`` without randrange's checks)."""
+    below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+    kinds = list(generator_list(state))
+    while kinds:
+        actions = kinds.pop(below(len(kinds)))(state, player)
+        if actions:
+            return actions[below(len(actions))]
+    raise RuntimeError("no legal action: the state is inconsistent")
 
 
 def bot_actions(state: State, rng: random.Random) -> list[Action]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.fair.protocol import Deal
+from pbem.fair.protocol import PUBLIC_NAMES, Deal
 from pbem.fair.tokens import position_of, token_salt
 from pbem.rules import MappingFaces, State, new_state
 from pbem.rules.data import Board, Catalogue
@@ -30,7 +30,7 @@ class HostFaces(MappingFaces):
 
     def __init__(self, seed: bytes, deal: Deal, catalogue: Catalogue) -> None:
         super().__init__(
-            {Deal.name(i): catalogue.by_id(tid) for i, tid in enumerate(deal.token_ids, start=1)}
+            dict(zip(PUBLIC_NAMES[: len(deal.token_ids)], map(catalogue.by_id, deal.token_ids), strict=True))  # P6
         )
         self.seed = seed
         self.deal = deal

@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import re
+import struct
 from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
@@ -27,6 +28,7 @@ __all__ = [
     "MIN_NONCE_BYTES",
     "N_TOKENS",
     "PROTOCOL",
+    "PUBLIC_NAMES",
     "REMOVED_NORMALS",
     "SALT_BYTES",
     "TAG",
@@ -181,8 +183,9 @@ def sha256_hex(data: bytes) -> str:
 
 
 def _hmac(key: bytes, msg: bytes) -> bytes:
-    """P2: ``HMAC(k, x)`` (HMAC-SHA-256), raw bytes."""
-    return hmac.new(key, msg, hashlib.sha256).digest()
+    """P2: ``HMAC(k, x)`` (HMAC-SHA-256), raw bytes (``hmac.digest``: the same bytes as
+    ``hmac.new(k, x, sha256).digest()`` in one call; a deal draws about 23)."""
+    return hmac.digest(key, msg, "sha256")
 
 
 # --------------------------------------------------------------------- P3, P4
@@ -234,24 +237,26 @@ def derive_seed(secret: bytes, game_id: str, nonces: Sequence[bytes]) -> bytes:
 # --------------------------------------------------------------------- P5
 
 
+_DRBG_TAG = f"{TAG}/drbg".encode()
+_WORDS = struct.Struct(">4Q")  # an HMAC-SHA-256 block as four big-endian u64 words
+
+
 class Drbg:
     """P5: the deterministic stream of u64 words drawn from the seed."""
 
     def __init__(self, seed: bytes) -> None:
         self._seed = bytes(seed)
         self._block = 0
-        self._buffer = b""
-        self._offset = 0
+        self._left: list[int] = []  # the current block's words not drawn yet, the next one last
 
     def word(self) -> int:
-        """P5: the next big-endian u64 word of ``HMAC(seed, TAG/drbg || u64(k))``, k = 0, 1, ..."""
-        if self._offset + 8 > len(self._buffer):
-            self._buffer = _hmac(self._seed, f"{TAG}/drbg".encode() + _u64(self._block))
+        """P5: the next big-endian u64 word of ``HMAC(seed, TAG/drbg || u64(k))``, k = 0, 1, ...
+        (a block's 32 bytes are its four words, read at once)."""
+        left = self._left
+        if not left:
+            left.extend(reversed(_WORDS.unpack(_hmac(self._seed, _DRBG_TAG + _u64(self._block)))))
             self._block += 1
-            self._offset = 0
-        x = int.from_bytes(self._buffer[self._offset : self._offset + 8], "big")
-        self._offset += 8
-        return x
+        return left.pop()
 
     def below(self, n: int) -> int:
         """P5: uniform integer in ``[0, n)`` by rejection sampling."""
@@ -268,6 +273,11 @@ class Drbg:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+PUBLIC_NAMES: tuple[str, ...] = tuple(f"t{i:02d}" for i in range(1, N_TOKENS + 1))
+"""P6: the public names of positions 1 to 49 (``t01`` ... ``t49``), in order: ``Deal.name(i)``
+is ``PUBLIC_NAMES[i - 1]``."""
 
 
 class Deal(Record):
@@ -291,7 +301,7 @@ class Deal(Record):
         """P6: the public name of position ``i`` (``t07``)."""
         if isinstance(i, bool) or not isinstance(i, int) or not 1 <= i <= N_TOKENS:
             raise ValueError(f"token position {i!r} is outside 1..{N_TOKENS}")
-        return f"t{i:02d}"
+        return PUBLIC_NAMES[i - 1]
 
     def id_of(self, name: str) -> str:
         """P6: the catalogue id of the token with public name ``name``."""
@@ -341,7 +351,7 @@ def deal(
     plague = in_use[rng.below(len(in_use))]
 
     token_ids = tuple(on_board + supply + removed)
-    names = [Deal.name(i) for i in range(1, len(token_ids) + 1)]
+    names = PUBLIC_NAMES[: len(token_ids)]
     n_board, n_supply = len(on_board), len(supply)
     return Deal(
         first_player=first,

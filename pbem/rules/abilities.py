@@ -6,7 +6,7 @@ turn is :func:`pbem.rules.checks.ability_refusal`."""
 from __future__ import annotations
 
 from pbem.i18n import N_, Msg, Name
-from pbem.rules.checks import NEXT_TO_TOKEN, Refusal, ability_refusal, not_next
+from pbem.rules.checks import NEXT_TO_TOKEN, Refusal, ability_refusal, not_next, with_room
 from pbem.rules.state import MAX_RATS, State
 
 _HAS_RATS = Refusal("R5.1", lambda s, p, region: Msg("{region} has rats; the King takes from a region without",
@@ -58,7 +58,7 @@ def monk_refusal(state: State, token: str, source: str, target: str) -> Refusal 
     """R5.3: a rat token to a neighbouring region holding fewer than 3 (R1.7)."""
     if target not in state.neighbours[source]:
         return _MONK_NOT_NEXT
-    if len(state.rats[target]) >= MAX_RATS:
+    if target not in with_room(state, (target,)):
         return _FULL
     return None
 
@@ -82,7 +82,8 @@ def look_gate(state: State, player: str) -> Refusal | None:
 
 def look_refusal(state: State, token: str) -> Refusal | None:
     """R5.6: the second look is at another token."""
-    return _SAME_TOKEN if _second_look(state) and token == state.turn.witch_looked[0] else None
+    turn = state.turn  # _second_look, written out: asked for every token on the board
+    return _SAME_TOKEN if turn.witch_open and len(turn.witch_looked) == 1 and token == turn.witch_looked[0] else None
 
 
 def swap_refusal(state: State, player: str) -> Refusal | None:

@@ -9,35 +9,20 @@ enumerate candidates through them.  A refusal is a module constant, so a
 generator that rules out a candidate allocates nothing and formats no message;
 the sentence is only written when the engine refuses a player's action.
 
-:data:`KINDS` says which action kinds each phase and stage of a turn allows
-(R2.5, R3, R4, R6.2), and :func:`not_now` why another kind is refused there.
+The action kinds each phase and stage of a turn allows, and why another kind is refused
+there, are :mod:`pbem.rules.stages`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 from pbem.i18n import N_, Msg, Name, Names
-from pbem.rules.actions import (
-    Action,
-    EndTurn,
-    Flip,
-    King,
-    KnightCubes,
-    KnightMove,
-    Merchant,
-    Monk,
-    MovePlague,
-    Place,
-    Spread,
-    TakeCard,
-    WitchLook,
-    WitchSwap,
-)
-from pbem.rules.data import CLASSES
+from pbem.rules.data import CLASSES, N_TOKENS
 from pbem.rules.errors import RuleError
-from pbem.rules.state import MAX_RATS, Phase, Stage, State
+from pbem.rules.state import FINAL, MAX_RATS, TURN, Phase, State
 
 
 class Refusal:
@@ -64,58 +49,6 @@ def require(check: RuleCheck, state: State, *args: Any) -> None:
     refusal = check(state, *args)
     if refusal is not None:
         raise refusal.error(state, *args)
-
-
-# --- the phases and stages (R2.5, R3, R4, R6.2) -------------------------------------------
-
-_MAIN = (TakeCard, Place, King, Merchant, Monk, WitchLook, WitchSwap, MovePlague)
-KINDS: dict[tuple[Phase, Stage], tuple[type[Action], ...]] = {
-    (Phase.SETUP, Stage.MAIN): (Place,),  # R2.5
-    (Phase.TURN, Stage.MAIN): _MAIN,  # R3.1-R3.3, R5
-    (Phase.TURN, Stage.SPREAD): (Spread,),  # R4.1
-    (Phase.TURN, Stage.OUTBREAK): (Flip, KnightCubes),  # R4.2, R5.4
-    (Phase.FINAL, Stage.MAIN): (Place, King, Merchant, Monk, WitchLook, WitchSwap, KnightMove, EndTurn),  # R6.2
-}
-"""The action kinds each part of the game allows, in the order the generators list them."""
-
-_WRONG_STAGE: dict[type[Action], tuple[str, str]] = {
-    TakeCard: (N_("taking a card must come before phase C (moving the plague)"), "R3.3"),
-    Place: (N_("placing cubes must come before phase C (moving the plague)"), "R3.3"),
-    King: (N_("class abilities come before phase C (moving the plague)"), "R5"),
-    Merchant: (N_("class abilities come before phase C (moving the plague)"), "R5"),
-    Monk: (N_("class abilities come before phase C (moving the plague)"), "R5"),
-    WitchLook: (N_("class abilities come before phase C (moving the plague)"), "R5"),
-    WitchSwap: (N_("the Witch swaps only the two tokens just looked at, right after the looks"), "R5.6"),
-    MovePlague: (N_("the plague piece has already moved this turn"), "R3.3"),
-    Spread: (N_("there is no drawn rat to place now"), "R4.1"),
-    KnightCubes: (N_("the Knight declares the neutral cubes after spreading, before the first flip"), "R5.4"),
-    Flip: (N_("there is no outbreak to flip rats for now"), "R4.2"),
-    EndTurn: (N_("a turn ends by moving the plague (phase C), not with 'end'"), "R3.4"),
-    KnightMove: (N_("knight_move is the final round's; in a turn use move_plague"), "R6.3"),
-}
-
-
-def kinds_now(state: State) -> tuple[type[Action], ...]:
-    """The action kinds the present phase and stage allow (:data:`KINDS`)."""
-    return KINDS.get((state.phase, state.turn.stage), ())
-
-
-def not_now(state: State, action: Action) -> RuleError:
-    """The refusal of an action of a kind this part of the game does not allow (R7.3)."""
-    if state.phase is Phase.OVER:
-        return RuleError(Msg("the game is over"), "R6.5")
-    if state.phase is Phase.SETUP:
-        return RuleError(Msg("during setup each player only places their 2 initial cubes"), "R2.5")
-    if state.phase is Phase.FINAL:
-        return RuleError(
-            Msg("'{kind}' is not allowed in the final round: only class abilities (R6.2-R6.3) and 'end'",
-                kind=action.kind),
-            "R6.2",
-        )
-    if type(action) not in _WRONG_STAGE:
-        return RuleError(Msg("'{kind}' is not allowed now", kind=action.kind), action.rule or "R3")
-    message, rule = _WRONG_STAGE[type(action)]
-    return RuleError(Msg(message), rule)
 
 
 # --- regions, neighbours, tokens, abilities ---------------------------------------------
@@ -223,6 +156,12 @@ def card_refusal(state: State, player: str, card: str) -> Refusal | None:
     return None
 
 
+def card_gate(state: State) -> Refusal | None:
+    """R3.1: one card a turn (:func:`card_refusal`'s refusal that no card escapes, asked
+    once by the generator instead of once a card)."""
+    return _CARD_TAKEN if state.turn.card_taken else None
+
+
 # --- R2.5, R3.2, R5.5, R6.3: placing cubes ---------------------------------------------
 
 _PLACED = Refusal("R3.2", N_("you have already placed cubes this turn (phase B)"))
@@ -231,12 +170,13 @@ _NO_SUPPLY = Refusal("R1.3", N_("your supply has no cube left"))
 
 def place_gate(state: State, player: str) -> Refusal | None:
     """R3.2: phase B once a turn; R6.3: in the final round only the Peasant's cube."""
-    if state.phase is Phase.FINAL:
+    phase = state.phase
+    if phase is FINAL:
         refusal = ability_refusal(state, player, "peasant", "R6.3")
         if refusal is None and state.supply[player] < 1:
             return _NO_SUPPLY
         return refusal
-    if state.phase is Phase.TURN and state.turn.placed:
+    if phase is TURN and state.turn.placed:
         return _PLACED
     return None
 
@@ -245,16 +185,38 @@ def place_counts(state: State, player: str, region: str) -> tuple[int, ...]:
     """The cube counts ``player`` may place on ``region`` now: 2 in setup (R2.5), the
     Peasant's 1 in the final round (R6.3), and in phase B one a rat (R3.2), all that is
     left if fewer, and with the Peasant one more (R5.5)."""
-    if state.phase is Phase.SETUP:
+    return place_domain(state, player)[len(state.rats[region])]
+
+
+def place_domain(state: State, player: str) -> tuple[tuple[int, ...], ...]:
+    """:func:`place_counts` of a region by the number of rats on it (index 0 to 49): the
+    counts depend on that number and three facts of the player's, looked up once here for
+    every region (the generator's and :func:`can_place`'s)."""
+    return _count_rows(state.phase, state.supply[player], _peasant_open(state, player))
+
+
+def _peasant_open(state: State, player: str) -> bool:
+    """R5.5: the player holds the Peasant and has not used it this turn."""
+    return state.cards["peasant"] == player and "peasant" not in state.turn.used
+
+
+@cache
+def _count_rows(phase: Phase, supply: int, peasant: bool) -> tuple[tuple[int, ...], ...]:
+    """:func:`place_domain`, worked out once for each (phase, supply, Peasant open): a few
+    dozen small tables, where the playouts ask millions of times."""
+    return tuple(_counts(phase, supply, peasant, rats) for rats in range(N_TOKENS + 1))
+
+
+def _counts(phase: Phase, supply: int, peasant: bool, rats: int) -> tuple[int, ...]:
+    """:func:`place_counts` from the facts it depends on."""
+    if phase is Phase.SETUP:
         return (2,)
-    if state.phase is Phase.FINAL:
+    if phase is Phase.FINAL:
         return (1,)
-    supply = state.supply[player]
     if not supply:
         return ()
-    rats = len(state.rats[region])
     normal = rats if rats < supply else supply  # R3.2: all that is left, if fewer
-    if state.cards["peasant"] == player and "peasant" not in state.turn.used:
+    if peasant:
         extra = rats + 1 if rats < supply else supply  # R5.5: one more
         return (normal, extra) if rats and normal != extra else (extra,)
     return (normal,) if rats else ()
@@ -290,7 +252,8 @@ def count_refusal(state: State, player: str, region: str, count: int) -> Refusal
 
 def can_place(state: State, player: str) -> bool:
     """R3.2 ruling: phase B is compulsory when at least one cube can be placed."""
-    return any(place_counts(state, player, region) for region in state.regions)
+    counts, rats = place_domain(state, player), state.rats
+    return any(counts[len(rats[r])] for r in state.regions)
 
 
 # --- R3.3 phase C and R5.4 the Knight: the plague's moves ------------------------------------
@@ -311,13 +274,29 @@ def reach(state: State, player: str) -> int:
 
 def walks(state: State, longest: int) -> list[tuple[str, ...]]:
     """Every walk of 1 to ``longest`` steps between neighbours from the plague region
-    (the candidates :func:`path_refusal` judges)."""
+    (the candidates :func:`plague_paths` keeps)."""
     start = state.plague
     out: list[tuple[str, ...]] = []
     for first in state.neighbours[start]:
         out.append((first,))
         if longest == 2:
             out.extend((first, second) for second in state.neighbours[first])
+    return out
+
+
+def plague_paths(state: State, longest: int) -> list[tuple[str, ...]]:
+    """R3.3, R5.4, R6.3: the plague piece's paths from where it stands, in :func:`walks`
+    order: one step (two with the Knight) between neighbours, regions in use (the
+    neighbours are, R1.2 ruling), not back to where it started.  The domain
+    :func:`path_refusal` allows, and the generators' plague moves."""
+    start = state.plague
+    near = state.neighbours
+    out: list[tuple[str, ...]] = []
+    for first in near[start]:
+        if first != start:
+            out.append((first,))
+        if longest == 2:
+            out.extend([(first, second) for second in near[first] if second != start])
     return out
 
 
@@ -352,9 +331,9 @@ _PATH = _per_rule(_say_path)
 
 
 def path_refusal(state: State, path: tuple[str, ...], longest: int, rule: str) -> Refusal | None:
-    """R3.3, R5.4, R6.3: one step (two with the Knight) between neighbours, not back
-    to where the plague started."""
-    return None if _path_fault(state, path, longest) is None else _PATH[rule]
+    """R3.3, R5.4, R6.3: one of the :func:`plague_paths` (:func:`_path_fault` says what
+    is wrong with any other)."""
+    return None if tuple(path) in plague_paths(state, longest) else _PATH[rule]
 
 
 def path_rule(path: tuple[str, ...]) -> str:
@@ -372,9 +351,16 @@ def spread_refusal(state: State, region: str) -> Refusal | None:
     """R4.1: each drawn rat to a neighbour of the plague region holding fewer than 3."""
     if region not in state.neighbours[state.plague]:
         return _SPREAD_NOT_NEXT
-    if len(state.rats[region]) >= MAX_RATS:
+    if region not in with_room(state, (region,)):
         return _SPREAD_FULL
     return None
+
+
+def with_room(state: State, regions: Sequence[str]) -> list[str]:
+    """R1.7: those of ``regions`` holding fewer than 3 rats, in their order (where a drawn
+    rat, R4.1, or the Monk's, R5.3, may go: the generators ask it once for all neighbours)."""
+    rats = state.rats
+    return [r for r in regions if len(rats[r]) < MAX_RATS]
 
 
 _NOT_THERE = Refusal("R4.2", lambda s, token: Msg("{token} is not a face-down rat in the plague region {plague}",

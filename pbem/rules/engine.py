@@ -46,9 +46,7 @@ from pbem.rules.checks import (
     card_refusal,
     count_refusal,
     flip_refusal,
-    kinds_now,
     mover_refusal,
-    not_now,
     path_refusal,
     path_rule,
     place_gate,
@@ -74,7 +72,8 @@ from pbem.rules.events import (
 )
 from pbem.rules.faces import Faces
 from pbem.rules.plague import NEUTRAL_CUBES, outbreak_pending, resolve_flip, spread_count
-from pbem.rules.state import Phase, Stage, State
+from pbem.rules.stages import kinds_now, not_now
+from pbem.rules.state import FINAL, SETUP, TURN, Phase, Stage, State
 from pbem.rules.turnflow import end_setup_placement, end_turn, final_sweep, start_part
 
 ActionCheck = Callable[[State, str, Action], None]
@@ -173,9 +172,9 @@ def _take_card(state: State, player: str, action: Action, faces: Faces, out: lis
 
 def _place(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Place)
-    if state.phase is Phase.FINAL:
+    if state.phase is FINAL:
         state.turn.used.add("peasant")
-    elif state.phase is Phase.TURN:
+    elif state.phase is TURN:
         if action.count > min(len(state.rats[action.region]), state.supply[player]):
             state.turn.used.add("peasant")  # R5.5: the extra cube is the Peasant's ability
         state.turn.placed = True
@@ -331,11 +330,12 @@ def apply_legal(state: State, player: str, action: Action, faces: Faces) -> list
     of this very state, e.g. a random playout's): :func:`apply_in_place` without the
     checks, which the generator ran.  Anything else must go through :func:`apply_in_place`."""
     out: list[Event] = []
-    setup = state.phase is Phase.SETUP
-    EFFECTS[type(action)](state, player, action, faces, out)
+    setup = state.phase is SETUP
+    kind = type(action)
+    EFFECTS[kind](state, player, action, faces, out)
     if setup:
         end_setup_placement(state, out)
-    elif type(action) is not WitchLook and type(action) is not WitchSwap:
+    elif kind is not WitchLook and kind is not WitchSwap:
         state.turn.witch_open = False  # R5.6 ruling: any other action ends the Witch's use
     return out
 

@@ -22,8 +22,6 @@ from pbem.rules.abilities import (
     look_gate,
     look_refusal,
     merchant_counts,
-    monk_refusal,
-    step_refusal,
     swap_refusal,
 )
 from pbem.rules.actions import (
@@ -43,25 +41,23 @@ from pbem.rules.actions import (
     WitchSwap,
 )
 from pbem.rules.checks import (
-    KINDS,
     ability_refusal,
+    card_gate,
     card_refusal,
     flip_refusal,
-    kinds_now,
-    path_refusal,
-    path_rule,
-    place_counts,
+    place_domain,
     place_gate,
     plague_gate,
+    plague_paths,
     reach,
-    spread_refusal,
-    walks,
+    with_room,
 )
 from pbem.rules.data import CLASSES
+from pbem.rules.stages import KINDS, kinds_now
 from pbem.rules.state import Phase, Stage, State
 
 Generator = Callable[[State, str], list[Action]]
-_A = TypeVar("_A", bound=Action)
+_A = TypeVar("_A")
 
 
 class _Shared(dict[Any, _A]):
@@ -86,16 +82,21 @@ _TAKE, _PLACE, _KING = _Shared(TakeCard), _Shared(Place, True), _Shared(King)
 _MERCHANT, _MONK, _LOOK = _Shared(Merchant, True), _Shared(Monk, True), _Shared(WitchLook)
 _PLAGUE, _KNIGHT, _SPREAD, _FLIP = _Shared(MovePlague), _Shared(KnightMove), _Shared(Spread), _Shared(Flip)
 _SWAP, _KNIGHT_CUBES, _END = WitchSwap(), KnightCubes(), EndTurn()
+_PLACES: _Shared[tuple[Action, ...]] = _Shared(lambda r, counts: tuple(_PLACE[r, n] for n in counts), True)
+"""A region's placements for each tuple of counts (``place_counts``): one lookup a region."""
 
 
 def _take_cards(state: State, player: str) -> list[Action]:
+    if card_gate(state) is not None:  # R3.1: one card a turn, asked once, not once a card
+        return []
     return [_TAKE[c] for c in CLASSES if card_refusal(state, player, c) is None]
 
 
 def _places(state: State, player: str) -> list[Action]:
     if place_gate(state, player) is not None:
         return []
-    return [_PLACE[r, n] for r in state.regions for n in place_counts(state, player, r)]
+    counts, rats = place_domain(state, player), state.rats  # R2.5, R3.2, R5.5, R6.3
+    return [a for r in state.regions for a in _PLACES[r, counts[len(rats[r])]]]
 
 
 def _kings(state: State, player: str) -> list[Action]:
@@ -107,13 +108,14 @@ def _kings(state: State, player: str) -> list[Action]:
 def _merchants(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "merchant", "R5.2") is not None:
         return []
+    # R5.2: the candidates are the neighbours, the steps step_refusal allows
     return [
         _MERCHANT[r, n, k]
         for r in state.regions
-        if merchant_counts(state, player, r)
+        for counts in [merchant_counts(state, player, r)]
+        if counts
         for n in state.neighbours[r]
-        if step_refusal(state, r, n) is None
-        for k in merchant_counts(state, player, r)
+        for k in counts
     ]
 
 
@@ -124,8 +126,8 @@ def _monks(state: State, player: str) -> list[Action]:
     for r in state.regions:
         rats = state.rats[r]
         if rats:  # where a rat may go does not depend on which of the region's rats it is
-            targets = [n for n in state.neighbours[r] if monk_refusal(state, rats[0], r, n) is None]
-            actions.extend(_MONK[t, n] for t in rats for n in targets)
+            targets = with_room(state, state.neighbours[r])  # R5.3, R1.7: the targets monk_refusal allows
+            actions += [_MONK[t, n] for t in rats for n in targets]
     return actions
 
 
@@ -141,18 +143,17 @@ def _witch(state: State, player: str) -> list[Action]:
 def _move_plague(state: State, player: str) -> list[Action]:
     if plague_gate(state, player) is not None:
         return []
-    longest = reach(state, player)
-    return [_PLAGUE[p] for p in walks(state, longest) if path_refusal(state, p, longest, path_rule(p)) is None]
+    return [_PLAGUE[p] for p in plague_paths(state, reach(state, player))]  # R3.3, R5.4
 
 
 def _knight_moves(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "knight", "R6.3") is not None:
         return []
-    return [_KNIGHT[p] for p in walks(state, 2) if path_refusal(state, p, 2, "R6.3") is None]
+    return [_KNIGHT[p] for p in plague_paths(state, 2)]  # R6.3: the paths path_refusal allows
 
 
 def _spreads(state: State, player: str) -> list[Action]:
-    return [_SPREAD[n] for n in state.neighbours[state.plague] if spread_refusal(state, n) is None]
+    return [_SPREAD[n] for n in with_room(state, state.neighbours[state.plague])]  # R4.1: as spread_refusal
 
 
 def _outbreak(state: State, player: str) -> list[Action]:
@@ -178,12 +179,19 @@ _GROUPS: dict[tuple[Phase, Stage], dict[str, Generator]] = {
     key: {_GENERATOR[kind][0]: _GENERATOR[kind][1] for kind in kinds} for key, kinds in KINDS.items()
 }
 _NONE: dict[str, Generator] = {}
+_LISTS: dict[tuple[Phase, Stage], tuple[Generator, ...]] = {key: tuple(gens.values()) for key, gens in _GROUPS.items()}
 
 
 def generators(state: State) -> dict[str, Generator]:
     """The action generators of the kinds this part of the game allows (:data:`KINDS`),
     by kind (the swap listed with the looks, the Knight's cubes with the flips)."""
     return _GROUPS.get((state.phase, state.turn.stage), _NONE)
+
+
+def generator_list(state: State) -> tuple[Generator, ...]:
+    """The generators of :func:`generators`, in the same order, without their kinds (a
+    random playout's pick of a kind)."""
+    return _LISTS.get((state.phase, state.turn.stage), ())
 
 
 def legal_by_kind(state: State) -> Iterator[tuple[str, Callable[[], list[Action]]]]:

@@ -7,6 +7,7 @@ from pbem.rules.events import CubeRemoved, Event, TokenFlipped
 from pbem.rules.state import MAX_RATS, State
 
 NEUTRAL_CUBES = 2  # R5.4, R6.4
+_CLASSES = frozenset(CLASSES)  # R1.5
 
 
 def spread_count(state: State) -> int:
@@ -51,19 +52,22 @@ def resolve_flip(
     out.append(TokenFlipped(token, face.id, region, count, face.threshold, outbreak))
     if not outbreak:
         return
-    # R4.3.1: the majority is taken once, when the rat is flipped.
-    top = max(here.values(), default=0)
-    majority = [p for p in state.players if here.get(p, 0) == top and top > 0]
-    for symbol in face.symbols:
-        if symbol == "M":
-            for player in majority:
-                _remove_cube(state, region, player, "M", out)
-    for symbol in face.symbols:  # R4.3.2, R4.5: the holder of each class symbol
-        if symbol in CLASSES:
+    symbols = face.symbols
+    if "M" in symbols:
+        # R4.3.1: the majority is taken once, when the rat is flipped.
+        top = max(here.values(), default=0)
+        majority = [p for p in state.players if here.get(p, 0) == top and top > 0]
+        for symbol in symbols:
+            if symbol == "M":
+                for player in majority:
+                    _remove_cube(state, region, player, "M", out)
+    for symbol in symbols:  # R4.3.2, R4.5: the holder of each class symbol
+        if symbol in _CLASSES:
             holder = state.cards[symbol]
             if holder is not None:
                 _remove_cube(state, region, holder, symbol, out)
-    for symbol in face.symbols:  # R4.3.3: everyone with a cube there
-        if symbol == "A":
-            for player in state.players:
-                _remove_cube(state, region, player, "A", out)
+    if "A" in symbols:
+        for symbol in symbols:  # R4.3.3: everyone with a cube there
+            if symbol == "A":
+                for player in state.players:
+                    _remove_cube(state, region, player, "A", out)

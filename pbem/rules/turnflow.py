@@ -17,27 +17,26 @@ from pbem.rules.events import (
 )
 from pbem.rules.faces import Faces
 from pbem.rules.plague import NEUTRAL_CUBES, resolve_flip
-from pbem.rules.state import Phase, State, TurnState
+from pbem.rules.state import SETUP, TURN, Phase, State, TurnState
 
 Handler = Callable[[State, str, Action, Faces, list[Event]], None]
-
-
+_PHASE_NAMES = {phase: phase.value for phase in Phase}  # Phase.value is a property on Python 3.11
 
 
 def start_part(state: State, seat: int, phase: Phase, out: list[Event]) -> None:
     state.current = seat
     state.phase = phase
     state.turn = TurnState()
-    if phase is Phase.TURN:
+    if phase is TURN:
         state.turn_number += 1
-    out.append(TurnStarted(state.players[seat], phase.value))
+    out.append(TurnStarted(state.players[seat], _PHASE_NAMES[phase]))
 
 
 def end_setup_placement(state: State, out: list[Event]) -> None:
     if state.queue:
-        start_part(state, state.queue.pop(0), Phase.SETUP, out)
+        start_part(state, state.queue.pop(0), SETUP, out)
     else:  # R2.6: the first player (the last to place) takes the first turn
-        start_part(state, state.current, Phase.TURN, out)
+        start_part(state, state.current, TURN, out)
 
 
 def end_turn(state: State, out: list[Event]) -> None:
@@ -46,12 +45,12 @@ def end_turn(state: State, out: list[Event]) -> None:
     reason = None
     if not state.rat_supply:
         reason = "the rat supply ran out"
-    elif any(v == 0 for v in state.supply.values()):
+    elif 0 in state.supply.values():
         reason = "a player has no cube left in their supply"
     elif not any(state.rats[r] for r in state.regions):  # R6.1 ruling: nothing can threaten a cube again
         reason = "no rat is left on the board"
     if reason is None:
-        start_part(state, (state.current + 1) % n, Phase.TURN, out)
+        start_part(state, (state.current + 1) % n, TURN, out)
         return
     state.last_player = state.current
     state.queue = [(state.current - k) % n for k in range(1, n)]  # R6.2: backwards

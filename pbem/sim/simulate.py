@@ -54,10 +54,9 @@ def play_random_game(
     rng = random.Random(seed)
     n_events = n_actions = 0
     last: Event | None = None
-    while state.to_move is not None:
+    while (player := state.to_move) is not None:
         if n_actions >= MAX_ACTIONS:
             raise AssertionError(f"R6.1: game {seed} has not ended after {n_actions} actions")
-        player = state.to_move
         events = apply_legal(state, player, random_action(state, rng), faces)  # listed as legal just now
         n_actions += 1
         n_events += len(events)

@@ -25,8 +25,9 @@ from collections.abc import Callable
 from pbem.i18n import Msg, translator
 from pbem.i18n.names import SHIPPED
 from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
-from pbem.rules.checks import card_refusal, kinds_now, path_refusal, path_rule, plague_gate, spread_refusal, walks
+from pbem.rules.checks import card_refusal, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import outbreak_pending, spread_count
+from pbem.rules.stages import kinds_now
 from pbem.rules.state import MAX_RATS
 
 WIDTH = 39
