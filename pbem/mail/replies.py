@@ -207,9 +207,9 @@ def board_picture(game: Game, lang: str = "en") -> bytes | None:
     """The map as a small PNG for the report mails, its names in ``lang``; a mail without it
     beats no mail (logged)."""
     try:
-        from pbem.views.svg import board_svg, mail_png  # start-up: the rasterizer only where a picture is sent
+        from pbem.views.svg import mail_png, map_svg  # start-up: the rasterizer only where a picture is sent
 
-        return mail_png(board_svg(game, lang=lang))
+        return mail_png(map_svg(game, lang=lang))
     except Exception as err:  # e.g. resvg-py missing or failing: the words still go out
         _log.warning("no board picture for %s: %s", game.game_id, err)
         return None
