@@ -137,16 +137,13 @@ def test_a_killed_runs_temporary_batch_is_removed_by_the_next_run(
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
     deliver(inbox, eml("red@example.org", commit(games, "red")))
-    real = pbem.mail.outbox.write_atomic
-    calls = []
+    real = pbem.mail.outbox.write_folder
 
-    def killed(*args: Any, **kwargs: Any) -> None:
-        calls.append(args)
-        if len(calls) == 2:  # the second reply of the batch: the run dies half-way
-            raise SystemExit(137)
-        real(*args, **kwargs)
+    def killed(folder: Path, files: dict[str, bytes], *args: Any, **kwargs: Any) -> None:
+        real(folder, dict(list(files.items())[:1]), *args, **kwargs)  # the first reply of the batch
+        raise SystemExit(137)  # and the run dies half-way
 
-    monkeypatch.setattr(pbem.mail.outbox, "write_atomic", killed)
+    monkeypatch.setattr(pbem.mail.outbox, "write_folder", killed)
     with pytest.raises(SystemExit):
         pbem.mail.run.process(inbox, games, outbox, None, HOST)
     monkeypatch.undo()

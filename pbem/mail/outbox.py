@@ -19,7 +19,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
-from pbem.files import write_atomic
+from pbem.files import sync_folder, write_atomic, write_folder
 from pbem.i18n import Msg
 from pbem.log.clock import at_of, now, seconds
 from pbem.record import Record
@@ -112,11 +112,10 @@ class Queue:
         if tmp.exists():
             shutil.rmtree(tmp)
         tmp.mkdir(mode=0o700)
-        for index, msg in enumerate(messages):
-            wire = msg.as_bytes(policy=_wire_policy(msg))
-            write_atomic(tmp / f"{index:03d}.eml", wire, 0o600)
-        write_atomic(tmp / "key", key.encode() + b"\n", 0o600)
-        os.rename(tmp, final)
+        files = {f"{index:03d}.eml": msg.as_bytes(policy=_wire_policy(msg)) for index, msg in enumerate(messages)}
+        write_folder(tmp, {**files, "key": key.encode() + b"\n"})  # every reply and the key on the disk,
+        os.rename(tmp, final)  # before the batch has its name
+        sync_folder(self.path)  # and the name, before the caller files the message as handled
 
     def sweep(self) -> int:
         """Remove the temporary batches (``.BATCH.PID.tmp``) a stopped run left: their PID is
@@ -153,11 +152,20 @@ class Queue:
                     states[mid] = state
         return states
 
-    def _note(self, state: str, mid: str) -> None:
-        """One journal line, on disk before delivery goes on (record, then move)."""
+    def _note(self, state: str, mid: str, sync: bool = True) -> None:
+        """One journal line, on disk before delivery goes on (record, then move); ``sync=False``
+        (a "sent" line) leaves it to the journal's next synced line, or :meth:`_sync_journal`."""
         fd = os.open(self.path / SENT_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, f"{state} {mid}\n".encode("utf-8", "replace"))
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def _sync_journal(self) -> None:
+        fd = os.open(self.path / SENT_LOG, os.O_WRONLY | os.O_APPEND)
+        try:
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -170,44 +178,51 @@ class Queue:
         moment = seconds(at or now())
         journal = self.journal()
         sent = kept = failed = 0
-        for path in self.pending():
-            data = path.read_bytes()
-            head = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
-            to = str(head.get("To", ""))
-            mid = str(head.get("Message-ID", "")).strip() or f"<{path.parent.name}/{path.name}>"
-            state = journal.get(mid)
-            if state == "sent":  # a run stopped after the server took it: bookkeeping only
-                self._done(path)
-                continue
-            if state == "sending":  # stopped while the server had it: it may have arrived
-                self._fail(path, mid, to, "a run stopped while delivering it, so the server may "
-                           "already have it; pbem never sends a reply twice (resend it by hand "
-                           "if it never arrived)")
-                failed += 1
-                continue
-            retry = _retry_of(path)
-            if retry is not None and moment < retry[1] and not force:
-                kept += 1
-                continue
-            self._note("sending", mid)
-            try:
-                deliver(data, to)
-            except (smtplib.SMTPException, OSError) as err:
-                self._note("unsent", mid)
-                if permanent(err):
-                    self._fail(path, mid, to, f"refused for good: {_why(err)}")
+        unsynced = False  # a "sent" line not yet on the disk: the next "sending" line's sync takes it
+        try:
+            for path in self.pending():
+                data = path.read_bytes()
+                head = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+                to = str(head.get("To", ""))
+                mid = str(head.get("Message-ID", "")).strip() or f"<{path.parent.name}/{path.name}>"
+                state = journal.get(mid)
+                if state == "sent":  # a run stopped after the server took it: bookkeeping only
+                    self._done(path)
+                    continue
+                if state == "sending":  # stopped while the server had it: it may have arrived
+                    self._fail(path, mid, to, "a run stopped while delivering it, so the server may "
+                               "already have it; pbem never sends a reply twice (resend it by hand "
+                               "if it never arrived)")
                     failed += 1
                     continue
-                tries = (retry[0] if retry is not None else 0) + 1
-                wait = BACKOFF[min(tries, len(BACKOFF)) - 1]
-                write_atomic(path.with_name(path.name + ".retry"),
-                             f"{tries} {at_of(moment + wait)}\n".encode(), 0o600)
-                kept += 1
-                _log.warning("reply %s kept, next try after %s: %s", path.name, at_of(moment + wait), err)
-                continue
-            self._note("sent", mid)
-            self._done(path)
-            sent += 1
+                retry = _retry_of(path)
+                if retry is not None and moment < retry[1] and not force:
+                    kept += 1
+                    continue
+                self._note("sending", mid)
+                unsynced = False
+                try:
+                    deliver(data, to)
+                except (smtplib.SMTPException, OSError) as err:
+                    self._note("unsent", mid)
+                    if permanent(err):
+                        self._fail(path, mid, to, f"refused for good: {_why(err)}")
+                        failed += 1
+                        continue
+                    tries = (retry[0] if retry is not None else 0) + 1
+                    wait = BACKOFF[min(tries, len(BACKOFF)) - 1]
+                    write_atomic(path.with_name(path.name + ".retry"),
+                                 f"{tries} {at_of(moment + wait)}\n".encode(), 0o600)
+                    kept += 1
+                    _log.warning("reply %s kept, next try after %s: %s", path.name, at_of(moment + wait), err)
+                    continue
+                self._note("sent", mid, sync=False)  # one sync less a reply: the next line's, or the last below
+                unsynced = True
+                self._done(path)
+                sent += 1
+        finally:
+            if unsynced:
+                self._sync_journal()
         return Delivery(sent=sent, kept=kept, failed=failed)
 
     def _done(self, path: Path) -> None:
