@@ -91,11 +91,20 @@ def write_folder(folder: Path, files: dict[str, bytes], mode: int = 0o600) -> No
             while view:
                 view = view[os.write(fd, view):]
         fds.append(os.open(folder, os.O_RDONLY | os.O_DIRECTORY))
-        for done in [_syncer().submit(os.fsync, fd) for fd in fds]:
-            done.result()  # every sync waited for; the first failure raised
+        sync_all(fds)
     finally:
         for fd in fds:
             os.close(fd)
+
+
+def sync_all(fds: list[int]) -> None:
+    """Each open file on the disk when this returns, synced together, one thread each: the file
+    system commits them at once (ext4's journal: one commit, not one after the other)."""
+    if len(fds) == 1:
+        os.fsync(fds[0])
+        return
+    for done in [_syncer().submit(os.fsync, fd) for fd in fds]:
+        done.result()  # every sync waited for; the first failure raised
 
 
 _SYNCER: ThreadPoolExecutor | None = None

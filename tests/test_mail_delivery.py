@@ -164,6 +164,47 @@ def test_a_killed_runs_temporary_batch_is_removed_by_the_next_run(
     assert ids and len(ids) == len(set(ids))
 
 
+def test_a_maildir_reply_is_on_the_disk_with_its_journal_line_before_it_is_delivered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An outbox Maildir's reply is written to its tmp/ and synced in one commit with the
+    journal's "sending" line, then linked into new/: a run killed in between gives it up to
+    failed/ (it may have arrived), never sends it twice; the others are delivered once."""
+    import pbem.files
+    import pbem.mail.run
+    from pbem.mail.outbox import Staged
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+    synced: list[list[int]] = []
+    real_sync = pbem.files.sync_all
+
+    def sync_all(fds: list[int]) -> None:
+        synced.append(list(fds))
+        real_sync(fds)
+
+    def killed(self: Staged) -> None:
+        assert synced and self.fd in synced[-1] and len(synced[-1]) == 2  # with the journal's line
+        assert "sending" in (games / QUEUE / "sent.log").read_text().splitlines()[-1]
+        raise SystemExit(137)
+
+    monkeypatch.setattr(pbem.mail.outbox, "sync_all", sync_all)
+    monkeypatch.setattr(Staged, "deliver", killed)
+    with pytest.raises(SystemExit):
+        pbem.mail.run.process(inbox, games, outbox, None, HOST)
+    monkeypatch.undo()
+    assert not replies(outbox) and not list((outbox / "tmp").iterdir())
+    lost = (games / QUEUE / "sent.log").read_text().split()[-1]
+    again = mail(games, "--inbox", inbox, "--outbox", outbox)
+    assert again.exit_code == Exit.UNDELIVERED and "1 failed for good" in again.output, again.output
+    ids = [str(m["Message-ID"]) for m in replies(outbox)]
+    assert ids and lost not in ids and len(ids) == len(set(ids))
+    assert lost in (games / QUEUE / "failed" / "failed.log").read_text()
+    assert ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert sorted(str(m["Message-ID"]) for m in replies(outbox)) == sorted(ids)  # nothing sent twice
+
+
 def test_a_reply_the_server_took_is_never_sent_again_after_a_kill(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusing: tuple[str, Refusing]
 ) -> None:

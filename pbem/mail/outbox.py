@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import smtplib
+import socket
 import ssl
 import time
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
-from pbem.files import sync_folder, write_atomic, write_folder
+from pbem.files import sync_all, sync_folder, write_atomic, write_folder
 from pbem.i18n import Msg
 from pbem.log.clock import at_of, now, seconds
 from pbem.record import Record
@@ -152,16 +153,29 @@ class Queue:
                     states[mid] = state
         return states
 
-    def _note(self, state: str, mid: str, sync: bool = True) -> None:
+    def _note(self, state: str, mid: str, sync: bool = True, also: int | None = None) -> None:
         """One journal line, on disk before delivery goes on (record, then move); ``sync=False``
-        (a "sent" line) leaves it to the journal's next synced line, or :meth:`_sync_journal`."""
+        (a "sent" line) leaves it to the journal's next synced line, or :meth:`_sync_journal`;
+        ``also``: another open file synced with it, in the same commit."""
         fd = os.open(self.path / SENT_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, f"{state} {mid}\n".encode("utf-8", "replace"))
             if sync:
-                os.fsync(fd)
+                sync_all([fd] if also is None else [fd, also])
         finally:
             os.close(fd)
+
+    def _send(self, deliver: Callable[[bytes, str], None], data: bytes, to: str, mid: str) -> None:
+        """The journal's "sending" line on the disk, then the delivery.  A Maildir's reply is
+        written to its ``tmp/`` first and synced with that line, in one commit, then linked into
+        ``new/`` (its delivery): the line is still on the disk before the reply is delivered."""
+        if not isinstance(deliver, MaildirOutbox):
+            self._note("sending", mid)
+            deliver(data, to)
+            return
+        with deliver.staged(data) as staged:
+            self._note("sending", mid, also=staged.fd)
+            staged.deliver()
 
     def _sync_journal(self) -> None:
         fd = os.open(self.path / SENT_LOG, os.O_WRONLY | os.O_APPEND)
@@ -199,10 +213,9 @@ class Queue:
                 if retry is not None and moment < retry[1] and not force:
                     kept += 1
                     continue
-                self._note("sending", mid)
-                unsynced = False
                 try:
-                    deliver(data, to)
+                    self._send(deliver, data, to, mid)
+                    unsynced = False  # the "sending" line's sync took the "sent" lines before it
                 except (smtplib.SMTPException, OSError) as err:
                     self._note("unsent", mid)
                     if permanent(err):
@@ -318,10 +331,57 @@ class MaildirOutbox:
     def __init__(self, path: Path) -> None:
         for sub in ("tmp", "new", "cur"):
             (path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.path = path
         self.box = mailbox.Maildir(str(path), create=False)
 
     def __call__(self, data: bytes, to: str) -> None:
         self.box.add(data)
+
+    def staged(self, data: bytes) -> Staged:
+        """The reply written to ``tmp/`` (not synced: the caller syncs it), to be delivered."""
+        return Staged(self.path, data)
+
+
+class Staged:
+    """One reply in a Maildir's ``tmp/`` under a name of its own (the Maildir way: time, PID, a
+    count, the host), linked into ``new/`` by :meth:`deliver` as ``mailbox.Maildir.add`` does
+    (once the caller has synced :attr:`fd`); left undelivered, it is removed."""
+
+    count = 0
+
+    def __init__(self, box: Path, data: bytes) -> None:
+        at = time.time()
+        host = socket.gethostname().replace("/", "\\057").replace(":", "\\072")
+        Staged.count += 1
+        self.name = f"{int(at)}.M{int(at % 1 * 1e6)}P{os.getpid()}Q{Staged.count}.pbem.{host}"
+        self.tmp, self.new = box / "tmp" / self.name, box / "new" / self.name
+        self.fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        self.delivered = False
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def deliver(self) -> None:
+        try:
+            os.link(self.tmp, self.new)  # EEXIST: never over another message
+        except PermissionError:  # a file system without hard links, as mailbox.Maildir.add
+            os.rename(self.tmp, self.new)
+            self.delivered = True
+            return
+        self.delivered = True
+        self.tmp.unlink()
+
+    def __enter__(self) -> Staged:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        os.close(self.fd)
+        if not self.delivered:
+            self.tmp.unlink(missing_ok=True)
 
 
 class SmtpOutbox:
