@@ -172,7 +172,7 @@ def test_a_maildir_reply_is_on_the_disk_with_its_journal_line_before_it_is_deliv
     failed/ (it may have arrived), never sends it twice; the others are delivered once."""
     import pbem.files
     import pbem.mail.run
-    from pbem.mail.outbox import Staged
+    from pbem.mail.delivery import Staged
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
@@ -211,7 +211,8 @@ def test_a_reply_the_server_took_is_never_sent_again_after_a_kill(
     """Killed right after the server accepted a reply: before the journal said so, the
     reply is given up to failed/ (it may have arrived) and told; after, it is only filed."""
     import pbem.mail.run
-    from pbem.mail.outbox import Queue, SmtpOutbox
+    from pbem.mail.delivery import SmtpOutbox
+    from pbem.mail.outbox import Queue
 
     server, handler = refusing
     games, inbox = setup_game(tmp_path, key_for_red=False)

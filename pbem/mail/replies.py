@@ -29,7 +29,7 @@ from pbem.log.logfile import LOG_NAME, gzip_log
 from pbem.log.records import Entry, Reveal, Standin, Start, Timeout
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.accept import public_text
-from pbem.mail.headers import MSGID_RE, UTF8, Mail
+from pbem.mail.headers import MSGID_RE, UTF8, Mail, attach_part, shared_part
 from pbem.mail.pictures import board_picture_of
 from pbem.referee.seatview import SeatView
 from pbem.views.report import report_lines
@@ -234,6 +234,7 @@ class Report:
     folder: Path  # the game's folder: each player's own view (their looks) is read from it
     languages: dict[str, tuple[list[str], str]] = field(default_factory=dict, compare=False, repr=False)
     pictures: dict[str, bytes | None] = field(default_factory=dict, compare=False, repr=False)
+    parts: dict[tuple[str, str], EmailMessage] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, applied: Applied, path: Path) -> Report:
@@ -248,6 +249,13 @@ class Report:
         if lang not in self.pictures:
             self.pictures[lang] = picture_of(self.applied.game, self.folder, lang)
         return self.pictures[lang]
+
+    def part(self, key: tuple[str, str], data: bytes, maintype: str, subtype: str, filename: str,
+             disposition: str | None = None) -> EmailMessage:
+        """The attachment ``key`` names (the picture in a language, the log), one for every mail of the entry."""
+        if key not in self.parts:
+            self.parts[key] = shared_part(data, maintype, subtype, filename, disposition)
+        return self.parts[key]
 
     def said(self, lang: str) -> tuple[list[str], str]:
         """The report's lines and the text board in ``lang``, made once per language."""
@@ -358,9 +366,9 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
     if page is not None and page[0] is not None:
         attach_page(msg, game, player, page)
     elif (picture := report.picture_in(lang)) is not None:  # inline, after the text: clients showing no SVG
-        msg.add_attachment(picture, maintype="image", subtype="png", disposition="inline",
-                           filename=f"{game.game_id}-{game.last_seq}.png")
-    msg.add_attachment(report.log_gz, maintype="application", subtype="gzip", filename=log_name(game))
+        attach_part(msg, report.part(("picture", lang), picture, "image", "png",
+                                     f"{game.game_id}-{game.last_seq}.png", disposition="inline"))
+    attach_part(msg, report.part(("log", ""), report.log_gz, "application", "gzip", log_name(game)))
     if player == game.to_move():
         msg.add_attachment(
             template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain", params=UTF8,

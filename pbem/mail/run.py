@@ -18,10 +18,11 @@ from pbem.host.private import PRIVATE_DIR
 from pbem.i18n import Msg
 from pbem.log.clock import pinned
 from pbem.log.logfile import wait_for_lock
+from pbem.mail.delivery import MaildirOutbox, SmtpOutbox
 from pbem.mail.final import announce_ends
 from pbem.mail.host import MailHost, Processed, host_address
 from pbem.mail.imap import ImapBox, run_imap
-from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox, pid_alive
+from pbem.mail.outbox import QUEUE_NAME, pid_alive
 from pbem.mail.tick import tick
 
 Send = Callable[[EmailMessage], None]

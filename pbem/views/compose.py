@@ -30,7 +30,7 @@ from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composetree import OverBudget, Tree
 from pbem.views.html import changed_between, mark_changed, page_head, script_data
 from pbem.views.narrate import status_line
-from pbem.views.svg import board_svg, map_only
+from pbem.views.svg import map_svg
 from pbem.views.text import result_lines
 
 MAX_DATA = 300_000
@@ -169,8 +169,9 @@ def _looks(view: SeatView, lang: str = "en") -> list[str]:
 
 
 def _board(game: Game, changed: list[str], lang: str = "en") -> str:
-    """The map part of the board drawing (the panel is said in words), last entry's regions marked."""
-    return mark_changed(map_only(board_svg(game, lang=lang)), changed)
+    """The map part of the board drawing (the panel is said in words), last entry's regions marked;
+    drawn without the panel (:func:`map_svg`: the same picture, no hidden words in the page)."""
+    return mark_changed(map_svg(game, lang=lang), changed)
 
 
 def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str:
