@@ -193,7 +193,7 @@ class Queue:
         try:
             for path in self.pending():
                 data = path.read_bytes()
-                head = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
+                head = BytesParser(policy=policy.default).parsebytes(_head(data), headersonly=True)
                 to = str(head.get("To", ""))
                 mid = str(head.get("Message-ID", "")).strip() or f"<{path.parent.name}/{path.name}>"
                 state = journal.get(mid)
@@ -267,6 +267,13 @@ def _wire_policy(msg: EmailMessage) -> policy.Policy:
 
 
 _TMP = re.compile(r"^\.[0-9a-f]+\.(\d+)\.tmp$")
+
+
+def _head(data: bytes) -> bytes:
+    """A queued reply's header block, to its first empty line: all delivery reads of it (the parser
+    reads a body it is told to skip line by line all the same)."""
+    ends = [i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0]
+    return data[: min(ends) + 2] if ends else data
 
 
 def _retry_of(path: Path) -> tuple[int, int] | None:
