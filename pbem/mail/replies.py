@@ -130,7 +130,7 @@ def composer_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | No
     from pbem.views.compose import TooLarge, compose_page  # start-up: only a mail to the seat to move
 
     try:
-        return compose_page(view, to, lang=lang).encode("utf-8"), ""
+        return compose_page(view, to, lang=lang, drawn=drawn_map(view.game, lang)).encode("utf-8"), ""
     except TooLarge as err:
         return None, translator(lang).say(err.args[0])
     except Exception as err:  # a page is a help: the template still goes out (logged)
@@ -207,12 +207,25 @@ def board_picture(game: Game, lang: str = "en") -> bytes | None:
     """The map as a small PNG for the report mails, its names in ``lang``; a mail without it
     beats no mail (logged)."""
     try:
-        from pbem.views.svg import mail_png, map_svg  # start-up: the rasterizer only where a picture is sent
+        from pbem.views.svg import mail_png  # start-up: the rasterizer only where a picture is sent
 
-        return mail_png(map_svg(game, lang=lang))
+        return mail_png(drawn_map(game, lang))
     except Exception as err:  # e.g. resvg-py missing or failing: the words still go out
         _log.warning("no board picture for %s: %s", game.game_id, err)
         return None
+
+
+_DRAWN: list[tuple[Game, str, str, str]] = []  # the map drawn last: (its game, the game's last hash, language, drawing)
+
+
+def drawn_map(game: Game, lang: str) -> str:
+    """The map's drawing (``map_svg``) of this very game and entry in ``lang``, once for its picture and page."""
+    from pbem.views.svg import map_svg  # start-up: only where a picture or a page is made
+    if _DRAWN and _DRAWN[0][0] is game and _DRAWN[0][1:3] == (game.last_hash, lang):
+        return _DRAWN[0][3]
+    svg = map_svg(game, lang)
+    _DRAWN[:] = [(game, game.last_hash, lang, svg)]
+    return svg
 
 
 def picture_of(game: Game, folder: Path, lang: str) -> bytes | None:
