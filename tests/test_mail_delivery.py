@@ -203,6 +203,10 @@ def test_a_maildir_reply_is_on_the_disk_with_its_journal_line_before_it_is_deliv
     assert lost in (games / QUEUE / "failed" / "failed.log").read_text()
     assert ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert sorted(str(m["Message-ID"]) for m in replies(outbox)) == sorted(ids)  # nothing sent twice
+    left = outbox / "tmp" / "1700000000.M1P999999999Q1.pbem.host"  # staged by a run killed before its link
+    left.write_bytes(b"x")
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert not left.exists() and sorted(str(m["Message-ID"]) for m in replies(outbox)) == sorted(ids)
 
 
 def test_a_reply_the_server_took_is_never_sent_again_after_a_kill(

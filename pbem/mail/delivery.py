@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import mailbox
 import os
+import re
 import smtplib
 import socket
 import ssl
@@ -23,6 +24,10 @@ class MaildirOutbox:
             (path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
         self.path = path
         self.box = mailbox.Maildir(str(path), create=False)
+        for left in (path / "tmp").iterdir():  # a reply a killed run staged: never delivered, so removed
+            match = _STAGED.match(left.name)
+            if match is not None and not _alive(int(match.group(1))):
+                left.unlink(missing_ok=True)
 
     def __call__(self, data: bytes, to: str) -> None:
         self.box.add(data)
@@ -30,6 +35,22 @@ class MaildirOutbox:
     def staged(self, data: bytes) -> Staged:
         """The reply written to ``tmp/`` (not synced: the caller syncs it), to be delivered."""
         return Staged(self.path, data)
+
+
+_STAGED = re.compile(r"^\d+\.M\d+P(\d+)Q\d+\.pbem\.")  # Staged's names
+
+
+def _alive(pid: int) -> bool:
+    """Whether another process of that id is alive (this process's own counts as gone)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 class Staged:
