@@ -18,11 +18,11 @@ from pbem.errors import FormatError, PbemError
 from pbem.host.keyconfirm import _load, _pending_path
 from pbem.i18n import Msg, error_text
 from pbem.log.moves import parse_move
+from pbem.mail.delivery import SmtpOutbox
 from pbem.mail.headers import parse_mail
 from pbem.mail.host import host_address
 from pbem.mail.imap import ImapBox
 from pbem.mail.message import mail_move, text_move
-from pbem.mail.outbox import SmtpOutbox
 from pbem.mail.replies import checked_address
 from pbem.mail.run import process
 

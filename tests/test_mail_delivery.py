@@ -137,16 +137,13 @@ def test_a_killed_runs_temporary_batch_is_removed_by_the_next_run(
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
     deliver(inbox, eml("red@example.org", commit(games, "red")))
-    real = pbem.mail.outbox.write_atomic
-    calls = []
+    real = pbem.mail.outbox.write_folder
 
-    def killed(*args: Any, **kwargs: Any) -> None:
-        calls.append(args)
-        if len(calls) == 2:  # the second reply of the batch: the run dies half-way
-            raise SystemExit(137)
-        real(*args, **kwargs)
+    def killed(folder: Path, files: dict[str, bytes], *args: Any, **kwargs: Any) -> None:
+        real(folder, dict(list(files.items())[:1]), *args, **kwargs)  # the first reply of the batch
+        raise SystemExit(137)  # and the run dies half-way
 
-    monkeypatch.setattr(pbem.mail.outbox, "write_atomic", killed)
+    monkeypatch.setattr(pbem.mail.outbox, "write_folder", killed)
     with pytest.raises(SystemExit):
         pbem.mail.run.process(inbox, games, outbox, None, HOST)
     monkeypatch.undo()
@@ -167,13 +164,59 @@ def test_a_killed_runs_temporary_batch_is_removed_by_the_next_run(
     assert ids and len(ids) == len(set(ids))
 
 
+def test_a_maildir_reply_is_on_the_disk_with_its_journal_line_before_it_is_delivered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An outbox Maildir's reply is written to its tmp/ and synced in one commit with the
+    journal's "sending" line, then linked into new/: a run killed in between gives it up to
+    failed/ (it may have arrived), never sends it twice; the others are delivered once."""
+    import pbem.files
+    import pbem.mail.run
+    from pbem.mail.delivery import Staged
+
+    games, inbox = setup_game(tmp_path, key_for_red=False)
+    outbox = tmp_path / "outbox"
+    deliver(inbox, eml("red@example.org", commit(games, "red")))
+    synced: list[list[int]] = []
+    real_sync = pbem.files.sync_all
+
+    def sync_all(fds: list[int]) -> None:
+        synced.append(list(fds))
+        real_sync(fds)
+
+    def killed(self: Staged) -> None:
+        assert synced and self.fd in synced[-1] and len(synced[-1]) == 2  # with the journal's line
+        assert "sending" in (games / QUEUE / "sent.log").read_text().splitlines()[-1]
+        raise SystemExit(137)
+
+    monkeypatch.setattr(pbem.mail.outbox, "sync_all", sync_all)
+    monkeypatch.setattr(Staged, "deliver", killed)
+    with pytest.raises(SystemExit):
+        pbem.mail.run.process(inbox, games, outbox, None, HOST)
+    monkeypatch.undo()
+    assert not replies(outbox) and not list((outbox / "tmp").iterdir())
+    lost = (games / QUEUE / "sent.log").read_text().split()[-1]
+    again = mail(games, "--inbox", inbox, "--outbox", outbox)
+    assert again.exit_code == Exit.UNDELIVERED and "1 failed for good" in again.output, again.output
+    ids = [str(m["Message-ID"]) for m in replies(outbox)]
+    assert ids and lost not in ids and len(ids) == len(set(ids))
+    assert lost in (games / QUEUE / "failed" / "failed.log").read_text()
+    assert ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert sorted(str(m["Message-ID"]) for m in replies(outbox)) == sorted(ids)  # nothing sent twice
+    left = outbox / "tmp" / "1700000000.M1P999999999Q1.pbem.host"  # staged by a run killed before its link
+    left.write_bytes(b"x")
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert not left.exists() and sorted(str(m["Message-ID"]) for m in replies(outbox)) == sorted(ids)
+
+
 def test_a_reply_the_server_took_is_never_sent_again_after_a_kill(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusing: tuple[str, Refusing]
 ) -> None:
     """Killed right after the server accepted a reply: before the journal said so, the
     reply is given up to failed/ (it may have arrived) and told; after, it is only filed."""
     import pbem.mail.run
-    from pbem.mail.outbox import Queue, SmtpOutbox
+    from pbem.mail.delivery import SmtpOutbox
+    from pbem.mail.outbox import Queue
 
     server, handler = refusing
     games, inbox = setup_game(tmp_path, key_for_red=False)

@@ -67,3 +67,20 @@ def test_messages_pbem_filed_itself_are_not_read_again(started: tuple[Path, Path
     mailbox.Maildir(str(inbox)).add(eml("red@example.org", signed(red_move(games), tmp_path / "red.key", tmp_path)))
     assert "applied: game g" in mail_run(games, inbox, outbox)
     assert mail_run(games, inbox, outbox).startswith("0 message(s) processed")
+
+
+def test_the_seen_list_is_appended_and_a_line_the_disk_cut_short_is_skipped(tmp_path: Path) -> None:
+    """record_seen appends one synced line (mode 0600); a last line a crash cut short (no
+    newline) is not read, and the next line starts on a line of its own."""
+    from pbem.host.settings import SEEN_NAME, record_seen, seen_ids
+
+    record_seen(tmp_path, "<a@example.org>", 3)
+    record_seen(tmp_path, "<b@example.org>", 12)
+    path = tmp_path / SEEN_NAME
+    assert path.read_text() == "<a@example.org> 3\n<b@example.org> 12\n"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert seen_ids(tmp_path) == {"<a@example.org>": 3, "<b@example.org>": 12}
+    path.write_bytes(path.read_bytes()[:-2])  # '<b@example.org> 1': cut short
+    assert seen_ids(tmp_path) == {"<a@example.org>": 3}
+    record_seen(tmp_path, "<c@example.org>", 13)
+    assert seen_ids(tmp_path) == {"<a@example.org>": 3, "<c@example.org>": 13}

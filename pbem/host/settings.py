@@ -9,13 +9,14 @@ live in the log (entry 0 ``keys`` and ``host_key``, commitment moves' ``key``).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pbem.errors import FormatError, TamperError
 from pbem.fair.keys import check_public_text
-from pbem.files import read_limited, write_atomic
+from pbem.files import read_limited, sync_folder, write_atomic
 from pbem.i18n import LANGS, Msg
 from pbem.log.logfile import locked
 from pbem.log.yamlio import decode, dump_yaml, load_one
@@ -99,11 +100,25 @@ def save_settings(game_dir: Path, settings: Settings) -> None:
     write_atomic(game_dir / SETTINGS_NAME, settings_bytes(settings), 0o600)
 
 
+_PARSED: dict[tuple[str, bytes], Any] = {}
+
+
+def _parsed(where: str, raw: bytes) -> Any:
+    """The YAML of a host.yaml, parsed once a process for the same bytes (pbem mail reads a game's
+    settings four times a message); the caller only reads it."""
+    key = (where, raw)
+    if key not in _PARSED:
+        if len(_PARSED) >= 256:
+            _PARSED.clear()
+        _PARSED[key] = load_one(decode(raw, where), where)
+    return _PARSED[key]
+
+
 def load_settings(game_dir: Path) -> Settings:
     path = game_dir / SETTINGS_NAME
     if not path.exists():
         return Settings()
-    data = load_one(decode(read_limited(path, SETTINGS_LIMIT, Msg("host settings")), str(path)), str(path))
+    data = _parsed(str(path), read_limited(path, SETTINGS_LIMIT, Msg("host settings")))
     if data is None:
         return Settings()
     if not isinstance(data, dict):
@@ -139,7 +154,7 @@ def seen_ids(game_dir: Path) -> dict[str, int]:
         return {}
     text = decode(read_limited(path, SEEN_LIMIT, Msg("seen-mail list")), str(path))
     out: dict[str, int] = {}
-    for line in text.splitlines():
+    for line in text.split("\n")[:-1]:  # a last line with no newline was cut short: not read
         parts = line.split()
         if len(parts) == 2 and parts[1].isdigit():
             out[parts[0]] = int(parts[1])
@@ -147,10 +162,24 @@ def seen_ids(game_dir: Path) -> dict[str, int]:
 
 
 def record_seen(game_dir: Path, message_id: str, seq: int) -> None:
-    """Add one applied Message-ID (the caller holds the game's lock)."""
+    """Add one applied Message-ID (the caller holds the game's lock): one line appended and
+    synced, as the mail ledger and the delivery journal are (one wait for the disk, where the
+    whole list was rewritten, synced, renamed and its folder synced: issue 21).  A line the
+    disk cut short has no newline: :func:`seen_ids` skips it, and the next line ends it with a
+    word no line holds, so that it is never read (``<id> 1`` may be the start of ``<id> 12``)."""
     path = game_dir / SEEN_NAME
-    old = path.read_bytes() if path.exists() else b""
-    write_atomic(path, old + f"{message_id} {seq}\n".encode(), 0o600)
+    made = not path.exists()
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # the host's own, whatever the umask (issue 10)
+        size = os.fstat(fd).st_size
+        cut = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+        os.write(fd, (b" -\n" if cut else b"") + f"{message_id} {seq}\n".encode())  # ' -': never read
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if made:
+        sync_folder(game_dir)
 
 
 def check_languages(players: tuple[str, ...], languages: dict[str, str], option: str = "--lang") -> None:

@@ -27,6 +27,25 @@ UTF8: dict[str, str] = {"charset": "utf-8"}
 """The parameter of every text attachment pbem sends: its templates and pages are UTF-8 (Γαλλία),
 and a client told no charset reads them as ASCII (issue 22)."""
 
+
+def shared_part(data: bytes, maintype: str, subtype: str, filename: str, disposition: str | None = None,
+                ) -> EmailMessage:
+    """An attachment as ``add_attachment`` makes it (MIME-Version, disposition and all), made once for
+    several mails: :func:`attach_part` adds it to each (writing a mail reads a part, never changes it)."""
+    part = EmailMessage()
+    part.set_content(data, maintype=maintype, subtype=subtype, disposition=disposition, filename=filename)
+    if "content-disposition" not in part:
+        part["Content-Disposition"] = "attachment"
+    return part
+
+
+def attach_part(msg: EmailMessage, part: EmailMessage) -> None:
+    """``part`` (:func:`shared_part`) attached as ``add_attachment`` does (the mail made multipart/mixed)."""
+    if msg.get_content_maintype() != "multipart" or msg.get_content_subtype() != "mixed":
+        msg.make_mixed()
+    msg.attach(part)
+
+
 MAIL_LIMIT = 8 * 1024 * 1024
 # Limits checked on the raw bytes, before the MIME parser sees them (issue 10, item 3):
 HEADER_LIMIT = 64 * 1024  # the header block

@@ -97,13 +97,19 @@ class MailHost(Admission):
         box = mailbox.Maildir(str(inbox), factory=None, create=False)
         ledger = ledger_for(self.queue.path, "maildir:" + str(inbox.resolve()))
         handled = ledger.keys()
-        for folder, key, name in maildir_messages(inbox, box.colon):
-            if self.stopping():  # stopped between two messages, never inside one
-                break
-            if key not in handled:
-                self.one(inbox, key, name, box.colon, folder)
-                if not self.done[-1].quarantined:  # a quarantined one the host puts back is read again
-                    ledger.add(key)
+        added = False
+        try:
+            for folder, key, name in maildir_messages(inbox, box.colon):
+                if self.stopping():  # stopped between two messages, never inside one
+                    break
+                if key not in handled:
+                    self.one(inbox, key, name, box.colon, folder)
+                    if not self.done[-1].quarantined:  # a quarantined one the host puts back is read again
+                        ledger.add(key, sync=False)  # its replies are on the disk already (Queue.put)
+                        added = True
+        finally:
+            if added:
+                ledger.sync()
         self.invite()
         return self.done
 

@@ -36,11 +36,26 @@ class Ledger:
             text = handle.read(LEDGER_LIMIT).decode("utf-8", "replace")
         return {line for line in text.splitlines() if line}
 
-    def add(self, key: str) -> None:
+    def add(self, key: str, sync: bool = True) -> None:
+        """One key more; ``sync=False`` leaves the line to :meth:`sync` (a run syncs once at
+        its end): a line the disk lost only hands its message over again, which the admission
+        path files without a second reply, as it does after a run stopped before the line."""
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             os.write(fd, key.replace("\n", " ").encode("utf-8", "replace") + b"\n")
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def sync(self) -> None:
+        """The lines added without a sync, on the disk."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            return
+        try:
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import mailbox
 import os
 import re
 import shutil
 import smtplib
-import ssl
 import time
 from collections.abc import Callable
 from email import policy
@@ -18,10 +16,10 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
-from pbem.errors import FormatError, PbemError
-from pbem.files import write_atomic
-from pbem.i18n import Msg
+from pbem.errors import PbemError
+from pbem.files import sync_all, sync_folder, write_atomic, write_folder
 from pbem.log.clock import at_of, now, seconds
+from pbem.mail.delivery import MaildirOutbox
 from pbem.record import Record
 
 Send = Callable[[EmailMessage], None]
@@ -112,11 +110,10 @@ class Queue:
         if tmp.exists():
             shutil.rmtree(tmp)
         tmp.mkdir(mode=0o700)
-        for index, msg in enumerate(messages):
-            wire = msg.as_bytes(policy=_wire_policy(msg))
-            write_atomic(tmp / f"{index:03d}.eml", wire, 0o600)
-        write_atomic(tmp / "key", key.encode() + b"\n", 0o600)
-        os.rename(tmp, final)
+        files = {f"{index:03d}.eml": msg.as_bytes(policy=_wire_policy(msg)) for index, msg in enumerate(messages)}
+        write_folder(tmp, {**files, "key": key.encode() + b"\n"})  # every reply and the key on the disk,
+        os.rename(tmp, final)  # before the batch has its name
+        sync_folder(self.path)  # and the name, before the caller files the message as handled
 
     def sweep(self) -> int:
         """Remove the temporary batches (``.BATCH.PID.tmp``) a stopped run left: their PID is
@@ -153,11 +150,33 @@ class Queue:
                     states[mid] = state
         return states
 
-    def _note(self, state: str, mid: str) -> None:
-        """One journal line, on disk before delivery goes on (record, then move)."""
+    def _note(self, state: str, mid: str, sync: bool = True, also: int | None = None) -> None:
+        """One journal line, on disk before delivery goes on (record, then move); ``sync=False``
+        (a "sent" line) leaves it to the journal's next synced line, or :meth:`_sync_journal`;
+        ``also``: another open file synced with it, in the same commit."""
         fd = os.open(self.path / SENT_LOG, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             os.write(fd, f"{state} {mid}\n".encode("utf-8", "replace"))
+            if sync:
+                sync_all([fd] if also is None else [fd, also])
+        finally:
+            os.close(fd)
+
+    def _send(self, deliver: Callable[[bytes, str], None], data: bytes, to: str, mid: str) -> None:
+        """The journal's "sending" line on the disk, then the delivery.  A Maildir's reply is
+        written to its ``tmp/`` first and synced with that line, in one commit, then linked into
+        ``new/`` (its delivery): the line is still on the disk before the reply is delivered."""
+        if not isinstance(deliver, MaildirOutbox):
+            self._note("sending", mid)
+            deliver(data, to)
+            return
+        with deliver.staged(data) as staged:
+            self._note("sending", mid, also=staged.fd)
+            staged.deliver()
+
+    def _sync_journal(self) -> None:
+        fd = os.open(self.path / SENT_LOG, os.O_WRONLY | os.O_APPEND)
+        try:
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -170,44 +189,50 @@ class Queue:
         moment = seconds(at or now())
         journal = self.journal()
         sent = kept = failed = 0
-        for path in self.pending():
-            data = path.read_bytes()
-            head = BytesParser(policy=policy.default).parsebytes(data, headersonly=True)
-            to = str(head.get("To", ""))
-            mid = str(head.get("Message-ID", "")).strip() or f"<{path.parent.name}/{path.name}>"
-            state = journal.get(mid)
-            if state == "sent":  # a run stopped after the server took it: bookkeeping only
-                self._done(path)
-                continue
-            if state == "sending":  # stopped while the server had it: it may have arrived
-                self._fail(path, mid, to, "a run stopped while delivering it, so the server may "
-                           "already have it; pbem never sends a reply twice (resend it by hand "
-                           "if it never arrived)")
-                failed += 1
-                continue
-            retry = _retry_of(path)
-            if retry is not None and moment < retry[1] and not force:
-                kept += 1
-                continue
-            self._note("sending", mid)
-            try:
-                deliver(data, to)
-            except (smtplib.SMTPException, OSError) as err:
-                self._note("unsent", mid)
-                if permanent(err):
-                    self._fail(path, mid, to, f"refused for good: {_why(err)}")
+        unsynced = False  # a "sent" line not yet on the disk: the next "sending" line's sync takes it
+        try:
+            for path in self.pending():
+                data = path.read_bytes()
+                head = BytesParser(policy=policy.default).parsebytes(_head(data), headersonly=True)
+                to = str(head.get("To", ""))
+                mid = str(head.get("Message-ID", "")).strip() or f"<{path.parent.name}/{path.name}>"
+                state = journal.get(mid)
+                if state == "sent":  # a run stopped after the server took it: bookkeeping only
+                    self._done(path)
+                    continue
+                if state == "sending":  # stopped while the server had it: it may have arrived
+                    self._fail(path, mid, to, "a run stopped while delivering it, so the server may "
+                               "already have it; pbem never sends a reply twice (resend it by hand "
+                               "if it never arrived)")
                     failed += 1
                     continue
-                tries = (retry[0] if retry is not None else 0) + 1
-                wait = BACKOFF[min(tries, len(BACKOFF)) - 1]
-                write_atomic(path.with_name(path.name + ".retry"),
-                             f"{tries} {at_of(moment + wait)}\n".encode(), 0o600)
-                kept += 1
-                _log.warning("reply %s kept, next try after %s: %s", path.name, at_of(moment + wait), err)
-                continue
-            self._note("sent", mid)
-            self._done(path)
-            sent += 1
+                retry = _retry_of(path)
+                if retry is not None and moment < retry[1] and not force:
+                    kept += 1
+                    continue
+                try:
+                    self._send(deliver, data, to, mid)
+                    unsynced = False  # the "sending" line's sync took the "sent" lines before it
+                except (smtplib.SMTPException, OSError) as err:
+                    self._note("unsent", mid)
+                    if permanent(err):
+                        self._fail(path, mid, to, f"refused for good: {_why(err)}")
+                        failed += 1
+                        continue
+                    tries = (retry[0] if retry is not None else 0) + 1
+                    wait = BACKOFF[min(tries, len(BACKOFF)) - 1]
+                    write_atomic(path.with_name(path.name + ".retry"),
+                                 f"{tries} {at_of(moment + wait)}\n".encode(), 0o600)
+                    kept += 1
+                    _log.warning("reply %s kept, next try after %s: %s", path.name, at_of(moment + wait), err)
+                    continue
+                self._note("sent", mid, sync=False)  # one sync less a reply: the next line's, or the last below
+                unsynced = True
+                self._done(path)
+                sent += 1
+        finally:
+            if unsynced:
+                self._sync_journal()
         return Delivery(sent=sent, kept=kept, failed=failed)
 
     def _done(self, path: Path) -> None:
@@ -242,6 +267,13 @@ def _wire_policy(msg: EmailMessage) -> policy.Policy:
 
 
 _TMP = re.compile(r"^\.[0-9a-f]+\.(\d+)\.tmp$")
+
+
+def _head(data: bytes) -> bytes:
+    """A queued reply's header block, to its first empty line: all delivery reads of it (the parser
+    reads a body it is told to skip line by line all the same)."""
+    ends = [i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0]
+    return data[: min(ends) + 2] if ends else data
 
 
 def _retry_of(path: Path) -> tuple[int, int] | None:
@@ -293,76 +325,3 @@ def file_as_seen(inbox: Path, name: str, colon: str = ":") -> None:
     """Maildir: new/KEY -> cur/KEY:2,S (the message's bytes are not touched)."""
     key = name.split(colon)[0]
     os.rename(inbox / "new" / name, inbox / "cur" / f"{key}{colon}2,S")
-
-
-# --- delivering replies -------------------------------------------------------------------
-
-class MaildirOutbox:
-    """Replies into a Maildir; an empty (or missing) folder is made one (tmp/, new/, cur/)."""
-
-    def __init__(self, path: Path) -> None:
-        for sub in ("tmp", "new", "cur"):
-            (path / sub).mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.box = mailbox.Maildir(str(path), create=False)
-
-    def __call__(self, data: bytes, to: str) -> None:
-        self.box.add(data)
-
-
-class SmtpOutbox:
-    """One SMTP connection, opened on the first reply; STARTTLS if offered.  A refused
-    reply (4xx/5xx) raises; a dropped connection is opened again on the next reply."""
-
-    def __init__(self, server: str, from_address: str) -> None:
-        host, _, port = server.rpartition(":") if ":" in server else (server, "", "587")
-        if not host or not port.isdigit():
-            raise FormatError(Msg("--smtp {server}: give HOST:PORT", server=repr(server)))
-        self.host, self.port = host, int(port)
-        self.from_address = from_address
-        self.conn: smtplib.SMTP | None = None
-
-    def __call__(self, data: bytes, to: str) -> None:
-        if self.conn is None:
-            self.conn = self._connect()
-        try:
-            self.conn.sendmail(self.from_address, [to], data)
-        except (smtplib.SMTPServerDisconnected, OSError):
-            self.conn = None
-            raise
-        except smtplib.SMTPException:
-            try:
-                self.conn.rset()
-            except (smtplib.SMTPException, OSError):
-                self.conn = None
-            raise
-
-    def _connect(self) -> smtplib.SMTP:
-        context = ssl.create_default_context()
-        conn: smtplib.SMTP
-        if self.port == 465:
-            conn = smtplib.SMTP_SSL(self.host, self.port, timeout=60, context=context)
-        else:
-            conn = smtplib.SMTP(self.host, self.port, timeout=60)
-        conn.ehlo()
-        secure = self.port == 465
-        if not secure and conn.has_extn("starttls"):
-            conn.starttls(context=context)
-            conn.ehlo()
-            secure = True
-        user = os.environ.get("PBEM_SMTP_USER")
-        if user:
-            if not secure and self.host not in ("localhost", "127.0.0.1", "::1"):
-                conn.close()
-                raise PbemError(Msg(
-                    "{server} offers no STARTTLS: pbem will not send the SMTP "
-                    "password in clear text", server=f"{self.host}:{self.port}"))
-            conn.login(user, os.environ.get("PBEM_SMTP_PASSWORD", ""))
-        return conn
-
-    def close(self) -> None:
-        if self.conn is not None:
-            try:
-                self.conn.quit()
-            except (smtplib.SMTPException, OSError):
-                self.conn.close()
-            self.conn = None

@@ -29,7 +29,7 @@ from pbem.log.logfile import LOG_NAME, gzip_log
 from pbem.log.records import Entry, Reveal, Standin, Start, Timeout
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.accept import public_text
-from pbem.mail.headers import MSGID_RE, UTF8, Mail
+from pbem.mail.headers import MSGID_RE, UTF8, Mail, attach_part, shared_part
 from pbem.mail.pictures import board_picture_of
 from pbem.referee.seatview import SeatView
 from pbem.views.report import report_lines
@@ -130,7 +130,7 @@ def composer_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | No
     from pbem.views.compose import TooLarge, compose_page  # start-up: only a mail to the seat to move
 
     try:
-        return compose_page(view, to, lang=lang).encode("utf-8"), ""
+        return compose_page(view, to, lang=lang, drawn=drawn_map(view.game, lang)).encode("utf-8"), ""
     except TooLarge as err:
         return None, translator(lang).say(err.args[0])
     except Exception as err:  # a page is a help: the template still goes out (logged)
@@ -207,12 +207,25 @@ def board_picture(game: Game, lang: str = "en") -> bytes | None:
     """The map as a small PNG for the report mails, its names in ``lang``; a mail without it
     beats no mail (logged)."""
     try:
-        from pbem.views.svg import board_svg, mail_png  # start-up: the rasterizer only where a picture is sent
+        from pbem.views.svg import mail_png  # start-up: the rasterizer only where a picture is sent
 
-        return mail_png(board_svg(game, lang=lang))
+        return mail_png(drawn_map(game, lang))
     except Exception as err:  # e.g. resvg-py missing or failing: the words still go out
         _log.warning("no board picture for %s: %s", game.game_id, err)
         return None
+
+
+_DRAWN: list[tuple[Game, str, str, str]] = []  # the map drawn last: (its game, the game's last hash, language, drawing)
+
+
+def drawn_map(game: Game, lang: str) -> str:
+    """The map's drawing (``map_svg``) of this very game and entry in ``lang``, once for its picture and page."""
+    from pbem.views.svg import map_svg  # start-up: only where a picture or a page is made
+    if _DRAWN and _DRAWN[0][0] is game and _DRAWN[0][1:3] == (game.last_hash, lang):
+        return _DRAWN[0][3]
+    svg = map_svg(game, lang)
+    _DRAWN[:] = [(game, game.last_hash, lang, svg)]
+    return svg
 
 
 def picture_of(game: Game, folder: Path, lang: str) -> bytes | None:
@@ -234,6 +247,7 @@ class Report:
     folder: Path  # the game's folder: each player's own view (their looks) is read from it
     languages: dict[str, tuple[list[str], str]] = field(default_factory=dict, compare=False, repr=False)
     pictures: dict[str, bytes | None] = field(default_factory=dict, compare=False, repr=False)
+    parts: dict[tuple[str, str], EmailMessage] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, applied: Applied, path: Path) -> Report:
@@ -248,6 +262,13 @@ class Report:
         if lang not in self.pictures:
             self.pictures[lang] = picture_of(self.applied.game, self.folder, lang)
         return self.pictures[lang]
+
+    def part(self, key: tuple[str, str], data: bytes, maintype: str, subtype: str, filename: str,
+             disposition: str | None = None) -> EmailMessage:
+        """The attachment ``key`` names (the picture in a language, the log), one for every mail of the entry."""
+        if key not in self.parts:
+            self.parts[key] = shared_part(data, maintype, subtype, filename, disposition)
+        return self.parts[key]
 
     def said(self, lang: str) -> tuple[list[str], str]:
         """The report's lines and the text board in ``lang``, made once per language."""
@@ -358,9 +379,9 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
     if page is not None and page[0] is not None:
         attach_page(msg, game, player, page)
     elif (picture := report.picture_in(lang)) is not None:  # inline, after the text: clients showing no SVG
-        msg.add_attachment(picture, maintype="image", subtype="png", disposition="inline",
-                           filename=f"{game.game_id}-{game.last_seq}.png")
-    msg.add_attachment(report.log_gz, maintype="application", subtype="gzip", filename=log_name(game))
+        attach_part(msg, report.part(("picture", lang), picture, "image", "png",
+                                     f"{game.game_id}-{game.last_seq}.png", disposition="inline"))
+    attach_part(msg, report.part(("log", ""), report.log_gz, "application", "gzip", log_name(game)))
     if player == game.to_move():
         msg.add_attachment(
             template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain", params=UTF8,

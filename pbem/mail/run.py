@@ -18,10 +18,11 @@ from pbem.host.private import PRIVATE_DIR
 from pbem.i18n import Msg
 from pbem.log.clock import pinned
 from pbem.log.logfile import wait_for_lock
+from pbem.mail.delivery import MaildirOutbox, SmtpOutbox
 from pbem.mail.final import announce_ends
 from pbem.mail.host import MailHost, Processed, host_address
 from pbem.mail.imap import ImapBox, run_imap
-from pbem.mail.outbox import QUEUE_NAME, MaildirOutbox, SmtpOutbox, pid_alive
+from pbem.mail.outbox import QUEUE_NAME, pid_alive
 from pbem.mail.tick import tick
 
 Send = Callable[[EmailMessage], None]
@@ -134,9 +135,12 @@ def _process(
     if smtp_box is not None:
         senders.append(smtp_box)
 
-    def deliver(data: bytes, to: str) -> None:
+    def every(data: bytes, to: str) -> None:
         for each in senders:
             each(data, to)
+
+    # a Maildir alone is given as itself: the queue syncs each reply there with its journal line
+    deliver = senders[0] if len(senders) == 1 and isinstance(senders[0], MaildirOutbox) else every
 
     host = MailHost(games, lambda _msg: None, address)
     if stopping is not None:

@@ -30,7 +30,7 @@ from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composetree import OverBudget, Tree
 from pbem.views.html import changed_between, mark_changed, page_head, script_data
 from pbem.views.narrate import status_line
-from pbem.views.svg import board_svg, map_only
+from pbem.views.svg import map_svg
 from pbem.views.text import result_lines
 
 MAX_DATA = 300_000
@@ -168,13 +168,16 @@ def _looks(view: SeatView, lang: str = "en") -> list[str]:
             for token, token_id in view.private.items()]
 
 
-def _board(game: Game, changed: list[str], lang: str = "en") -> str:
-    """The map part of the board drawing (the panel is said in words), last entry's regions marked."""
-    return mark_changed(map_only(board_svg(game, lang=lang)), changed)
+def _board(game: Game, changed: list[str], lang: str = "en", drawn: str | None = None) -> str:
+    """The map part of the board drawing (the panel is said in words), last entry's regions marked;
+    drawn without the panel (:func:`map_svg`, or ``drawn``, that drawing made already: the same
+    picture, no hidden words in the page)."""
+    return mark_changed(map_svg(game, lang=lang) if drawn is None else drawn, changed)
 
 
-def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str:
-    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``."""
+def compose_page(view: SeatView, to: str | None = None, lang: str = "en", drawn: str | None = None) -> str:
+    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``
+    (``drawn``: the game's :func:`map_svg` in ``lang``, if the caller has it)."""
     say = translator(lang).say
     game = view.game
     data = page_data(view, to, lang)
@@ -201,7 +204,7 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
 <h1>{title}</h1>
 <div id="page">
 <div id="left">
-<div id="board">{_board(game, changed, lang)}</div>
+<div id="board">{_board(game, changed, lang, drawn)}</div>
 <p class="note">{text["changed"].replace("{marks}", marks)}</p>
 <pre id="result">{result}</pre>
 <pre class="note" id="info">{info}</pre>
