@@ -40,16 +40,25 @@ class Browser:
     def __init__(self, width: int = 390, height: int = 844) -> None:
         from websockets.sync.client import connect
 
-        self.profile = tempfile.mkdtemp(prefix="pbem-cdp-")
-        self.proc = subprocess.Popen([browser_path(), *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        port_file = Path(self.profile) / "DevToolsActivePort"
-        deadline = time.monotonic() + 20
-        while not (port_file.exists() and port_file.read_text().strip()):
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                self.close()
-                raise RuntimeError("chromium did not open its DevTools port")
-            time.sleep(0.05)
+        # A loaded machine can take Chromium long to start, and now and then a start dies
+        # early: a second start, in a fresh profile, before the test is given up.
+        for attempt in (1, 2):
+            self.profile = tempfile.mkdtemp(prefix="pbem-cdp-")
+            self.proc = subprocess.Popen([browser_path(), *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            port_file = Path(self.profile) / "DevToolsActivePort"
+            deadline = time.monotonic() + 60
+            while not (port_file.exists() and port_file.read_text().strip()):
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+            else:
+                break
+            code = self.proc.poll()
+            self.close()
+            if attempt == 2:
+                why = f"exit code {code}" if code is not None else "in 60 s"
+                raise RuntimeError(f"chromium did not open its DevTools port ({why}, twice)")
         port = int(port_file.read_text().split()[0])
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list") as reply:
             pages = [t for t in json.load(reply) if t["type"] == "page"]
