@@ -8,7 +8,7 @@ including a Witch look (R5.6), after which it is asked again with the look
 learnt.  Levels: ``random``, ``greedy``, ``mcts`` (:func:`pbem.bots.levels.make_bot`).
 
 :mod:`.knowledge` is what a seat may know, :mod:`.randombot`, :mod:`.greedy` and
-:mod:`.mcts` the levels (:mod:`.playout` the mcts playouts), :mod:`.levels` makes
+:mod:`.mcts` the levels, :mod:`.levels` makes
 one, and :mod:`.seat` plays a game's bot seats through the host.
 May import: :mod:`pbem.player`, :mod:`pbem.host`, :mod:`pbem.views`, and every layer below.
 """

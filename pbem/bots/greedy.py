@@ -177,10 +177,9 @@ def card_of(candidate: Candidate) -> Action | None:
 class GreedyBot:
     level = "greedy"
 
-    def __init__(self, rng: random.Random, beam: int = 5, cards: bool = True) -> None:
+    def __init__(self, rng: random.Random, beam: int = 5) -> None:
         self.rng = rng
         self.beam = beam  # (card, placement) pairs whose plague moves are tried
-        self.cards = cards  # False: a quicker bot that never takes a card (mcts playouts)
 
     def choose(self, state: State, knowledge: Knowledge) -> list[Action]:
         return self.candidates(state, knowledge, 1)[0].actions
@@ -213,9 +212,7 @@ class GreedyBot:
         return found[:keep]
 
     def _turns(self, state: State, me: str, est: Estimator, per_card: int = 0) -> list[Candidate]:
-        cards: list[list[Action]] = [[]]
-        if self.cards:
-            cards += [[take] for take in legal_of(state, TakeCard)]
+        cards: list[list[Action]] = [[], *([take] for take in legal_of(state, TakeCard))]
         partial: list[Candidate] = []
         for start in cards:
             s1 = _try(state, me, start)
@@ -246,7 +243,7 @@ class GreedyBot:
             partial = partial[: self.beam]
         out: list[Candidate] = []
         for cand in partial:
-            actions = cand.actions + (self._merchant(state, me, est, cand.actions) if self.cards else [])
+            actions = cand.actions + self._merchant(state, me, est, cand.actions)
             s2 = _try(state, me, actions)
             if s2 is None:  # pragma: no cover
                 continue
