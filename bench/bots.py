@@ -89,7 +89,7 @@ def scaling(games: int, budgets: list[float], seed: int, jobs: int, every: int) 
         wins = sum(won[budget].values())
         low, high = wilson(wins, games)
         print(f"mcts at {budget:g} s a decision vs three greedy: wins {wins}/{games} = {wins / games:.1%} "
-              f"(95% CI {low:.1%}-{high:.1%}); {thinking / max(decisions, 1):.2f} s a turn on average "
+              f"(95% CI {low:.1%}-{high:.1%}); {thinking / max(decisions, 1):.2f} s of wall clock a turn on average "
               f"(setup and final goes included); {time.perf_counter() - start:.0f} s", flush=True)
     low_budget, high_budget = min(budgets), max(budgets)
     diffs = [won[high_budget][s] - won[low_budget][s] for s in won[low_budget]]

@@ -203,21 +203,18 @@ class MctsBot:
     # --- one iteration -------------------------------------------------------------
 
     def _iterate(self, root: Node, state: State, knowledge: Knowledge, est: Estimator, faces: Faces,
-                 first: Edge | None = None) -> None:
-        """One walk down the tree under ``faces`` (``first``: the root's edge to take), one
-        rollout, and the rewards back up the path."""
+                 first: Edge) -> None:
+        """One walk down the tree under ``faces`` through the root's edge ``first``, the
+        rewards where it stops (:meth:`_score`), and the rewards back up the path."""
         path: list[tuple[Node, Edge]] = []
         node: Node | None = root
         s = state
         while node is not None:
             if node is not root and node.visits == 0:
-                break  # a new node: its first visit is a rollout
+                break  # a new node: its first visit is scored where it stands
             if node.edges is None:
                 node.edges = [Edge(c) for c in self.greedy.candidates(s, knowledge, CANDIDATES, est)]
-            if node is root and first is not None:
-                step = self._play(root, first, s, faces)
-            else:
-                step = self._select(node, s, faces, knowledge, est)
+            step = self._play(root, first, s, faces) if node is root else self._select(node, s, faces, knowledge, est)
             if step is None:
                 break  # no edge is legal under these faces: score the position as it is
             edge, s = step
@@ -232,8 +229,8 @@ class MctsBot:
                 node = edge.child
             else:  # pragma: no cover - the turn order hangs on no face
                 node = None
-        if node is not None and node is not root and not (path and path[-1][0] is node):
-            node.visits += 1  # the leaf
+        if node is not None and node is not root:
+            node.visits += 1  # where the walk stopped (the nodes it passed count below)
         rewards = self._score(s, est)
         for parent, edge in path:
             parent.visits += 1
