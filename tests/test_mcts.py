@@ -142,7 +142,7 @@ def test_the_budget_is_the_bots_own_cpu_time(monkeypatch: pytest.MonkeyPatch) ->
 def test_its_turn_is_legal_on_the_public_facts_and_a_setup_placement_is_searched_too() -> None:
     """R7.4: the move is checked before any face is consulted; R2.5: the opening placements
     are turns of the tree too."""
-    state, faces = new_random_game(4, 9)
+    state, _faces = new_random_game(4, 9)
     me = state.to_move
     assert me is not None
     bot = MctsBot(random.Random(1), seconds=0.0, rounds=30)
@@ -151,3 +151,32 @@ def test_its_turn_is_legal_on_the_public_facts_and_a_setup_placement_is_searched
     play(state, me, move)
     turn, know, _ = first_turn(9)
     play(turn, turn.to_move or "", bot.choose(turn, know))
+
+
+def test_the_other_seats_are_expected_to_play_the_greedy_levels_turn() -> None:
+    """The opponent model: the greedy level never looks with the Witch (R5.6), so a greedy
+    seat's turn is the greedy level's turn from the public knowledge, the first edge of its
+    node. Another seat's node offers that turn alone until WIDEN_OTHERS visits; the bot's own
+    nodes widen at WIDEN, and a longer search tries more of its own later turns."""
+    assert mcts.WIDEN_OTHERS > mcts.WIDEN
+    node = Node("red")
+    node.edges = [Edge(Candidate([], float(-k))) for k in range(16)]
+    node.visits = mcts.WIDEN_OTHERS - 1
+    assert node.width(mcts.WIDEN_OTHERS) == 1 and node.width(mcts.WIDEN) > 1
+    state, know, _ = first_turn(5)
+    me = state.to_move
+    bot = MctsBot(random.Random(1), seconds=0.0, rounds=400)
+    bot.choose(state.copy(), know)
+    assert bot.root is not None
+    first = later = own_later = 0
+    for depth, n in nodes(bot.root):
+        if depth == 0 or not n.edges:
+            continue
+        if n.player == me:
+            own_later += sum(1 for e in n.edges[1:] if e.visits)
+        else:  # at 400 iterations none has WIDEN_OTHERS visits
+            first += n.edges[0].visits
+            later += sum(e.visits for e in n.edges[1:])
+    assert first > 100
+    assert later <= first // 20  # only where the drawn faces make greedy's turn illegal
+    assert own_later > 0  # the bot's own later turns widen
