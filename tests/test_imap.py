@@ -59,7 +59,7 @@ class client:
         self.server = server
 
     def __enter__(self) -> imaplib.IMAP4:
-        self.conn = imaplib.IMAP4(self.server.host, self.server.port, timeout=10)
+        self.conn = imaplib.IMAP4(self.server.host, self.server.port, timeout=30)
         self.conn.starttls(ssl.create_default_context(cafile=str(self.server.cafile)))
         self.conn.login(self.server.user, self.server.password)
         return self.conn
