@@ -54,6 +54,19 @@ def pbem_of(checkout: Path | None) -> list[str]:
     return PBEM if checkout is None else [sys.executable, "-c", RUN, str(checkout.resolve())]
 
 
+def check_installed() -> None:
+    """The children run `python -m pbem.cli` from temporary folders, so they time the pbem that
+    is installed: it must be this checkout's (`pip install -e .`).  The README's first command,
+    `pip install .` run outside a venv, leaves a copy in site-packages that replaces it, and a
+    stale copy misses the replay cache (its code mark differs) and skews every figure."""
+    here = (Path(__file__).resolve().parent.parent / "pbem").resolve()
+    found = subprocess.run([sys.executable, "-c", "import pbem; print(pbem.__file__)"], capture_output=True,
+                           text=True, check=False, env=ENV, cwd=tempfile.gettempdir()).stdout.strip()
+    if not found or Path(found).resolve().parent != here:
+        sys.exit(f"bench: the installed pbem is {found or 'missing'}, not this checkout's {here}: "
+                 f"run `python3 -m pip install --no-deps -e {here.parent}` first")
+
+
 def games_per_second(games: int) -> float:
     best = 0.0
     for rep in range(3):
@@ -212,6 +225,7 @@ def main() -> None:
     only = set(args.only or ["games", "apply", "host", "audit"])
     print(f"python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} cores, load average "
           f"{os.getloadavg()[0]:.1f}")
+    check_installed()
 
     if "games" in only:
         gps = games_per_second(100 if args.quick else 300)
