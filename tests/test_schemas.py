@@ -181,3 +181,78 @@ def test_p3_entry_0_names_protocol_v2_and_its_edition() -> None:
         bad["protocol"] = "pbem-rattus/v1"
         with pytest.raises(FormatError, match=r"entry\.json"):
             validate(bad, "entry.json", "entry 0")
+
+
+# --- pbem's validator is jsonschema's, less the branches it would find vacuous ----------------
+
+def _plain(name: str) -> jsonschema.protocols.Validator:
+    """jsonschema's own validator of ``schemas/NAME``, with nothing of pbem's."""
+    from referencing import Registry, Resource
+
+    registry: Registry[Any] = Registry().with_resources(
+        (schema(n)["$id"], Resource.from_contents(schema(n))) for n in SCHEMA_NAMES if n != name)
+    cls = jsonschema.validators.validator_for(schema(name))
+    return cls(schema(name), registry=registry)
+
+
+def _errors(validator: jsonschema.protocols.Validator, doc: Any) -> list[tuple[Any, ...]]:
+    return sorted((list(e.absolute_path), list(e.absolute_schema_path), e.message, e.validator)
+                  for e in validator.iter_errors(doc))
+
+
+def _mutants(doc: Any, rng: Any) -> Any:
+    """Every dict in ``doc`` in turn, with one value replaced: another kind, action or event
+    name (the discriminators), a wrong type, a missing key, or an extra one."""
+    names = ["move", "commit", "nonce", "waive", "start", "reveal", "resign", "timeout", "standin",
+             "replace", "create", "abandon", "place", "king", "flip", "spread", "take_card", "monk",
+             "token_flipped", "cubes_removed", "rat_drawn", "nonsense", ""]
+    todo: list[Any] = [doc]
+    while todo:
+        node = todo.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else []
+        todo.extend(c for c in children if isinstance(c, dict | list))
+        if not isinstance(node, dict) or not node:
+            continue
+        key = rng.choice(sorted(node))
+        saved = node[key]
+        for value in [rng.choice(names), rng.choice(names), 7, None, [], {"x": 1}]:
+            node[key] = value
+            yield doc
+        node[key] = saved
+        del node[key]
+        yield doc
+        node[key] = saved
+        node["unexpected"] = 1
+        yield doc
+        del node["unexpected"]
+
+
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_p7_pbems_schema_check_gives_exactly_jsonschemas_errors(name: str) -> None:
+    """P7: ``validate`` skips an ``allOf`` branch ``{if: {properties: {F: {const: C}}}, then}``
+    when the object's F is another string (that ``if`` fails, the branch asks nothing); over the
+    examples' entries and moves and hundreds of mutants of them (kinds, actions and events
+    renamed, values of the wrong type, keys missing or extra), its errors are jsonschema's own,
+    path for path and message for message."""
+    import random
+
+    from pbem.log.moves import _validator
+
+    ours, theirs = _validator(name), _plain(name)
+    docs: list[Any] = []
+    for log in LOGS:
+        for entry in entries_of(log):
+            docs.append(entry if name == "entry.json" else entry.get("move"))
+    docs = [d for d in docs if d is not None]
+    assert len(docs) > 100
+    rng = random.Random(7)
+    checked = refused = 0
+    for doc in rng.sample(docs, 12 if name == "move.json" else 4):
+        doc = copy.deepcopy(doc)
+        assert not _errors(theirs, doc)
+        for mutant in _mutants(doc, rng):  # one at a time: each is the same dict, edited in place
+            expected = _errors(theirs, mutant)
+            assert _errors(ours, mutant) == expected, json.dumps(mutant)[:400]
+            checked += 1
+            refused += bool(expected)
+    assert checked > 300 and refused > checked // 2

@@ -71,9 +71,48 @@ def _validator(name: str) -> jsonschema.protocols.Validator:
     registry: Registry[Any] = Registry().with_resources(
         (s["$id"], Resource.from_contents(s)) for s in siblings
     )
-    cls = jsonschema.validators.validator_for(schema(name))
+    base = jsonschema.validators.validator_for(schema(name))
+    cls = jsonschema.validators.extend(base, {"allOf": _all_of})  # type: ignore[no-untyped-call]
     validator: jsonschema.protocols.Validator = cls(schema(name), registry=registry)
     return validator
+
+
+def _all_of(validator: Any, all_of: list[Any], instance: Any, schema: Any) -> Any:
+    """jsonschema's own ``allOf``, less the branches it would find vacuous: our schemas tell an
+    entry's kind, an action's name and an event's name by ``{"if": {"properties": {F: {"const":
+    C}}}, "then": ...}`` with no ``else``, and for an object whose F is another string that
+    ``if`` fails, so the branch asks nothing and yields no error.  Skipping those branches gives
+    the same errors (tests/test_schemas.py holds it) without evaluating a dozen ``if``s for every
+    entry, action and event: 4-6 times faster (``pbem verify`` reads every entry this way)."""
+    for index, subschema in enumerate(all_of):
+        tag = _DISCRIMINATED.get(id(subschema))
+        if tag is None:
+            tag = _DISCRIMINATED[id(subschema)] = _discriminator(subschema)
+        if tag and isinstance(instance, dict):
+            value = instance.get(tag[0])
+            if isinstance(value, str) and value != tag[1]:
+                continue
+        yield from validator.descend(instance, subschema, schema_path=index)
+
+
+_DISCRIMINATED: dict[int, tuple[str, str] | tuple[()]] = {}
+"""For each allOf branch of the (cached, never freed) schemas: its (field, value) or ()."""
+
+
+def _discriminator(subschema: Any) -> tuple[str, str] | tuple[()]:
+    """``(F, C)`` for a branch exactly ``{"if": {"properties": {F: {"const": C}}}, "then": ...}``
+    with a string C; ``()`` for any other branch (checked in full)."""
+    if not isinstance(subschema, dict) or set(subschema) != {"if", "then"}:
+        return ()
+    test = subschema["if"]
+    if not isinstance(test, dict) or set(test) != {"properties"} or not isinstance(test["properties"], dict):
+        return ()
+    if len(test["properties"]) != 1:
+        return ()
+    ((field, const),) = test["properties"].items()
+    if not isinstance(const, dict) or set(const) != {"const"} or not isinstance(const["const"], str):
+        return ()
+    return field, const["const"]
 
 
 _SCHEMA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
