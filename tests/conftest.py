@@ -6,13 +6,13 @@ outcome depends on the day the suite runs: a test that needs another moment sets
 fast suite a second time under ``faketime`` a year ahead to keep it that way.
 
 The tests' folders (``tmp_path``) are made in memory, on ``/dev/shm``, where the machine has
-one: pbem syncs every file it writes to the disk (``pbem/files.py``: nothing is ever lost),
-and on this project's machine those waits held a test that writes much two to three times as
-long (tests/test_readers_agree.py, test_hoststep.py and test_fuzz.py, one process: 48 and 84 s of wall
-clock in two runs with their folders on the disk, 28 s in memory, about the same CPU time); the whole
-suite on 2 cores, whose other worker computes meanwhile, went from 130 s to 121 s.  The code
-and its syncs are the same either way; ``PBEM_TESTS_ON_DISK=1`` or ``--basetemp`` keeps the
-folders where pytest puts them, and a /dev/shm with less than 256 MiB free is not used.
+one.  pbem syncs every file it writes to the disk (``pbem/files.py``: nothing is ever lost),
+and this machine's disk waits made the tests that write most two to three times slower:
+tests/test_readers_agree.py, test_hoststep.py and test_fuzz.py in one process took 48 and 84 s
+of wall clock in two runs on the disk and 28 s in memory, for about the same CPU time.  The
+whole suite on 2 cores, whose other worker computes meanwhile, went from 130 s to 121 s.  The
+code and its syncs are the same either way.  ``PBEM_TESTS_ON_DISK=1`` or ``--basetemp`` keeps
+the folders where pytest puts them, and a /dev/shm with less than 256 MiB free is not used.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _free(folder: Path) -> int:
-    """Bytes free in ``folder`` (a container's /dev/shm may be 64 MiB; a run writes about 7)."""
+    """Bytes free in ``folder`` (a container's /dev/shm may be 64 MiB; a run writes about 7 MiB)."""
     stat = os.statvfs(folder)
     return stat.f_bavail * stat.f_frsize
 
@@ -50,6 +50,7 @@ def _free(folder: Path) -> int:
 def pytest_unconfigure(config: pytest.Config) -> None:
     while _MADE:
         shutil.rmtree(_MADE.pop(), ignore_errors=True)
+
 
 SUITE_NOW = "2026-11-30T09:00:00Z"
 """The host's clock for every test that does not set its own (P7)."""
