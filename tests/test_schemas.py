@@ -186,13 +186,10 @@ def test_p3_entry_0_names_protocol_v2_and_its_edition() -> None:
 # --- pbem's validator is jsonschema's, less the branches it would find vacuous ----------------
 
 def _plain(name: str) -> jsonschema.protocols.Validator:
-    """jsonschema's own validator of ``schemas/NAME``, with nothing of pbem's."""
-    from referencing import Registry, Resource
+    """jsonschema's own validator of ``schemas/NAME``, with nothing of pbem's but the ``$ref``s."""
+    from pbem.log.moves import registry
 
-    registry: Registry[Any] = Registry().with_resources(
-        (schema(n)["$id"], Resource.from_contents(schema(n))) for n in SCHEMA_NAMES if n != name)
-    cls = jsonschema.validators.validator_for(schema(name))
-    return cls(schema(name), registry=registry)
+    return jsonschema.validators.validator_for(schema(name))(schema(name), registry=registry(name))
 
 
 def _errors(validator: jsonschema.protocols.Validator, doc: Any) -> list[tuple[Any, ...]]:
