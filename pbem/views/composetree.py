@@ -42,10 +42,13 @@ from pbem.rules import (
     TakeCard,
     WitchLook,
     WitchSwap,
-    apply_in_place,
+    legal_of,
 )
 from pbem.rules.checks import plague_gate
+from pbem.rules.engine import apply_legal
 from pbem.rules.legal import generators
+
+_NO_FACES = NoFaces()
 
 DONE = -1
 """A child that finishes the move (the turn is over, or the move may stop here)."""
@@ -138,9 +141,11 @@ class Tree:
         return self._intern({"step": name, "next": children}) if children else None
 
     def _legal(self, state: State, kinds: tuple[type[Action], ...]) -> list[Action]:
+        """The step's legal actions, in the generators' order: only the step's own kinds are
+        listed (a step of cubes lists no Merchant moves).  The walk's seat is the one to move."""
         out: list[Action] = []
-        for gen in generators(state).values():
-            out.extend(a for a in gen(state, self.player) if type(a) in kinds)
+        for kind in kinds:
+            out.extend(legal_of(state, kind))
         return out
 
     def _after(self, state: State, step: int, action: Action, name: str) -> int | None:
@@ -148,8 +153,8 @@ class Tree:
         if isinstance(action, WitchLook):
             return STOP
         trial = state.copy()
-        try:
-            apply_in_place(trial, self.player, action, NoFaces())
+        try:  # one of _legal's actions of this very state: the generators ran the checks (R7.3)
+            apply_legal(trial, self.player, action, _NO_FACES)
         except FaceUnknown:
             return DONE  # the final round's last 'end': the sweep follows (R6.4)
         if trial.to_move != self.player or state.phase is Phase.SETUP or isinstance(action, EndTurn):
