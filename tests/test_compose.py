@@ -33,7 +33,7 @@ from pbem.log.moves import parse_move
 from pbem.log.notation import parse
 from pbem.referee.admit import judge, parse_actions
 from pbem.referee.seatview import SeatView, face_text
-from pbem.rules import NoFaces, apply_in_place, winner
+from pbem.rules import NoFaces, Phase, apply_in_place, winner
 from pbem.sim.demo import open_game, play_demo
 from pbem.views.compose import MAX_DATA, TooLarge, changed_regions, compose_page, page_data
 from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree, nodes_of
@@ -194,30 +194,39 @@ def expand(data: dict[str, Any], node: int) -> Any:
     return [here["s"], [[data["lines"][line], expand(data, child)] for line, child in here["n"]]]
 
 
-def test_the_plagues_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list, list]]) -> None:
-    """composetree keys the plague's steps by what of the cubes R4.2 and R6.1 read: along random
-    paths to the plague step, the subtree there is the one a walk keying the whole state gives."""
-    rng, checked = random.Random(2), 0
-    plague = [name for name, _kinds, _optional in TURN_STEPS].index("plague")
+@pytest.mark.parametrize("stop", ["king", "merchant", "plague"])
+def test_the_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list, list]], stop: str) -> None:
+    """composetree keys the King's and the Merchant's steps by the seat's own cubes and where the
+    others have any (R5.1, R5.2), the plague's by what of the cubes R4.2 and R6.1 read, and the
+    spreads by the plague region's neighbourhood (R4.1): along random paths to the step, the
+    subtree there is the one a walk keying the whole state gives."""
+    rng, checked, moves = random.Random(2), 0, 0
+    order = [name for name, _kinds, _optional in TURN_STEPS]
     for game, _seq in positions(played, 16, seed=13):
         state = game.state  # type: ignore[attr-defined]
+        if state.phase is not Phase.TURN:  # the final round keys every position whole
+            continue
         seat = state.to_move
         data = Tree(state, seat).data()
         data["nodes"] = nodes_of(data)
-        for _ in range(6):
+        for _ in range(8):
             trial, node = state.copy(), data["root"]
-            while node >= 0 and data["nodes"][node]["s"] not in ("plague", "outbreak"):
-                line, node = data["nodes"][node]["n"][rng.randrange(len(data["nodes"][node]["n"]))]
+            while node >= 0 and data["nodes"][node]["s"] in order[:order.index(stop)]:
+                choices = data["nodes"][node]["n"]
+                # towards the step: the card most often taken is the step's own (R5.1, R5.2)
+                wanted = [c for c in choices if data["lines"][c[0]] == f"card {stop}"]
+                line, node = wanted[0] if wanted and rng.random() < 0.7 else choices[rng.randrange(len(choices))]
                 if data["lines"][line] != "skip":
                     action = parse_actions(parse(f"{data['lines'][line]}\n")["actions"])[0]
                     apply_in_place(trial, seat, action, NoFaces())
-            if node < 0 or data["nodes"][node]["s"] != "plague":
+            if node < 0 or data["nodes"][node]["s"] != stop:
                 continue
-            exact = Tree(trial, seat, exact=True, start=plague).data()
+            exact = Tree(trial, seat, exact=True, start=order.index(stop)).data()
             exact["nodes"] = nodes_of(exact)
             assert expand(exact, exact["root"]) == expand(data, node)
             checked += 1
-    assert checked >= 40, checked
+            moves += len(data["nodes"][node]["n"]) > 1  # not the step's skip alone
+    assert checked >= 50 and moves >= 5, (checked, moves)
 
 
 def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(

@@ -77,9 +77,11 @@ FINAL_STEPS: tuple[tuple[str, tuple[type[Action], ...], bool], ...] = (
     ("end", (EndTurn,), False),
 )
 SKIP = "skip"
-LATE = ("plague", "spread")
-"""Steps whose subtree no cube decides, but for where there is any cube at all (the outbreak,
-R4.2) and whose supply is empty (the end, R6.1): their positions are keyed by those alone."""
+MOVES = ("king", "merchant")
+"""Steps that move only the seat's own cubes (R5.1, R5.2) before the plague's: their positions
+are keyed by :func:`_moves_key`, the plague's by :func:`_late_key` and the spreads' by
+:func:`_spread_key`, each by what decides the rest of the turn from there (a normal turn's
+positions only; the final round's and the exact walk's are keyed whole, :func:`_key`)."""
 
 
 class OverBudget(ValueError):
@@ -111,8 +113,16 @@ class Tree:
     def _node(self, state: State, step: int) -> int | None:
         """The node of ``state`` at ``step``: its id, or None if the turn cannot be finished from it."""
         name = self._steps(state)[step][0]
-        late = not self.exact and state.phase is Phase.TURN and name in LATE
-        key = (step, (_spread_key(state) if name == "spread" else _late_key(state)) if late else _key(state))
+        if self.exact or state.phase is not Phase.TURN:
+            key = (step, _key(state))
+        elif name == "spread":
+            key = (step, _spread_key(state))
+        elif name == "plague":
+            key = (step, _late_key(state))
+        elif name in MOVES:
+            key = (step, _moves_key(state, self.player))
+        else:
+            key = (step, _key(state))
         if key not in self._walked:
             self._walked[key] = self._walk(state, step)
         return self._walked[key]
@@ -215,7 +225,7 @@ def nodes_of(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _late_key(state: State) -> tuple[Any, ...]:
-    """:func:`_key` for the plague's steps (:data:`LATE`): the cubes only as R4.2 and R6.1 see them;
+    """:func:`_key` for the plague's step: the cubes only as R4.2 and R6.1 see them;
     of the cards and the abilities used, only the Knight's (the only ones left after the plague's
     move: the page takes the card and the other abilities before it)."""
     turn = state.turn
@@ -228,14 +238,33 @@ def _late_key(state: State) -> tuple[Any, ...]:
     )
 
 
-def _spread_key(state: State) -> tuple[Any, ...]:
-    """:func:`_late_key` once the plague has moved: where the drawn rats may go (the rats on the
-    board) and whether an outbreak follows (a player cube in the plague region, R4.2) decide
-    the rest; the cubes elsewhere and the supplies no longer do (the turn's end is a leaf)."""
+def _moves_key(state: State, player: str) -> tuple[Any, ...]:
+    """:func:`_late_key` for the King's and the Merchant's steps (:data:`MOVES`), with what they
+    read and change: the seat's own cubes in each region (R5.1, R5.2), whether another player
+    has a cube there (the plague's steps see only whether a region holds any cube), and the two
+    cards and their use this turn.  The other players' counts, the palace and the other cards
+    decide nothing from here to the turn's end."""
     turn = state.turn
+    cubes = state.cubes.values()
     return (
-        state.phase, state.current, state.plague, state.turn_number, tuple(state.queue),
-        tuple(tuple(ts) for ts in state.rats.values()), any(state.cubes[state.plague].values()),
+        _late_key(state), tuple(c.get(player, 0) for c in cubes),
+        tuple(any(n for p, n in c.items() if p != player) for c in cubes),
+        state.cards["king"], state.cards["merchant"], frozenset(turn.used),
+    )
+
+
+def _spread_key(state: State) -> tuple[Any, ...]:
+    """:func:`_late_key` once the plague has moved: how many rats each neighbour of the plague
+    region holds (where the drawn rats may go, R4.1, R1.7), the plague region's own rats (the
+    outbreak's flips, R4.2; no drawn rat goes there) and whether it holds a player cube (an
+    outbreak follows) decide the rest; the rats and cubes elsewhere and the supplies no longer
+    do (the turn's end is a leaf)."""
+    turn = state.turn
+    rats, plague = state.rats, state.plague
+    return (
+        state.phase, state.current, plague, state.turn_number, tuple(state.queue),
+        tuple(len(rats[r]) for r in state.neighbours[plague]), tuple(rats[plague]),
+        any(state.cubes[plague].values()),
         state.cards["knight"], len(state.rat_supply),  # the Knight's cubes (R5.4): nothing else is left
         "knight" in turn.used, turn.stage, turn.spread_left, turn.knight_cubes, turn.flips,
     )
