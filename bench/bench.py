@@ -11,7 +11,10 @@ Figures:
 - `pbem list` and `pbem tick` (nothing due) over 1,000 games as whole processes,
   same ratio (target <= 4 each);
 - `pbem audit` of a complete 4-player game, same ratio (target <= 1.6);
-- peak memory (max RSS) of `pbem audit` on that game.
+- peak memory (max RSS) of `pbem audit` on that game;
+- the composer page's tree (every way to finish the turn, `pbem html --compose` and each
+  "your move" mail) over 30 positions of random 4-player games, in process: the positions
+  walked and the seconds, with a hash of the trees (a faster walk must give the same ones).
 
 Process timings alternate the commands and the floor and take medians, so
 machine noise hits them alike.  (`pbem mail` on 200 messages is bench/mail.py: it
@@ -21,6 +24,8 @@ compares two checkouts.)
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import random
 import resource
@@ -33,12 +38,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.bots.randombot import bot_actions
+from pbem.bots.knowledge import from_public
+from pbem.bots.randombot import RandomBot, bot_actions
+from pbem.data import default_catalogue
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game, replace, reveal
 from pbem.log.moves import read_move
+from pbem.rules import State, play
 from pbem.sim.demo import open_game, write_move
-from pbem.sim.simulate import PLAYER_NAMES, simulate
+from pbem.sim.simulate import PLAYER_NAMES, new_random_game, simulate
+from pbem.views.composetree import Tree
 
 FLOOR = [sys.executable, "-c", "import yaml, jsonschema, click"]
 # Children run as an installed pbem does: with bytecode caching on.  (pip compiles
@@ -216,13 +225,13 @@ def host_figures(tmp: Path, reps: int, count: int, before: Path | None = None) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", choices=["games", "apply", "host", "audit"], action="append",
+    parser.add_argument("--only", choices=["games", "apply", "host", "audit", "compose"], action="append",
                         help="only these figures (repeatable); default: all")
     parser.add_argument("--before", type=Path, help="also time this checkout's apply, list and tick, "
                         "alternated with ours (git worktree add /tmp/base57 57c751b)")
     args = parser.parse_args()
     reps = 5 if args.quick else 15
-    only = set(args.only or ["games", "apply", "host", "audit"])
+    only = set(args.only or ["games", "apply", "host", "audit", "compose"])
     print(f"python {sys.version.split()[0]} on {sys.platform}, {os.cpu_count()} cores, load average "
           f"{os.getloadavg()[0]:.1f}")
     check_installed()
@@ -231,6 +240,9 @@ def main() -> None:
         gps = games_per_second(100 if args.quick else 300)
         print(f"random 4-player games per second (one process): {gps:.0f}  (target >= 600)")
 
+    if "compose" in only:
+        compose_figures(3 if args.quick else 7)
+
     with tempfile.TemporaryDirectory() as tmp:
         if "apply" in only:
             apply_figures(Path(tmp), reps, args.before)
@@ -238,6 +250,42 @@ def main() -> None:
             host_figures(Path(tmp), reps, 1000, args.before)
         if "audit" in only:
             audit_figures(Path(tmp), reps)
+
+
+def compose_positions() -> list[State]:
+    """30 positions of random 4-player games (seeds 0-5, every 8th decision from the 6th):
+    the random bot takes and uses every card, so the trees hold every kind of step."""
+    states = []
+    for seed in range(6):
+        state, faces = new_random_game(4, seed)
+        bot = RandomBot(random.Random(seed))
+        know = {p: from_public(p, default_catalogue(), {}, {}) for p in state.players}
+        for decision in range(40):
+            player = state.to_move
+            if player is None:
+                break
+            if decision % 8 == 5:
+                states.append(state.copy())
+            state, _ = play(state, player, bot.choose(state, know[player]), faces)
+    return states
+
+
+def compose_figures(reps: int) -> None:
+    states = compose_positions()
+    times, positions, digest = [], 0, ""
+    for _ in range(reps):
+        h = hashlib.sha256()
+        start = time.perf_counter()
+        positions = 0
+        for state in states:
+            assert state.to_move is not None
+            tree = Tree(state, state.to_move)
+            positions += tree.positions
+            h.update(json.dumps(tree.data(), sort_keys=True).encode())
+        times.append(time.perf_counter() - start)
+        digest = h.hexdigest()[:16]
+    print(f"composer trees of {len(states)} random-game positions: {positions} positions walked, median "
+          f"{statistics.median(times):.2f} s ({min(times):.2f}-{max(times):.2f} s, {reps} runs); trees' hash {digest}")
 
 
 def audit_figures(tmp: Path, reps: int) -> None:
