@@ -214,7 +214,7 @@ def test_the_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list
             while node >= 0 and data["nodes"][node]["s"] in order[:order.index(stop)]:
                 choices = data["nodes"][node]["n"]
                 # towards the step: the card most often taken is the step's own (R5.1, R5.2)
-                wanted = [c for c in choices if data["lines"][c[0]] == f"card {stop}"]
+                wanted = [c for c in choices if data["lines"][c[0]] == f"take {stop}"]
                 line, node = wanted[0] if wanted and rng.random() < 0.7 else choices[rng.randrange(len(choices))]
                 if data["lines"][line] != "skip":
                     action = parse_actions(parse(f"{data['lines'][line]}\n")["actions"])[0]
@@ -226,7 +226,7 @@ def test_the_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list
             assert expand(exact, exact["root"]) == expand(data, node)
             checked += 1
             moves += len(data["nodes"][node]["n"]) > 1  # not the step's skip alone
-    assert checked >= 50 and moves >= 5, (checked, moves)
+    assert checked >= 50 and moves >= 20, (checked, moves)
 
 
 def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
