@@ -13,6 +13,7 @@ of wall clock in two runs on the disk and 28 s in memory, for about the same CPU
 whole suite on 2 cores, whose other worker computes meanwhile, went from 130 s to 121 s.  The
 code and its syncs are the same either way.  ``PBEM_TESTS_ON_DISK=1`` or ``--basetemp`` keeps
 the folders where pytest puts them, and a /dev/shm with less than 256 MiB free is not used.
+A run that was killed leaves its folder behind; the next run removes it (``_sweep``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from typing import Any
 import pytest
 
 MEMORY = Path("/dev/shm")
+PREFIX = "pbem-pytest-"
+OWNER = "owner.pid"  # the process id of the run that made the folder (:func:`_sweep`)
 _MADE: list[str] = []  # the in-memory base folder this process made (removed at the end)
 
 
@@ -35,10 +38,27 @@ def pytest_configure(config: pytest.Config) -> None:
     from the controller, and a worker never makes one of its own."""
     if config.option.basetemp or os.environ.get("PBEM_TESTS_ON_DISK") or hasattr(config, "workerinput"):
         return
-    if MEMORY.is_dir() and os.access(MEMORY, os.W_OK | os.X_OK) and _free(MEMORY) >= 256 << 20:
-        base = tempfile.mkdtemp(prefix="pbem-pytest-", dir=MEMORY)  # one per run: runs side by side
-        _MADE.append(base)
-        config.option.basetemp = str(Path(base) / "t")
+    if MEMORY.is_dir() and os.access(MEMORY, os.W_OK | os.X_OK):
+        _sweep(MEMORY)
+        if _free(MEMORY) >= 256 << 20:
+            base = tempfile.mkdtemp(prefix=PREFIX, dir=MEMORY)  # one per run: runs side by side
+            Path(base, OWNER).write_text(f"{os.getpid()}\n", encoding="ascii")
+            _MADE.append(base)
+            config.option.basetemp = str(Path(base) / "t")
+
+
+def _sweep(folder: Path) -> None:
+    """Remove the in-memory folders of earlier runs that were killed before their end (the
+    run that made one writes its process id in it; a folder whose process is gone is left
+    over).  A folder without that file, or whose process still runs, is left alone."""
+    for old in folder.glob(PREFIX + "*"):
+        try:
+            pid = int((old / OWNER).read_text(encoding="ascii"))
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(old, ignore_errors=True)
+        except (OSError, ValueError):  # no such file, not ours to signal, or not a number
+            continue
 
 
 def _free(folder: Path) -> int:
