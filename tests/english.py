@@ -5,7 +5,7 @@ A line holds an English sentence when it has two or more of English's commonest 
 to be none of the notation's keywords (``take``, ``place``, ``plague``, ``spread``, ``after``,
 ...), no seat or region id, and no word of Hungarian, the one other language here written in
 Latin letters (so ``a``, ``az``, ``is``, ``be``, ``el`` and ``meg`` are left out).  Words with
-a digit in them (hashes, ``t07``) are not words.
+a digit in them (hashes, ``t07``) are not words, nor are runs of base64 (keys).
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ SMALL_WORDS = frozenset("""
 """.split()) - {"is_"}
 
 _WORD = re.compile(r"(?<![\w'])[A-Za-z]+(?![\w'])")
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}")
+"""A key or a hash in base64 (``ed25519:iT/Vjm...``): random letters, where ``iT`` once read as
+the word ``it``; such a run is no sentence and is left out."""
 
 
 def english_lines(text: str, allowed: Iterable[str] = ()) -> list[str]:
@@ -31,7 +34,7 @@ def english_lines(text: str, allowed: Iterable[str] = ()) -> list[str]:
     for line in text.splitlines():
         if any(a in line for a in keep):
             continue
-        words = [w.lower() for w in _WORD.findall(line)]
+        words = [w.lower() for w in _WORD.findall(_BASE64.sub(" ", line))]
         small = {w for w in words if w in SMALL_WORDS}
         if len(small) >= 2 or (small and len(words) >= 3):
             found.append(line)
