@@ -302,7 +302,10 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
         after.to_move != move.player
         or (after.turn.stage is Stage.OUTBREAK and after.players[after.current] == move.player)
         or (bool(actions) and isinstance(actions[-1], EndTurn))  # the final sweep follows (R6.4)
-        or state.phase is Phase.SETUP  # one placement a move; the snake may give a seat two in a row (R2.5)
+        # a move that ends with a setup placement ends with a go (R2.5), also when the snake gives the
+        # seat the next go: two placements in a row, or the last placement and turn 1 (R2.6); a move
+        # that goes on into turn 1 is held to the rest of that turn (R7.5)
+        or (state.phase is Phase.SETUP and not after.turn.begun())
     )
     if not complete and game.facts.whole_turns and not (actions and isinstance(actions[-1], WitchLook)):
         from pbem.referee.owed import owed  # lazily: only a refusal needs it (start-up speed)

@@ -15,9 +15,10 @@ from pbem.rules.checks import plague_gate, spread_refusal
 
 
 def unfinished(state: State, player: str) -> bool:
-    """After ``player``'s accepted move: is it still their turn (or final-round go)?
-    Setup placements always finish (the snake order may give the same seat two in a row)."""
-    return state.to_move == player and state.phase is not Phase.SETUP
+    """After ``player``'s accepted move: is their turn (or final-round go) begun and not
+    finished?  Setup placements always finish, and the go the snake order gives the same seat
+    next (a second placement, or turn 1 after the last one, R2.5-R2.6) has not begun."""
+    return state.to_move == player and state.phase is not Phase.SETUP and state.turn.begun()
 
 
 def owed(state: State, player: str, name: Callable[[str], str]) -> Msg:

@@ -73,6 +73,13 @@ class TurnState(Slots):
         self.knight_cubes = knight_cubes
         self.flips = flips
 
+    def begun(self) -> bool:
+        """Has the player on turn done anything in this go yet?  Every action of a turn or of
+        a final-round go marks it (a card, cubes, an ability, the plague), so a go not begun
+        is one whose move file ended with the go before it (R7.5: the last setup placement,
+        R2.6, leaves its player at the start of turn 1)."""
+        return self.card_taken or self.placed or bool(self.used) or self.stage is not Stage.MAIN
+
     def copy(self) -> TurnState:
         return TurnState(
             self.card_taken, self.placed, set(self.used), list(self.witch_looked),

@@ -13,6 +13,7 @@ from pbem.log.records import Entry
 from pbem.referee.deadlines import duration_text, phrase, rule_text
 from pbem.referee.seats import SEAT_RECORDS
 from pbem.referee.seatview import SeatView
+from pbem.rules import Phase
 from pbem.views import orders
 from pbem.views.narrate import entry_lines
 from pbem.views.text import host_alone, opening_line
@@ -41,6 +42,9 @@ def template(view: SeatView, lang: str = "en") -> str:
                                           player=player)).split(), "# ", "# ")
         return "\n".join(lines) + "\n"
     lines += orders.wrap(said.say(Msg("Left: {what}.", what=orders.left(state, player, lang))).split(), "# ", "#   ")
+    if state.phase is Phase.SETUP and not state.queue:  # the last placement: turn 1 is this seat's next go
+        lines += orders.wrap(said.say(Msg("Your turn 1 comes next (R2.6): send this placement alone, or with the "
+                                          "whole of turn 1 after it (R7.5).")).split(), "# ", "# ")
     write = Msg("Write the rest below, one action a line (R7.5; pbem rules notation).")
     lines += (["# Write the rest below, one action", "# a line (R7.5; pbem rules notation)."] if lang == "en"
               else orders.wrap(said.say(write).split(), "# ", "# "))
