@@ -5,6 +5,9 @@ and then turn 1 (R2.6), so every game meets this boundary.  A move file there ma
 placement alone (a go ends with it) or the placement and the whole of turn 1; one that
 stops anywhere inside turn 1 (but right after a Witch's look) is refused whole.
 
+R4.2 in a game created before R7.5 (pbem 0.1, half turns allowed): a flip order may close
+any turn, also in a move file that goes on from the plague's move of an earlier one.
+
 Each on a six-region board (tests/boards.py's ``tiny_board``), two players, the ring of
 four light regions: north - west - south - east - north, one starting rat on each.
 """
@@ -13,9 +16,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from boards import tiny_board
 from clitools import cli, ok, snapshot
 
+import pbem.host.create
 from pbem.errors import Exit
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
@@ -140,3 +145,44 @@ def test_r7_5_the_template_of_the_last_placement_says_turn_1_follows_whole(tmp_p
     assert all(len(line) < 40 for line in text.splitlines())
     earlier = tiny_game(tmp_path / "other")  # red's first placement: turn 1 is not next
     assert "turn 1" not in template(SeatView(earlier, "red"))
+
+
+# --- R4.2 in a game made before R7.5 -------------------------------------------------------------
+
+@pytest.fixture
+def made_by_0_1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games created here say pbem 0.1 in entry 0: half turns allowed (R7.5 does not hold)."""
+    monkeypatch.setattr(pbem.host.create, "__version__", "0.1.0")
+
+
+@pytest.mark.usefixtures("made_by_0_1")
+def test_r4_2_a_flip_order_closes_a_turn_whose_plague_moved_in_an_earlier_move_file(tmp_path: Path) -> None:
+    """Red moves the plague to east (one rat, no cube: one rat drawn, no outbreak) in one
+    file and sends `spread south`, `flip t03` in the next: the flip order has no effect and
+    closes the turn (R4.2's ruling), as it would have in one file."""
+    games = tmp_path / "games"
+    game = at_last_placement(games)
+    assert not game.facts.whole_turns
+    game = send(games, game, ["place west 2"])
+    game = send(games, game, ["place south 1", "plague east"])  # a half turn: 1 rat owed
+    assert game.state is not None and game.state.turn.spread_left == 1 and game.to_move() == "red"
+    path = tmp_path / "rest.txt"
+    path.write_text(move_text(game, ["spread south", "flip t03"]))
+    assert "the turn is complete: mail it" in ok("check", path, "--log", games / "t" / "log.yaml")
+    ok("apply", path, "--games", games)
+    game = load_game(games / "t")
+    assert game.to_move() == "green"
+    assert "game t:" in ok("verify", games / "t" / "log.yaml")
+
+
+@pytest.mark.usefixtures("made_by_0_1")
+def test_r4_2_what_follows_such_a_turn_is_still_refused(tmp_path: Path) -> None:
+    """After the spread that ends the turn, only the Knight's cubes and a flip order may
+    follow, each rat named once (R4.2, R7.4)."""
+    games = tmp_path / "games"
+    game = at_last_placement(games)
+    game = send(games, game, ["place west 2"])
+    game = send(games, game, ["place south 1", "plague east"])
+    refused_by_check_and_apply(games, game, ["spread south", "flip t03 t03"], "(R4.2)", "named twice")
+    refused_by_check_and_apply(games, game, ["spread south", "take king"], "(R7.4)",
+                               "your turn ended with the action before it")

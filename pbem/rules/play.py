@@ -56,6 +56,14 @@ def _in_outbreak(state: State, player: str) -> bool:
     )
 
 
+def _spreading(state: State, player: str) -> bool:
+    return (
+        state.phase is Phase.TURN
+        and state.turn.stage is Stage.SPREAD
+        and state.players[state.current] == player
+    )
+
+
 def _after_end(index: int, action: Action, state: State, spread: int | None = None) -> RuleError:
     if isinstance(action, Spread) and spread is not None:
         return _spread_too_many(index, spread)
@@ -69,13 +77,14 @@ def _after_end(index: int, action: Action, state: State, spread: int | None = No
 
 
 def _closing_without_outbreak(
-    state: State, tail: Sequence[Action], first: int, knight: bool, spread: int
+    state: State, tail: Sequence[Action], first: int, knight: bool, spread: int | None
 ) -> None:
     """R4.2 ruling, R7.4: the Knight's neutral cubes and a flip order may close any turn.
 
     Where the plague's move ended the turn with no outbreak (no rat or no player cube in
     the plague region, both public), they have no effect; they are still checked for
-    their form: the cubes first, by the Knight's holder, and no rat named twice."""
+    their form: the cubes first, by the Knight's holder, and no rat named twice.
+    ``spread``: the rats this move's plague move drew (None: it moved in an earlier move)."""
     named: set[str] = set()
     for offset, action in enumerate(tail):
         index = first + offset
@@ -171,11 +180,14 @@ def play(
     events: list[Event] = []
     ended = False
     spread: int | None = None  # R4.1: the rats drawn by this move's plague move, once it is made
+    # R4.2: a move that goes on from the plague's move of an earlier one (its spreads, in a game
+    # whose move files may stop anywhere, R7.5) closes the turn as the plague's own move would
+    plagued = _spreading(state, player)
     for index, action in enumerate(actions, start=1):
         if ended or new.to_move != player:
             if index == 1:  # not this player's turn at all: the engine says whose it is
                 _step(new, player, action, seam, index)
-            if spread is not None and not ended:  # the plague moved in this move and no outbreak began
+            if (spread is not None or plagued) and not ended:  # the plague has moved; no outbreak began
                 knight = new.cards.get("knight") == player  # R5.4, R5.7: a Knight taken this turn counts
                 _closing_without_outbreak(new, actions[index - 1 :], index, knight, spread)
                 return new, events
