@@ -50,6 +50,7 @@ def kind_questions(source: str) -> list[int]:
 
 NOT_ENTRY_KINDS = {  # a move file's kind (schemas/move.json), not an entry's: (module, the line's text)
     ("pbem/log/moves.py", 'return Move(doc["game"], doc["player"], doc["kind"], doc)'),
+    ("pbem/log/moves.py", 'return TextMove(doc["game"], doc["player"], doc["kind"], doc, text, what, context)'),
     ("pbem/referee/replay.py", 'return Move(move["game"], str(entry.player), move["kind"], move)'),
     ("pbem/log/notation.py", 'kind = str(data.get("kind"))'),  # a move file's, written as text
 }

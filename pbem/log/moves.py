@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from pbem.errors import FormatError
 from pbem.fair.protocol import HASH_PREFIX_MIN, canonical_base64
 from pbem.files import read_limited
 from pbem.i18n import N_, Msg
+from pbem.i18n.names import own_map
 from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
@@ -53,6 +55,21 @@ class Move(Record):
     @property
     def after_hash(self) -> str:
         return str(self.data["after"]["hash"])
+
+
+class TextMove(Move):
+    """A move read from the notation, with what it was read from: its region words were read
+    through the shipped map's names, and a game whose map is its own reads them again through
+    its own (P3; :func:`pbem.referee.admit.judge`)."""
+
+    text: str
+    what: str
+    context: dict[str, Any] | None
+
+    def read_again(self, regions: Mapping[str, str]) -> Move:
+        """The move read again through ``regions`` (id -> name), a game's own map."""
+        with own_map(regions):
+            return parse_move(self.text.encode("utf-8"), self.what, self.context)
 
 
 @cache
@@ -202,13 +219,16 @@ def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | N
     (:mod:`pbem.log.notation`) or strict YAML, printable text, JSON Schema (P2).
 
     ``context`` fills the header fields (``game``, ``player``, ``after``) a text move
-    left out, as a mail's report gives them; what the move itself says always wins."""
+    left out, as a mail's report gives them; what the move itself says always wins.  A text
+    move's region words are read through the shipped map's names, or a game's own map's
+    within :func:`pbem.i18n.names.own_map` (P3): a :class:`TextMove`, to be read again."""
     named = the(what)  # "the move file x.txt", said in the reader's language
     if len(data) > MOVE_LIMIT:
         raise FormatError(Msg("{what} is larger than the {limit} KiB allowed", what=named, limit=MOVE_LIMIT // 1024),
                           "P2")
     text = decode(data, named)
-    if notation.is_notation(text):
+    plain = notation.is_notation(text)
+    if plain:
         doc: Any = {**(context or {}), **notation.parse(text.lstrip("\ufeff"), named)}
         missing = [f for f in ("game", "player", "after") if f not in doc]
         if missing:
@@ -236,6 +256,8 @@ def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | N
             "{what}: at key: the public key is not in canonical base64 (the spare bits of "
             "its last character must be zero; copy the key as 'pbem keygen' wrote it)", what=named), "P2",
         )
+    if plain:
+        return TextMove(doc["game"], doc["player"], doc["kind"], doc, text, what, context)
     return Move(doc["game"], doc["player"], doc["kind"], doc)
 
 

@@ -51,7 +51,7 @@ from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
 from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, set_subject
 from pbem.record import Record
-from pbem.referee.admit import sent_key
+from pbem.referee.admit import read_names, sent_key
 
 _HOSTS_OWN = (Standin, Start, Reveal)  # entries the host adds after a move, in the same apply
 
@@ -190,7 +190,7 @@ class Admission:
         they would have been (issue 10: a reply is never lost); anything else is the
         duplicate the log refused."""
         game = load_game(path)
-        seq = game.sent.get(sent_key(move.data))
+        seq = game.sent.get(sent_key(read_names(game, move).data))
         if seq is None or seq in seen.values():
             return None
         if any(e.player not in game.bots and not isinstance(e, _HOSTS_OWN)

@@ -28,7 +28,7 @@ from pbem.errors import FormatError, RulesError, StaleError, StateError, Unknown
 from pbem.fair import protocol
 from pbem.i18n import N_, Msg
 from pbem.log.game import Game, Opening
-from pbem.log.moves import Move, parse_move
+from pbem.log.moves import Move, TextMove, parse_move
 from pbem.record import Record
 from pbem.referee.signatures import check_move as check_signature
 from pbem.referee.signatures import check_one_key
@@ -80,6 +80,7 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
     if move.player not in game.players:
         raise UnknownError(Msg("{player} is not a player in game {game} (players: {players})", player=repr(move.player),
                                game=repr(game.game_id), players=", ".join(game.players)), "R2.1")
+    move = read_names(game, move)
     if signatures and (game.keys or "signature" in move.data or "key" in move.data):
         check_signature(game, move)  # P8 (cryptography is imported only when a key is used)
     key = check_fresh(game, move)
@@ -94,6 +95,16 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
     else:
         return _turn(game, move, key, faces)
     return Verdict(move, key, (), None, (), True)
+
+
+def read_names(game: Game, move: Move) -> Move:
+    """P3: a text move's region words read through the game's own map where the game's data
+    is not pbem's standard data: its own ids and names first, the shipped languages' names
+    only for a shipped region it keeps (:func:`pbem.i18n.names.canonical`).  A standard
+    game's map is the shipped one, through which every text move was read already."""
+    if isinstance(move, TextMove) and game.edition != "standard":
+        return move.read_again({region.id: region.name for region in game.board.regions})
+    return move
 
 
 # --- P7: freshness -----------------------------------------------------------------

@@ -20,10 +20,10 @@ generators (:func:`pbem.rules.legal_by_kind`) on the public state: no face (P10)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from pbem.i18n import Msg, translator
-from pbem.i18n.names import SHIPPED
+from pbem.i18n.names import SHIPPED, canonical, keeps
 from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
 from pbem.rules.checks import card_refusal, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import outbreak_pending, spread_count
@@ -79,21 +79,23 @@ def words(said: str) -> list[str]:
     return [word.replace(_NBSP, " ") for word in said.split(" ") if word]
 
 
-def shipped_names(lang: str, own: Callable[[str], str] | None = None) -> Callable[[str], str]:
+def shipped_names(lang: str, regions: Mapping[str, str] | None = None) -> Callable[[str], str]:
     """A region's or card's name as a template line shows it in ``lang``: the name its
     players know for a shipped region or a class card (the notation reads it back,
     :func:`pbem.i18n.names.canonical`), else the id as it is; English shows ids.
-    ``own`` (the game's board) tells a shipped region that a custom map renamed:
-    that one keeps its id."""
+    ``regions`` (id -> name), a custom map's: a shipped region it renamed, or whose name
+    would read back as another of its regions, keeps its id (P3)."""
     if lang == "en":
         return str
     said = translator(lang)
 
     def name(ident: str) -> str:
         for kind in ("region", "card"):
-            if ident in SHIPPED[kind] and (kind == "card" or own is None or own(ident) == ident.capitalize()):
+            if ident in SHIPPED[kind] and (kind == "card" or regions is None or keeps(regions, ident)):
                 shown = said.pgettext(kind, ident)
-                return ident if " " in shown else shown  # a line's words are split at spaces
+                if " " in shown or (kind == "region" and canonical(shown, kind, regions) != ident):
+                    return ident  # a line's words are split at spaces; the name must read back
+                return shown
         return ident
     return name
 

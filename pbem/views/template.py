@@ -50,7 +50,8 @@ def template(view: SeatView, lang: str = "en") -> str:
               else orders.wrap(said.say(write).split(), "# ", "# "))
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
-    name = orders.shipped_names(lang, game.board.name_of)
+    own = None if game.edition == "standard" else {r.id: r.name for r in game.board.regions}
+    name = orders.shipped_names(lang, own)
     full = orders.menu(state, player, lang=lang, name=name)
     if len(lines) + len(full) > orders.MOST_LINES:
         full = orders.menu(state, player, compact=True, lang=lang, name=name)
