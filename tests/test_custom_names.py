@@ -24,7 +24,9 @@ from pbem.i18n.names import canonical
 from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.logfile import read_docs
-from pbem.log.moves import after_of, parse_move
+from pbem.log.moves import after_of, parse_move, read_move
+from pbem.log.yamlio import dump_yaml
+from pbem.player.nonces import commit_move, reveal_move
 from pbem.referee.seatview import SeatView
 from pbem.rules.data import Board
 from pbem.sim.demo import open_game
@@ -133,3 +135,50 @@ def test_p3_the_standard_map_still_reads_every_language(tmp_path: Path) -> None:
     create(folder, NewGame("m", ("red", "green"), first="red", secret=bytes(32)))
     open_game(folder, "m", nonces={"red": bytes(16), "green": bytes([1]) * 16})
     assert recorded_region(folder, f"place {OWN} 2") == "hungaria"
+
+
+# --- a signed text move (P8) reads as the host reads it ------------------------------------------
+
+def signed_game(tmp_path: Path) -> tuple[Path, Path]:
+    """The small map's game, red holding a key (every red move signed, P8)."""
+    key = tmp_path / "red.key"
+    ok("keygen", "--out", key)
+    folder = tmp_path / "signed"
+    public = (tmp_path / "red.key.pub").read_text().strip()
+    create(folder, NewGame("m", ("red", "green"), first="red", secret=bytes(32), board=small_map(),
+                           keys={"red": public}))
+    for make in (commit_move, reveal_move):
+        for seat in ("red", "green"):
+            path = tmp_path / f"{seat}-{make.__name__}.yaml"
+            path.write_text(dump_yaml(make(load_game(folder / "m"), seat, bytes([len(seat)]) * 16)))
+            if seat == "red":
+                ok("sign", path, "--key", key)
+            apply_move(folder, read_move(path))
+    return folder, key
+
+
+def test_p8_a_text_move_signed_with_the_games_log_names_its_own_region(tmp_path: Path) -> None:
+    """`pbem sign --log` reads the words through the game's map as the host does: the
+    signature covers `magyarorszag` the map's own region, and the host records it."""
+    games, key = signed_game(tmp_path)
+    path = tmp_path / "move.txt"
+    path.write_text(text(load_game(games / "m"), f"place {OWN} 2"))
+    ok("sign", path, "--key", key, "--log", games / "m" / "log.yaml")
+    assert "the turn is complete" in ok("check", path, "--log", games / "m" / "log.yaml")
+    ok("apply", path, "--games", games)
+    assert read_docs(games / "m" / "log.yaml")[0][-1]["move"]["actions"][0]["region"] == OWN
+    assert "game m:" in ok("verify", games / "m" / "log.yaml")
+
+
+def test_p8_a_text_move_signed_over_the_shipped_names_is_refused_saying_how_to_sign_it(tmp_path: Path) -> None:
+    """Signed without the log, the signature covers the shipped reading (Hungaria): the
+    host refuses it, naming `pbem sign --log`, and no file changes."""
+    games, key = signed_game(tmp_path)
+    path = tmp_path / "move.txt"
+    path.write_text(text(load_game(games / "m"), f"place {OWN} 2"))
+    ok("sign", path, "--key", key)
+    before = snapshot(games)
+    result = cli("apply", path, "--games", games)
+    assert result.exit_code == Exit.SIGNATURE, result.stderr
+    assert "(P8)" in result.stderr and "--log" in result.stderr and "own map" in result.stderr, result.stderr
+    assert snapshot(games) == before

@@ -149,14 +149,17 @@ def keygen(out: Path, lang: str) -> None:
 @click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Your private key file.")
 @click.option("--register", is_flag=True, help="Commit moves: also add your public key ('key:').")
+@click.option("--log", "log", type=click.Path(dir_okay=False, path_type=Path),
+              help="The game's log: a text move's region words are read through the game's own map, "
+                   "as the host reads them (a custom map, P3).")
 @lang_option
 @refusals
-def sign(move_file: Path, key: Path, register: bool, lang: str) -> None:
+def sign(move_file: Path, key: Path, register: bool, log: Path | None, lang: str) -> None:
     """Sign a move file in place (a 'signature:' line over the parsed move, P8)."""
     from pbem.i18n import say
     from pbem.player.signfile import sign_move_file
 
-    move = sign_move_file(move_file, key, register)
+    move = sign_move_file(move_file, key, register, log)
     click.echo(say(Msg("signed {file} ({player}'s {kind} for game {game})", file=str(move_file),
                        player=move.player, kind=move.kind, game=move.game), lang))
 

@@ -41,10 +41,10 @@ _OWN_MAP: ContextVar[Mapping[str, str] | None] = ContextVar("pbem_own_map", defa
 
 
 @contextmanager
-def own_map(regions: Mapping[str, str]) -> Iterator[None]:
+def own_map(regions: Mapping[str, str] | None) -> Iterator[None]:
     """Within it, :func:`canonical` reads a region's word through ``regions`` (id -> name on
     the map), a game's own map where it is not the shipped one (P3): a text move read again
-    for its game (:class:`pbem.log.moves.TextMove`) names that game's regions."""
+    for its game (:class:`pbem.log.moves.TextMove`) names that game's regions; None: the shipped map."""
     token = _OWN_MAP.set(regions)
     try:
         yield

@@ -9,20 +9,35 @@ from pbem.errors import FormatError, InternalError, SignatureError
 from pbem.fair.keys import fingerprint, load_private_key, move_message, public_text, sign, verify
 from pbem.files import read_limited, write_atomic
 from pbem.i18n import Msg
+from pbem.i18n.names import own_map
 from pbem.log import notation
+from pbem.log.logfile import read_log
 from pbem.log.moves import Move, parse_move
 from pbem.log.yamlio import MOVE_LIMIT, dump_yaml
+from pbem.referee.admit import own_regions
+from pbem.referee.replay import game_from_first
 
 _SIGNATURE_LINE = re.compile(r"^signature[ \t]*:")
 _SIG_LINE = re.compile(r"^[ \t]*sig[ \t]", re.IGNORECASE)
 
 
-def sign_move_file(path: Path, key_path: Path, register: bool = False) -> Move:
+def sign_move_file(path: Path, key_path: Path, register: bool = False, log: Path | None = None) -> Move:
     """Sign a move file in place; its text is kept, only the signature line changes.
 
     With ``register`` (commit moves only) a ``key:`` line with the signer's public
-    key is added first, so the commitment registers the key it is signed with.
+    key is added first, so the commitment registers the key it is signed with.  With
+    ``log``, the game's log, a text move's region words are read through the game's own
+    map as the host reads them (P3), so the signature covers the move the host reads.
     """
+    regions = None
+    if log is not None:
+        entries, hashes = read_log(log)
+        regions = own_regions(game_from_first(entries[0], hashes[0]))
+    with own_map(regions):
+        return _sign(path, key_path, register)
+
+
+def _sign(path: Path, key_path: Path, register: bool) -> Move:
     key = load_private_key(key_path)
     public = public_text(key)
     raw = read_limited(path, MOVE_LIMIT, Msg("move file"))

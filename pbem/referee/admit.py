@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pbem.errors import FormatError, RulesError, StaleError, StateError, UnknownError
+from pbem.errors import FormatError, RulesError, SignatureError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.i18n import N_, Msg
 from pbem.log.game import Game, Opening
@@ -80,9 +80,9 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
     if move.player not in game.players:
         raise UnknownError(Msg("{player} is not a player in game {game} (players: {players})", player=repr(move.player),
                                game=repr(game.game_id), players=", ".join(game.players)), "R2.1")
-    move = read_names(game, move)
+    sent, move = move, read_names(game, move)
     if signatures and (game.keys or "signature" in move.data or "key" in move.data):
-        check_signature(game, move)  # P8 (cryptography is imported only when a key is used)
+        _signed(game, move, sent)  # P8 (cryptography is imported only when a key is used)
     key = check_fresh(game, move)
     if move.kind == "commit":
         _commit(game, move)
@@ -97,14 +97,34 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
     return Verdict(move, key, (), None, (), True)
 
 
+def own_regions(game: Game) -> dict[str, str] | None:
+    """P3: the game's own map (region id -> name), where its data is not pbem's standard data;
+    None for a standard game, whose map is the shipped one."""
+    return None if game.edition == "standard" else {region.id: region.name for region in game.board.regions}
+
+
 def read_names(game: Game, move: Move) -> Move:
-    """P3: a text move's region words read through the game's own map where the game's data
-    is not pbem's standard data: its own ids and names first, the shipped languages' names
-    only for a shipped region it keeps (:func:`pbem.i18n.names.canonical`).  A standard
-    game's map is the shipped one, through which every text move was read already."""
-    if isinstance(move, TextMove) and game.edition != "standard":
-        return move.read_again({region.id: region.name for region in game.board.regions})
-    return move
+    """P3: a text move's region words read through the game's own map (:func:`own_regions`):
+    its own ids and names first, the shipped languages' names only for a shipped region it
+    keeps (:func:`pbem.i18n.names.canonical`).  A standard game's map is the shipped one,
+    through which every text move was read already."""
+    regions = own_regions(game)
+    return move.read_again(regions) if isinstance(move, TextMove) and regions is not None else move
+
+
+def _signed(game: Game, move: Move, sent: Move) -> None:
+    """P8 on the move as the game reads it; a text move whose words this game's map reads
+    otherwise than the shipped names was signed over the shipped reading: say how to sign it."""
+    try:
+        check_signature(game, move)
+    except SignatureError:
+        if move.data == sent.data:
+            raise
+        raise SignatureError(Msg(
+            "the move names regions by words that this game's own map reads otherwise than pbem's "
+            "shipped map does, and its signature does not verify over this map's reading: sign it with "
+            "'pbem sign MOVE --key YOUR_KEY --log LOG', giving the game's log, so that the words are read "
+            "as the host reads them (P3); nothing was changed"), "P8") from None
 
 
 # --- P7: freshness -----------------------------------------------------------------

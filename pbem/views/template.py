@@ -10,6 +10,7 @@ from pbem.log import notation
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.log.records import Entry
+from pbem.referee.admit import own_regions
 from pbem.referee.deadlines import duration_text, phrase, rule_text
 from pbem.referee.seats import SEAT_RECORDS
 from pbem.referee.seatview import SeatView
@@ -50,8 +51,7 @@ def template(view: SeatView, lang: str = "en") -> str:
               else orders.wrap(said.say(write).split(), "# ", "# "))
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
-    own = None if game.edition == "standard" else {r.id: r.name for r in game.board.regions}
-    name = orders.shipped_names(lang, own)
+    name = orders.shipped_names(lang, own_regions(game))
     full = orders.menu(state, player, lang=lang, name=name)
     if len(lines) + len(full) > orders.MOST_LINES:
         full = orders.menu(state, player, compact=True, lang=lang, name=name)
