@@ -11,6 +11,8 @@ name of Hungaria (``magyarorszag``) beside ``hungaria`` itself, Polonia as shipp
 
 from __future__ import annotations
 
+from email.message import EmailMessage
+from email.utils import make_msgid
 from pathlib import Path
 
 import pytest
@@ -182,3 +184,20 @@ def test_p8_a_text_move_signed_over_the_shipped_names_is_refused_saying_how_to_s
     assert result.exit_code == Exit.SIGNATURE, result.stderr
     assert "(P8)" in result.stderr and "--log" in result.stderr and "own map" in result.stderr, result.stderr
     assert snapshot(games) == before
+
+
+def test_p3_a_mailed_text_move_names_the_maps_own_region(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same reading through the mail transport (`pbem apply MSG.eml`: one admission path)."""
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
+    folder = tmp_path / "mailed"
+    create(folder, NewGame("m", ("red", "green"), first="red", secret=bytes(32), board=small_map(),
+                           emails={"red": "red@example.org", "green": "green@example.net"}))
+    game = open_game(folder, "m", nonces={"red": bytes(16), "green": bytes([1]) * 16})
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "red@example.org", "host@example.org", "my move"
+    msg["Message-ID"] = make_msgid(domain="example.org")
+    msg.set_content(f"Here it is:\n\n{text(game, f'place {OWN} 2')}\n-- \nRed\n")
+    path = tmp_path / "move.eml"
+    path.write_bytes(bytes(msg))
+    assert "red's move accepted" in ok("apply", path, "--games", folder, "--from", "host@example.org")
+    assert read_docs(folder / "m" / "log.yaml")[0][-1]["move"]["actions"][0]["region"] == OWN
