@@ -119,8 +119,8 @@ def test_one_message_through_both_transports_at_once_many_times(
                                                                       tmp_path)))
     for trial in range(12):
         found = _trial(pristine, tmp_path / f"trial{trial}", trial)
-        mail_code, mail_out = found["codes"]["mail"]
-        apply_code, apply_out = found["codes"]["apply"]
+        mail_code, _mail_out = found["codes"]["mail"]
+        apply_code, _apply_out = found["codes"]["apply"]
         assert mail_code == 0 and apply_code in (0, Exit.STALE), found
         assert found["entries"] == 1 and not found["kept"], found
         reports = [s for s in found["subjects"] if s.startswith("[pbem g] entry")]

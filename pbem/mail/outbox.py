@@ -20,6 +20,7 @@ from pathlib import Path
 from pbem.errors import PbemError
 from pbem.files import sync_all, sync_folder, write_atomic, write_folder
 from pbem.log.clock import at_of, now, seconds
+from pbem.log.game import Game
 from pbem.mail.delivery import MaildirOutbox
 from pbem.record import Record
 
@@ -88,6 +89,12 @@ class Queue:
 
     def batch_id(self, ident: str) -> str:
         return hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+    def game_batch(self, what: str, game: Game, *more: object) -> str:
+        """The batch of a mail a game owes (``invite``, ``notice``, ``remind``, ``final``), named
+        for the game's identity, the hash of its first entry (P7), not its id alone: the queue
+        outlives a game's folder, and a game made again under an old id owes all its mail anew."""
+        return self.batch_id(":".join([what, game.game_id, game.hashes[0], *map(str, more)]))
 
     def message_id(self, batch: str, index: int, from_address: str) -> str:
         """Stable: the same reply has the same Message-ID on every try."""
