@@ -136,7 +136,7 @@ class Admission:
         return Admitted(f"applied: game {applied.game.game_id}, entry {applied.entries[0].seq}", None, applied)
 
     @staticmethod
-    def _move_or_code(mail: Mail) -> tuple[Any, str, str]:
+    def _move_or_code(mail: Mail) -> tuple[Any, str, Any]:
         """The message's move; else the one-time code of its 'confirm CODE' line (P8). A
         message that carries a move is a move, even one that quotes a code mail."""
         try:
