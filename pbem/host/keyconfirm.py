@@ -81,12 +81,12 @@ def code_in(subject: str, body: str | None) -> Confirmation | None:
     return Confirmation(found.group(1).upper(), found.group(2)) if found else None
 
 
-def _pending_path(path: Path) -> Path:
-    return path / PRIVATE_DIR / PENDING_NAME
+def _pending_path(path: Path, name: str = PENDING_NAME) -> Path:
+    return path / PRIVATE_DIR / name
 
 
-def _load(path: Path) -> dict[str, Any]:
-    file = _pending_path(path)
+def _load(path: Path, name: str = PENDING_NAME) -> dict[str, Any]:
+    file = _pending_path(path, name)
     if not file.is_file():
         return {}
     try:
@@ -100,9 +100,40 @@ def _load(path: Path) -> dict[str, Any]:
     return loaded
 
 
-def _save(path: Path, pending: dict[str, Any]) -> None:
+def _save(path: Path, pending: dict[str, Any], name: str = PENDING_NAME) -> None:
     (path / PRIVATE_DIR).mkdir(mode=0o700, exist_ok=True)
-    write_atomic(_pending_path(path), json.dumps(pending, sort_keys=True, indent=1).encode())
+    write_atomic(_pending_path(path, name), json.dumps(pending, sort_keys=True, indent=1).encode())
+
+
+# --- a keyed seat's settings, changed by mail only once confirmed -------------------------
+
+SETTINGS_PENDING = "+settings-pending.json"  # a keyed seat's asked change, under a one-time code
+
+
+def hold_setting(path: Path, seat: str, change: dict[str, str]) -> str:
+    """P8: a change of a keyed seat's settings asked by mail (``{"language": "el"}``), held
+    under a new one-time code that only the seat's address receives; one held a seat (the
+    latest).  A forged From gets nothing changed: the code goes to the seat's own address."""
+    with locked(path):
+        pending = _load(path, SETTINGS_PENDING)
+        for old in [c for c, held in pending.items() if held["seat"] == seat]:
+            del pending[old]
+        code = base64.b32encode(secrets.token_bytes(10)).decode("ascii")
+        pending[code] = {"seat": seat, "change": change}
+        _save(path, pending, SETTINGS_PENDING)
+    return code
+
+
+def take_setting(path: Path, seat: str, code: str, change: dict[str, str]) -> bool:
+    """Whether ``code`` holds exactly this change for this seat; it is used up either way."""
+    with locked(path):
+        pending = _load(path, SETTINGS_PENDING)
+        found = next((c for c in pending if hmac.compare_digest(c, code.upper())), None)
+        if found is None or pending[found]["seat"] != seat:
+            return False
+        held = pending.pop(found)
+        _save(path, pending, SETTINGS_PENDING)
+    return bool(held["change"] == change)
 
 
 def hold(games: Path, move: Move, sender: str) -> Held | Applied:
