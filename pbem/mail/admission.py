@@ -254,8 +254,10 @@ class Admission:
         self.queue.put(batch, key, [self._message(held.to, subject, body,
                                                   self.queue.message_id(batch, index, self._sender_address()))]
                        if mailed else [])
-        line = Msg("held: game {game}, {seat}'s commitment registers a key; a one-time "
-                   "code went to {seat}'s address", game=held.game, seat=held.seat)
+        line = (Msg("held: game {game}, {seat}'s commitment registers a key; a one-time "
+                    "code went to {seat}'s address", game=held.game, seat=held.seat) if mailed else
+                Msg("held: game {game}, {seat}'s commitment registers a key; no code mailed: {limit} answers "
+                    "to {seat}'s address in the last hour", game=held.game, seat=held.seat, limit=PER_HOUR))
         return Admitted(Msg("{line} (P8)", line=line), None, None)
 
     def players(self) -> dict[str, str]:
