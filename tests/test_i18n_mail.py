@@ -41,6 +41,7 @@ from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.fair import protocol
 from pbem.host.keyconfirm import Held, confirm_text
+from pbem.player.signfile import confirm_line
 from pbem.i18n import Msg, translator
 from pbem.log.clock import at_of, pinned, seconds
 from pbem.log.yamlio import dump_yaml
@@ -86,7 +87,7 @@ class Players(Table):
                 seat.log = files["log.yaml"]
             if "log.yaml" in names and msg["In-Reply-To"] is None:  # the last mail: the final log, unasked
                 seat.final = msg
-            code = re.search(r"^ {4}confirm ([A-Z2-7]{16})$", body(msg), re.MULTILINE)
+            code = re.search(r"^ {4}pbem confirm ([A-Z2-7]{16}) --key YOUR\.key$", body(msg), re.MULTILINE)
             if code is not None:
                 self.codes[seat.player] = code.group(1)
             for name, data in files.items():
@@ -100,7 +101,8 @@ class Players(Table):
     def answers(self) -> list[bytes]:
         out = []
         for player, code in sorted(self.codes.items()):
-            out.append(player_mail(self.seats[player].address, f"confirm {code}", subject="Re: pbem"))
+            line, _key = confirm_line(code, self.keys[player])  # signed with the key it registers (P8)
+            out.append(player_mail(self.seats[player].address, line, subject="Re: pbem"))
         self.codes.clear()
         for seat in self.seats.values():
             if seat.player in self.hold:
@@ -323,8 +325,8 @@ def test_no_paragraph_the_mail_modules_write_holds_english(marked_game: dict[str
     kinds: set[str] = set()
     for player, got in marked_game.items():
         for msg in got:
-            text = own_text(body(msg))
-            assert not english_lines(text), (player, subject_of(msg), english_lines(text))
+            text = own_text(body(msg))  # the commands to type aside (TYPED)
+            assert not english_lines(text, allowed=TYPED), (player, subject_of(msg), english_lines(text, allowed=TYPED))
             for words in ENGLISH_OWN:
                 assert words not in text, (player, subject_of(msg), words)
             kinds.update(k for k, words in KINDS[LANGS[player]].items() if words in text)
@@ -359,14 +361,18 @@ KINDS = {lang: _kinds(lang) for lang in ("hu", "el", "uk")}
 def test_the_key_confirmation_mail_is_in_the_seats_language(marked_game: dict[str, list[EmailMessage]]) -> None:
     lang = LANGS[KEYED]
     said = translator(lang)
-    codes = [m for m in marked_game[KEYED] if re.search(r"^ {4}confirm [A-Z2-7]{16}$", body(m), re.MULTILINE)]
+    codes = [m for m in marked_game[KEYED]
+             if re.search(r"^ {4}pbem confirm [A-Z2-7]{16} --key YOUR\.key$", body(m), re.MULTILINE)]
     assert len(codes) == 1
-    assert said.gettext("If you did not send it, do not reply: nothing is recorded, and no key is "
-                        "registered for your seat.") in body(codes[0])
+    assert said.gettext("If it is not your key, or you did not send it, do not reply: nothing is recorded, and "
+                        "no key is registered for your seat.") in body(codes[0])
+    key = "ed25519:" + "A" * 43 + "="
     for lang in ("hu", "el", "uk"):
-        subject, text = confirm_text(Held("g", "green", "ABCDEFGHIJKLMNOP", "green@example.com"), lang)
-        assert not english_lines(subject) and not english_lines(text, allowed=("confirm ABCDEFGHIJKLMNOP",))
-        assert "\n    confirm ABCDEFGHIJKLMNOP\n" in text  # the line to send, as it is in every language
+        subject, text = confirm_text(Held("g", "green", "ABCDEFGHIJKLMNOP", "green@example.com", key), lang)
+        command = "pbem confirm ABCDEFGHIJKLMNOP --key YOUR.key"
+        assert not english_lines(subject) and not english_lines(text, allowed=(command,))
+        assert f"\n    {command}\n" in text  # the command, as it is in every language
+        assert f"\n    {key}\n" in text and "AAAAAAAAAAAA" in subject  # the key, and its fingerprint
 
 
 def test_the_log_attachments_keep_their_names_and_stay_language_neutral(

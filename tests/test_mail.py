@@ -276,7 +276,7 @@ def committed(tmp_path: Path, blue_registers: bool = False) -> tuple[Path, Path,
         deliver(inbox, eml("blue@example.net", blue_text))
         out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
         assert "applied: game g" in out and "held: game g, blue's commitment registers a key" in out, out
-        confirm_by_mail(inbox, outbox, games, "blue@example.net")
+        confirm_by_mail(inbox, outbox, games, "blue@example.net", tmp_path / "blue.key")
         return games, inbox, outbox
     else:
         deliver(inbox, eml("blue@example.net", blue))
@@ -293,19 +293,21 @@ def code_mail(outbox: Path) -> EmailMessage:
     return found[0]
 
 
-def confirm_by_mail(inbox: Path, outbox: Path, games: Path, sender: str) -> str:
-    """Reply to the code mail from ``sender`` with its 'confirm CODE' line; the run's output."""
+def confirm_by_mail(inbox: Path, outbox: Path, games: Path, sender: str, key: Path) -> str:
+    """Reply to the code mail from ``sender`` with the 'confirm CODE SIGNATURE' line, signed
+    with ``key`` as 'pbem confirm CODE --key KEY' signs it; the run's output."""
     sent = code_mail(outbox)
     assert str(sent["To"]) == sender
     body = sent.get_body(("plain",))
     assert body is not None
-    code = re.search(r"confirm ([A-Z2-7]{16})", body.get_content())
+    code = re.search(r"pbem confirm ([A-Z2-7]{16}) --key", body.get_content())
     assert code is not None
     mailbox.Maildir(str(outbox)).clear()
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = sender, HOST, "Re: " + str(sent["Subject"])
     msg["Message-ID"] = make_msgid(domain="example.org")
-    msg.set_content(f"confirm {code.group(1)}\n")
+    line = ok("confirm", code.group(1), "--key", key).splitlines()[0]
+    msg.set_content(f"{line}\n")
     deliver(inbox, msg.as_bytes())
     out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     mailbox.Maildir(str(outbox)).clear()

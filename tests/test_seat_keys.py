@@ -16,14 +16,15 @@ from typing import Any
 
 from clitools import cli, ok, snapshot
 from test_audit_min import TOOL_MODULE
-from test_mail import HOST, code_mail, commit, deliver, eml, load_log, replies, setup_game, signed
+from test_mail import HOST, code_mail, commit, deliver, eml, load_log, replies, reveal, setup_game, signed
 
 from pbem.errors import Exit
-from pbem.fair.keys import entry_message, load_private_key, sign
+from pbem.fair.keys import entry_message, load_private_key, sign, verify
 from pbem.fair.protocol import ZERO_HASH, entry_hash
 from pbem.host.create import NewGame, create
 from pbem.log.logfile import LOG_NAME, read_docs
 from pbem.log.yamlio import dump_entry, dump_yaml
+from pbem.player.signfile import confirm_line
 from pbem.sim.demo import open_game
 
 Entries = list[dict[str, Any]]
@@ -44,8 +45,8 @@ def text_mail(sender: str, text: str, subject: str = "Re: pbem") -> bytes:
 def the_code(outbox: Path) -> str:
     body = code_mail(outbox).get_body(("plain",))
     assert body is not None
-    line = next(x for x in body.get_content().splitlines() if x.strip().startswith("confirm "))
-    return line.split()[1]
+    line = next(x for x in body.get_content().splitlines() if x.strip().startswith("pbem confirm "))
+    return line.split()[2]
 
 
 def pub(path: Path) -> str:
@@ -82,7 +83,8 @@ def test_a_forged_from_cannot_register_a_key_for_another_seat(tmp_path: Path) ->
     assert "held: game g" in run_mail(games, inbox, outbox)
     mine = the_code(outbox)
     assert mine != code
-    deliver(inbox, text_mail("blue@example.net", f"> some quoted text\n\nconfirm {mine.lower()}"))
+    signature = confirm_line(mine, tmp_path / "blue.key")[0].split()[2]  # 'pbem confirm CODE --key blue.key'
+    deliver(inbox, text_mail("blue@example.net", f"> some quoted text\n\nconfirm {mine.lower()}\n{signature}"))
     out = run_mail(games, inbox, outbox)
     assert "applied: game g, entry 2" in out, out
     game = load_log(games)
@@ -111,8 +113,9 @@ def test_a_seat_commits_without_a_key_while_a_forged_one_is_held(tmp_path: Path)
                        filename="commit.yaml")
     deliver(inbox, bytes(msg))
     assert "applied: game g, entry 1" in run_mail(games, inbox, outbox)
-    deliver(inbox, text_mail("blue@example.net", f"confirm {code}"))  # even blue, by mistake
-    assert "already committed" in run_mail(games, inbox, outbox)
+    line = confirm_line(code, tmp_path / "blue.key")[0]  # even blue, by mistake, with her own key
+    deliver(inbox, text_mail("blue@example.net", line))
+    assert "is not yours, and it was dropped" in run_mail(games, inbox, outbox)
     assert load_log(games).keys.get("blue") is None
 
 
@@ -260,3 +263,81 @@ def test_a_damaged_file_of_held_keys_is_named_and_nothing_changes(tmp_path: Path
     result = cli("apply", message, "--games", games, "--from", HOST)
     assert result.exit_code == Exit.STATE and "held key commitments" in result.stderr and "(P8)" in result.stderr
     assert snapshot(games / "g") == before  # the game's files as they were (the sender is answered)
+
+
+def code_mails(outbox: Path) -> list[tuple[str, str, str]]:
+    """(subject, text, code) of every code mail in the outbox."""
+    out = []
+    for msg in replies(outbox):
+        body = msg.get_body(("plain",))
+        assert body is not None
+        text = body.get_content()
+        line = next((x for x in text.splitlines() if x.strip().startswith("pbem confirm ")), None)
+        if line is not None:
+            out.append((str(msg["Subject"]), text, line.split()[2]))
+    return out
+
+
+def test_a_forged_registration_code_confirms_nothing(tmp_path: Path) -> None:
+    """P8.  Blue registers her key; red, forging From: blue, registers a key of red's own for
+    blue's seat.  Blue gets two code mails: each names the seat and its key's fingerprint, and
+    the code of the forged one, confirmed by blue (signed with her key), confirms nothing:
+    that commitment is dropped.  Blue's own code, signed with her key, records her key; red
+    gains no seat, and blue's signed reveal is taken."""
+    games, inbox = setup_game(tmp_path)  # red has a key (pbem new --key), blue has none yet
+    outbox = tmp_path / "outbox"
+    ok("keygen", "--out", tmp_path / "mallory.key")  # red's second key, for the attack
+    deliver(inbox, eml("red@example.org", signed(commit(games, "red"), tmp_path / "red.key", tmp_path)))
+    own = signed({**commit(games, "blue"), "key": pub(tmp_path / "blue.key")}, tmp_path / "blue.key", tmp_path)
+    deliver(inbox, eml("blue@example.net", own))
+    run_mail(games, inbox, outbox)
+    forged = signed({**commit(games, "blue"), "key": pub(tmp_path / "mallory.key")}, tmp_path / "mallory.key",
+                    tmp_path)
+    deliver(inbox, eml("blue@example.net", forged))  # From: forged
+    run_mail(games, inbox, outbox)
+    (real_subject, real_text, real), (forged_subject, forged_text, fake) = code_mails(outbox)
+    blue_fp, mallory_fp = pub(tmp_path / "blue.key")[8:20], pub(tmp_path / "mallory.key")[8:20]
+    # each code mail names the seat and the key it would register: blue can tell them apart
+    assert "seat blue" in real_subject and blue_fp in real_subject and pub(tmp_path / "blue.key") in real_text
+    assert "seat blue" in forged_subject and mallory_fp in forged_subject
+    assert pub(tmp_path / "mallory.key") in forged_text and pub(tmp_path / "blue.key") not in forged_text
+    mailbox.Maildir(str(outbox)).clear()
+    before = snapshot(games / "g")
+
+    # blue confirms the wrong mail, signing with her own key: it confirms nothing, and is dropped
+    deliver(inbox, text_mail("blue@example.net", confirm_line(fake, tmp_path / "blue.key")[0]))
+    out = run_mail(games, inbox, outbox)
+    assert f"the code {fake} holds a commitment for blue that registers the key {mallory_fp}..." in out, out
+    assert "is not yours, and it was dropped" in out and "(P8)" in out
+    assert load_log(games).keys.get("blue") is None and "blue" not in load_log(games).commits
+    # an unsigned confirmation (even of blue's own code) confirms nothing, and keeps the code
+    deliver(inbox, text_mail("blue@example.net", f"confirm {real}"))
+    assert "a key is confirmed with a line signed by that very key" in run_mail(games, inbox, outbox)
+    # the forger, with its own key, from blue's address: the forged code is gone
+    deliver(inbox, text_mail("blue@example.net", confirm_line(fake, tmp_path / "mallory.key")[0]))
+    assert "(P8): no key awaits this code" in run_mail(games, inbox, outbox)
+    assert snapshot(games / "g")[LOG_NAME] == before[LOG_NAME]  # the log: untouched all along
+
+    # blue's own code, signed with her key, records her key, and her signed reveal is taken
+    deliver(inbox, text_mail("blue@example.net", confirm_line(real, tmp_path / "blue.key")[0]))
+    assert "applied: game g, entry 2" in run_mail(games, inbox, outbox)
+    game = load_log(games)
+    assert game.keys.get("blue") == pub(tmp_path / "blue.key")
+    assert all(game.keys.get(p) != pub(tmp_path / "mallory.key") for p in game.players)  # the attacker: no seat
+    deliver(inbox, eml("red@example.org", signed(reveal(games, "red"), tmp_path / "red.key", tmp_path)))
+    deliver(inbox, eml("blue@example.net", signed(reveal(games, "blue"), tmp_path / "blue.key", tmp_path)))
+    out = run_mail(games, inbox, outbox)
+    assert out.count("applied: game g") == 2 and load_log(games).started, out
+
+
+def test_pbem_confirm_writes_the_line_signed_with_the_key(tmp_path: Path) -> None:
+    ok("keygen", "--out", tmp_path / "k.key")
+    result = cli("confirm", "abcdefghijklmnop", "--key", tmp_path / "k.key")
+    assert result.exit_code == 0
+    line = result.stdout.splitlines()[0]
+    word, code, signature = line.split()
+    assert (word, code) == ("confirm", "ABCDEFGHIJKLMNOP")
+    assert verify(pub(tmp_path / "k.key"), signature, b"pbem-rattus/v2 key confirmation ABCDEFGHIJKLMNOP")
+    assert pub(tmp_path / "k.key")[8:20] in result.stderr  # the key's fingerprint, to compare
+    bad = cli("confirm", "not-a-code", "--key", tmp_path / "k.key")
+    assert bad.exit_code == Exit.FORMAT and "is not a confirmation code" in bad.stderr and "(P8)" in bad.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -225,28 +226,42 @@ def mail(inbox: Path | None, imap: str | None, folder: str, from_stdin: bool, ou
     on standard input), file it as seen (or quarantine it), queue the replies, then deliver the queue.  Exit 3 if a
     message was quarantined, 11 if a reply was refused for good (moved to
     GAMES/+mail-queue/failed/), 9 if replies are still queued (retried, with backoff, by a
-    later run or at once by --flush)."""
+    later run or at once by --flush).  With --stdin (an MTA's pipe): 0 once the message is
+    kept, whatever its verdict; 75 (EX_TEMPFAIL: the MTA tries again) if it could not be."""
     from pbem.mail.headers import MAIL_LIMIT
     from pbem.mail.imap import ImapBox
     from pbem.mail.run import process
 
     box = ImapBox(imap, folder) if imap is not None else None
+    if from_stdin and not flush and inbox is None and box is None:  # an MTA's pipe: its own exit codes
+        from pbem.mail.run import piped
+
+        found, code = piped(games, outbox, smtp, from_address, sys.stdin.buffer.read(MAIL_LIMIT + 1), at,
+                            lambda line: click.echo(line, err=True))  # more than the limit: told, quarantined
+        if found is not None:
+            _said_run(found)
+        sys.exit(code)
     data = None
     if from_stdin:
         data = sys.stdin.buffer.read(MAIL_LIMIT + 1)  # more than the limit: quarantined as too large
     run = process(inbox, games, outbox, smtp, from_address, flush_only=flush, stdin=data, at=at, imap=box)
-    for item in run.done:
-        click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
-    click.echo(f"{len(run.done)} message(s) processed, {run.quarantined} quarantined; "
-               f"{run.sent} repl(ies) delivered, {run.kept} kept for the next run"
-               + (f", {run.failed} failed for good (see GAMES/+mail-queue/failed/failed.log)"
-                  if run.failed else ""))
+    _said_run(run)
     if run.quarantined:
         sys.exit(int(Exit.FORMAT))
     if run.failed:
         sys.exit(int(Exit.UNDELIVERED))
     if run.kept:
         sys.exit(int(Exit.BUSY))
+
+
+def _said_run(run: Any) -> None:
+    """What one ``pbem mail`` run did: a line a message, then the counts."""
+    for item in run.done:
+        click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
+    click.echo(f"{len(run.done)} message(s) processed, {run.quarantined} quarantined; "
+               f"{run.sent} repl(ies) delivered, {run.kept} kept for the next run"
+               + (f", {run.failed} failed for good (see GAMES/+mail-queue/failed/failed.log)"
+                  if run.failed else ""))
 
 
 @main.command()

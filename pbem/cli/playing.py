@@ -165,6 +165,27 @@ def sign(move_file: Path, key: Path, register: bool, log: Path | None, lang: str
 
 
 @main.command()
+@click.argument("code")
+@click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Your private key file: the key the commitment registers.")
+@lang_option
+@refusals
+def confirm(code: str, key: Path, lang: str) -> None:
+    """Confirm the key your commitment registers (P8): the line to send back to the host's
+    code mail, 'confirm CODE SIGNATURE', signed with that key.  Send it only if the code mail
+    names your key's fingerprint."""
+    from pbem.fair.keys import fingerprint
+    from pbem.i18n import say
+    from pbem.player.signfile import confirm_line
+
+    line, public = confirm_line(code, key)
+    click.echo(line)
+    click.echo(say(Msg("signed with the key {fingerprint}... ({key}): send the line above from your address, "
+                       "only in answer to the code mail that names this key", fingerprint=fingerprint(public),
+                       key=public), lang), err=True)
+
+
+@main.command()
 @click.argument("query", required=False)
 @lang_option
 @refusals

@@ -194,6 +194,12 @@ def entry_message(entry: dict[str, Any]) -> bytes:
     return protocol.entry_hash(entry).encode("ascii")
 
 
+def confirm_message(code: str) -> bytes:
+    """P8: what a player signs to confirm the key a held commitment registers, under the
+    one-time code the host mailed: the ASCII text ``pbem-rattus/v2 key confirmation CODE``."""
+    return f"{protocol.PROTOCOL} key confirmation {code.upper()}".encode("ascii")
+
+
 def fingerprint(public: str) -> str:
     return public[len(PUBLIC_PREFIX):][:12]
 

@@ -49,6 +49,7 @@ from pbem.mail.headers import UTF8, Admit, HostileMail, Mail, parse_mail
 from pbem.mail.invite import invite_round
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
+from pbem.mail.ratelimit import PER_HOUR, within
 from pbem.mail.replies import Report, applied_mails, checked_address, compose, reply, set_subject
 from pbem.record import Record
 from pbem.referee.admit import read_names, sent_key
@@ -123,7 +124,8 @@ class Admission:
         except PbemError as err:
             to = state.get("to")
             if self.from_address is not None and to is not None and to in self.players():
-                queue.put(batch, key, [self._refusal(mail, to, err, batch, state.get("seat"))])
+                limited = not within(queue.path, to)  # pbem.mail.ratelimit: a forged From amplifies nothing
+                queue.put(batch, key, [] if limited else [self._refusal(mail, to, err, batch, state.get("seat"))])
             return Admitted(f"refused: {err}", err, None)
         if self.from_address is not None:  # mail goes to addresses registered on this host only
             replies = self._applied(mail, applied, batch)
@@ -136,7 +138,7 @@ class Admission:
         return Admitted(f"applied: game {applied.game.game_id}, entry {applied.entries[0].seq}", None, applied)
 
     @staticmethod
-    def _move_or_code(mail: Mail) -> tuple[Any, str, str]:
+    def _move_or_code(mail: Mail) -> tuple[Any, str, Any]:
         """The message's move; else the one-time code of its 'confirm CODE' line (P8). A
         message that carries a move is a move, even one that quotes a code mail."""
         try:
@@ -203,12 +205,16 @@ class Admission:
     def _answer(self, mail: Mail, command: Command, to: str, batch: str, key: str) -> Admitted:
         """A mail command's answer, as a reply to the sender alone (pbem.mail.commands)."""
         found = answer(self.games, to, command)
+        asked = f"{command.word} {command.rule}" if command.rule else command.word
+        if self.from_address is not None and not within(self.queue.path, to):  # pbem.mail.ratelimit
+            self.queue.put(batch, key, [])
+            return Admitted(Msg("answered: {command} for {to}, not mailed: {limit} answers to that address in "
+                                "the last hour", command=asked, to=to, limit=PER_HOUR), None, None)
         if self.from_address is not None:
             msg = self._reply(mail, to, found.text, batch, 0)
             set_subject(msg, found.subject)
             attach(msg, found)
             self.queue.put(batch, key, [msg])
-        asked = f"{command.word} {command.rule}" if command.rule else command.word
         return Admitted(Msg("answered: {command} for {to}", command=asked, to=to), None, None)
 
     def _refusal(self, mail: Mail, to: str, err: PbemError, batch: str, seat: tuple[Path, str] | None) -> EmailMessage:
@@ -244,10 +250,14 @@ class Admission:
         lang = load_settings(game_dir(self.games, held.game)).language(held.seat)
         subject, body = confirm_text(held, lang)
         index = 0
+        mailed = within(self.queue.path, held.to)  # pbem.mail.ratelimit: forged commitments amplify nothing
         self.queue.put(batch, key, [self._message(held.to, subject, body,
-                                                  self.queue.message_id(batch, index, self._sender_address()))])
-        line = Msg("held: game {game}, {seat}'s commitment registers a key; a one-time "
-                   "code went to {seat}'s address", game=held.game, seat=held.seat)
+                                                  self.queue.message_id(batch, index, self._sender_address()))]
+                       if mailed else [])
+        line = (Msg("held: game {game}, {seat}'s commitment registers a key; a one-time "
+                    "code went to {seat}'s address", game=held.game, seat=held.seat) if mailed else
+                Msg("held: game {game}, {seat}'s commitment registers a key; no code mailed: {limit} answers "
+                    "to {seat}'s address in the last hour", game=held.game, seat=held.seat, limit=PER_HOUR))
         return Admitted(Msg("{line} (P8)", line=line), None, None)
 
     def players(self) -> dict[str, str]:

@@ -7,7 +7,9 @@ first line of text is one of ``board``, ``template``, ``log``, ``history`` or
 from the sender's registered address (host.yaml); a sender who plays several games names
 one with the subject's tag, or is told which games there are.  ``language uk`` (``en``,
 ``hu``, ``el``, ``uk``) changes the language the sender's seat reads, in host.yaml, and is
-answered in the new language.  Every answer is public but
+answered in the new language; for a seat that holds a signing key (P8) the change is held,
+and made only by ``language uk CODE`` with the one-time code mailed to the seat's address
+(a forged From changes nothing).  Every answer is public but
 the template, which is built from the asking seat's own view only
 (:func:`pbem.host.private.seat_view`, P10): no text depends on a face hidden from its reader.
 """
@@ -18,8 +20,9 @@ import re
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.errors import FormatError, PbemError, StateError, UnknownError
+from pbem.errors import FormatError, PbemError, SignatureError, StateError, UnknownError
 from pbem.host.games import load_game
+from pbem.host.keyconfirm import hold_setting, take_setting
 from pbem.host.private import seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, set_language
 from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
@@ -36,7 +39,8 @@ from pbem.views.timeline import history_lines, read_checked
 
 COMMANDS = ("board", "template", "log", "history", "rules", "language")
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
-_COMMAND = re.compile(r"^(board|template|log|history|(?:rules|language)(?:\s+(\S{1,20}))?)\s*\Z", re.IGNORECASE)
+_COMMAND = re.compile(r"^(board|template|log|history|rules(?:\s+(\S{1,20}))?"
+                      r"|language(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
 HELP = N_("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
           "'log', 'history', 'rules R3.2' or 'language uk' (en, hu, el, uk); if you play several games, "
           "put '[rattus GAME]' in the subject.")
@@ -44,11 +48,13 @@ HELP = N_("Mail commands: send a message whose subject (or first line) is one of
 
 class Command(Record):
     """A question by mail: its word, its argument (the rule of ``rules R3.2``, the language of
-    ``language uk``), the subject's game tag."""
+    ``language uk``), the subject's game tag, and the one-time code that confirms a keyed
+    seat's change (``language uk CODE``, P8)."""
 
     word: str
     rule: str | None
     tag: str | None
+    code: str | None
 
 
 class Answer(Record):
@@ -73,7 +79,7 @@ def command_of(mail: Mail) -> Command | None:
         found = _COMMAND.match(candidate)
         if found is not None:
             word = found.group(1).split()[0].lower()
-            rule = found.group(2)
+            rule = found.group(2) or found.group(3)
             if word == "rules" and rule is None:
                 raise FormatError(Msg("'rules' needs the rule's number, e.g. 'rules R3.2'. {help}",
                                       help=Msg(HELP)), "R7.3")
@@ -83,13 +89,13 @@ def command_of(mail: Mail) -> Command | None:
                                       help=Msg(HELP)), "P1")
             if word == "language" and rule is not None:
                 rule = rule.lower()
-            return Command(word, rule, tag)
+            return Command(word, rule, tag, found.group(4).upper() if found.group(4) else None)
     return None
 
 
-def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
-    """The game folder and the seat of the sender's registered ``address``: the only game it
-    plays, or the game the subject's tag names."""
+def seats_of(games: Path, address: str, tag: str | None = None) -> list[tuple[Path, str]]:
+    """Every (game folder, seat) the registered ``address`` plays; only in the game ``tag``
+    names, if it names one."""
     seats: list[tuple[Path, str]] = []
     if games.is_dir():
         for child in sorted(games.iterdir()):
@@ -97,6 +103,13 @@ def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
                 continue  # the subject names the game: no other game's host.yaml is read (issue 21)
             if (child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file():
                 seats += [(child, player) for player in load_settings(child).players_of(address)]
+    return seats
+
+
+def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
+    """The game folder and the seat of the sender's registered ``address``: the only game it
+    plays, or the game the subject's tag names."""
+    seats = seats_of(games, address, tag)
     if not seats:
         if tag is not None:
             raise UnknownError(Msg("{address} plays no game on this host in game {game}; nothing to answer",
@@ -110,15 +123,19 @@ def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
 
 
 def answer(games: Path, address: str, command: Command) -> Answer:
-    """The answer to ``command`` from the seat of ``address`` (see the module)."""
+    """The answer to ``command`` from the seat of ``address`` (see the module): only ever to
+    an address registered on this host, whichever transport brought the question."""
     if command.word == "rules":  # public; in the language of the sender's seat, if it has one
+        if not seats_of(games, address):  # a stranger's question is no reason to mail anyone
+            raise UnknownError(Msg("{address} plays no game on this host, and mail commands are answered for "
+                                   "its players only; nothing to answer", address=address), "P1")
         lang = language_of(games, address, command.tag)
         lines = lookup(command.rule, lang)
         subject = translator(lang).say(Msg("pbem: the rules, {rule}", rule=command.rule))
         return Answer(subject, "\n".join(lines) + "\n", [])
     path, player = sender_seat(games, address, command.tag)
     if command.word == "language" and command.rule is not None:
-        return _language(path, player, command.rule)
+        return _language(path, player, command.rule, command.code)
     lang = load_settings(path).language(player)  # every answer in the seat's language (issue 22)
     said = translator(lang)
     game = load_game(path)
@@ -152,9 +169,19 @@ def language_of(games: Path, address: str, tag: str | None = None) -> str:
     return load_settings(path).language(player)
 
 
-def _language(path: Path, player: str, lang: str) -> Answer:
-    """Issue 22: the seat of the sender reads ``lang`` from now on; the answer is in it."""
-    set_language(path, load_game(path).players, player, lang)
+def _language(path: Path, player: str, lang: str, code: str | None = None) -> Answer:
+    """Issue 22: the seat of the sender reads ``lang`` from now on; the answer is in it.  A
+    seat that holds a key (P8) changes only with the one-time code mailed to its address."""
+    game = load_game(path)
+    if game.keys.get(player) is not None:
+        if code is None:
+            return _held_language(path, player, lang)
+        if not take_setting(path, player, code, {"language": lang}):
+            raise SignatureError(Msg(
+                "no change of {player}'s language to {language} awaits this code (a code is used once, and "
+                "only for the change it was mailed for); nothing was changed", player=player,
+                language=LANG_NAMES[lang]), "P8")
+    set_language(path, game.players, player, lang)
     said = translator(lang)
     subject = Msg("[pbem {game}] {player} reads {language} from now on", game=path.name, player=player,
                   language=LANG_NAMES[lang])
@@ -162,6 +189,21 @@ def _language(path: Path, player: str, lang: str) -> Answer:
                "whose subject is 'language' and one of {choices}.", player=player, language=LANG_NAMES[lang],
                choices=", ".join(LANGS))
     return Answer(said.say(subject), said.say(text) + "\n", [])
+
+
+def _held_language(path: Path, player: str, lang: str) -> Answer:
+    """P8: the change held, and its code mailed to the seat's own address (the sender's, as
+    registered: a forged From gets it to the real player), in the language the seat reads now."""
+    code = hold_setting(path, player, {"language": lang})
+    said = translator(load_settings(path).language(player))
+    subject = Msg("[pbem {game}] confirm: {player} to read {language}", game=path.name, player=player,
+                  language=LANG_NAMES[lang])
+    text = Msg("Seat {player} holds a signing key (P8), so its settings change only once confirmed from its "
+               "address. To read {language} from now on, reply with this line:", player=player,
+               language=LANG_NAMES[lang])
+    warn = Msg("If you did not ask for it, do not reply: nothing changes.")
+    return Answer(said.say(subject), said.say(text) + f"\n\n    language {lang} {code}\n\n" + said.say(warn) + "\n",
+                  [])
 
 
 def seat_template(path: Path, game: Game, player: str, lang: str = "en") -> str:

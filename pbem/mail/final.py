@@ -5,18 +5,23 @@ Once a game's secret is revealed (by the host's step at the game's end, ``pbem n
 one mail: the final scores, the winner and how a tie was broken (R6.5), the secret,
 the audit's verdict as ``pbem audit`` prints it, and the final log attached, so that
 ``pbem audit log.yaml`` (or ``tools/audit_min.py log.yaml``) on that attachment alone
-says the same (P6).  The batch is named for the game (``final:GAME``), so a game's end
-is announced once, whichever run (``pbem mail``, ``pbem serve``) sees it first; the
-text is public: everything in it is in the log every player receives (P10).
+says the same (P6).  The batch is named for the game's identity (its id and the hash of
+its first entry, :meth:`pbem.mail.outbox.Queue.game_batch`), and ``mail-final.txt`` in
+the game's folder notes it, so a game's end is announced once, whichever run (``pbem
+mail``, ``pbem serve``) sees it first, and a game made again under an old id is announced
+too; the text is public: everything in it is in the log every player receives (P10).
 """
 
 from __future__ import annotations
 
 import logging
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
 
 from pbem.errors import PbemError
+from pbem.files import write_atomic
 from pbem.host.games import load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.i18n import Msg, translator
@@ -32,8 +37,35 @@ from pbem.views.text import audit_verdict, trust_lines
 _log = logging.getLogger("pbem.mail.host")
 
 
-def final_batch(queue: Queue, game_id: str) -> str:
-    return queue.batch_id(f"final:{game_id}")
+FINAL_NAME = "mail-final.txt"  # in the game's folder: its last mail is queued
+
+
+def final_batch(queue: Queue, game: Game) -> str:
+    return queue.game_batch("final", game)
+
+
+def _announced(path: Path) -> bool:
+    return (path / FINAL_NAME).is_file()
+
+
+def _note_announced(path: Path, game: Game) -> None:
+    write_atomic(path / FINAL_NAME, f"{game.hashes[0]}\n".encode("ascii"), 0o600)
+
+
+def _legacy_announced(queue: Queue, game: Game) -> bool:
+    """Whether a version that named the batch for the game's id alone (``final:GAME``) announced
+    this very game: that batch's first mail carries the log, whose entry 1 names entry 0's hash."""
+    folder = queue.path / queue.batch_id(f"final:{game.game_id}")
+    if not folder.is_dir():
+        return False
+    for sent in sorted(folder.glob("000.eml*")) + sorted((queue.path / "failed").glob(f"{folder.name}.000.eml*")):
+        if sent.name.endswith(".retry"):
+            continue
+        message = BytesParser(policy=policy.default).parsebytes(sent.read_bytes())
+        for part in message.iter_attachments():
+            if part.get_filename() == "log.yaml" and game.hashes[0].encode() in part.get_payload(decode=True):
+                return True
+    return False
 
 
 def announce_ends(games: Path, queue: Queue, from_address: str) -> int:
@@ -45,7 +77,7 @@ def announce_ends(games: Path, queue: Queue, from_address: str) -> int:
     for child in sorted(games.iterdir()):
         if not ((child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file()):
             continue
-        if queue.spooled(final_batch(queue, child.name)):
+        if _announced(child):
             continue
         try:
             count += announce_end(child, queue, from_address)
@@ -65,8 +97,9 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     game = load_game(path)  # replayed and checked before anything is said about its end
     if game.secret is None:  # pragma: no cover - a log with a reveal entry has its secret
         return 0
-    batch = final_batch(queue, game.game_id)
-    if queue.spooled(batch):
+    batch = final_batch(queue, game)
+    if queue.spooled(batch) or _legacy_announced(queue, game):
+        _note_announced(path, game)
         return 0
     log_bytes = (path / LOG_NAME).read_bytes()
     settings = load_settings(path)
@@ -80,8 +113,9 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
         msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
         msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
         out.append(msg)
-    queue.put(batch, "final", out)
-    return 1
+    spooled = queue.put(batch, "final", out)  # False: another run queued it a moment ago
+    _note_announced(path, game)
+    return int(spooled)
 
 
 def end_text(game: Game, lang: str = "en") -> tuple[str, str]:

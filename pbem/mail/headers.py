@@ -22,6 +22,7 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses
 
 from pbem.errors import FormatError
+from pbem.i18n import Msg
 
 UTF8: dict[str, str] = {"charset": "utf-8"}
 """The parameter of every text attachment pbem sends: its templates and pages are UTF-8 (Γαλλία),
@@ -63,6 +64,14 @@ class HostileMail(FormatError):
     as a move."""
 
 
+def too_large() -> HostileMail:
+    """A message over :data:`MAIL_LIMIT`: said with the limit, in words a player can act on
+    (a registered sender is told, pbem.mail.host)."""
+    return HostileMail(Msg("the message is larger than the {limit} MiB a message may be; send the move alone, "
+                           "as plain text or one small attachment, without pictures or other files",
+                           limit=MAIL_LIMIT // 1024 // 1024), "P1")
+
+
 @dataclass(frozen=True)
 class Mail:
     """A received message: who sent it, its id, and whether it is an automatic one."""
@@ -85,7 +94,7 @@ def parse_mail(data: bytes, admit: Admit | None = None) -> Mail:
     structure counted on the raw bytes, and only then the full parse (part count and
     depth checked again on the tree).  Every failure is a :class:`HostileMail`."""
     if len(data) > MAIL_LIMIT:
-        raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
+        raise too_large()
     head = header_block(data)
     headers = BytesHeaderParser(policy=policy.default).parsebytes(head)
     assert isinstance(headers, EmailMessage)

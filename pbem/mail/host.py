@@ -49,10 +49,11 @@ from pbem.mail.accept import public_text
 from pbem.mail.admission import Admission, Inbound
 from pbem.mail.commands import language_of
 from pbem.mail.final import announce_ends
-from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail, clean_text, header_block
+from pbem.mail.headers import HEADER_LIMIT, MAIL_LIMIT, Mail, clean_text, header_block, too_large
 from pbem.mail.invite import invite
 from pbem.mail.ledger import ledger_for, maildir_messages
 from pbem.mail.outbox import Queue, file_as_seen
+from pbem.mail.ratelimit import within
 from pbem.mail.replies import checked_address, safe_header
 
 Send = Callable[[EmailMessage], None]
@@ -133,7 +134,8 @@ class MailHost(Admission):
     def _handle(self, path: Path, key: str, state: dict[str, Any]) -> str:
         with path.open("rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAIL_LIMIT:
-                raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
+                state["data"] = handle.read(HEADER_LIMIT + 4)  # its headers only: a registered sender is told
+                raise too_large()
             data = handle.read(MAIL_LIMIT + 1)
         return self.admit(Inbound(data, key), state, screen=self._admit).result
 
@@ -175,7 +177,8 @@ class MailHost(Admission):
             os.close(fd)
         _log.warning("quarantined %s (%s): %s", key, ident, why)
         to = state.get("to") or self._registered_sender(state.get("data"))
-        if to is not None:  # a registered player: told, in words that are true, in the seat's language
+        if to is not None and within(self.queue.path, to):  # a registered player: told, in words that are
+            # true, in the seat's language (at most pbem.mail.ratelimit.PER_HOUR notices an hour)
             try:
                 lang = language_of(self.games, to)
             except Exception:  # pragma: no cover - the notice is best effort: English then

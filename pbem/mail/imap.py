@@ -12,24 +12,30 @@ reading it), whether another client has seen it or not: a message is the same me
 its key, not by its flags (:mod:`pbem.mail.ledger`).  Each one not handled yet goes
 through the one admission path (:meth:`pbem.mail.admission.Admission.admit`); only once
 its verdict and replies are spooled is it flagged ``\\Seen`` and its UID (under the
-folder's UIDVALIDITY) added to the ledger.  A message whose handling fails is flagged
+folder's UIDVALIDITY) added to the ledger.  What makes it the same message (the hash of its
+bytes, its Message-ID) is noted too, under that UIDVALIDITY: when the server renumbers the
+folder (a new UIDVALIDITY, every UID new), a message handled under an earlier one is filed
+and never answered again.  A message whose handling fails is flagged
 ``\\Flagged``, left where it is and noted in ``GAMES/+mail-queue/imap-quarantine.log``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import imaplib
 import logging
 import os
 import re
 import ssl
+from email import policy
+from email.parser import BytesHeaderParser
 from typing import Any
 
 from pbem.errors import BusyError, FormatError
 from pbem.i18n import Msg
 from pbem.mail.admission import Inbound
-from pbem.mail.headers import MAIL_LIMIT, HostileMail
+from pbem.mail.headers import MAIL_LIMIT, HostileMail, header_block, too_large
 from pbem.mail.host import MailHost, Processed
 from pbem.mail.ledger import ledger_for
 
@@ -109,6 +115,9 @@ def run_imap(host: MailHost, box: ImapBox) -> list[Processed]:
         validity = _validity(conn)
         ledger = ledger_for(host.queue.path, f"{box.where};{validity}")
         handled = ledger.keys()
+        known = ledger_for(host.queue.path, f"{box.where};messages")  # 'VALIDITY IDENT', every UIDVALIDITY
+        noted = known.keys()
+        earlier = {line.split(" ", 1)[1] for line in noted if " " in line and not line.startswith(f"{validity} ")}
         typ, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]  # imaplib: None = no charset
         if typ != "OK":
             raise ImapDown(f"IMAP {box.host}: SEARCH failed: {data!r}")
@@ -118,8 +127,10 @@ def run_imap(host: MailHost, box: ImapBox) -> list[Processed]:
             key = f"imap.{validity}.{uid.decode('ascii')}"
             if key in handled:
                 continue
-            if _one(host, conn, uid, key, box):
-                ledger.add(key)
+            for ident in _one(host, conn, uid, key, earlier):
+                known.add(f"{validity} {ident}", sync=False)
+            known.sync()
+            ledger.add(key)
     except (OSError, imaplib.IMAP4.abort) as err:
         raise ImapDown(f"the IMAP server {box.host}:{box.port} dropped the connection: {err}") from None
     finally:
@@ -128,10 +139,13 @@ def run_imap(host: MailHost, box: ImapBox) -> list[Processed]:
     return host.done
 
 
-def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, box: ImapBox) -> bool:
-    """One message, isolated as a Maildir's are; True once it is handled for good."""
+def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, earlier: set[str]) -> list[str]:
+    """One message, isolated as a Maildir's are; once it is handled for good, what makes it the
+    same message (:func:`_idents`).  One handled under an earlier UIDVALIDITY of the folder
+    (``earlier``: the server renumbered it) is filed, never answered again."""
     state: dict[str, Any] = {}
     seen_before = False
+    idents: list[str] = []
     try:
         typ, meta = conn.uid("FETCH", uid.decode("ascii"), "(FLAGS RFC822.SIZE)")
         head = b" ".join(part if isinstance(part, bytes) else part[0] for part in meta if part)
@@ -140,24 +154,42 @@ def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, box: ImapBox
         size = _SIZE.search(head)
         if typ != "OK" or size is None:
             raise HostileMail("the server gave no size for the message")
-        if int(size.group(1)) > MAIL_LIMIT:
-            raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
-        typ, body = conn.uid("FETCH", uid.decode("ascii"), "(BODY.PEEK[])")
+        part = "BODY.PEEK[HEADER]" if int(size.group(1)) > MAIL_LIMIT else "BODY.PEEK[]"  # too large: its headers
+        typ, body = conn.uid("FETCH", uid.decode("ascii"), f"({part})")
         data = next((part[1] for part in body if isinstance(part, tuple)), None)
         if typ != "OK" or not isinstance(data, bytes):
             raise HostileMail("the server did not hand over the message")
+        state["data"], idents = data, _idents(data)
+        if earlier.intersection(idents):
+            conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen)")
+            host.done.append(Processed(key, None, "already handled: the server renumbered the folder "
+                                                  "(a new UIDVALIDITY); not answered again"))
+            return idents
+        if int(size.group(1)) > MAIL_LIMIT:  # a registered sender is told, with the limit
+            raise too_large()
         result = host.admit(Inbound(data, key), state, screen=host._admit).result
     except (OSError, imaplib.IMAP4.abort):
         raise  # the connection, not the message: the run stops, the message is read next run
     except Exception as err:  # isolation: no message stops the run (issue 10, item 1)
         conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen \\Flagged)")
         host.quarantined(host.queue.path / "imap-quarantine.log", key, err, state)
-        return True
+        return idents
     conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen)")  # after the replies are spooled
     if seen_before:  # said, never skipped silently
         result += " (it was seen by another mail client first)"
     host.done.append(Processed(key, state.get("sender"), result))
-    return True
+    return idents
+
+
+def _idents(data: bytes) -> list[str]:
+    """What makes a fetched message the same message under any UIDVALIDITY: the hash of its
+    bytes, and its Message-ID (the same for its headers alone, fetched for a message too large)."""
+    found = ["sha256:" + hashlib.sha256(data).hexdigest()]
+    with contextlib.suppress(Exception):  # a hostile header: its bytes' hash alone
+        found_id = str(BytesHeaderParser(policy=policy.default).parsebytes(header_block(data)).get("Message-ID", ""))
+        if found_id.strip() and "\n" not in found_id:
+            found.append("id:" + found_id.strip())
+    return found
 
 
 def _validity(conn: imaplib.IMAP4) -> str:

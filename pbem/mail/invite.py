@@ -77,7 +77,7 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
     to_move = game.to_move()
     if started and to_move is not None:  # started without a mail (pbem waive...)
         players = {to_move}
-    batch = queue.batch_id(f"invite:{game.game_id}:{game.opening.value}")
+    batch = queue.game_batch("invite", game, game.opening.value)
     out = []
     for index, player in enumerate(sorted(p for p in players if p in emails)):
         lang = settings.language(player)  # in the seat's language (issue 22)
@@ -94,5 +94,5 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
                            filename=f"{game.game_id}-{game.opening.value}-{player}.txt")
         attach_page(msg, game, player, page)
         out.append(msg)
-    if out:
-        queue.put(batch, "invite", out)
+    if out and not queue.put(batch, "invite", out):  # the round is marked once, above: said if not
+        _log.warning("the invitations of %s to %s were queued before", game.game_id, game.opening.value)

@@ -7,6 +7,7 @@ import hashlib
 import logging
 import os
 import re
+import secrets
 import shutil
 import smtplib
 import time
@@ -19,6 +20,7 @@ from pathlib import Path
 from pbem.errors import PbemError
 from pbem.files import sync_all, sync_folder, write_atomic, write_folder
 from pbem.log.clock import at_of, now, seconds
+from pbem.log.game import Game
 from pbem.mail.delivery import MaildirOutbox
 from pbem.record import Record
 
@@ -88,6 +90,12 @@ class Queue:
     def batch_id(self, ident: str) -> str:
         return hashlib.sha256(ident.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
+    def game_batch(self, what: str, game: Game, *more: object) -> str:
+        """The batch of a mail a game owes (``invite``, ``notice``, ``remind``, ``final``), named
+        for the game's identity, the hash of its first entry (P7), not its id alone: the queue
+        outlives a game's folder, and a game made again under an old id owes all its mail anew."""
+        return self.batch_id(":".join([what, game.game_id, game.hashes[0], *map(str, more)]))
+
     def message_id(self, batch: str, index: int, from_address: str) -> str:
         """Stable: the same reply has the same Message-ID on every try."""
         return f"<pbem.{batch}.{index}@{from_address.rsplit('@', 1)[1]}>"
@@ -100,23 +108,31 @@ class Queue:
         marker = self.path / batch / "key"
         return marker.is_file() and marker.read_text("utf-8").strip() == key
 
-    def put(self, batch: str, key: str, messages: list[EmailMessage]) -> None:
+    def put(self, batch: str, key: str, messages: list[EmailMessage]) -> bool:
+        """Spool the replies to one message as the batch ``batch``; False (and nothing written)
+        when that batch is spooled already, by this run or by another transport at the same
+        moment (``pbem mail`` and ``pbem apply MSG.eml`` on one message): never twice."""
         self.path.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.chmod(self.path, 0o700)
         final = self.path / batch
         if final.exists():  # spooled already (a run stopped before noting it): never twice; a
-            return  # message received again is answered in a batch of its own (MailHost._handle)
-        tmp = self.path / f".{batch}.{os.getpid()}.tmp"
-        if tmp.exists():
-            shutil.rmtree(tmp)
+            return False  # message received again is answered in a batch of its own (MailHost._handle)
+        tmp = self.path / f".{batch}.{os.getpid()}.{secrets.token_hex(4)}.tmp"  # one a call: threads too
         tmp.mkdir(mode=0o700)
-        files = {f"{index:03d}.eml": msg.as_bytes(policy=_wire_policy(msg)) for index, msg in enumerate(messages)}
-        write_folder(tmp, {**files, "key": key.encode() + b"\n"})  # every reply and the key on the disk,
-        os.rename(tmp, final)  # before the batch has its name
+        try:
+            files = {f"{index:03d}.eml": msg.as_bytes(policy=_wire_policy(msg)) for index, msg in enumerate(messages)}
+            write_folder(tmp, {**files, "key": key.encode() + b"\n"})  # every reply and the key on the disk,
+            os.rename(tmp, final)  # before the batch has its name
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if final.is_dir():  # another transport spooled the same batch in between: its replies stand
+                return False
+            raise
         sync_folder(self.path)  # and the name, before the caller files the message as handled
+        return True
 
     def sweep(self) -> int:
-        """Remove the temporary batches (``.BATCH.PID.tmp``) a stopped run left: their PID is
+        """Remove the temporary batches (``.BATCH.PID.RANDOM.tmp``) a stopped run left: their PID is
         gone (or is this process's), or they are older than an hour.  Returns how many."""
         if not self.path.is_dir():
             return 0
@@ -266,7 +282,7 @@ def _wire_policy(msg: EmailMessage) -> policy.Policy:
     return _WIRE_LONG if str(msg.get("Subject", "")).isascii() else _WIRE
 
 
-_TMP = re.compile(r"^\.[0-9a-f]+\.(\d+)\.tmp$")
+_TMP = re.compile(r"^\.[0-9a-f]+\.(\d+)(?:\.[0-9a-f]+)?\.tmp$")
 
 
 def _head(data: bytes) -> bytes:

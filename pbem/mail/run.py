@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.errors import FormatError
+from pbem.errors import FormatError, PbemError
 from pbem.host.private import PRIVATE_DIR
 from pbem.i18n import Msg
 from pbem.log.clock import pinned
@@ -72,9 +72,40 @@ def process(
         raise FormatError(Msg("give --inbox MAILDIR, --imap HOST[:PORT] (or --stdin for one piped message)"))
     clock: AbstractContextManager[None] = pinned(at) if at is not None else nullcontext()
     if stdin is not None and not flush_only:  # kept before waiting: a later run handles it if this one dies
-        inbox = pipe_inbox(games, stdin)
+        inbox = take_piped(games, from_address, stdin)
     with clock, one_run(games / QUEUE_NAME):
         return _process(inbox, games, outbox, smtp, from_address, flush_only, imap, stopping, retry_now)
+
+
+def take_piped(games: Path, from_address: str | None, message: bytes) -> Path:
+    """The piped message kept in ``GAMES/+mail-in`` (:func:`pipe_inbox`), once the host's
+    setup is seen to be whole (its From address): from then on it is the host's to handle."""
+    host_address(games, from_address)  # a setup the host must fix: said before the message is taken
+    return pipe_inbox(games, message)
+
+
+EX_TEMPFAIL = 75  # sysexits.h: the MTA keeps the message and delivers it again later
+
+
+def piped(games: Path, outbox: Path | None, smtp: str | None, from_address: str | None, message: bytes,
+          at: str | None, say: Callable[[str], None]) -> tuple[Run | None, int]:
+    """``pbem mail --stdin`` as an MTA's pipe expects it (docs/hosting.md): exit 0 once the
+    message is safely kept, whatever its verdict (applied, refused, a stranger's quarantined,
+    replies kept for a later run: a bounce would help nobody); :data:`EX_TEMPFAIL` only when
+    it could not be kept (the host's setup, the disk), so that the MTA tries again."""
+    try:
+        if outbox is None and smtp is None:
+            raise FormatError(Msg("give --outbox MAILDIR or --smtp HOST:PORT for the replies"))
+        inbox = take_piped(games, from_address, message)
+    except (PbemError, OSError) as err:
+        say(f"pbem: the message was not taken; the mail system keeps it and tries again later: {err}")
+        return None, EX_TEMPFAIL
+    try:
+        return process(inbox, games, outbox, smtp, from_address, at=at), 0
+    except Exception as err:  # the message is kept in GAMES/+mail-in: the next run handles it
+        _log.error("pbem mail --stdin: the message is kept, the next run handles it: %s", err)
+        say(f"pbem: the message is kept in GAMES/{PIPE_INBOX}; the next run handles it: {err}")
+        return None, 0
 
 
 RUN_LOCK = ".run.lock"

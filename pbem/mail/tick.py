@@ -135,24 +135,28 @@ def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:
         for seq, entry in enumerate(game.entries):
             if not isinstance(entry, Timeout) or f"notice {seq}" in sent:
                 continue
-            batch = host.queue.batch_id(f"notice:{game.game_id}:{seq}")
+            batch = host.queue.game_batch("notice", game, seq)
             messages = _notice(host, game, seq, emails, batch, load_settings(path).language)
-            if messages:
-                host.queue.put(batch, f"notice {seq}", messages)
+            spooled = bool(messages) and host.queue.put(batch, f"notice {seq}", messages)
             _note(path, f"notice {seq}")
-            queued += len(messages)
-            lines.append(f"{game.game_id}: {len(messages)} notice(s) of entry {seq} queued")
+            if spooled:
+                queued += len(messages)
+                lines.append(f"{game.game_id}: {len(messages)} notice(s) of entry {seq} queued")
+            elif messages:  # said as it is: nothing new goes out
+                lines.append(f"{game.game_id}: the notices of entry {seq} were queued before")
         at = remind_at(game)
         found = due(game)
         item = f"remind {game.turn_since}"
         if at is not None and found is not None and now() >= at and item not in sent:
             player = found[0]
             if player in emails:
-                batch = host.queue.batch_id(f"remind:{game.game_id}:{game.turn_since}")
+                batch = host.queue.game_batch("remind", game, game.turn_since)
                 lang = load_settings(path).language(player)
-                host.queue.put(batch, item, [_reminder(host, game, player, emails[player], batch, lang)])
-                queued += 1
-                lines.append(f"{game.game_id}: reminder queued for {player} (due {found[1]})")
+                if host.queue.put(batch, item, [_reminder(host, game, player, emails[player], batch, lang)]):
+                    queued += 1
+                    lines.append(f"{game.game_id}: reminder queued for {player} (due {found[1]})")
+                else:  # said as it is: nothing new goes out
+                    lines.append(f"{game.game_id}: the reminder for {player} was queued before")
             _note(path, item)
     return queued
 

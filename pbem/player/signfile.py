@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from pbem.errors import FormatError, InternalError, SignatureError
-from pbem.fair.keys import fingerprint, load_private_key, move_message, public_text, sign, verify
+from pbem.fair.keys import confirm_message, fingerprint, load_private_key, move_message, public_text, sign, verify
 from pbem.files import read_limited, write_atomic
 from pbem.i18n import Msg
 from pbem.i18n.names import own_map
@@ -84,3 +84,16 @@ def _sign(path: Path, key_path: Path, register: bool) -> Move:
     return result
 
 
+
+
+_CODE = re.compile(r"^[A-Za-z2-7]{16}\Z")
+
+
+def confirm_line(code: str, key_path: Path) -> tuple[str, str]:
+    """P8: the ``confirm CODE SIGNATURE`` line that confirms the key a held commitment
+    registers, signed with that key (``pbem confirm CODE --key KEY``), and the key's public text."""
+    if not _CODE.match(code):
+        raise FormatError(Msg("{code} is not a confirmation code: it is the 16 letters and digits after "
+                              "'pbem confirm' in the host's mail", code=repr(code)), "P8")
+    key = load_private_key(key_path)
+    return f"confirm {code.upper()} {sign(key, confirm_message(code))}", public_text(key)

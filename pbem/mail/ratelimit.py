@@ -1,0 +1,53 @@
+"""Answers per address, rate-limited: a forged From must not turn the host into an amplifier.
+
+Anyone can send a message "from" a registered player's address.  Each such message that
+changes nothing (a mail command such as ``log``, a refused move, a key's code mail, the
+notice of a kept message) would make the host mail that player; thirty forged ``log``
+requests made thirty mails of the whole log.  So each address gets at most
+:data:`PER_HOUR` such answers in any hour (the host's clock); beyond it the message is
+handled as ever (its verdict in the run's output and the host's log) and answered with
+nothing.  The mails that follow a recorded entry (the reports, invitations, reminders and
+the last mail) are not limited: each follows a change of the game.
+
+The count is kept in the queue (``GAMES/+mail-queue/.rate/``, one file an address, named by
+a hash of it: no address in a file name), under a lock, so every transport at once shares it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import logging
+import os
+from pathlib import Path
+
+from pbem.host.settings import normal_address
+from pbem.log.clock import now, seconds
+
+PER_HOUR = 8  # answers a registered address may be sent in any hour
+WINDOW = 3600
+RATE_DIR = ".rate"  # in the queue; a dot: never taken for a batch of replies
+_log = logging.getLogger("pbem.mail.host")
+
+
+def within(queue: Path, address: str) -> bool:
+    """Whether one more answer may go to ``address`` now; if so, it is counted."""
+    folder = queue / RATE_DIR
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    name = hashlib.sha256(normal_address(address).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    fd = os.open(folder / name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        moment = seconds(now())
+        text = os.pread(fd, 64 * 1024, 0).decode("ascii", "replace")
+        recent = [int(x) for x in text.split() if x.isdigit() and 0 <= moment - int(x) < WINDOW]
+        allowed = len(recent) < PER_HOUR
+        if allowed:
+            recent.append(moment)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, "".join(f"{x}\n" for x in recent).encode("ascii"), 0)
+    finally:
+        os.close(fd)
+    if not allowed:
+        _log.warning("no answer mailed to %s: %d answers in the last hour already", address, PER_HOUR)
+    return allowed
