@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from cdp import Browser
 from clitools import cli, ok
+from test_compose import MEASURE
 
 from pbem import __version__
 from pbem.errors import Exit
@@ -74,9 +75,16 @@ def type_and_click(browser: Browser, field: str, words: str) -> None:
                  "document.querySelector('#choices button').click()")
 
 
+def on_a_phone(browser: Browser) -> None:
+    """At 390 px: nothing overflows, every target is 40 px or more, no policy violation."""
+    measured = browser.eval(MEASURE)
+    assert measured["small"] == [] and measured["scroll"] <= measured["width"], measured
+
+
 def commit_from(browser: Browser, games: Path, page: Path, seat: str) -> str:
     browser.requests.clear()
     browser.open(page)
+    on_a_phone(browser)
     browser.eval("localStorage.clear()")  # (one browser for the module: what earlier tests left)
     type_and_click(browser, "words-in", WORDS[seat])
     wait(browser, COMPLETE, "the page made no commitment")
@@ -90,6 +98,7 @@ def commit_from(browser: Browser, games: Path, page: Path, seat: str) -> str:
 
 def reveal_from(browser: Browser, games: Path, page: Path, seat: str) -> str:
     browser.open(page)
+    on_a_phone(browser)
     type_and_click(browser, "nonce-in", WORDS[seat].upper())  # case and spacing do not count
     wait(browser, COMPLETE, "the page revealed no nonce")
     text = str(browser.eval("document.getElementById('move').textContent"))
@@ -277,3 +286,25 @@ def test_p4_pbem_nonce_words_commits_and_reveals_the_words_nonce(games: Path, tm
               input=WORDS["red"] + "\n")
     assert "nonces (P4): checked here against what their player kept: red, green;" in said
     assert "not checked here" not in said
+
+
+def test_every_trust_statement_says_what_it_rests_on(games: Path, tmp_path: Path) -> None:
+    """No output says "nobody chose the rat order" outright: the trust line says it holds only
+    if some player's nonce was their own; verify names the seats it checked (none here); the
+    last mail tells each player the check; a commitment given as a nonce file is named."""
+    from pbem.mail.final import end_text
+    from pbem.views.timeline import game_at, read_checked
+
+    log = Path(__file__).parent.parent / "examples" / "rattus-2p" / "log.yaml"
+    said = ok("verify", log)
+    assert "nobody, the host included" not in said
+    assert "that nobody chose the rat order holds only if some player's nonce was that player's own" in said
+    assert "nonces (P4): none checked here" in said and "'pbem verify LOG --words SEAT'" in said
+    entries, hashes = read_checked(log)
+    _subject, body = end_text(game_at(entries, hashes, len(entries) - 1))
+    assert "No audit can tell who made a nonce" in body and "--words SEAT" in body
+    assert "only if some player's nonce was that player's own" in body
+    commit = tmp_path / "red-commit.txt"
+    commit.write_text(f"game w red\nafter 0 {load_game(games / 'w').hashes[0][:16]}\ncommit {'0' * 64}\n")
+    refused = cli("verify", games / "w" / "log.yaml", "--nonce", commit)
+    assert refused.exit_code == Exit.FORMAT and "red's commit move, not a nonce" in refused.stderr, refused.stderr

@@ -37,6 +37,9 @@ button:disabled, .button.off { opacity: 0.4; pointer-events: none; }
 #nonce { font-family: DejaVu Sans Mono, monospace; word-break: break-all; background: #fff8d8; padding: 6px; }
 #nonce:empty { display: none; }
 input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; }
+#choices label { display: block; margin: 6px 0; }
+#nonce-load { height: 48px; padding: 8px 0; }
+#words-kept { font-family: DejaVu Sans Mono, monospace; background: #fff8d8; padding: 6px; }
 @media (max-width: 700px) { #page { display: block; } }
 """
 
