@@ -308,3 +308,35 @@ def test_every_trust_statement_says_what_it_rests_on(games: Path, tmp_path: Path
     commit.write_text(f"game w red\nafter 0 {load_game(games / 'w').hashes[0][:16]}\ncommit {'0' * 64}\n")
     refused = cli("verify", games / "w" / "log.yaml", "--nonce", commit)
     assert refused.exit_code == Exit.FORMAT and "red's commit move, not a nonce" in refused.stderr, refused.stderr
+
+
+def recipe(folder: Path, seat: str, words: str) -> list[str]:
+    """docs/fairplay.md's standard-tools check, run as written (sh, grep, sha256sum, xxd) in
+    the log's folder: [nonce found in the log (count), the commitment of the words' nonce]."""
+    doc = (Path(__file__).parent.parent / "docs" / "fairplay.md").read_text(encoding="utf-8")
+    block = doc.split("## The same check with standard tools", 1)[1].split("```\n", 3)[3].split("```", 1)[0]
+    script = block.replace("'your words as the page showed them'", '"$WORDS"').replace(" red ", ' "$SEAT" ')
+    assert '"$WORDS"' in script and '"$SEAT"' in script and "log.yaml" in script, script
+    run = subprocess.run(["sh", "-c", script],
+                         cwd=folder, env={"WORDS": words, "SEAT": seat, "PATH": "/usr/bin:/bin"},
+                         capture_output=True, text=True)
+    return [line.split()[0] for line in run.stdout.splitlines()]
+
+
+def test_p4_the_documented_standard_tools_check_catches_the_planted_nonce(games: Path) -> None:
+    """Before the start: the commitment the recipe prints is red's in the log for red's words,
+    and not for a planted nonce; after the start, the words' nonce is found in the log."""
+    game = load_game(games / "w")
+    entry0 = game.hashes[0]
+    red = words_nonce(entry0, "red", WORDS["red"])
+    for seat, nonce in (("red", red), ("green", bytes.fromhex(PLANTED))):
+        move = f"game w {seat}\nafter 0 {entry0[:16]}\ncommit {nonce_commitment(nonce)}\n"
+        apply_move(games, parse_move(move.encode()))
+    found, commitment = recipe(games / "w", "red", words_of(WORDS["red"]))  # not revealed: only its commitment
+    assert found == "0" and commitment == load_game(games / "w").commits["red"]
+    found, commitment = recipe(games / "w", "green", words_of(WORDS["green"]))
+    assert found == "0" and commitment != load_game(games / "w").commits["green"]  # green's page planted its own
+    for seat, nonce in (("red", red), ("green", bytes.fromhex(PLANTED))):
+        apply_move(games, parse_move(f"game w {seat}\nafter 0 {entry0[:16]}\nnonce {nonce.hex()}\n".encode()))
+    assert int(recipe(games / "w", "red", words_of(WORDS["red"]))[0]) >= 1  # its reveal and the start
+    assert recipe(games / "w", "green", words_of(WORDS["green"]))[0] == "0"  # the start used another
