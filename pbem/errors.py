@@ -74,6 +74,12 @@ class TamperError(PbemError):
     label = "log does not verify"
 
 
+class PageError(TamperError):
+    """A composer page file that is not the page this pbem writes (``pbem fingerprint PAGE``)."""
+
+    label = "page does not verify"
+
+
 class SignatureError(PbemError):
     label = "signature refused"
 

@@ -19,14 +19,15 @@ def snapshot(root: Path) -> dict[str, str]:
     }
 
 
-def cli(*args: str | Path) -> Result:
-    """Run `pbem ARGS`; a bug's exception propagates, and no output shows a traceback."""
-    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+def cli(*args: str | Path, input: str | None = None) -> Result:
+    """Run `pbem ARGS` (``input``: its standard input); a bug's exception propagates, and no
+    output shows a traceback."""
+    result = CliRunner().invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
     assert "Traceback" not in result.output + result.stderr
     return result
 
 
-def ok(*args: str | Path) -> str:
-    result = cli(*args)
+def ok(*args: str | Path, input: str | None = None) -> str:
+    result = cli(*args, input=input)
     assert result.exit_code == 0, result.output + result.stderr
     return result.output

@@ -25,6 +25,7 @@ from clitools import cli, ok
 
 from pbem.errors import Exit
 from pbem.fair.protocol import nonce_commitment
+from pbem.fair.words import words_nonce
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.private import seat_view
@@ -231,14 +232,12 @@ def test_the_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list
 
 def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
         browser: Browser, tmp_path: Path) -> None:
-    """P4 from the page: its commitment is the protocol's, the nonce it made is kept in the
-    browser and revealed from there in round two; where the browser lost it (Chromium writes
-    localStorage behind the page, and a page left at once can take the write with it), the
-    player pastes the nonce the page showed, as the page asks, and the move is the same."""
+    """P4 from the page: its commitment is the protocol's, the nonce is the one of the words
+    the player typed (pbem.fair.words), and round two takes the words again; the browser
+    keeps no nonce (tests/test_page_entropy.py: why, and the attacks)."""
     games = tmp_path / "games"
     path = create(games, NewGame("o", PLAYERS, secret=SECRET))
     made: dict[str, str] = {}
-    from_storage = 0
     for round_ in ("commit", "nonce"):
         for seat in PLAYERS:
             game = load_game(path)
@@ -248,14 +247,10 @@ def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
             browser.open(page)
             for nonce in (bytes(32), bytes(range(32)), bytes([255]) * 32):
                 assert browser.eval(f"window.pbemCommitment('{nonce.hex()}')", wait=True) == nonce_commitment(nonce)
-            if round_ == "commit":
-                browser.eval("document.querySelector('#choices button').click()")
-            elif browser.eval("document.getElementById('view').getAttribute('data-complete')") != "true":
-                assert browser.eval("document.getElementById('nonce-in').placeholder").startswith("your nonce")
-                browser.eval(f"document.getElementById('nonce-in').value = 'nonce {made[seat].upper()}';"
-                             "document.querySelector('#choices button').click()")
-            else:
-                from_storage += 1
+            field = "words-in" if round_ == "commit" else "nonce-in"
+            assert browser.eval(f"document.getElementById('{field}').placeholder").startswith("your words")
+            browser.eval(f"document.getElementById('{field}').value = 'the words {seat} chose for game o';"
+                         "document.querySelector('#choices button').click()")
             deadline = time.monotonic() + 10
             while browser.eval("document.getElementById('view').getAttribute('data-complete')") != "true":
                 assert time.monotonic() < deadline, ("the page made no move", round_, seat)
@@ -263,18 +258,16 @@ def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
             text = browser.eval("document.getElementById('move').textContent")
             move = parse(text)
             if round_ == "commit":
-                kept = browser.eval(f"localStorage.getItem('pbem-nonce/o/{seat}')")
-                assert len(kept) == 64
-                made[seat] = kept
-                assert move["nonce_commitment"] == nonce_commitment(bytes.fromhex(kept))
-                assert browser.eval("document.getElementById('nonce').textContent") == f"nonce {kept}"
+                made[seat] = words_nonce(game.hashes[0], seat, f"the words {seat} chose for game o").hex()
+                assert move["nonce_commitment"] == nonce_commitment(bytes.fromhex(made[seat]))
+                assert browser.eval("document.getElementById('nonce').textContent") == f"nonce {made[seat]}"
             else:
                 assert move["nonce"] == made[seat]
+            assert browser.eval("localStorage.length") == 0
             assert browser.requests == [page.as_uri()]
             apply_move(games, parse_move(text.encode(), "the page's move"))
     started = load_game(game_dir(games, "o"))
     assert started.state is not None and started.state.to_move is not None
-    assert from_storage >= 1, "the browser kept no nonce from round one to round two"
 
 
 def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: list[tuple[list, list]]) -> None:

@@ -2,8 +2,8 @@
 player with only a mail client and a browser plays from it.
 
 Each player opens the page attached to the host's newest mail in a real headless
-Chromium, clicks (the opening's commitment and nonce, made by WebCrypto and kept in the
-browser, then random legal turns), and mails back what the page's Send link holds: its
+Chromium, clicks (the opening's commitment and nonce, made by WebCrypto from the words
+the player types, then random legal turns), and mails back what the page's Send link holds: its
 subject and body.  The host applies every one.  The fast test plays the opening and a few
 turns from the pages; the slow one a whole game, by turns from the page and in the
 notation, to a FAIR audit.  A report to a player not to move carries the small map picture,
@@ -52,32 +52,22 @@ def wait_for(browser: Browser, condition: str, what: str, seconds: float = 60.0)
         time.sleep(0.05)
 
 
-SHOWN: dict[str, str] = {}
-"""The nonce each seat's page showed in round one (what a player copies, or downloads, to keep)."""
-
-
 def sent_from_page(browser: Browser, page: Path, player: str, seed: int) -> EmailMessage:
     """Open the page, click the player's part (a commitment, a nonce, or a random turn), and
-    write the mail its Send link opens: the host's address, the subject, the body.  In round
-    two the page reveals the nonce the browser kept; where Chromium lost it (it writes
-    localStorage behind the page, and a page left at once can take the write with it), the
-    player pastes the nonce the page showed in round one, as the page asks."""
+    write the mail its Send link opens: the host's address, the subject, the body.  In the
+    opening the player types their words, in round one and again in round two."""
     browser.requests.clear()
     browser.open(page)
     complete = "document.getElementById('view').getAttribute('data-complete') === 'true'"
     ready = f"!!document.querySelector('#choices button') || {complete}"  # the page's script has run
     wait_for(browser, ready, "the page showed no choice")
-    lost = (player in SHOWN and browser.eval("!!document.getElementById('nonce-in')")
-            and browser.eval(f"localStorage.getItem('pbem-nonce/g/{player}')") is None)
-    if lost:
-        browser.eval(f"document.getElementById('nonce-in').value = 'nonce {SHOWN[player]}';"
+    field = next((f for f in ("words-in", "nonce-in") if browser.eval(f"!!document.getElementById('{f}')")), None)
+    if field is not None:
+        browser.eval(f"document.getElementById('{field}').value = 'the words {player} keeps for this game';"
                      "document.querySelector('#choices button').click()")
-    elif not browser.eval(complete):  # a turn to click; or 'make my nonce' (round two fills itself in)
-        browser.eval(CLICK_A_TURN.replace("SEED", str(seed)))  # (WebCrypto answers a little later)
+    elif not browser.eval(complete):  # a turn to click (WebCrypto answers a little later)
+        browser.eval(CLICK_A_TURN.replace("SEED", str(seed)))
     wait_for(browser, complete, "the page made no move")
-    shown = browser.eval("document.getElementById('nonce').textContent") or ""
-    if shown.startswith("nonce ") and player not in SHOWN:
-        SHOWN[player] = shown.removeprefix("nonce ")
     link = urlsplit(browser.eval("document.getElementById('send').href"))
     assert link.scheme == "mailto" and link.path == HOST, link
     query = parse_qs(link.query)
@@ -90,9 +80,8 @@ def sent_from_page(browser: Browser, page: Path, player: str, seed: int) -> Emai
 
 
 def opened_from_pages(t: Table, browser: Browser, folder: Path) -> None:
-    """P4 by page: each round's invitation carries the page; the page makes the nonce, keeps it
-    in the browser, sends the commitment, then the nonce in round two."""
-    SHOWN.clear()
+    """P4 by page: each round's invitation carries the page; the page makes the nonce from the
+    player's words and sends the commitment, then, from the words again, the nonce."""
     for round_ in ("commit", "nonce"):
         for n, player in enumerate(ADDRESSES):
             msg = t.last_mail_to(player)

@@ -199,11 +199,12 @@ def test_the_english_pages_keep_their_words(played: list[tuple[list[Any], list[s
     page = compose_page(SeatView(game, seat))
     assert page == compose_page(SeatView(game, seat), None, "en")
     for words in (f"Rattus g: {seat}&#x27;s move", "Send opens your mail program with the move; or Copy it",
-                  "Keep this nonce: round 2 needs exactly it", '<html lang="en"', ">undo<", ">Send<"):
+                  "Round 2 needs your words again (or this file)", '<html lang="en"', ">undo<", ">Send<"):
         assert words in page
     data = json.loads(DATA.search(page).group(1))["words"]  # type: ignore[union-attr]
     assert data["choose"]["card"] == "choose: card" and data["skip"]["monk"] == "skip (no monk)"
-    assert data["make"] == "make my nonce" and data["mismatch"] == "this nonce does not match your commitment"
+    assert data["make"] == "make my nonce from these words"
+    assert data["mismatch"].startswith("these words (or this nonce) do not give your commitment")
     entries, hashes = played[0]
     viewer = game_page(entries, hashes)[0]
     assert '<button id="first" title="first entry (Home)">&laquo; first</button>' in viewer
@@ -317,7 +318,7 @@ def test_pbem_html_lang_writes_both_pages_in_the_language(tmp_path: Path, demo: 
     said = ok("html", opening / LOG_NAME, "-o", composer, "--compose", "red", "--lang", "el")
     assert "κίνηση του red" in said
     page = composer.read_text(encoding="utf-8")
-    assert '<html lang="el"' in page and "Κράτα αυτό το nonce" in page
+    assert '<html lang="el"' in page and "Ο γύρος 2 χρειάζεται ξανά τις λέξεις σου" in page
 
 
 def test_a_greek_composer_page_clicked_in_chromium_writes_accepted_moves(
@@ -359,16 +360,19 @@ def test_the_ukrainian_opening_pages_make_a_commit_and_a_nonce_the_host_accepts(
             page = tmp_path / f"uk-{round_}-{seat}.html"
             page.write_text(compose_page(SeatView(load_game(path), seat), None, "uk"), encoding="utf-8")
             browser.open(page)
-            if round_ == "commit":
-                assert browser.eval("document.querySelector('#choices button').textContent") == words["make"]
-                browser.eval("document.querySelector('#choices button').click()")
-            elif browser.eval("document.getElementById('view').getAttribute('data-complete')") != "true":
-                assert browser.eval("document.getElementById('nonce-in').placeholder") == words["placeholder"]
-                browser.eval("document.getElementById('nonce-in').value = 'nonce 00';"
-                             "document.querySelector('#choices button').click()")
-                assert browser.eval("document.getElementById('status').textContent") == words["hex"]
-                browser.eval(f"document.getElementById('nonce-in').value = 'nonce {made[seat]}';"
-                             "document.querySelector('#choices button').click()")
+            field = "words-in" if round_ == "commit" else "nonce-in"
+            assert browser.eval(f"document.getElementById('{field}').placeholder") == \
+                words["words" if round_ == "commit" else "placeholder"]
+            assert browser.eval("document.querySelector('#choices button').textContent") == \
+                words["make" if round_ == "commit" else "use"]
+            browser.eval(f"document.getElementById('{field}').value = 'nonce 00';"
+                         "document.querySelector('#choices button').click()")
+            deadline = time.monotonic() + 10
+            while browser.eval("document.getElementById('status').textContent") != words["few"]:
+                assert time.monotonic() < deadline, ("two words were not refused", round_, seat)
+                time.sleep(0.05)
+            browser.eval(f"document.getElementById('{field}').value = 'слова гравця {seat} для цієї гри';"
+                         "document.querySelector('#choices button').click()")
             deadline = time.monotonic() + 10
             while browser.eval("document.getElementById('view').getAttribute('data-complete')") != "true":
                 assert time.monotonic() < deadline, ("the page made no move", round_, seat)

@@ -223,8 +223,8 @@ def test_the_kept_nonce_that_the_start_used_is_confirmed(games: Path, tmp_path: 
         ok("nonce", GAME, "--player", player, "--out", out, "--games", games)
         ok("apply", out, "--games", games)
     log = games / GAME / "log.yaml"
-    result = cli("verify", log, "--nonce", tmp_path / f"nonce-{GAME}-red.yaml")
-    assert result.exit_code == Exit.STATE and "has not started" in result.stderr
+    before = ok("verify", log, "--nonce", tmp_path / f"nonce-{GAME}-red.yaml")  # before the start: the commitment
+    assert f"ok: red's commitment (entry 1) is to exactly the nonce red kept in nonce-{GAME}-red.yaml (P4)" in before
     for player in PLAYERS:
         out = tmp_path / f"{player}-nonce.yaml"
         ok("nonce", GAME, "--player", player, "--reveal", "--out", out, "--games", games)

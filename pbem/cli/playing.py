@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -18,19 +20,21 @@ from pbem.i18n import Msg
 @click.argument("game_id")
 @click.option("--player", required=True, help="Your seat.")
 @click.option("--reveal", "reveal_it", is_flag=True, help="Round 2: write the move revealing the kept nonce.")
+@click.option("--words", "from_words", is_flag=True,
+              help="Make the nonce from words you type and keep (5 or more, nobody could guess them): after "
+                   "the game, they prove the nonce was yours (docs/fairplay.md). With --reveal: the words again.")
 @click.option("--keep", type=click.Path(dir_okay=False, path_type=Path),
               help="Where the nonce is kept (default: ./nonce-GAME-PLAYER.yaml, mode 0600).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
 @lang_option
 @games_option
 @refusals
-def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Path | None, lang: str,
-          games: Path) -> None:
+def nonce(game_id: str, player: str, reveal_it: bool, from_words: bool, keep: Path | None, out: Path | None,
+          lang: str, games: Path) -> None:
     """A player's nonce (P4): make and keep one and write its commitment; with --reveal, reveal it."""
     from pbem.host.games import game_dir, load_game
     from pbem.log.yamlio import dump_yaml
-    from pbem.player.nonces import commit_move, keep_path, kept, reveal_move
-    from pbem.player.nonces import keep as keep_new
+    from pbem.player.nonces import commit_move, keep_path, reveal_move
 
     game = load_game(game_dir(games, game_id))
     if player not in game.players:
@@ -43,14 +47,13 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
                                    folder=str(target.parent)), "P4")
     if out is not None and out.exists():
         raise StateError(Msg("{out} exists; pbem does not overwrite files", out=str(out)), "P7")
-    if reveal_it:  # P4: not before every seat has committed or been waived, as the host would refuse it
-        from pbem.referee.admit import check_reveal
-
-        mine = kept(where, game, player)
-        check_reveal(game, player)
-        text = dump_yaml(reveal_move(game, player, mine))
+    if reveal_it:
+        text = dump_yaml(reveal_move(game, player, _revealed(game, player, where, from_words, lang)))
     else:
-        text = dump_yaml(commit_move(game, player, keep_new(where, game, player)))
+        from pbem.player.nonces import keep as keep_new
+
+        words = _words_nonce(game, player, lang, confirm=True) if from_words else None
+        text = dump_yaml(commit_move(game, player, keep_new(where, game, player, words)))
     if out is None:
         click.echo(text, nl=False)
     else:
@@ -63,6 +66,58 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
                        Msg("commitment move for {player} written to {out}; the nonce is kept in {where} (mode 0600)",
                            **where_said), lang))
 
+
+def _revealed(game: Any, player: str, where: Path, from_words: bool, lang: str) -> bytes:
+    """P4 round 2: the kept nonce (or the words' nonce, checked against the commitment);
+    not before every seat has committed or been waived, as the host would refuse it."""
+    from pbem.player.nonces import check_nonce, kept
+    from pbem.referee.admit import check_reveal
+
+    mine = _words_nonce(game, player, lang) if from_words else kept(where, game, player)
+    check_reveal(game, player)
+    if from_words:  # words typed wrong give another nonce: said now, not by the host's refusal
+        check_nonce(game, player, mine, Msg("the nonce of {player}'s words", player=player))
+    return mine
+
+
+def read_words(prompt: Msg, lang: str, confirm: bool = False) -> str:
+    """The player's words: from the terminal, unseen (twice with ``confirm``), or one line of a pipe."""
+    from pbem.i18n import say
+
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().rstrip("\n")
+    again = say(Msg("the same words again"), lang) if confirm else False
+    return str(click.prompt(say(prompt, lang), hide_input=True, confirmation_prompt=again, prompt_suffix=": "))
+
+
+def _words_nonce(game: Any, player: str, lang: str, confirm: bool = False) -> bytes:
+    from pbem.fair.words import MIN_WORDS, words_nonce
+
+    words = read_words(Msg("{player}'s words ({count} or more; nobody could guess them; keep them)", player=player,
+                           count=MIN_WORDS),
+                       lang, confirm)
+    return words_nonce(game.hashes[0], player, words)
+
+
+@main.command()
+@click.argument("page", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@lang_option
+@refusals
+def fingerprint(page: Path | None, lang: str) -> None:
+    """The composer page's fingerprint for this version of pbem; with PAGE, check that the page
+    file is exactly that page (its head, and nothing else that can run: docs/fairplay.md)."""
+    from pbem import __version__
+    from pbem.i18n import say
+
+    if page is None:
+        from pbem.views.compose import fingerprint as made
+
+        click.echo(say(Msg("composer page of pbem {version}: fingerprint {print}", version=__version__,
+                           print=made()), lang))
+        return
+    from pbem.player.pagecheck import check_page
+
+    click.echo(f"ok: {say(check_page(page), lang)}")
 
 
 @main.command()

@@ -147,18 +147,41 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
 
 
 def nonce_option(command: Any) -> Any:
+    command = click.option(
+        "--words", "words_seat", metavar="SEAT",
+        help="Type the words you made SEAT's nonce from (the page, or 'pbem nonce --words'): check that the "
+             "log holds exactly their nonce (P4; it rests on nothing the host sent: docs/fairplay.md).",
+    )(command)
     return click.option(
         "--nonce", "nonce_file", type=click.Path(dir_okay=False, path_type=Path),
-        help="The nonce file 'pbem nonce' kept for you: check that the start used exactly it (P4).",
+        help="The nonce file 'pbem nonce' kept for you, or the nonce move the page downloaded: check that "
+             "the log holds exactly it (P4).",
     )(command)
 
 
-def _own_nonce(game: Any, nonce_file: Path | None, lang: str = "en") -> None:
-    """P4: the start entry used the nonce this player kept (a refusal otherwise)."""
+def _own_nonce(game: Any, nonce_file: Path | None, words_seat: str | None, lang: str = "en") -> list[str]:
+    """P4: the log holds the nonce this player kept (a refusal otherwise); the seats checked
+    against what their player's own words or program made."""
+    checked: list[str] = []
     if nonce_file is not None:
         from pbem.player.nonces import check_kept
 
-        click.echo(f"ok: {say(check_kept(nonce_file, game), lang)}")
+        found, seat, own = check_kept(nonce_file, game)
+        click.echo(f"ok: {say(found, lang)}")
+        if own:
+            checked.append(seat)
+        else:
+            click.echo(say(Msg("note (P4): {file} is a nonce move: it shows what the log holds, not who made the "
+                               "nonce; the words you made it from show that: --words {seat}",
+                               file=nonce_file.name, seat=seat), lang))
+    if words_seat is not None:
+        from pbem.cli.playing import read_words
+        from pbem.player.nonces import check_words
+
+        words = read_words(Msg("{player}'s words", player=words_seat), lang)
+        click.echo(f"ok: {say(check_words(game, words_seat, words), lang)}")
+        checked.append(words_seat)
+    return [p for p in game.players if p in checked]
 
 
 @main.command()
@@ -168,7 +191,7 @@ def _own_nonce(game: Any, nonce_file: Path | None, lang: str = "en") -> None:
 @nonce_option
 @lang_option
 @refusals
-def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> None:
+def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str | None, lang: str) -> None:
     """Check a log: the chain, every reveal against its commitment, a full replay (P6-P7);
     with --extends OLD, also that LOG continues the log you kept (P9)."""
     from pbem.referee.replay import check_schema, replay
@@ -181,7 +204,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> N
     entries, hashes = read_log(log)
     check_schema(entries)
     game = replay(entries, hashes)
-    _own_nonce(game, nonce_file, lang)
+    own = _own_nonce(game, nonce_file, words_seat, lang)
     ok(Msg.plural("{n} entries; the chain holds and each entry fits schemas/entry.json (P7)",
                   "{n} entries; the chain holds and each entry fits schemas/entry.json (P7)", len(entries)))
     flips = sum(len(e.reveals) for e in entries)  # every public flip, whichever entry made it
@@ -213,7 +236,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> N
     _clock_warnings(entries, game, log, old, lang)
     from pbem.views.text import trust_lines
 
-    for line in trust_lines(game, lang):
+    for line in trust_lines(game, lang, checked=own):
         click.echo(line)
 
 
@@ -272,7 +295,7 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path, lang: 
 @nonce_option
 @lang_option
 @refusals
-def audit(log: Path, nonce_file: Path | None, lang: str) -> None:
+def audit(log: Path, nonce_file: Path | None, words_seat: str | None, lang: str) -> None:
     """After the reveal: recompute every draw and commitment and replay the game (P6).
 
     The protocol it checks, and how to check it yourself: docs/protocol.md."""
@@ -284,7 +307,7 @@ def audit(log: Path, nonce_file: Path | None, lang: str) -> None:
     try:
         entries, hashes = read_log(log)  # (the entry schema is pbem verify's: slow, and not P6's)
         game = replay(entries, hashes)
-        _own_nonce(game, nonce_file, lang)
+        checked = _own_nonce(game, nonce_file, words_seat, lang)
         findings = do_audit(game)
     except (TamperError, SignatureError, StateError) as err:
         click.echo(audit_verdict(err, lang=lang))  # stdout; the reason goes to stderr as for every refusal
@@ -301,7 +324,7 @@ def audit(log: Path, nonce_file: Path | None, lang: str) -> None:
     for line in record_lines(game, lang):
         click.echo(f"ok: {line}")
     click.echo(audit_verdict(None, game, lang))
-    for line in trust_lines(game, lang):
+    for line in trust_lines(game, lang, checked=checked):
         click.echo(line)
 
 

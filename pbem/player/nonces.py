@@ -1,9 +1,12 @@
 """A player's side of the opening (PROTOCOL.md P4): make a nonce, commit to it, reveal it.
 
-``pbem nonce GAME --player P`` makes 32 random bytes, keeps them in a local
-file (mode 0600, never sent) and writes the commitment move; once every seat
-has committed, ``pbem nonce GAME --player P --reveal`` writes the move that
-reveals the kept nonce.  Nothing here reads a secret of the host.
+``pbem nonce GAME --player P`` makes 32 random bytes (or, with ``--words``, the nonce
+of words the player types: :mod:`pbem.fair.words`), keeps them in a local file (mode
+0600, never sent) and writes the commitment move; once every seat has committed,
+``pbem nonce GAME --player P --reveal`` writes the move that reveals the kept nonce (or
+the words' nonce again).  ``pbem verify LOG --nonce FILE`` / ``--words SEAT`` check that
+the log holds exactly that nonce for the seat: its commitment before the start, the
+start's nonce after it.  Nothing here reads a secret of the host.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from typing import Any
 
 from pbem.errors import FormatError, StateError, TamperError, UnknownError
 from pbem.fair import protocol
+from pbem.fair.words import words_nonce
 from pbem.files import read_limited
 from pbem.i18n import Msg
 from pbem.log.game import Game
-from pbem.log.moves import after_of
-from pbem.log.records import Start
-from pbem.log.yamlio import decode, dump_yaml, load_one
+from pbem.log.moves import after_of, parse_move
+from pbem.log.notation import is_notation
+from pbem.log.records import Commit, Start
+from pbem.log.yamlio import MOVE_LIMIT, decode, dump_yaml, load_one
 
 NONCE_BYTES = 32
 
@@ -52,13 +57,16 @@ def reveal_move(game: Game, player: str, nonce: bytes) -> dict[str, Any]:
     }
 
 
-def keep(path: Path, game: Game, player: str) -> bytes:
-    """A new nonce, written to ``path`` (mode 0600); refuses to replace a kept one."""
-    nonce = secrets.token_bytes(NONCE_BYTES)
+def keep(path: Path, game: Game, player: str, nonce: bytes | None = None) -> bytes:
+    """A new nonce (random, or ``nonce``: the one of the player's words), written to ``path``
+    (mode 0600); refuses to replace a kept one."""
+    made = "random" if nonce is None else "words"
+    nonce = secrets.token_bytes(NONCE_BYTES) if nonce is None else nonce
     text = (
         "# Your nonce for the game's seed (PROTOCOL P4). Keep this file to yourself until\n"
         "# every seat has committed; then 'pbem nonce ... --reveal' sends the nonce itself.\n"
-        + dump_yaml({"game": game.game_id, "player": player, "entry0": game.hashes[0], "nonce": nonce.hex()})
+        + dump_yaml({"game": game.game_id, "player": player, "entry0": game.hashes[0], "nonce": nonce.hex(),
+                     "made": made})
     )
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -97,28 +105,83 @@ def kept(path: Path, game: Game, player: str) -> bytes:
         raise FormatError(Msg("{path}: the nonce is not hex", path=str(path)), "P4") from None
 
 
-def check_kept(path: Path, game: Game) -> str:
-    """P4, a player's own check: did the start entry use exactly the nonce kept in ``path``?
-
-    Returns the sentence saying so; raises TamperError when it used another nonce for that
-    seat, or none (a host may record nonces of its own for an unsigned seat: only the
-    player's kept file shows it)."""
-    player = str(_read_kept(path)["player"])
-    nonce = kept(path, game, player).hex()
-    start = next((e for e in game.entries if isinstance(e, Start)), None)
-    if start is None:
-        raise StateError(Msg("the game has not started: {player}'s nonce is checked against the start entry, "
-                             "which comes after the last reveal", player=player), "P4")
-    used = start.raw["nonces"].get(player, "")
-    if used != nonce:
-        params = {"seq": start.seq, "player": player, "file": path.name, "kept": nonce[:16]}
-        raise TamperError(
-            Msg("entry {seq}: the start used no nonce (the seat was waived) for {player}, not the nonce {player} "
-                "kept in {file} ({kept}...): this seed is not the one {player}'s nonce was to make", **params)
-            if not used else
-            Msg("entry {seq}: the start used the nonce {used}... for {player}, not the nonce {player} kept in "
-                "{file} ({kept}...): this seed is not the one {player}'s nonce was to make", used=used[:16],
-                **params), "P4",
+def _page_nonce(path: Path, raw: bytes, game: Game) -> tuple[str, bytes]:
+    """The seat and nonce of a nonce move file (the one the composer page downloads, or
+    'pbem nonce --reveal' wrote), once it answers this game's entry 0 (P4, P7)."""
+    move = parse_move(raw, Msg("nonce file {name}", name=path.name))
+    if move.kind != "nonce":
+        raise FormatError(
+            Msg("{path} is {player}'s {kind} move, not a nonce: give the nonce move (round 2: the page's "
+                "'Download the nonce move'), the file 'pbem nonce' kept, or check your words with "
+                "--words SEAT", path=str(path), player=move.player, kind=move.kind), "P4")
+    if move.game != game.game_id or move.after_seq != 0 or not game.hashes[0].startswith(move.after_hash):
+        raise StateError(
+            Msg("{path} holds a nonce for {player} in another game (or another entry 0 "
+                "of game {game}: the game was created again)", path=str(path), player=repr(move.player),
+                game=repr(game.game_id)), "P4",
         )
-    return Msg("the start (entry {seq}) used exactly the nonce {player} kept in {file} (P4)", seq=start.seq,
-               player=player, file=path.name)
+    return move.player, bytes.fromhex(str(move.data["nonce"]))
+
+
+def nonce_file(path: Path, game: Game) -> tuple[str, bytes, bool]:
+    """The seat and nonce of ``path`` and whether the player's own program made it: the file
+    'pbem nonce' kept (True), or a nonce move file, such as the composer page downloads
+    (False: it shows what the log holds, not who made the nonce)."""
+    if not path.exists():
+        raise UnknownError(Msg("no kept nonce at {path}: run 'pbem nonce' without --reveal first", path=str(path)),
+                           "P4")
+    raw = read_limited(path, MOVE_LIMIT, Msg("nonce file"))
+    text = decode(raw, str(path))
+    if is_notation(text) or (isinstance(doc := load_one(text, str(path)), dict) and "kind" in doc):
+        return (*_page_nonce(path, raw, game), False)
+    player = str(_read_kept(path)["player"])
+    return player, kept(path, game, player), True
+
+
+def check_kept(path: Path, game: Game) -> tuple[Msg, str, bool]:
+    """P4, a player's own check: does the log hold exactly the nonce kept in ``path`` for its
+    seat (the commitment before the start, the start's nonce after)?  Raises TamperError when
+    it holds another (a host may record nonces of its own for an unsigned seat: only the
+    player's kept file shows it).  Returns what was found, the seat, and whether the file was
+    the player's own program's (:func:`nonce_file`)."""
+    player, nonce, own = nonce_file(path, game)
+    source = Msg("the nonce {player} kept in {file}", player=player, file=path.name)
+    return check_nonce(game, player, nonce, source), player, own
+
+
+def check_words(game: Game, player: str, words: str) -> Msg:
+    """P4, a player's own check against the words they chose (:mod:`pbem.fair.words`): it
+    rests on nothing the host sent, only on the log and the words."""
+    if player not in game.players:
+        raise UnknownError(Msg("{player} is not a player in game {game}", player=repr(player),
+                               game=repr(game.game_id)), "R2.1")
+    nonce = words_nonce(game.hashes[0], player, words)
+    return check_nonce(game, player, nonce, Msg("the nonce of {player}'s words", player=player))
+
+
+def check_nonce(game: Game, player: str, nonce: bytes, source: Msg) -> Msg:
+    """The log's nonce for ``player`` is ``nonce``: the start's once started, else the commitment."""
+    start = next((e for e in game.entries if isinstance(e, Start)), None)
+    if start is not None:
+        used = start.raw["nonces"].get(player, "")
+        if used == nonce.hex():
+            return Msg("the start (entry {seq}) used exactly {source} (P4)", seq=start.seq, source=source)
+        raise TamperError(
+            Msg("entry {seq}: the start used no nonce (the seat was waived) for {player}, not {source} "
+                "({kept}...): this seed is not the one {player}'s nonce was to make", seq=start.seq,
+                player=player, source=source, kept=nonce.hex()[:16])
+            if not used else
+            Msg("entry {seq}: the start used the nonce {used}... for {player}, not {source} ({kept}...): "
+                "this seed is not the one {player}'s nonce was to make", seq=start.seq, used=used[:16],
+                player=player, source=source, kept=nonce.hex()[:16]), "P4")
+    commit = next((e for e in game.entries if isinstance(e, Commit) and e.raw["player"] == player), None)
+    if commit is None:
+        raise StateError(Msg("{player} has not committed to a nonce yet: there is nothing to check (P4)",
+                             player=player), "P4")
+    if commit.move["nonce_commitment"] == protocol.nonce_commitment(nonce):
+        return Msg("{player}'s commitment (entry {seq}) is to exactly {source} (P4)", player=player,
+                   seq=commit.seq, source=source)
+    raise TamperError(
+        Msg("entry {seq}: {player}'s commitment is not to {source} ({kept}...): the page or program that made "
+            "it, or the host, put another nonce there; do not reveal it, and tell the other players",
+            seq=commit.seq, player=player, source=source, kept=nonce.hex()[:16]), "P4")

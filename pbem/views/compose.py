@@ -7,9 +7,12 @@ the rules' generators and carried as data.  The player clicks through it (a
 card, a region, an ability, the plague's way, each drawn rat, the flip order),
 the page shows the move in the notation as it grows (:mod:`pbem.log.notation`),
 and ends with Send (a ``mailto:`` link), Copy and Download.  In the opening (P4)
-the page makes the nonce with the browser's ``crypto.getRandomValues`` and its
-commitment with ``crypto.subtle.digest`` exactly as :func:`pbem.fair.protocol.nonce_commitment`,
-keeps the nonce in the browser and offers it as a file to keep.
+the page makes the nonce from words the player types and keeps (:mod:`pbem.fair.words`:
+the player checks it with nothing the host sent, docs/fairplay.md) and its commitment
+with ``crypto.subtle.digest`` exactly as :func:`pbem.fair.protocol.nonce_commitment`; it
+keeps no nonce in the browser (every local page shares that storage) and offers the
+nonce move as a file.  Every composer page shows its :func:`fingerprint` (the claim;
+``pbem fingerprint PAGE`` checks the file).
 
 The page fetches nothing; its policy (:func:`pbem.views.html.policy`) admits its one
 script and one style by their hashes, and every word from the log reaches it as
@@ -18,17 +21,20 @@ JSON (:func:`pbem.views.html.script_data`) put in with ``textContent``.
 
 from __future__ import annotations
 
+import hashlib
 from html import escape
 from typing import Any
 
+from pbem import __version__
 from pbem.fair.protocol import TAG
+from pbem.fair.words import MAX_WORDS_CHARS, MIN_WORDS, WORDS_TAG
 from pbem.i18n import N_, Msg, Name, Names, translator
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composetree import OverBudget, Tree
-from pbem.views.html import changed_between, mark_changed, page_head, script_data
+from pbem.views.html import changed_between, head_block, mark_changed, page_head, script_data
 from pbem.views.narrate import status_line
 from pbem.views.svg import map_svg
 from pbem.views.text import result_lines
@@ -39,6 +45,14 @@ MAX_DATA = 300_000
 MAX_POSITIONS = 150_000
 """The most positions walked for one page (about 6 s here, where the median is 20 ms): a
 host making a page for every "your move" mail stops there; a larger position is refused."""
+
+
+def fingerprint() -> str:
+    """The composer page's fingerprint: the SHA-256 of its head from the line ``<head>`` to the
+    line ``</script>`` (the policy, the one script and the hash of the one style), the same in
+    every page and language of this version.  ``pbem fingerprint`` prints it and checks a page
+    file (:mod:`pbem.player.pagecheck`)."""
+    return hashlib.sha256(head_block(SCRIPT, STYLE).encode("utf-8")).hexdigest()
 
 
 class TooLarge(ValueError):
@@ -73,10 +87,19 @@ def script_words(lang: str) -> dict[str, Any]:
         "complete": say(Msg("the move is complete: send it")),
         "done": say(Msg("done")),
         "copied": say(Msg("copied")),
-        "make": say(Msg("make my nonce")),
-        "use": say(Msg("use this nonce")),
-        "placeholder": say(Msg("your nonce (64 hex digits) if this browser did not keep it")),
-        "mismatch": say(Msg("this nonce does not match your commitment")),
+        "make": say(Msg("make my nonce from these words")),
+        "words": say(Msg("your words: {count} or more that nobody could guess, a sentence of your own",
+                         count=MIN_WORDS)),
+        "few": say(Msg("a nonce is made from {count} words or more that nobody could guess, "
+                       "a sentence of your own (P4)", count=MIN_WORDS)),
+        "control": say(Msg("your words hold a control character: type them as plain text (P4)")),
+        "use": say(Msg("use these words")),
+        "placeholder": say(Msg("your words from round 1 (or your nonce, 64 hex digits)")),
+        "file": say(Msg("or load your nonce file: ")),
+        "mismatch": say(Msg("these words (or this nonce) do not give your commitment: check them "
+                            "(the same letters, one space between words)")),
+        "changed": say(Msg("the nonce an earlier page kept in this browser does not give your commitment (another "
+                           "page changed it): type your words, or load your nonce file")),
         "hex": say(Msg("a nonce is 64 hex digits")),
     }
 
@@ -97,7 +120,8 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
     if opening not in (Opening.COMMIT, Opening.REVEAL) or view.seat not in game.awaited:
         return None
     return {"opening": "commit" if opening is Opening.COMMIT else "nonce",
-            "committed": game.p4.commits.get(view.seat), "after": after_of(game, opening=True)}
+            "committed": game.p4.commits.get(view.seat), "after": after_of(game, opening=True),
+            "entry0": game.hashes[0], "wordsTag": WORDS_TAG, "minWords": MIN_WORDS, "maxChars": MAX_WORDS_CHARS}
 
 
 def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[str, Any]:
@@ -175,6 +199,25 @@ def _board(game: Game, changed: list[str], lang: str = "en", drawn: str | None =
     return mark_changed(map_svg(game, lang=lang) if drawn is None else drawn, changed)
 
 
+def _page_words(lang: str) -> dict[str, str]:
+    """The page's fixed sentences in ``lang``, escaped for the markup."""
+    say = translator(lang).say
+    return {key: escape(say(msg)) for key, msg in (
+        ("changed", Msg("dashed: the regions the last entry changed ({marks}); green: where a choice now goes\n"
+                        "(click one to see only its choices)", marks="{marks}")),
+        ("undo", Msg("undo")), ("send", Msg("Send")), ("copy", Msg("Copy")), ("download", Msg("Download")),
+        ("how", Msg("Send opens your mail program with the move; or Copy it into a reply, or Download it\n"
+                    "and attach the .txt file.")),
+        ("keep", Msg("Round 2 needs your words again (or this file), or the game cannot start (P4). This\n"
+                     "browser keeps neither: every page on this computer could read it. Show them to nobody.")),
+        ("words", Msg("Your words, as they count: keep them (write them down). After the game they prove\n"
+                      "this nonce was yours, whatever page made it: 'pbem verify LOG --words SEAT'.")),
+        ("nonce_file", Msg("Download the nonce move")),
+        ("print", Msg("This page: pbem {version}, fingerprint {print}. The page itself shows this; to trust\n"
+                      "it, check the file: 'pbem fingerprint FILE' (docs/fairplay.md).", version=__version__,
+                      print="{print}")))}
+
+
 def compose_page(view: SeatView, to: str | None = None, lang: str = "en", drawn: str | None = None) -> str:
     """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``
     (``drawn``: the game's :func:`map_svg` in ``lang``, if the caller has it)."""
@@ -190,15 +233,8 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en", drawn:
     looks = "\n".join(escape(line) for line in words["looks"])
     result = "\n".join(escape(line) for line in words["result"])
     marks = escape(say(Names.regions(changed))) if changed else escape(say(Msg("none")))
-    text = {key: escape(say(msg)) for key, msg in (
-        ("changed", Msg("dashed: the regions the last entry changed ({marks}); green: where a choice now goes\n"
-                        "(click one to see only its choices)", marks="{marks}")),
-        ("undo", Msg("undo")), ("send", Msg("Send")), ("copy", Msg("Copy")), ("download", Msg("Download")),
-        ("how", Msg("Send opens your mail program with the move; or Copy it into a reply, or Download it\n"
-                    "and attach the .txt file.")),
-        ("keep", Msg("Keep this nonce: round 2 needs exactly it, or the game cannot start (P4). This browser\n"
-                     "keeps it, but save the file too (and do not show it to anyone before round 2).")),
-        ("nonce_file", Msg("Download the nonce move")))}
+    text = _page_words(lang)
+    print_note = text["print"].replace("{print}", fingerprint())
     return page_head(title, SCRIPT, STYLE, lang) + f"""<body>
 <main id="view" data-complete="false">
 <h1>{title}</h1>
@@ -220,10 +256,12 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en", drawn:
 <a id="download" class="button off" href="#">{text["download"]}</a> <span id="copied" class="note"></span></p>
 <p class="note">{text["how"]}</p>
 <div id="keep" hidden><pre id="nonce"></pre>
+<div id="words-note" hidden><p class="note">{text["words"]}</p><pre id="words-kept"></pre></div>
 <p class="note">{text["keep"]}</p>
 <a id="nonce-file" class="button off" href="#">{text["nonce_file"]}</a></div>
 </div>
 </div>
+<p class="note" id="fingerprint" data-pbem="{escape(__version__)} {fingerprint()}">{print_note}</p>
 </main>
 <script type="application/json" id="pbem-data">{blob}</script>
 </body>

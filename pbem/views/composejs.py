@@ -3,8 +3,11 @@
 The script knows no rule of Rattus and no language (every word it shows comes with the
 page's data, :func:`pbem.views.compose.script_words`): it walks the tree of choices the page carries
 (:mod:`pbem.views.composetree`), writes the chosen lines in the notation, and for the
-opening (P4) makes a nonce with ``crypto.getRandomValues`` and its commitment with
-``crypto.subtle.digest`` over the protocol's prefix and the nonce's bytes.
+opening (P4) makes the nonce from the player's own words (:mod:`pbem.fair.words`, with
+``crypto.subtle.digest``) and its commitment over the protocol's prefix and the nonce's
+bytes.  It keeps no nonce in the browser: on ``file:`` every local page shares that
+storage (and could read or replace it); round 2 takes the words again, the nonce or the
+nonce file, and reveals only a nonce whose commitment is the seat's.
 """
 
 STYLE = """
@@ -34,6 +37,9 @@ button:disabled, .button.off { opacity: 0.4; pointer-events: none; }
 #nonce { font-family: DejaVu Sans Mono, monospace; word-break: break-all; background: #fff8d8; padding: 6px; }
 #nonce:empty { display: none; }
 input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; }
+#choices label { display: block; margin: 6px 0; }
+#nonce-load { height: 48px; padding: 8px 0; }
+#words-kept { font-family: DejaVu Sans Mono, monospace; background: #fff8d8; padding: 6px; }
 @media (max-width: 700px) { #page { display: block; } }
 """
 
@@ -91,45 +97,81 @@ SCRIPT = r"""
     if (D.opening) { opening(D, finish, header); } else if (D.tree) { turn(D.tree, finish); }
     else { $('step').textContent = D.waiting; finish([], false); }
   }
+  function wordsOf(text) {  // pbem.fair.words.words_of: lowercased, NFC, one space between words
+    return text.toLowerCase().normalize('NFC').split(/[ \t\n\r\u00a0]+/).filter(Boolean).join(' ');
+  }
+  function wordsNonce(D, text) {  // SHA-256(tag LF entry0 LF seat LF words): docs/fairplay.md
+    var words = wordsOf(text);
+    if (text.length > D.maxChars || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(words)) {
+      return Promise.reject(W.control);
+    }
+    if (words.split(' ').length < D.minWords) { return Promise.reject(W.few); }
+    var all = new TextEncoder().encode([D.wordsTag, D.entry0, D.seat, words].join('\n'));
+    return crypto.subtle.digest('SHA-256', all).then(function (d) { return {nonce: hex(d), words: words}; });
+  }
   function opening(D, finish, header) {
-    var key = 'pbem-nonce/' + D.game + '/' + D.seat;
     var box = $('choices');
     $('keep').hidden = false;
-    function showNonce(nonceHex) {
+    function say(text) { $('status').textContent = text; }
+    function showNonce(nonceHex, words) {
       $('nonce').textContent = 'nonce ' + nonceHex;
+      if (words) { $('words-kept').textContent = words; $('words-note').hidden = false; }
       var a = $('nonce-file');
       a.href = 'data:text/plain;charset=utf-8,' + encodeURIComponent(
         header.concat(['nonce ' + nonceHex]).join('\n') + '\n');
       a.download = D.game + '-' + D.seat + '-nonce.txt'; a.className = 'button';
     }
+    var input = document.createElement('input');
+    input.id = D.opening === 'commit' ? 'words-in' : 'nonce-in';
+    input.placeholder = D.opening === 'commit' ? W.words : W.placeholder;
+    ['autocapitalize', 'autocomplete', 'autocorrect', 'spellcheck'].forEach(function (a) {
+      input.setAttribute(a, a === 'spellcheck' ? 'false' : 'off');
+    });
+    box.appendChild(input);
     if (D.opening === 'commit') {
       box.appendChild(button(W.make, function () {
-        var nonce = hex(crypto.getRandomValues(new Uint8Array(32)));
-        try { localStorage.setItem(key, nonce); } catch (e) { /* kept by the download only */ }
-        window.pbemCommitment(nonce).then(function (c) { showNonce(nonce); finish(['commit ' + c], true); });
-        box.textContent = '';
+        wordsNonce(D, input.value).then(function (made) {
+          return window.pbemCommitment(made.nonce).then(function (c) {
+            say(''); showNonce(made.nonce, made.words); finish(['commit ' + c], true); box.textContent = '';
+          });
+        }, say);
       }, 'make'));
       finish([], false);
       return;
     }
-    var kept = null;
-    try { kept = localStorage.getItem(key); } catch (e) { kept = null; }
-    function reveal(nonce) {
-      window.pbemCommitment(nonce).then(function (c) {
-        if (D.committed && c !== D.committed) {
-          $('status').textContent = W.mismatch; return;
-        }
-        showNonce(nonce); finish(['nonce ' + nonce], true);
+    function reveal(nonce, words) {  // only a nonce whose commitment is this seat's (P4)
+      return window.pbemCommitment(nonce).then(function (c) {
+        if (D.committed && c !== D.committed) { say(W.mismatch); return false; }
+        say(''); showNonce(nonce, words); finish(['nonce ' + nonce], true); return true;
       });
     }
-    var input = document.createElement('input');
-    input.id = 'nonce-in'; input.placeholder = W.placeholder;
-    box.appendChild(input);
-    box.appendChild(button(W.use, function () {
-      var v = input.value.trim().toLowerCase().replace(/^nonce\s+/, '');
-      if (/^[0-9a-f]{64}$/.test(v)) { reveal(v); } else { $('status').textContent = W.hex; }
-    }));
-    if (kept) { reveal(kept); } else { finish([], false); }
+    function given(text) {
+      var v = text.trim().toLowerCase().replace(/^nonce\s+/, '');
+      if (/^[0-9a-f]{64}$/.test(v)) { reveal(v, ''); return; }
+      wordsNonce(D, text).then(function (made) { reveal(made.nonce, made.words); }, say);
+    }
+    box.appendChild(button(W.use, function () { given(input.value); }));
+    var file = document.createElement('input');
+    file.type = 'file'; file.id = 'nonce-load'; file.accept = '.txt,.yaml,text/plain'; file.title = W.file;
+    var label = document.createElement('label');
+    label.textContent = W.file; label.appendChild(file); box.appendChild(label);
+    file.onchange = function () {
+      if (!file.files.length) { return; }
+      var reader = new FileReader();
+      reader.onload = function () {
+        var m = /nonce:?[ \t]+"?([0-9a-fA-F]{64})\b/.exec(String(reader.result));
+        if (m) { reveal(m[1].toLowerCase(), ''); } else { say(W.hex); }
+      };
+      reader.readAsText(file.files[0]);
+    };
+    finish([], false);
+    var key = 'pbem-nonce/' + D.game + '/' + D.seat, kept = null;  // where an earlier page kept it
+    try { kept = localStorage.getItem(key); } catch (e) { kept = null; }
+    if (kept !== null) {  // used only if it is this seat's committed nonce; then no page can read it here
+      reveal(String(kept), '').then(function (good) {
+        if (!good) { say(W.changed); } else { try { localStorage.removeItem(key); } catch (e) { /* gone */ } }
+      });
+    }
   }
   function decode(T) {  // composetree.nodes_of: the compact nodes as objects
     T.nodes = T.nodes.map(function (a) {

@@ -46,17 +46,28 @@ def policy(script: str, style: str) -> str:
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 
-def page_head(title: str, script: str, style: str, lang: str = "en") -> str:
-    """A page's doctype and head: its language (``<html lang>``), a phone's viewport, the CSP
-    admitting exactly ``script`` and ``style`` (by hash), both inline; ``title`` already escaped."""
-    return f"""<!DOCTYPE html>
-<html lang="{escape(lang)}" data-csp-violations="0">
-<head>
+def head_block(script: str, style: str) -> str:
+    """The part of a page's head that decides what runs, the same in every language: from the
+    line ``<head>`` to the line ``</script>`` (the policy first, then the one script)."""
+    return f"""<head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="{policy(script, style)}">
 <script>{script}</script>
-<title>{title}</title>
+"""
+
+
+def page_start(lang: str) -> str:
+    """A page's first two lines: the doctype and ``<html>`` with its language."""
+    return f"""<!DOCTYPE html>
+<html lang="{escape(lang)}" data-csp-violations="0">
+"""
+
+
+def page_head(title: str, script: str, style: str, lang: str = "en") -> str:
+    """A page's doctype and head: its language (``<html lang>``), a phone's viewport, the CSP
+    admitting exactly ``script`` and ``style`` (by hash), both inline; ``title`` already escaped."""
+    return page_start(lang) + head_block(script, style) + f"""<title>{title}</title>
 <style>{style}</style>
 </head>
 """

@@ -16,9 +16,11 @@ from pbem.log.game import Game, Opening
 from pbem.referee.seats import record_lines as seats_record_lines
 
 TRUST = Msg(
-    "trust (P1): the host sees every face and must hold no seat; what the protocol guarantees "
-    "is that nobody, the host included, chose or changed the rat order, rewrote this history "
-    "unnoticed (keep your last log: 'pbem verify NEW --extends OLD'), or learned a face through pbem"
+    "trust (P1): the host sees every face and must hold no seat; the protocol guarantees that nobody "
+    "changed the rat order, rewrote this history unnoticed (keep your last log: 'pbem verify NEW --extends OLD') "
+    "or learned a face through pbem; that nobody chose the rat order holds only if some player's nonce was "
+    "that player's own: a nonce made by a page or program the host sent rests on that code, so check yours "
+    "against the words or file you kept ('pbem verify LOG --words SEAT', docs/fairplay.md)"
 )
 
 
@@ -109,11 +111,30 @@ def notices(game: Game, lang: str = "en") -> list[str]:
     return [said.say(m) for m in notice_msgs(game)]
 
 
-def trust_lines(game: Game, lang: str = "en") -> list[str]:
+def trust_lines(game: Game, lang: str = "en", checked: list[str] | None = None) -> list[str]:
     """The trust model in one line, whose entropy made the seed, then the game's notices:
-    every verdict ends with these."""
+    every verdict ends with these.  ``checked``: given by a reader that checks nonces (`pbem
+    verify`, `audit`), the seats whose nonce it checked against what their player kept."""
     seed = seed_line(game, lang)
-    return [translator(lang).say(TRUST), *([seed] if seed else []), *notices(game, lang)]
+    checks = [checked_line(game, checked, lang)] if checked is not None else []
+    return [translator(lang).say(TRUST), *([seed] if seed else []), *checks, *notices(game, lang)]
+
+
+def checked_line(game: Game, checked: list[str], lang: str = "en") -> str:
+    """Whose nonce this reader checked against what its player kept (P4), and what the others
+    rest on: never "nobody chose" where no player's check stands behind it."""
+    said = translator(lang)
+    others = [p for p in game.players if p not in checked and p not in game.waived and p not in game.bots]
+    if not checked:
+        return said.say(Msg("nonces (P4): none checked here; each rests on the page or program that made it "
+                            "until its player checks it against the words or file they kept ('pbem verify LOG "
+                            "--words SEAT' or '--nonce FILE', docs/fairplay.md)"))
+    line = Msg("nonces (P4): checked here against what their player kept: {seats}; the host could not choose "
+               "the rat order without knowing these nonces before its secret was fixed", seats=", ".join(checked))
+    if not others:
+        return said.say(line)
+    return said.say(Msg("{checked}; not checked here: {seats} (each player checks their own)", checked=line,
+                        seats=", ".join(others)))
 
 
 def opening_line(game: Game, lang: str = "en") -> str:

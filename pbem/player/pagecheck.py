@@ -1,0 +1,69 @@
+"""`pbem fingerprint [PAGE]`: is a composer page file the one this pbem writes?
+
+The composer page (:mod:`pbem.views.compose`) is a file the host sends; what runs in it is
+decided by its head: a Content-Security-Policy that admits one script and one style by their
+hashes, then that script.  The page's **fingerprint** is the SHA-256 of the head from the line
+``<head>`` to the line ``</script>`` (:func:`pbem.views.compose.fingerprint`): the same in every
+page and language of one pbem version.  A page shows its fingerprint, but a changed page can
+show anything; this check reads the file itself: the two lines before the head are the doctype
+and ``<html lang>``, the head is this version's byte for byte, and nothing after it can run
+(no other script, meta, frame, object, link, base or form).  Standard tools print the same
+fingerprint: ``sed -n '/^<head>$/,/^<\\/script>$/p' PAGE | sha256sum``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from pbem import __version__
+from pbem.errors import FormatError, PageError
+from pbem.files import read_limited
+from pbem.i18n import Msg
+from pbem.views.compose import fingerprint
+from pbem.views.composejs import SCRIPT, STYLE
+from pbem.views.html import head_block
+
+PAGE_LIMIT = 8 * 1024 * 1024
+"""The largest page read (a composer page is at most a few hundred KB)."""
+
+_START = re.compile(r'<!DOCTYPE html>\n<html lang="[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*" data-csp-violations="0">\n\Z')
+_DATA = '<script type="application/json" id="pbem-data">'
+_ACTIVE = re.compile(r"<(script|meta|i?frame|object|embed|link|base|form|portal|applet)\b", re.IGNORECASE)
+_CLAIM = re.compile(r'data-pbem="([^" ]{1,40}) ')
+
+
+def _text(path: Path) -> str:
+    try:
+        return read_limited(path, PAGE_LIMIT, Msg("page")).decode("utf-8")
+    except UnicodeDecodeError:
+        raise FormatError(Msg("{file} is not a composer page: it is not UTF-8 text", file=path.name), "P4") from None
+
+
+def check_page(path: Path) -> Msg:
+    """The sentence saying ``path`` is this version's composer page; PageError if not."""
+    text = _text(path)
+    head_at = text.find("<head>\n")
+    if head_at < 0 or not _START.match(text[:head_at]):
+        raise PageError(Msg("{file} is not a composer page as pbem writes it: something other than the doctype "
+                              "and <html> comes before its <head>; do not make your nonce with it", file=path.name),
+                          "P4")
+    end = text.find("\n</script>\n", head_at)
+    head = text[head_at:end + len("\n</script>\n")] if end >= 0 else text[head_at:]
+    if head != head_block(SCRIPT, STYLE):
+        claim = _CLAIM.search(text)
+        raise PageError(
+            Msg("{file} is not pbem {version}'s composer page: its head (from <head> to </script>) has the "
+                "fingerprint {got}, not {want}; do not make your nonce with it (the page says it is from pbem "
+                "{claimed}: check it with that version)", file=path.name, version=__version__,
+                got=hashlib.sha256(head.encode("utf-8")).hexdigest(), want=fingerprint(),
+                claimed=claim.group(1) if claim else "?"), "P4")
+    rest = text[head_at + len(head):].replace(_DATA, "", 1)
+    active = _ACTIVE.search(rest)
+    if active is not None:
+        raise PageError(Msg("{file} holds markup pbem's composer page does not (<{tag}): something else could "
+                              "run in it; do not make your nonce with it", file=path.name,
+                              tag=active.group(1).lower()), "P4")
+    return Msg("{file} is pbem {version}'s composer page: its head has the fingerprint {print} and nothing else "
+               "in it can run (docs/fairplay.md)", file=path.name, version=__version__, print=fingerprint())

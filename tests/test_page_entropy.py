@@ -1,0 +1,342 @@
+"""The players' entropy does not rest on the page the host sends (PROTOCOL P4; docs/fairplay.md).
+
+The composer page is the host's file.  A host that changes its script to commit to bytes
+it chose (and the policy's hash to match) gets a page that looks and works like pbem's;
+it can then grind its secret against the planted nonces.  The page therefore makes the
+nonce from words the player types and keeps (pbem.fair.words), and the player checks,
+with nothing the host sent, that the log holds exactly those words' nonce: `pbem verify
+LOG --words SEAT`, or `printf ... | sha256sum`.  The planted page is caught by that check,
+before the game starts and after; `pbem fingerprint PAGE` names it too; the honest page
+passes both.  And the page keeps no nonce where another local page could read or replace
+it (every file: page shares the browser's storage): round 2 asks for the words or the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from cdp import Browser
+from clitools import cli, ok
+from test_compose import MEASURE
+
+from pbem import __version__
+from pbem.errors import Exit
+from pbem.fair.protocol import nonce_commitment
+from pbem.fair.words import words_nonce, words_of
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move, load_game
+from pbem.log.moves import parse_move
+from pbem.log.notation import parse
+from pbem.referee.seatview import SeatView
+from pbem.views.compose import compose_page, fingerprint
+from pbem.views.html import csp_hash
+
+SECRET = bytes(range(32))
+PLAYERS = ("red", "green")
+WORDS = {"red": "Grandmother's  plum jam\ton the Tuesday BUS", "green": "zöld kerékpár a Duna partján reggel"}
+PLANTED = "ab" * 32
+"""The bytes a cheating host chose for red's nonce (and ground its secret against)."""
+
+COMPLETE = "document.getElementById('view').getAttribute('data-complete') === 'true'"
+
+
+def wait(browser: Browser, condition: str, what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not browser.eval(condition):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def page_for(games: Path, seat: str, folder: Path, name: str) -> Path:
+    page = folder / name
+    page.write_text(compose_page(SeatView(load_game(games / "w"), seat), "host@example.org"), encoding="utf-8")
+    return page
+
+
+def planted(page: Path) -> Path:
+    """The host's page: the words' nonce replaced by its own bytes, the policy's hash made to match."""
+    from pbem.views.composejs import SCRIPT
+
+    text = page.read_text(encoding="utf-8")
+    cheat = SCRIPT.replace("then(function (d) { return {nonce: hex(d), words: words}; })",
+                           f"then(function (d) {{ return {{nonce: '{PLANTED}', words: words}}; }})")
+    assert cheat != SCRIPT
+    out = page.with_name("planted-" + page.name)
+    out.write_text(text.replace(SCRIPT, cheat).replace(csp_hash(SCRIPT), csp_hash(cheat)), encoding="utf-8")
+    return out
+
+
+def type_and_click(browser: Browser, field: str, words: str) -> None:
+    browser.eval(f"document.getElementById({field!r}).value = {words!r};"
+                 "document.querySelector('#choices button').click()")
+
+
+def on_a_phone(browser: Browser) -> None:
+    """At 390 px: nothing overflows, every target is 40 px or more, no policy violation."""
+    measured = browser.eval(MEASURE)
+    assert measured["small"] == [] and measured["scroll"] <= measured["width"], measured
+
+
+def commit_from(browser: Browser, games: Path, page: Path, seat: str) -> str:
+    browser.requests.clear()
+    browser.open(page)
+    on_a_phone(browser)
+    browser.eval("localStorage.clear()")  # (one browser for the module: what earlier tests left)
+    type_and_click(browser, "words-in", WORDS[seat])
+    wait(browser, COMPLETE, "the page made no commitment")
+    assert browser.requests == [page.as_uri()]
+    assert browser.eval("document.getElementById('words-kept').textContent") == words_of(WORDS[seat])
+    text = str(browser.eval("document.getElementById('move').textContent"))
+    apply_move(games, parse_move(text.encode(), "the page's commitment"))
+    assert browser.eval("localStorage.length") == 0  # nothing kept where another page could read it
+    return str(browser.eval("document.getElementById('nonce').textContent")).removeprefix("nonce ")
+
+
+def reveal_from(browser: Browser, games: Path, page: Path, seat: str) -> str:
+    browser.open(page)
+    on_a_phone(browser)
+    type_and_click(browser, "nonce-in", WORDS[seat].upper())  # case and spacing do not count
+    wait(browser, COMPLETE, "the page revealed no nonce")
+    text = str(browser.eval("document.getElementById('move').textContent"))
+    apply_move(games, parse_move(text.encode(), "the page's nonce"))
+    return text
+
+
+@pytest.fixture
+def games(tmp_path: Path) -> Path:
+    folder = tmp_path / "games"
+    create(folder, NewGame("w", PLAYERS, secret=SECRET))
+    return folder
+
+
+def test_p4_the_pages_words_nonce_is_pythons_and_the_player_checks_it_with_sha256sum(
+        browser: Browser, games: Path, tmp_path: Path) -> None:
+    """The honest page: its nonce is the documented derivation (checked by Python and by
+    coreutils' sha256sum), its moves are accepted, and `pbem verify --words` confirms it
+    before the start (the commitment) and after (the start's nonce)."""
+    entry0 = load_game(games / "w").hashes[0]
+    for seat in PLAYERS:
+        shown = commit_from(browser, games, page_for(games, seat, tmp_path, f"c-{seat}.html"), seat)
+        assert shown == words_nonce(entry0, seat, WORDS[seat]).hex()
+        printf = subprocess.run(
+            ["sh", "-c", "printf 'pbem-rattus/v1/words\\n%s\\n%s\\n%s' \"$0\" \"$1\" \"$2\" | sha256sum",
+             entry0, seat, words_of(WORDS[seat])], capture_output=True, text=True, check=True)
+        assert printf.stdout.split()[0] == shown
+    log = games / "w" / "log.yaml"
+    said = ok("verify", log, "--words", "red", input=WORDS["red"] + "\n")
+    assert "ok: red's commitment (entry 1) is to exactly the nonce of red's words (P4)" in said
+    assert "nonces (P4): checked here against what their player kept: red" in said
+    assert "not checked here: green" in said
+    for seat in PLAYERS:
+        reveal_from(browser, games, page_for(games, seat, tmp_path, f"n-{seat}.html"), seat)
+    assert load_game(games / "w").started
+    said = ok("verify", log, "--words", "green", input=WORDS["green"] + "\n")
+    assert "ok: the start (entry 5) used exactly the nonce of green's words (P4)" in said
+
+
+def test_p4_a_page_with_the_hosts_planted_nonce_is_caught_by_the_words_and_the_fingerprint(
+        browser: Browser, games: Path, tmp_path: Path) -> None:
+    """The attack: red's page commits to the host's bytes, looks and works as pbem's (its
+    policy admits the changed script, no violation).  red's words catch it at once, before
+    any reveal, and after the start; the page's fingerprint names it; green's honest page passes."""
+    page = page_for(games, "red", tmp_path, "red.html")
+    cheat = planted(page)
+    shown = commit_from(browser, games, cheat, "red")
+    assert shown == PLANTED and browser.eval("document.documentElement.getAttribute('data-csp-violations')") == "0"
+    commit_from(browser, games, page_for(games, "green", tmp_path, "green.html"), "green")
+    log = games / "w" / "log.yaml"
+    caught = cli("verify", log, "--words", "red", input=WORDS["red"] + "\n")
+    assert caught.exit_code == Exit.TAMPERED, caught.output + caught.stderr
+    assert "entry 1: red's commitment is not to the nonce of red's words" in caught.stderr
+    assert "(P4)" in caught.stderr and "do not reveal it" in caught.stderr
+    assert "green's commitment (entry 2) is to exactly" in ok("verify", log, "--words", "green",
+                                                              input=WORDS["green"] + "\n")
+    refused = cli("fingerprint", cheat)
+    assert refused.exit_code == Exit.TAMPERED and f"not {fingerprint()}" in refused.stderr, refused.stderr
+    assert "do not make your nonce with it" in refused.stderr
+    assert fingerprint() in ok("fingerprint", page) and fingerprint() in ok("fingerprint")
+    # the host's round-2 page reveals its bytes; the game starts on the host's deal, and red still sees it
+    for seat, nonce in (("red", bytes.fromhex(PLANTED)), ("green", words_nonce(load_game(games / "w").hashes[0],
+                                                                                "green", WORDS["green"]))):
+        game = load_game(games / "w")
+        apply_move(games, parse_move(f"game w {seat}\nafter 0 {game.hashes[0][:16]}\nnonce {nonce.hex()}\n".encode()))
+    after = cli("verify", log, "--words", "red", input=WORDS["red"] + "\n")
+    assert after.exit_code == Exit.TAMPERED and f"the start used the nonce {PLANTED[:16]}... for red" in after.stderr
+    assert "not the nonce of red's words" in after.stderr
+
+
+def test_p4_another_local_page_finds_no_nonce_and_a_changed_one_is_recovered_from_the_words(
+        browser: Browser, games: Path, tmp_path: Path) -> None:
+    """Every file: page shares one storage.  After round 1 an unrelated local page finds no
+    nonce there; it writes a wrong one where earlier pages kept theirs; red's round-2 page
+    says so and recovers from the words (not a refusal); a nonce an earlier page kept that
+    is red's is used once and removed; the downloaded nonce file is read as well."""
+    for seat in PLAYERS:
+        commit_from(browser, games, page_for(games, seat, tmp_path, f"c-{seat}.html"), seat)
+    other = tmp_path / "elsewhere" / "unrelated.html"
+    other.parent.mkdir()
+    other.write_text("<!DOCTYPE html><html><body><pre id='move'></pre></body></html>", encoding="utf-8")
+    browser.open(other)
+    assert browser.eval("JSON.stringify(Object.assign({}, localStorage))") == "{}"
+    browser.eval(f"localStorage.setItem('pbem-nonce/w/red', '{PLANTED}')")
+    browser.open(page_for(games, "red", tmp_path, "n-red.html"))
+    changed = "document.getElementById('status').textContent.indexOf('another page changed it') >= 0"
+    wait(browser, changed, "the page did not say the kept nonce was changed")
+    assert not browser.eval(COMPLETE)
+    type_and_click(browser, "nonce-in", "not my words at all, sorry")
+    wait(browser, "document.getElementById('status').textContent.indexOf('do not give your commitment') >= 0",
+         "wrong words were not named")
+    type_and_click(browser, "nonce-in", WORDS["red"])
+    wait(browser, COMPLETE, "the page did not recover from the words")
+    text = str(browser.eval("document.getElementById('move').textContent"))
+    entry0 = load_game(games / "w").hashes[0]
+    assert parse(text)["nonce"] == words_nonce(entry0, "red", WORDS["red"]).hex()
+    kept = tmp_path / "red-nonce.txt"
+    kept.write_text(text, encoding="utf-8")  # what the page's "Download the nonce move" holds
+    apply_move(games, parse_move(text.encode(), "red's nonce"))
+    green = words_nonce(entry0, "green", WORDS["green"]).hex()  # an earlier page kept green's: used, removed
+    browser.eval(f"localStorage.setItem('pbem-nonce/w/green', '{green}')")
+    browser.open(page_for(games, "green", tmp_path, "n-green.html"))
+    wait(browser, COMPLETE, "the kept nonce that is green's was not used")
+    wait(browser, "localStorage.getItem('pbem-nonce/w/green') === null", "green's kept nonce was left there")
+    apply_move(games, parse_move(str(browser.eval("document.getElementById('move').textContent")).encode()))
+    said = ok("verify", games / "w" / "log.yaml", "--nonce", kept)  # the page's file: read, and said for what it is
+    assert "ok: the start (entry 5) used exactly the nonce red kept in red-nonce.txt (P4)" in said
+    assert "it shows what the log holds, not who made the nonce" in said and "--words red" in said
+    assert "nonces (P4): none checked here" in said
+
+
+def test_p4_round_two_takes_the_nonce_file_the_page_downloaded(browser: Browser, games: Path,
+                                                              tmp_path: Path) -> None:
+    """A player who kept the file, not the words: the page reads it (a file input) and reveals."""
+    for seat in PLAYERS:
+        commit_from(browser, games, page_for(games, seat, tmp_path, f"c-{seat}.html"), seat)
+    entry0 = load_game(games / "w").hashes[0]
+    kept = tmp_path / "w-red-nonce.txt"
+    kept.write_text(f"game w red\nafter 0 {entry0[:16]}\nnonce {words_nonce(entry0, 'red', WORDS['red']).hex()}\n")
+    browser.open(page_for(games, "red", tmp_path, "n-red.html"))
+    node = browser.send("DOM.querySelector", nodeId=browser.send("DOM.getDocument")["root"]["nodeId"],
+                        selector="#nonce-load")["nodeId"]
+    browser.send("DOM.setFileInputFiles", files=[str(kept)], nodeId=node)
+    browser.eval("document.getElementById('nonce-load').dispatchEvent(new Event('change'))")
+    wait(browser, COMPLETE, "the page did not read the nonce file")
+    assert parse(str(browser.eval("document.getElementById('move').textContent")))["nonce"] == \
+        words_nonce(entry0, "red", WORDS["red"]).hex()
+
+
+def test_p4_the_words_derivation_refuses_what_it_cannot_keep() -> None:
+    """Five words or more, no control character; case, NFC and spacing do not count."""
+    assert words_of(" Ünő  ÉS\u00a0a\tborjú  ma ") == "ünő és a borjú ma"
+    assert words_of("U\u0308no es a borju ma") == words_of("Üno es a borju ma")
+    for bad in ("four words are few", "a b c d\u0007 e", "x " * 600):
+        with pytest.raises(Exception, match=r"\(P4\)"):
+            words_of(bad)
+    assert words_nonce("0" * 64, "red", "a b c d e") == hashlib.sha256(
+        b"pbem-rattus/v1/words\n" + b"0" * 64 + b"\nred\na b c d e").digest()
+    assert words_nonce("0" * 64, "red", "a b c d e") != words_nonce("1" * 64, "red", "a b c d e")
+    assert len(nonce_commitment(words_nonce("0" * 64, "red", "a b c d e"))) == 64
+
+
+def test_the_fingerprint_pbem_publishes_is_every_pages_own(games: Path, tmp_path: Path) -> None:
+    """The published fingerprint (docs/fairplay.md, `pbem fingerprint`) is the head of every
+    composer page, in every language; the page shows it; a page with an extra script is named."""
+    rows = [line for line in (Path(__file__).parent.parent / "docs" / "fairplay.md").read_text().splitlines()
+            if line.startswith("| 0.")]
+    assert rows and rows[-1].startswith(f"| {__version__} |") and fingerprint() in rows[-1]
+    assert fingerprint() in ok("fingerprint") and __version__ in ok("fingerprint")
+    for lang in ("en", "hu", "el", "uk"):
+        page = tmp_path / f"c-{lang}.html"
+        page.write_text(compose_page(SeatView(load_game(games / "w"), "red"), None, lang), encoding="utf-8")
+        text = page.read_text(encoding="utf-8")
+        head = text[text.index("<head>\n"):text.index("\n</script>\n") + len("\n</script>\n")]
+        assert hashlib.sha256(head.encode()).hexdigest() == fingerprint() and fingerprint() in text
+        assert f"ok: {page.name} is pbem {__version__}'s composer page" in ok("fingerprint", page)
+    page.write_text(text.replace("</main>", "<meta http-equiv=\"refresh\" content=\"0;url=https://x.example\"></main>"))
+    refused = cli("fingerprint", page)
+    assert refused.exit_code == Exit.TAMPERED and "(<meta)" in refused.stderr, refused.stderr
+
+
+def test_p4_pbem_nonce_words_commits_and_reveals_the_words_nonce(games: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pbem nonce --words`: the same nonce as the page's; the reveal takes the words again and
+    refuses words that do not give the commitment (no file written)."""
+    monkeypatch.chdir(tmp_path)
+    entry0 = load_game(games / "w").hashes[0]
+    for seat in PLAYERS:
+        ok("nonce", "w", "--player", seat, "--words", "--out", tmp_path / f"{seat}-c.yaml", "--games", games,
+           input=WORDS[seat] + "\n")
+        ok("apply", tmp_path / f"{seat}-c.yaml", "--games", games)
+    assert load_game(games / "w").commits["red"] == nonce_commitment(words_nonce(entry0, "red", WORDS["red"]))
+    wrong = cli("nonce", "w", "--player", "red", "--reveal", "--words", "--out", tmp_path / "red-n.yaml",
+                "--games", games, input="these are not the words\n")
+    assert wrong.exit_code == Exit.TAMPERED and "not to the nonce of red's words" in wrong.stderr
+    assert not (tmp_path / "red-n.yaml").exists()
+    few = cli("nonce", "w", "--player", "red", "--reveal", "--words", "--games", games, input="too few words\n")
+    assert few.exit_code == Exit.FORMAT and "5 words or more" in few.stderr and few.stdout == ""
+    ok("nonce", "w", "--player", "red", "--reveal", "--words", "--out", tmp_path / "red-n.yaml", "--games", games,
+       input=WORDS["red"].lower() + "\n")
+    ok("apply", tmp_path / "red-n.yaml", "--games", games)
+    ok("nonce", "w", "--player", "green", "--reveal", "--out", tmp_path / "green-n.yaml", "--games", games)
+    ok("apply", tmp_path / "green-n.yaml", "--games", games)
+    said = ok("verify", games / "w" / "log.yaml", "--nonce", tmp_path / "nonce-w-green.yaml", "--words", "red",
+              input=WORDS["red"] + "\n")
+    assert "nonces (P4): checked here against what their player kept: red, green;" in said
+    assert "not checked here" not in said
+
+
+def test_every_trust_statement_says_what_it_rests_on(games: Path, tmp_path: Path) -> None:
+    """No output says "nobody chose the rat order" outright: the trust line says it holds only
+    if some player's nonce was their own; verify names the seats it checked (none here); the
+    last mail tells each player the check; a commitment given as a nonce file is named."""
+    from pbem.mail.final import end_text
+    from pbem.views.timeline import game_at, read_checked
+
+    log = Path(__file__).parent.parent / "examples" / "rattus-2p" / "log.yaml"
+    said = ok("verify", log)
+    assert "nobody, the host included" not in said
+    assert "that nobody chose the rat order holds only if some player's nonce was that player's own" in said
+    assert "nonces (P4): none checked here" in said and "'pbem verify LOG --words SEAT'" in said
+    entries, hashes = read_checked(log)
+    _subject, body = end_text(game_at(entries, hashes, len(entries) - 1))
+    assert "No audit can tell who made a nonce" in body and "--words SEAT" in body
+    assert "only if some player's nonce was that player's own" in body
+    commit = tmp_path / "red-commit.txt"
+    commit.write_text(f"game w red\nafter 0 {load_game(games / 'w').hashes[0][:16]}\ncommit {'0' * 64}\n")
+    refused = cli("verify", games / "w" / "log.yaml", "--nonce", commit)
+    assert refused.exit_code == Exit.FORMAT and "red's commit move, not a nonce" in refused.stderr, refused.stderr
+
+
+def recipe(folder: Path, seat: str, words: str) -> list[str]:
+    """docs/fairplay.md's standard-tools check, run as written (sh, grep, sha256sum, xxd) in
+    the log's folder: [nonce found in the log (count), the commitment of the words' nonce]."""
+    doc = (Path(__file__).parent.parent / "docs" / "fairplay.md").read_text(encoding="utf-8")
+    block = doc.split("## The same check with standard tools", 1)[1].split("```\n", 3)[3].split("```", 1)[0]
+    script = block.replace("'your words as the page showed them'", '"$WORDS"').replace(" red ", ' "$SEAT" ')
+    assert '"$WORDS"' in script and '"$SEAT"' in script and "log.yaml" in script, script
+    run = subprocess.run(["sh", "-c", script],
+                         cwd=folder, env={"WORDS": words, "SEAT": seat, "PATH": "/usr/bin:/bin"},
+                         capture_output=True, text=True)
+    return [line.split()[0] for line in run.stdout.splitlines()]
+
+
+def test_p4_the_documented_standard_tools_check_catches_the_planted_nonce(games: Path) -> None:
+    """Before the start: the commitment the recipe prints is red's in the log for red's words,
+    and not for a planted nonce; after the start, the words' nonce is found in the log."""
+    game = load_game(games / "w")
+    entry0 = game.hashes[0]
+    red = words_nonce(entry0, "red", WORDS["red"])
+    for seat, nonce in (("red", red), ("green", bytes.fromhex(PLANTED))):
+        move = f"game w {seat}\nafter 0 {entry0[:16]}\ncommit {nonce_commitment(nonce)}\n"
+        apply_move(games, parse_move(move.encode()))
+    found, commitment = recipe(games / "w", "red", words_of(WORDS["red"]))  # not revealed: only its commitment
+    assert found == "0" and commitment == load_game(games / "w").commits["red"]
+    found, commitment = recipe(games / "w", "green", words_of(WORDS["green"]))
+    assert found == "0" and commitment != load_game(games / "w").commits["green"]  # green's page planted its own
+    for seat, nonce in (("red", red), ("green", bytes.fromhex(PLANTED))):
+        apply_move(games, parse_move(f"game w {seat}\nafter 0 {entry0[:16]}\nnonce {nonce.hex()}\n".encode()))
+    assert int(recipe(games / "w", "red", words_of(WORDS["red"]))[0]) >= 1  # its reveal and the start
+    assert recipe(games / "w", "green", words_of(WORDS["green"]))[0] == "0"  # the start used another
