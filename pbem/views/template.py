@@ -47,11 +47,12 @@ def template(view: SeatView, lang: str = "en") -> str:
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
     name = orders.shipped_names(lang, game.board.name_of)
-    full = orders.menu(state, player, lang=lang, name=name)
-    if len(lines) + len(full) > orders.MOST_LINES:
-        full = orders.menu(state, player, compact=True, lang=lang, name=name)
+    for compact in range(6):  # the Knight's paths, the Monk's rats, the Merchant's moves, the cards in short
+        full = orders.menu(state, player, compact=compact, lang=lang, name=name)
+        if len(lines) + len(full) <= orders.MOST_LINES:
+            break
     if lang != "en" and len(lines) + len(full) > orders.MOST_LINES:  # longer names: the ids are shorter
-        full = orders.menu(state, player, compact=True, lang=lang)
+        full = orders.menu(state, player, compact=5, lang=lang)
     return "\n".join([*lines, *full]) + "\n"
 
 
