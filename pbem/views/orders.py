@@ -23,19 +23,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pbem.i18n import Msg, translator
-from pbem.i18n.names import SHIPPED
 from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
 from pbem.rules.checks import card_refusal, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import outbreak_pending, spread_count
 from pbem.rules.stages import kinds_now
 from pbem.rules.state import MAX_RATS
+from pbem.views.lines import WIDTH, choices, kept, shipped_names, words, wrap
 
-WIDTH = 39
-"""Every template line is shorter than 40 characters."""
+__all__ = ["MOST_LINES", "WIDTH", "choices", "left", "menu", "shipped_names", "words", "wrap"]
 
 MOST_LINES = 45
-"""A template longer than this lists the Knight's paths, then the Monk's rats, in short (:func:`menu`'s ``compact``)."""
-
+"""A template longer than this lists the Knight's paths, the Monk's rats, the Merchant's moves, then the cards, in short
+(:func:`menu`'s ``compact``)."""
 
 
 def _kind(state: State, kind: str) -> list[dict[str, object]]:
@@ -43,59 +42,6 @@ def _kind(state: State, kind: str) -> list[dict[str, object]]:
         if k == kind:
             return [a.to_dict() for a in thunk()]
     return []
-
-
-def wrap(words: list[str], lead: str = "#   ", more: str = "#     ") -> list[str]:
-    """``words`` (choices, each already with its trailing comma where one belongs) in lines
-    shorter than :data:`WIDTH` + 1, the first after ``lead``, the rest after ``more``."""
-    lines: list[str] = []
-    line = lead
-    for word in words:
-        if line.strip("# ") and len(line) + 1 + len(word) > WIDTH:
-            lines.append(line.rstrip())
-            line = more
-        line += ("" if line in (lead, more) else " ") + word
-    if line.strip("# "):
-        lines.append(line.rstrip())
-    return lines
-
-
-def choices(items: list[str]) -> list[str]:
-    """A list of choices, comma-separated, wrapped."""
-    return wrap([f"{item}," for item in items[:-1]] + items[-1:])
-
-
-_NBSP = "\u00a0"
-
-
-def _kept(text: str) -> str:
-    """A value that :func:`words` keeps whole on a line (a path, ``gallia (1)``)."""
-    return text.replace(" ", _NBSP)
-
-
-def words(said: str) -> list[str]:
-    """A sentence said in a language, as :func:`wrap`'s words: split at its spaces, but
-    never inside a value made :func:`_kept` (as English keeps ``gallia (1),`` whole)."""
-    return [word.replace(_NBSP, " ") for word in said.split(" ") if word]
-
-
-def shipped_names(lang: str, own: Callable[[str], str] | None = None) -> Callable[[str], str]:
-    """A region's or card's name as a template line shows it in ``lang``: the name its
-    players know for a shipped region or a class card (the notation reads it back,
-    :func:`pbem.i18n.names.canonical`), else the id as it is; English shows ids.
-    ``own`` (the game's board) tells a shipped region that a custom map renamed:
-    that one keeps its id."""
-    if lang == "en":
-        return str
-    said = translator(lang)
-
-    def name(ident: str) -> str:
-        for kind in ("region", "card"):
-            if ident in SHIPPED[kind] and (kind == "card" or own is None or own(ident) == ident.capitalize()):
-                shown = said.pgettext(kind, ident)
-                return ident if " " in shown else shown  # a line's words are split at spaces
-        return ident
-    return name
 
 
 def _as(state: State, player: str, card: str) -> State | None:
@@ -215,15 +161,15 @@ class _Menu:
             by_source[str(a["source"])] = (max(most, count), targets + ([target] if target not in targets else []))
         order = sorted(by_source, key=_board_order(self.state))
         if self.compact > 2:  # the Merchant's regions and counts; where to: the board's neighbours
-            sources = ", ".join(_kept(f"{self.name(r)} {by_source[r][0]}") for r in order)
+            sources = ", ".join(kept(f"{self.name(r)} {by_source[r][0]}") for r in order)
             self.lines.extend(wrap(words(self.said.say(Msg("to a neighbour (the board); FROM 1-N: {sources}",
                                                            sources=sources)))))
             return
         for source in order:
             most, targets = by_source[source]
-            line = (Msg("{source} to {regions}: 1", source=_kept(self.name(source)),
+            line = (Msg("{source} to {regions}: 1", source=kept(self.name(source)),
                         regions=", ".join(self.names(targets))) if most == 1 else
-                    Msg("{source} to {regions}: 1-{most}", source=_kept(self.name(source)),
+                    Msg("{source} to {regions}: 1-{most}", source=kept(self.name(source)),
                         regions=", ".join(self.names(targets)), most=most))
             self.lines.extend(wrap(words(self.said.say(line))))
 
@@ -291,14 +237,14 @@ class _Menu:
                 self.lines.extend(wrap([f"{path}:", f"{count} to", *[f"{r}," for r in room[:-1]], room[-1]]))
             elif count:
                 spread = Msg.plural("{path}: {n} to {regions}", "{path}: {n} to {regions}", count,
-                                    path=_kept(path), regions=", ".join(_kept(r) for r in room))
+                                    path=kept(path), regions=", ".join(kept(r) for r in room))
                 self.lines.extend(wrap(words(self.said.say(spread))))
             else:
                 quiet.append(path)
         if quiet and self.lang == "en":
             self.lines.extend(wrap(["no", "rat", "spreads:", *[f"{q}," for q in quiet[:-1]], quiet[-1]]))
         elif quiet:
-            none = Msg("no rat spreads: {paths}", paths=", ".join(_kept(q) for q in quiet))
+            none = Msg("no rat spreads: {paths}", paths=", ".join(kept(q) for q in quiet))
             self.lines.extend(wrap(words(self.said.say(none))))
 
     def outbreak(self, knight: bool) -> None:
