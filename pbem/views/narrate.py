@@ -25,8 +25,9 @@ from pbem.log.records import (
     Timeout,
     Waive,
 )
+from pbem.referee.seatview import SeatView
 from pbem.rules import action_from_dict
-from pbem.views.text import describe_action, describe_event, next_step, opening_line, region_word
+from pbem.views.text import describe_action, describe_event, face_text, next_step, opening_line, region_word
 
 
 def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
@@ -113,3 +114,25 @@ def status_line(game: Game, lang: str = "en") -> str:
             return said.say(Msg("the game is over: {scores}; the secret is revealed", scores=listed))
         return said.say(Msg("the game is over: {scores}; the host reveals the secret next", scores=listed))
     return said.say(Msg("turn {turn}: {step}", turn=game.state.turn_number, step=next_step(game.state, lang)))
+
+
+def look_lines(view: SeatView, since: int, lang: str = "en") -> list[str]:
+    """What the view's seat's Witch saw in the entries from ``since`` on (R5.6), in words and in
+    its language, with where each rat is now: for that seat's eyes only, from its own view
+    (P10: never another seat's look, never a face it did not see)."""
+    said = translator(lang)
+    state = view.game.state
+    where = {t: r for r, tokens in state.rats.items() for t in tokens} if state is not None else {}
+    lines = []
+    for look in view.looks:
+        if look.seq < since:
+            continue
+        face = face_text(view.game, look.token_id, lang)
+        if look.token in where:
+            lines.append(said.say(Msg("Your Witch saw rat {token} (now in {region}): {face_id}, {face} (R5.6).",
+                                      token=look.token, region=region_word(view.game, where[look.token]),
+                                      face_id=look.token_id, face=face)))
+        else:
+            lines.append(said.say(Msg("Your Witch saw rat {token}: {face_id}, {face} (R5.6).", token=look.token,
+                                      face_id=look.token_id, face=face)))
+    return lines
