@@ -13,16 +13,20 @@ from pbem.referee.deadlines import phrase
 from pbem.referee.owed import owed, unfinished
 from pbem.views.narrate import entry_lines
 from pbem.views.text import next_step, opening_line, trust_lines
+from pbem.views.trust import mark_lines
 
 
 def report_lines(
     game: Game, entries: Sequence[Entry], private: Sequence[Path] = (), private_hint: bool = True,
-    lang: str = "en",
+    lang: str = "en", full_trust: bool | None = None,
 ) -> list[str]:
     """What ``pbem apply`` prints: the new entries, then what comes next.
 
     With ``private_hint`` the host is told where a Witch's private reveal was
-    written (the CLI); a mail to every player leaves that out.
+    written (the CLI); a mail to every player leaves that out.  ``full_trust`` says
+    the trust statement and the notices in full (by default with ``private_hint``:
+    the host's terminal); else one line each (:func:`pbem.views.trust.mark_lines`,
+    every mail but the invitation and the end mail, which say them in full).
     """
     said = translator(lang)
     lines: list[str] = []
@@ -44,7 +48,8 @@ def report_lines(
     else:
         lines.append(said.say(Msg("next: {step}", step=opening_line(game, lang))))
     lines.append(said.say(Msg("log now ends at entry {seq} ({hash})", seq=game.last_seq, hash=game.last_hash[:16])))
-    lines.extend(trust_lines(game, lang))
+    lines.extend(trust_lines(game, lang) if (private_hint if full_trust is None else full_trust)
+                 else mark_lines(game, lang))
     return lines
 
 

@@ -15,7 +15,8 @@ from pbem.referee.seats import SEAT_RECORDS
 from pbem.referee.seatview import SeatView
 from pbem.views import orders
 from pbem.views.narrate import entry_lines
-from pbem.views.text import host_alone, opening_line
+from pbem.views.text import opening_line
+from pbem.views.trust import short_notice_msgs
 
 
 def template(view: SeatView, lang: str = "en") -> str:
@@ -71,17 +72,8 @@ def _standin_news(game: Game, lang: str = "en") -> list[str]:
 def _short_notices(game: Game, lang: str = "en") -> list[str]:
     """The game's notices (:func:`pbem.views.text.notices`) in a few words each: the report
     that carries the template says them in full."""
-    short: list[Msg] = []
-    if game.test_game:
-        short.append(Msg("TEST GAME (P7): it proves nothing."))
-    if game.bots:
-        short.append(Msg("BOT SEATS: {seats}, the host's bots (P4).", seats=", ".join(sorted(game.bots))))
-    if host_alone(game):
-        short.append(Msg("HOST'S DEAL: no player's nonce is in the seed (P4)."))
-    if game.edition != "standard":
-        short.append(Msg("CUSTOM GAME: not pbem's standard data (P3)."))
     said = translator(lang)
-    return [line for text in short for line in orders.wrap(said.say(text).split(), "# ", "#   ")]
+    return [line for text in short_notice_msgs(game) for line in orders.wrap(said.say(text).split(), "# ", "#   ")]
 
 
 def resign_template(view: SeatView, lang: str = "en") -> str:

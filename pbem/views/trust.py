@@ -21,6 +21,10 @@ TRUST = Msg(
     "unnoticed (keep your last log: 'pbem verify NEW --extends OLD'), or learned a face through pbem"
 )
 
+TRUST_MARK = Msg("trust (P1): nobody, the host included, chose the rat order; said in full in the invitation, "
+                 "the end mail and 'pbem show'")
+"""The one-line mark every other mail carries instead of :data:`TRUST` and the notices' paragraphs."""
+
 
 PROTOCOL_DOC = "docs/protocol.md"
 
@@ -114,6 +118,28 @@ def trust_lines(game: Game, lang: str = "en") -> list[str]:
     every verdict ends with these."""
     seed = seed_line(game, lang)
     return [translator(lang).say(TRUST), *([seed] if seed else []), *notices(game, lang)]
+
+
+def short_notice_msgs(game: Game) -> list[Msg]:
+    """The game's notices (:func:`notice_msgs`) in a few words each, for a mail that does not say
+    them in full (a template, a report mail)."""
+    short: list[Msg] = []
+    if game.test_game:
+        short.append(Msg("TEST GAME (P7): it proves nothing."))
+    if game.bots:
+        short.append(Msg("BOT SEATS: {seats}, the host's bots (P4).", seats=", ".join(sorted(game.bots))))
+    if host_alone(game):
+        short.append(Msg("HOST'S DEAL: no player's nonce is in the seed (P4)."))
+    if game.edition != "standard":
+        short.append(Msg("CUSTOM GAME: not pbem's standard data (P3)."))
+    return short
+
+
+def mark_lines(game: Game, lang: str = "en") -> list[str]:
+    """:func:`trust_lines` as one line each: the trust mark, the seed's line, the short notices."""
+    said = translator(lang)
+    seed = seed_line(game, lang)
+    return [said.say(TRUST_MARK), *([seed] if seed else []), *(said.say(m) for m in short_notice_msgs(game))]
 
 
 def opening_line(game: Game, lang: str = "en") -> str:
