@@ -115,18 +115,22 @@ def _opening_template(game: Game, player: str, lang: str = "en") -> str:
         lines += orders.wrap(rule.split(), "# ", "#   ")
     after = after_of(game, opening=True)
     head = notation.header_lines(game.game_id, player, after["seq"], after["hash"])
-    command = [f"#   pbem nonce {game.game_id} --player {player}", "#     --games DIR"]
+    log = f"{game.game_id}-{game.last_seq}-log.yaml.gz"  # the log as a mail attaches it (mail.replies.log_name)
+    command = [f"#   pbem nonce {log}", f"#     --player {player}"]
     if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
-        text = said.say(Msg("Round 1 of 2 (P4): commit to a secret nonce, so that nobody, the host too, can steer "
-                            "the deal. Easiest, with pbem installed (it keeps the nonce and writes the move):"))
+        text = said.say(Msg("Round 1 of 2 (P4): the rats' order comes from the host's secret and a secret number "
+                            "from each player; you send a fingerprint of yours now and the number itself in round "
+                            "2, so that nobody, the host included, can choose the order after seeing the others'. "
+                            "With pbem, from the log the mail brought (it keeps your number for round 2):"))
         return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
                           command[1] + " --out commit.txt", *head,
-                          said.say(Msg("# commit <64 hex digits>"))]) + "\n"
+                          said.say(Msg("# commit <the fingerprint, 64 hex digits>"))]) + "\n"
     if opening is Opening.REVEAL and player in game.commits and player not in game.nonces:
-        text = said.say(Msg("Round 2 of 2 (P4): every seat has committed; now send the nonce you committed to. "
-                            "Easiest, with pbem installed:"))
-        return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
-                          command[1] + " --reveal", *head, said.say(Msg("# nonce <the nonce, in hex>"))]) + "\n"
+        text = said.say(Msg("Round 2 of 2 (P4): every seat has sent its fingerprint; now send the secret number "
+                            "it was made from. With pbem, in the folder where round 1 kept it, from the log the "
+                            "mail brought:"))
+        return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1], command[1] + " --reveal",
+                          *head, said.say(Msg("# nonce <your secret number, in hex>"))]) + "\n"
     nothing = said.say(Msg("Nothing to send now for {player}: {where}.", player=player,
                            where=opening_line(game, lang=lang)))
     return "\n".join([*lines, *orders.wrap(nothing.split(), "# ", "# ")]) + "\n"
