@@ -43,6 +43,7 @@ from pbem.referee.seatview import SeatView
 from pbem.views.narrate import entry_lines
 from pbem.views.template import template
 from pbem.views.text import board_lines
+from pbem.views.trust import mark_lines
 
 NOTICES_NAME = "mail-notices.txt"
 _log = logging.getLogger("pbem.mail.tick")
@@ -208,7 +209,8 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
             lines = entry_lines(game, game.entries[seq], lang=lang)
             for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers (issue 17)
                 lines += entry_lines(game, entry, lang=lang)
-            told[lang] = ("\n".join(lines), "\n".join(board_lines(game, lang=lang)))
+            told[lang] = ("\n".join(lines), "\n".join([*board_lines(game, notes=False, lang=lang),
+                                                         *mark_lines(game, lang)]))  # the notices in one line each
         return told[lang]
 
     to_move = game.to_move()
