@@ -73,6 +73,7 @@ def test_r5_6_the_witchs_look_is_in_the_mails_text_and_in_the_page(
     mine = next(m for m in out if "private to red" in str(m["Subject"]))
     assert "Your Witch saw rat t01 (now in " in text_of(mine) and f"): {look.token_id}, {words} (R5.6)." \
         in text_of(mine), text_of(mine)
+    assert text_of(mine).index("Your Witch saw") < text_of(mine).index("game g  (players"), "the look comes first"
     page = attachment(mine, ".html")
     assert page is not None and f"t01 (you looked): {words}".encode() in page
 

@@ -369,7 +369,7 @@ def _player_text(
     if private:
         subject += "; " + said.say(Msg("private to {player}: your Witch look", player=player))
         looks = look_lines(seat_view(report.folder, game, player), report.applied.entries[0].seq, lang)
-        parts.append("\n".join([*looks, said.gettext(PRIVATE_TEXT)]))  # the face in words, in the seat's language
+        parts.insert(int(is_mover), "\n".join([*looks, said.gettext(PRIVATE_TEXT)]))  # first: the face, in words
     return subject, "\n\n".join(parts) + "\n"
 
 

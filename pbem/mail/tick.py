@@ -29,6 +29,7 @@ from pbem.errors import PbemError
 from pbem.files import write_atomic
 from pbem.host.games import game_dir, load_game, timeout
 from pbem.host.head import Head, head_of
+from pbem.host.private import seat_view
 from pbem.host.settings import load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now
@@ -169,7 +170,7 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str,
     head = Msg("Reminder (R8.1): {when}.\nIf you do not move by then, the stand-in rule (R8.3) plays "
                "your turn: no card, no ability, cubes on the region with the fewest rats, the plague one "
                "step to where you have the fewest cubes.", when=said)
-    page = composer_page(SeatView(game, player), host.from_address, lang)
+    page = composer_page(seat_view(game_dir(host.games, game.game_id), game, player), host.from_address, lang)
     body = (say.say(head) + page_text(game, player, page, lang) + "\n\n" + say.say(Msg("Your move file:"))
             + "\n\n" + text)
     found = due(game)
@@ -226,7 +227,8 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
         parts.append(log_text(game, lang))
         if player == to_move and last == game.last_seq:
             subject += "; " + say.say(Msg("your move, {player}", player=player))
-            page = composer_page(SeatView(game, player), host.from_address, lang)
+            page = composer_page(seat_view(game_dir(host.games, game.game_id), game, player), host.from_address,
+                                 lang)  # its own looks in the page (R5.6)
             parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
                          + template(SeatView(game, player), lang=lang))
         msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",
