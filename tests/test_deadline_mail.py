@@ -120,6 +120,9 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
     for e in timeouts:
         notices = [m for m in mails if f"entry {e['seq']}: timeout" in str(m["Subject"])]
         assert Counter(to_of(m) for m in notices) == Counter(ADDRESSES.values())
+        for notice in notices:  # P1: the trust statement as its one-line mark (in full: invitation, end, show)
+            said = notice.get_body(("plain",)).get_content()
+            assert "trust (P1): nobody, the host included" in said and "the host sees every face" not in said
         nxt = [m for m in notices if "your move" in str(m["Subject"])]
         if nxt:
             body = nxt[0].get_body(("plain",)).get_content()

@@ -201,7 +201,7 @@ def test_p4_pbem_nonce_keeps_the_nonce_private_and_reveals_it_later(games: Path,
 
 def test_p4_templates_for_both_rounds(games: Path) -> None:
     first = ok("template", GAME, "--player", "red", "--games", games)
-    assert "# commit <64 hex" in first and "Round 1 of 2" in first and "pbem nonce" in first
+    assert "# commit <the fingerprint, 64 hex digits>" in first and "Round 1 of 2" in first and "pbem nonce" in first
     for player in ("red", "green", "blue"):
         commit(games, player)
     second = ok("template", GAME, "--player", "red", "--games", games)

@@ -17,7 +17,7 @@ from pbem.i18n import Msg
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @click.option("--player", required=True, help="Your seat.")
 @click.option("--reveal", "reveal_it", is_flag=True, help="Round 2: write the move revealing the kept nonce.")
 @click.option("--words", "from_words", is_flag=True,
@@ -31,12 +31,15 @@ from pbem.i18n import Msg
 @refusals
 def nonce(game_id: str, player: str, reveal_it: bool, from_words: bool, keep: Path | None, out: Path | None,
           lang: str, games: Path) -> None:
-    """A player's nonce (P4): make and keep one and write its commitment; with --reveal, reveal it."""
-    from pbem.host.games import game_dir, load_game
+    """A player's nonce (P4): make and keep one and write its commitment; with --reveal, reveal it.
+    GAME is a game's id, or the path of its log (the log a mail brought: it needs no host's folder)."""
     from pbem.log.yamlio import dump_yaml
     from pbem.player.nonces import commit_move, keep_path, reveal_move
+    from pbem.views.timeline import game_at, read_checked
 
-    game = load_game(game_dir(games, game_id))
+    entries, hashes = read_checked(game_log(games, game_id)[0])
+    game = game_at(entries, hashes, len(entries) - 1)
+    game_id = game.game_id
     if player not in game.players:
         raise UnknownError(Msg("{player} is not a player in game {game}", player=repr(player), game=repr(game_id)),
                            "R2.1")

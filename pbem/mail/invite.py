@@ -15,14 +15,43 @@ from pathlib import Path
 from pbem.files import write_atomic
 from pbem.host.games import load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
-from pbem.i18n import Msg, translator
+from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game, Opening
-from pbem.log.logfile import LOG_NAME, locked
+from pbem.log.logfile import LOG_NAME, gzip_log, locked
 from pbem.mail.headers import UTF8
 from pbem.mail.outbox import Queue
-from pbem.mail.replies import attach_page, compose, composer_page, move_text, page_text, round_subject, round_text, tag
+from pbem.mail.replies import (
+    attach_page,
+    compose,
+    composer_page,
+    log_name,
+    move_text,
+    page_text,
+    round_subject,
+    round_text,
+    tag,
+)
 from pbem.referee.seatview import SeatView
 from pbem.views.template import template
+from pbem.views.trust import trust_lines
+
+ROUND_1_TEXT = N_(
+    "Round 1 of 2 of the opening (P4): the rats' order comes from the host's secret and a secret\n"
+    "number from each player; you send a fingerprint of yours now and the number itself in\n"
+    "round 2, so that nobody, the host included, can choose the order after seeing the others'.\n"
+    "\n"
+    "Reply with the template's lines below and your 'commit' line. To make that line:\n"
+    "- with pbem installed: save the attached log ({log}) in a folder you keep, and there run\n"
+    "    pbem nonce {log} --player {player} --out commit.txt\n"
+    "  (it keeps your number in that folder for round 2); reply with the lines of commit.txt;\n"
+    "- by hand: your number is 32 random bytes written as 64 hex digits (keep it for round 2);\n"
+    "  the fingerprint is the SHA-256 of the text pbem-rattus/v1/nonce followed by the number's\n"
+    "  bytes, not its hex digits:\n"
+    "    N=$(openssl rand -hex 32); echo \"keep: $N\"\n"
+    "    (printf pbem-rattus/v1/nonce; echo $N | xxd -r -p) | sha256sum\n"
+    "  and the line is 'commit' and the 64 hex digits it prints.")
+"""The first mail a player gets: what the two rounds protect, in words, and how to answer
+from the mail alone (the log it needs is attached)."""
 
 _log = logging.getLogger("pbem.mail.host")
 
@@ -87,12 +116,19 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
             if started else round_subject(game.opening.value, lang))
         text = template(SeatView(game, player), lang=lang)
         intro = move_text(lang) if started else round_text(lang)  # the first move's template is no nonce
+        trust = ""
+        if game.opening is Opening.COMMIT:  # the first mail: the rounds in words, the trust statement in full
+            intro = said.say(Msg(ROUND_1_TEXT, log=log_name(game), player=player))
+            trust = "\n\n" + "\n".join(trust_lines(game, lang))
         page = composer_page(SeatView(game, player), from_address, lang)  # the opening from a page too
         msg = compose(from_address, emails[player], subject, intro + page_text(game, player, page, lang) + "\n\n"
-                      + text, queue.message_id(batch, index, from_address))
+                      + text + trust, queue.message_id(batch, index, from_address))
         msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
                            filename=f"{game.game_id}-{game.opening.value}-{player}.txt")
         attach_page(msg, game, player, page)
+        if not started:  # what 'pbem nonce' reads: the log as it is now (P4), compressed
+            msg.add_attachment(gzip_log((child / LOG_NAME).read_bytes()), maintype="application", subtype="gzip",
+                               filename=log_name(game))
         out.append(msg)
     if out and not queue.put(batch, "invite", out):  # the round is marked once, above: said if not
         _log.warning("the invitations of %s to %s were queued before", game.game_id, game.opening.value)

@@ -32,6 +32,7 @@ from pbem.mail.accept import public_text
 from pbem.mail.headers import MSGID_RE, UTF8, Mail, attach_part, shared_part
 from pbem.mail.pictures import board_picture_of
 from pbem.referee.seatview import SeatView
+from pbem.views.narrate import look_lines
 from pbem.views.report import report_lines
 from pbem.views.template import template
 from pbem.views.text import board_lines
@@ -298,8 +299,8 @@ def applied_mails(
             continue
         lang = settings.language(player)  # every mail to a seat in its language (issue 22)
         is_mover = normal_address(emails[player]) == sender and player == mover
-        if player == game.to_move() or player in inviting:
-            pages[player] = composer_page(SeatView(game, player), from_address, lang)
+        if player == game.to_move() or player in inviting:  # the page shows the seat's own looks (R5.6)
+            pages[player] = composer_page(seat_view(report.folder, game, player), from_address, lang)
         subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates,
                                      pages.get(player), lang)
         if is_mover:
@@ -367,7 +368,8 @@ def _player_text(
                      + template(SeatView(game, player), lang=lang))
     if private:
         subject += "; " + said.say(Msg("private to {player}: your Witch look", player=player))
-        parts.append(said.gettext(PRIVATE_TEXT))
+        looks = look_lines(seat_view(report.folder, game, player), report.applied.entries[0].seq, lang)
+        parts.insert(int(is_mover), "\n".join([*looks, said.gettext(PRIVATE_TEXT)]))  # first: the face, in words
     return subject, "\n\n".join(parts) + "\n"
 
 
@@ -394,7 +396,5 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
         )
     if private is not None:  # the seat's own looks, from its view (R5.6, P6)
         view = seat_view(report.folder, game, player)
-        msg.add_attachment(
-            "".join("---\n" + dump_yaml(doc) for doc in view.private_docs()).encode("utf-8"),
-            maintype="application", subtype="yaml", filename=f"{game.game_id}-private-{player}.yaml",
-        )
+        msg.add_attachment("".join("---\n" + dump_yaml(doc) for doc in view.private_docs()).encode("utf-8"),
+                           maintype="application", subtype="yaml", filename=f"{game.game_id}-private-{player}.yaml")

@@ -29,6 +29,7 @@ from pbem.errors import PbemError
 from pbem.files import write_atomic
 from pbem.host.games import game_dir, load_game, timeout
 from pbem.host.head import Head, head_of
+from pbem.host.private import seat_view
 from pbem.host.settings import load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now
@@ -43,6 +44,7 @@ from pbem.referee.seatview import SeatView
 from pbem.views.narrate import entry_lines
 from pbem.views.template import template
 from pbem.views.text import board_lines
+from pbem.views.trust import mark_lines
 
 NOTICES_NAME = "mail-notices.txt"
 _log = logging.getLogger("pbem.mail.tick")
@@ -172,7 +174,7 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str,
     head = Msg("Reminder (R8.1): {when}.\nIf you do not move by then, the stand-in rule (R8.3) plays "
                "your turn: no card, no ability, cubes on the region with the fewest rats, the plague one "
                "step to where you have the fewest cubes.", when=said)
-    page = composer_page(SeatView(game, player), host.from_address, lang)
+    page = composer_page(seat_view(game_dir(host.games, game.game_id), game, player), host.from_address, lang)
     body = (say.say(head) + page_text(game, player, page, lang) + "\n\n" + say.say(Msg("Your move file:"))
             + "\n\n" + text)
     found = due(game)
@@ -212,7 +214,8 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
             lines = entry_lines(game, game.entries[seq], lang=lang)
             for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers (issue 17)
                 lines += entry_lines(game, entry, lang=lang)
-            told[lang] = ("\n".join(lines), "\n".join(board_lines(game, lang=lang)))
+            told[lang] = ("\n".join(lines), "\n".join([*board_lines(game, notes=False, lang=lang),
+                                                         *mark_lines(game, lang)]))  # the notices in one line each
         return told[lang]
 
     to_move = game.to_move()
@@ -228,7 +231,8 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
         parts.append(log_text(game, lang))
         if player == to_move and last == game.last_seq:
             subject += "; " + say.say(Msg("your move, {player}", player=player))
-            page = composer_page(SeatView(game, player), host.from_address, lang)
+            page = composer_page(seat_view(game_dir(host.games, game.game_id), game, player), host.from_address,
+                                 lang)  # its own looks in the page (R5.6)
             parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
                          + template(SeatView(game, player), lang=lang))
         msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",

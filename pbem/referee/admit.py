@@ -237,7 +237,13 @@ def _nonce(game: Game, move: Move) -> None:
     check_reveal(game, player)
     nonce = move.data["nonce"]
     if protocol.nonce_commitment(bytes.fromhex(nonce)) != game.commits[player]:
-        if protocol.nonce_commitment(nonce.encode("ascii")) == game.commits[player]:
+        text = nonce.encode("ascii")
+        if protocol.nonce_commitment(text) == game.commits[player] and len(text) <= 64:
+            raise RulesError(Msg(  # the text's bytes are a nonce P4 takes (16-64 bytes): the game goes on
+                "{player}'s commitment is the hash of the nonce's hex text, not of its bytes; that text is a "
+                "nonce too, as P4 hashes the bytes it is given: send this line instead of the 'nonce' line, and "
+                "the reveal is recorded: nonce {line}", player=player, line=text.hex()), "P4")
+        if protocol.nonce_commitment(text) == game.commits[player]:
             raise RulesError(
                 Msg("{player}'s commitment is the hash of the nonce's hex text, not of its bytes, so it "
                     "can never match: P4 hashes 'pbem-rattus/v1/nonce' and the nonce's raw bytes (as 'pbem "

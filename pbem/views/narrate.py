@@ -8,6 +8,9 @@ revealed it (a flip, P6), never one still hidden (P10).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game
 from pbem.log.records import (
@@ -25,8 +28,9 @@ from pbem.log.records import (
     Timeout,
     Waive,
 )
+from pbem.referee.seatview import SeatView
 from pbem.rules import action_from_dict
-from pbem.views.text import describe_action, describe_event, next_step, opening_line, region_word
+from pbem.views.text import describe_action, describe_event, face_text, next_step, opening_line, region_word
 
 
 def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
@@ -43,8 +47,7 @@ def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
                                  seq=seq, game=raw["game"], players=", ".join(raw["players"])))]
         case Move():
             lines = [said.say(Msg("entry {seq}: {player}'s move accepted", seq=seq, player=player))]
-            lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if e["event"] != "turn_started")
-            return lines
+            return lines + event_lines(game, entry.outcome, lang)
         case Commit():
             return [said.say(Msg("entry {seq}: {player}'s nonce commitment recorded (P4)", seq=seq, player=player))]
         case Nonce():
@@ -77,6 +80,20 @@ def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
     return [f"entry {seq}: {type(entry).__name__}"]  # pragma: no cover - every record is told above
 
 
+def event_lines(game: Game, outcome: Sequence[dict[str, Any]], lang: str = "en") -> list[str]:
+    """A move's events, one indented line each; an outbreak that takes no cube says so, and
+    why (R4.3), so that "the plague breaks out" is never left without its outcome."""
+    said = translator(lang)
+    lines = []
+    events = [e for e in outcome if e["event"] != "turn_started"]
+    for i, event in enumerate(events):
+        lines.append(f"  {describe_event(game, event, lang)}")
+        took = i + 1 < len(events) and events[i + 1]["event"] == "cube_removed"
+        if event["event"] == "token_flipped" and event["outbreak"] and not took:
+            lines.append("  " + said.say(Msg("nobody loses a cube: no symbol of this rat hits a cube there (R4.3)")))
+    return lines
+
+
 def _when(at: str) -> str:
     return at.replace("T", " ").replace("Z", " UTC")
 
@@ -97,8 +114,7 @@ def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
         listed = said.say(Msg("{actions}; {action}", actions=listed, action=action))
     did = Msg("the stand-in: {actions}", actions=listed) if done else Msg("the stand-in: does nothing (R8.3)")
     lines = [said.say(head), "  " + said.say(did)]
-    lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if e["event"] != "turn_started")
-    return lines
+    return lines + event_lines(game, entry.outcome, lang)
 
 
 def status_line(game: Game, lang: str = "en") -> str:
@@ -113,3 +129,25 @@ def status_line(game: Game, lang: str = "en") -> str:
             return said.say(Msg("the game is over: {scores}; the secret is revealed", scores=listed))
         return said.say(Msg("the game is over: {scores}; the host reveals the secret next", scores=listed))
     return said.say(Msg("turn {turn}: {step}", turn=game.state.turn_number, step=next_step(game.state, lang)))
+
+
+def look_lines(view: SeatView, since: int, lang: str = "en") -> list[str]:
+    """What the view's seat's Witch saw in the entries from ``since`` on (R5.6), in words and in
+    its language, with where each rat is now: for that seat's eyes only, from its own view
+    (P10: never another seat's look, never a face it did not see)."""
+    said = translator(lang)
+    state = view.game.state
+    where = {t: r for r, tokens in state.rats.items() for t in tokens} if state is not None else {}
+    lines = []
+    for look in view.looks:
+        if look.seq < since:
+            continue
+        face = face_text(view.game, look.token_id, lang)
+        if look.token in where:
+            lines.append(said.say(Msg("Your Witch saw rat {token} (now in {region}): {face_id}, {face} (R5.6).",
+                                      token=look.token, region=region_word(view.game, where[look.token]),
+                                      face_id=look.token_id, face=face)))
+        else:
+            lines.append(said.say(Msg("Your Witch saw rat {token}: {face_id}, {face} (R5.6).", token=look.token,
+                                      face_id=look.token_id, face=face)))
+    return lines

@@ -20,22 +20,21 @@ generators (:func:`pbem.rules.legal_by_kind`) on the public state: no face (P10)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from pbem.i18n import Msg, translator
-from pbem.i18n.names import SHIPPED, canonical, keeps
 from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
 from pbem.rules.checks import card_refusal, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import outbreak_pending, spread_count
 from pbem.rules.stages import kinds_now
 from pbem.rules.state import MAX_RATS
+from pbem.views.lines import WIDTH, choices, kept, shipped_names, words, wrap
 
-WIDTH = 39
-"""Every template line is shorter than 40 characters."""
+__all__ = ["MOST_LINES", "WIDTH", "choices", "left", "menu", "shipped_names", "words", "wrap"]
 
 MOST_LINES = 45
-"""A template longer than this lists the Knight's paths in short (:func:`menu`'s ``compact``)."""
-
+"""A template longer than this lists the Knight's paths, the Monk's rats, the Merchant's moves, then the cards, in short
+(:func:`menu`'s ``compact``)."""
 
 
 def _kind(state: State, kind: str) -> list[dict[str, object]]:
@@ -43,61 +42,6 @@ def _kind(state: State, kind: str) -> list[dict[str, object]]:
         if k == kind:
             return [a.to_dict() for a in thunk()]
     return []
-
-
-def wrap(words: list[str], lead: str = "#   ", more: str = "#     ") -> list[str]:
-    """``words`` (choices, each already with its trailing comma where one belongs) in lines
-    shorter than :data:`WIDTH` + 1, the first after ``lead``, the rest after ``more``."""
-    lines: list[str] = []
-    line = lead
-    for word in words:
-        if line.strip("# ") and len(line) + 1 + len(word) > WIDTH:
-            lines.append(line.rstrip())
-            line = more
-        line += ("" if line in (lead, more) else " ") + word
-    if line.strip("# "):
-        lines.append(line.rstrip())
-    return lines
-
-
-def choices(items: list[str]) -> list[str]:
-    """A list of choices, comma-separated, wrapped."""
-    return wrap([f"{item}," for item in items[:-1]] + items[-1:])
-
-
-_NBSP = "\u00a0"
-
-
-def _kept(text: str) -> str:
-    """A value that :func:`words` keeps whole on a line (a path, ``gallia (1)``)."""
-    return text.replace(" ", _NBSP)
-
-
-def words(said: str) -> list[str]:
-    """A sentence said in a language, as :func:`wrap`'s words: split at its spaces, but
-    never inside a value made :func:`_kept` (as English keeps ``gallia (1),`` whole)."""
-    return [word.replace(_NBSP, " ") for word in said.split(" ") if word]
-
-
-def shipped_names(lang: str, regions: Mapping[str, str] | None = None) -> Callable[[str], str]:
-    """A region's or card's name as a template line shows it in ``lang``: the name its
-    players know for a shipped region or a class card (the notation reads it back,
-    :func:`pbem.i18n.names.canonical`), else the id as it is; English shows ids.
-    ``regions`` (id -> name), a custom map's: a shipped region it renamed, or whose name
-    would read back as another of its regions, keeps its id (P3)."""
-    if lang == "en":
-        return str
-    said = translator(lang)
-
-    def name(ident: str) -> str:
-        for kind in ("region", "card"):
-            if ident in SHIPPED[kind] and (kind == "card" or regions is None or keeps(regions, ident)):
-                shown = said.pgettext(kind, ident)
-                if " " in shown or (kind == "region" and canonical(shown, kind, regions) != ident):
-                    return ident  # a line's words are split at spaces; the name must read back
-                return shown
-        return ident
-    return name
 
 
 def _as(state: State, player: str, card: str) -> State | None:
@@ -113,7 +57,7 @@ def _as(state: State, player: str, card: str) -> State | None:
 
 
 class _Menu:
-    def __init__(self, state: State, player: str, compact: bool, lang: str = "en",
+    def __init__(self, state: State, player: str, compact: int, lang: str = "en",
                  name: Callable[[str], str] = str) -> None:
         self.state, self.player, self.compact = state, player, compact
         self.lang, self.said, self.name = lang, translator(lang), name
@@ -141,8 +85,10 @@ class _Menu:
             if "witch_swap" in kinds or "witch_look" in kinds:
                 self.section(Msg("swap (R5.6): after the second look"))
             self.section(Msg("then the rest of the turn:"))
-        elif "witch_look" in kinds:
+        elif "witch_look" in kinds and s.cards["witch"] == p:
             self.section(Msg("look TOKEN (R5.6): any rat; stop there to see its face"))
+        elif "witch_look" in kinds:
+            self.section(Msg("look TOKEN (R5.6), if you take it: any rat; stop there to see its face"))
 
     def card(self) -> None:
         cards = [str(a["card"]) for a in _kind(self.state, "take_card")]
@@ -156,25 +102,99 @@ class _Menu:
             title = Msg("place REGION N (R3.2), one of:") if s.phase is not Phase.FINAL else \
                 Msg("place REGION 1 (the Peasant, R6.3):")
             self.section(title, places)
-        if not s.turn.placed and s.phase is Phase.TURN and _as(s, p, "peasant") is not None:
-            self.section(Msg("(the Peasant: 1 cube more, R5.5)"))
+        if s.turn.placed or s.phase is not Phase.TURN or (not places and s.cards["peasant"] == p):
+            return
+        if s.cards["peasant"] == p:  # the generator counted the Peasant's cube in: say so, once (R5.5)
+            self.section(Msg("(these counts already include the Peasant's +1, R5.5)"))
+        elif _as(s, p, "peasant") is not None:
+            self.section(Msg("(if you take the Peasant, R5.5: 1 more, or 1 where no rat is)"))
 
     def abilities(self) -> None:
+        """The King's regions, the Merchant's moves (from, how many, to) and the Monk's rats
+        with where they may go (R5.1-R5.3), each said "if you take it" for a card not held."""
         s, p = self.state, self.player
-        for card, heading, rule, kind, first in (  # each heading one sentence: its form's words translated too
-            ("king", Msg("king REGION (R5.1), REGION:"), "R5.1", "king", "region"),
-            ("merchant", Msg("merchant FROM TO N (R5.2), FROM:"), "R5.2", "merchant", "source"),
-            ("monk", Msg("monk TOKEN REGION (R5.3), TOKEN:"), "R5.3", "monk", "token"),
-        ):
+        offered: list[str] = []
+        takeable: list[str] = []
+        held_named: list[str] = []
+        for card in ("king", "merchant", "monk"):
             trial = _as(s, p, card)
-            if trial is None:
+            acts = _kind(trial, card) if trial is not None else []
+            if not acts:
                 continue
-            found = sorted({str(a[first]) for a in _kind(trial, kind)}, key=_board_order(s))
-            if card == "monk" and found and len(found) == sum(map(len, s.rats.values())):
-                self.section(Msg("monk TOKEN REGION ({rule}): any rat on the board", rule=rule))  # all can go
-            elif found:
-                self.section(heading, self.names(found))
-        self.witch(first=False)
+            offered.append(card)
+            held = s.cards[card] == p
+            if not held and self.compact > 3:  # a crowded menu: the cards one could take, named only
+                takeable.append(card)
+                continue
+            if self.compact > 4:  # the most crowded: the cards held too, their choices left to the board
+                held_named.append(card)
+                continue
+            if card == "king":
+                self.section(_TITLES[card, held], self.names(sorted({str(a["region"]) for a in acts},
+                                                                    key=_board_order(s))))
+            elif card == "merchant":
+                self.section(_TITLES[card, held])
+                self._merchant(acts)
+            else:
+                self.section(_TITLES[card, held])
+                self._monk(acts)
+        if held_named:
+            self.section(Msg("your cards, by the board (R5): {cards}", cards=", ".join(self.names(held_named))))
+        if len(offered) > 1 or ("monk" in offered and s.phase is Phase.TURN):  # the plague's lines below too
+            self.section(Msg("(a king, merchant or monk line changes the lists below it)"))
+        witch = _as(s, p, "witch")
+        if self.compact > 3 and s.cards["witch"] != p and witch is not None and _kind(witch, "witch_look"):
+            takeable.append("witch")
+        if takeable:
+            self.section(Msg("if you take it, also (R5.7): {cards}", cards=", ".join(self.names(takeable))))
+        if "witch" not in takeable:
+            self.witch(first=False)
+
+    def _merchant(self, acts: list[dict[str, object]]) -> None:
+        """``FROM to TO, TO: 1-N`` per region the Merchant may leave (R5.2), in the form's order."""
+        by_source: dict[str, tuple[int, list[str]]] = {}
+        for a in acts:
+            most, targets = by_source.get(str(a["source"]), (0, []))
+            count = a["count"]
+            assert isinstance(count, int)
+            target = str(a["target"])
+            by_source[str(a["source"])] = (max(most, count), targets + ([target] if target not in targets else []))
+        order = sorted(by_source, key=_board_order(self.state))
+        if self.compact > 2:  # the Merchant's regions and counts; where to: the board's neighbours
+            sources = ", ".join(kept(f"{self.name(r)} {by_source[r][0]}") for r in order)
+            self.lines.extend(wrap(words(self.said.say(Msg("to a neighbour (the board); FROM 1-N: {sources}",
+                                                           sources=sources)))))
+            return
+        for source in order:
+            most, targets = by_source[source]
+            line = (Msg("{source} to {regions}: 1", source=kept(self.name(source)),
+                        regions=", ".join(self.names(targets))) if most == 1 else
+                    Msg("{source} to {regions}: 1-{most}", source=kept(self.name(source)),
+                        regions=", ".join(self.names(targets)), most=most))
+            self.lines.extend(wrap(words(self.said.say(line))))
+
+    def _monk(self, acts: list[dict[str, object]]) -> None:
+        """``TOKEN, TOKEN to REGION, REGION`` per region whose rats may move (R5.3); in short
+        (``compact`` 2), the rule and the regions that are full."""
+        s = self.state
+        if self.compact > 1:
+            full = [r for r in s.regions if len(s.rats[r]) >= MAX_RATS]
+            rule = (Msg("any rat, to a neighbour with under 3 rats (full: {regions})",
+                        regions=", ".join(self.names(full))) if full else
+                    Msg("any rat, to a neighbour with under 3 rats"))
+            self.lines.extend(wrap(words(self.said.say(rule))))
+            return
+        where = {t: r for r in s.regions for t in s.rats[r]}
+        by_source: dict[str, tuple[list[str], list[str]]] = {}
+        for a in acts:
+            token, target = str(a["token"]), str(a["target"])
+            tokens, targets = by_source.setdefault(where[token], ([], []))
+            tokens += [token] if token not in tokens else []
+            targets += [target] if target not in targets else []
+        for source in sorted(by_source, key=_board_order(s)):
+            tokens, targets = by_source[source]
+            line = Msg("{tokens} to {regions}", tokens=", ".join(tokens), regions=", ".join(self.names(targets)))
+            self.lines.extend(wrap(words(self.said.say(line))))
 
     def plague(self) -> None:
         """Each destination once, with the rats it spreads and where they may go (R3.3, R4.1),
@@ -217,14 +237,14 @@ class _Menu:
                 self.lines.extend(wrap([f"{path}:", f"{count} to", *[f"{r}," for r in room[:-1]], room[-1]]))
             elif count:
                 spread = Msg.plural("{path}: {n} to {regions}", "{path}: {n} to {regions}", count,
-                                    path=_kept(path), regions=", ".join(_kept(r) for r in room))
+                                    path=kept(path), regions=", ".join(kept(r) for r in room))
                 self.lines.extend(wrap(words(self.said.say(spread))))
             else:
                 quiet.append(path)
         if quiet and self.lang == "en":
             self.lines.extend(wrap(["no", "rat", "spreads:", *[f"{q}," for q in quiet[:-1]], quiet[-1]]))
         elif quiet:
-            none = Msg("no rat spreads: {paths}", paths=", ".join(_kept(q) for q in quiet))
+            none = Msg("no rat spreads: {paths}", paths=", ".join(kept(q) for q in quiet))
             self.lines.extend(wrap(words(self.said.say(none))))
 
     def outbreak(self, knight: bool) -> None:
@@ -259,6 +279,16 @@ class _Menu:
                 self.section(Msg("knight REGION [REGION] (R6.3), one of:"),
                              [" ".join(self.names(e.split())) for e in ends])
         self.section(Msg("end (R6.2): your go is finished; write it last"))
+
+
+_TITLES: dict[tuple[str, bool], Msg] = {  # (card, held): each heading one sentence, its form's words too
+    ("king", True): Msg("king REGION (R5.1), REGION:"),
+    ("king", False): Msg("king REGION (R5.1), if you take it:"),
+    ("merchant", True): Msg("merchant FROM TO N (R5.2), one of:"),
+    ("merchant", False): Msg("merchant FROM TO N (R5.2), if you take it, one of:"),
+    ("monk", True): Msg("monk TOKEN REGION (R5.3), one of:"),
+    ("monk", False): Msg("monk TOKEN REGION (R5.3), if you take it, one of:"),
+}
 
 
 def _spreads(state: State, end: str, marked: bool = False) -> tuple[int, list[str]]:
@@ -302,11 +332,12 @@ def left(state: State, player: str, lang: str = "en") -> str:
     return ", ".join(said.say(part) for part in parts)  # a list of what is left, not a sentence
 
 
-def menu(state: State, player: str, compact: bool = False, lang: str = "en",
+def menu(state: State, player: str, compact: int = 0, lang: str = "en",
          name: Callable[[str], str] = str) -> list[str]:
     """The template's choice lines for ``player``, in playing order (P10: public only);
     ``compact`` (for a menu that would be too long) lists the Knight's two-step paths by the
-    region they go through, their spreads' room left to the board.  In ``lang``, the
+    region they go through, their spreads' room left to the board, and at 2 also the Monk's
+    rats by the rule and the full regions.  In ``lang``, the
     explanations translated, the forms and keywords as they are, and each region and card
     by ``name`` (:func:`shipped_names`: a name the notation reads back)."""
     m = _Menu(state, player, compact, lang, name)

@@ -17,7 +17,8 @@ from pbem.referee.seatview import SeatView
 from pbem.rules import Phase
 from pbem.views import orders
 from pbem.views.narrate import entry_lines
-from pbem.views.text import host_alone, opening_line
+from pbem.views.text import opening_line
+from pbem.views.trust import short_notice_msgs
 
 
 def template(view: SeatView, lang: str = "en") -> str:
@@ -52,11 +53,12 @@ def template(view: SeatView, lang: str = "en") -> str:
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
     name = orders.shipped_names(lang, own_regions(game))
-    full = orders.menu(state, player, lang=lang, name=name)
-    if len(lines) + len(full) > orders.MOST_LINES:
-        full = orders.menu(state, player, compact=True, lang=lang, name=name)
+    for compact in range(6):  # the Knight's paths, the Monk's rats, the Merchant's moves, the cards in short
+        full = orders.menu(state, player, compact=compact, lang=lang, name=name)
+        if len(lines) + len(full) <= orders.MOST_LINES:
+            break
     if lang != "en" and len(lines) + len(full) > orders.MOST_LINES:  # longer names: the ids are shorter
-        full = orders.menu(state, player, compact=True, lang=lang)
+        full = orders.menu(state, player, compact=5, lang=lang)
     return "\n".join([*lines, *full]) + "\n"
 
 
@@ -75,17 +77,8 @@ def _standin_news(game: Game, lang: str = "en") -> list[str]:
 def _short_notices(game: Game, lang: str = "en") -> list[str]:
     """The game's notices (:func:`pbem.views.text.notices`) in a few words each: the report
     that carries the template says them in full."""
-    short: list[Msg] = []
-    if game.test_game:
-        short.append(Msg("TEST GAME (P7): it proves nothing."))
-    if game.bots:
-        short.append(Msg("BOT SEATS: {seats}, the host's bots (P4).", seats=", ".join(sorted(game.bots))))
-    if host_alone(game):
-        short.append(Msg("HOST'S DEAL: no player's nonce is in the seed (P4)."))
-    if game.edition != "standard":
-        short.append(Msg("CUSTOM GAME: not pbem's standard data (P3)."))
     said = translator(lang)
-    return [line for text in short for line in orders.wrap(said.say(text).split(), "# ", "#   ")]
+    return [line for text in short_notice_msgs(game) for line in orders.wrap(said.say(text).split(), "# ", "#   ")]
 
 
 def resign_template(view: SeatView, lang: str = "en") -> str:
@@ -127,18 +120,22 @@ def _opening_template(game: Game, player: str, lang: str = "en") -> str:
         lines += orders.wrap(rule.split(), "# ", "#   ")
     after = after_of(game, opening=True)
     head = notation.header_lines(game.game_id, player, after["seq"], after["hash"])
-    command = [f"#   pbem nonce {game.game_id} --player {player}", "#     --games DIR"]
+    log = f"{game.game_id}-{game.last_seq}-log.yaml.gz"  # the log as a mail attaches it (mail.replies.log_name)
+    command = [f"#   pbem nonce {log}", f"#     --player {player}"]
     if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
-        text = said.say(Msg("Round 1 of 2 (P4): commit to a secret nonce, so that nobody, the host too, can steer "
-                            "the deal. Easiest, with pbem installed (it keeps the nonce and writes the move):"))
+        text = said.say(Msg("Round 1 of 2 (P4): the rats' order comes from the host's secret and a secret number "
+                            "from each player; you send a fingerprint of yours now and the number itself in round "
+                            "2, so that nobody, the host included, can choose the order after seeing the others'. "
+                            "With pbem, from the log the mail brought (it keeps your number for round 2):"))
         return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
                           command[1] + " --out commit.txt", *head,
-                          said.say(Msg("# commit <64 hex digits>"))]) + "\n"
+                          said.say(Msg("# commit <the fingerprint, 64 hex digits>"))]) + "\n"
     if opening is Opening.REVEAL and player in game.commits and player not in game.nonces:
-        text = said.say(Msg("Round 2 of 2 (P4): every seat has committed; now send the nonce you committed to. "
-                            "Easiest, with pbem installed:"))
-        return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
-                          command[1] + " --reveal", *head, said.say(Msg("# nonce <the nonce, in hex>"))]) + "\n"
+        text = said.say(Msg("Round 2 of 2 (P4): every seat has sent its fingerprint; now send the secret number "
+                            "it was made from. With pbem, in the folder where round 1 kept it, from the log the "
+                            "mail brought:"))
+        return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1], command[1] + " --reveal",
+                          *head, said.say(Msg("# nonce <your secret number, in hex>"))]) + "\n"
     nothing = said.say(Msg("Nothing to send now for {player}: {where}.", player=player,
                            where=opening_line(game, lang=lang)))
     return "\n".join([*lines, *orders.wrap(nothing.split(), "# ", "# ")]) + "\n"

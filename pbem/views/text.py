@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.i18n import Msg, Name, translator
+from pbem.i18n import N_, Msg, Name, translator
 from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game
 from pbem.referee.deadlines import phrase, rule_text
@@ -100,6 +100,8 @@ def _card_name(card: str, lang: str) -> str:
 
 
 _SYMBOLS = {"M": Msg("majority"), "A": Msg("all")}  # pbem.rules.data.SYMBOL_WORDS, in the reader's language
+_LOSSES = {"M": N_("{player} loses a cube in {region}: the most cubes there (majority, R4.3)"),
+           "A": N_("{player} loses a cube in {region}: every player there loses one (all, R4.3)")}
 
 
 def symbol_word(symbol: str, lang: str = "en") -> str:
@@ -189,9 +191,11 @@ def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
                 "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): no outbreak",
                 "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): no outbreak", n,
                 token=t, region=name(r), face_id=tid, face=face))
-        case CubeRemoved(player=p, region=r, symbol=sym):
-            shown = sym if lang == "en" else symbol_word(sym, lang)
-            return said.say(Msg("{player} loses a cube in {region} ({symbol})", player=p, region=name(r), symbol=shown))
+        case CubeRemoved(player=p, region=r, symbol=sym):  # why, in words (R4.3)
+            if sym in _LOSSES:
+                return said.say(Msg(_LOSSES[sym], player=p, region=name(r)))
+            return said.say(Msg("{player} loses a cube in {region}: the rat shows the {card}, which {player} "
+                                "holds (R4.3)", player=p, region=name(r), card=card(sym)))
         case TurnStarted(player=p, phase=phase):
             what = {"setup": Msg("{player} places initial cubes", player=p),
                     "turn": Msg("{player} is to play", player=p),

@@ -23,6 +23,10 @@ TRUST = Msg(
     "against the words or file you kept ('pbem verify LOG --words SEAT', docs/fairplay.md)"
 )
 
+TRUST_MARK = Msg("trust (P1): nobody, the host included, chose the rat order; said in full in the invitation, "
+                 "the end mail and 'pbem show'")
+"""The one-line mark every other mail carries instead of :data:`TRUST` and the notices' paragraphs."""
+
 
 PROTOCOL_DOC = "docs/protocol.md"
 
@@ -135,6 +139,28 @@ def checked_line(game: Game, checked: list[str], lang: str = "en") -> str:
         return said.say(line)
     return said.say(Msg("{checked}; not checked here: {seats} (each player checks their own)", checked=line,
                         seats=", ".join(others)))
+
+
+def short_notice_msgs(game: Game) -> list[Msg]:
+    """The game's notices (:func:`notice_msgs`) in a few words each, for a mail that does not say
+    them in full (a template, a report mail)."""
+    short: list[Msg] = []
+    if game.test_game:
+        short.append(Msg("TEST GAME (P7): it proves nothing."))
+    if game.bots:
+        short.append(Msg("BOT SEATS: {seats}, the host's bots (P4).", seats=", ".join(sorted(game.bots))))
+    if host_alone(game):
+        short.append(Msg("HOST'S DEAL: no player's nonce is in the seed (P4)."))
+    if game.edition != "standard":
+        short.append(Msg("CUSTOM GAME: not pbem's standard data (P3)."))
+    return short
+
+
+def mark_lines(game: Game, lang: str = "en") -> list[str]:
+    """:func:`trust_lines` as one line each: the trust mark, the seed's line, the short notices."""
+    said = translator(lang)
+    seed = seed_line(game, lang)
+    return [said.say(TRUST_MARK), *([seed] if seed else []), *(said.say(m) for m in short_notice_msgs(game))]
 
 
 def opening_line(game: Game, lang: str = "en") -> str:
