@@ -240,8 +240,8 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         actions = [a.to_dict() for a in bot_actions(game.state, rng)]
         path.write_text(path.read_text() + "".join(action_line(a) + "\n" for a in actions))
         checked = ok("check", path, "--log", log)
-        assert f"ok: the host would accept all {len(actions)} action(s) against entry " \
-            f"{game.last_seq} (P10)" in checked
+        accepted = "the 1 action" if len(actions) == 1 else f"all {len(actions)} actions"
+        assert f"ok: the host would accept {accepted} against entry {game.last_seq} (P10)" in checked
         assert f"{game.to_move()}'s move accepted" in ok("apply", path, "--games", games)
         if not shown and n >= 6:
             shown = True

@@ -5,8 +5,8 @@ context ``region`` or ``card``, keyed by the canonical id); a move may name one 
 supported language, in any case, with or without accents (``Γαλλία``, ``γαλλια``,
 ``Lengyelorszag``), by any name its rulebook gives it (the Hungarian rulebook's estates,
 ``Papság``; the Ukrainian one's, ``Ченці``), and as players type it: a Latin look-alike
-among Cyrillic or Greek letters (``Iталiя`` with a Latin ``I`` and ``i``) or a Ukrainian
-word on a Russian keyboard (``Италия``); :func:`canonical` gives back the one id the log
+among Cyrillic or Greek letters (Italy typed with a Latin ``I`` and ``i`` among the
+Cyrillic ones) or a Ukrainian word on a Russian keyboard (``Италия``); :func:`canonical` gives back the one id the log
 records, and :func:`closest` the id a mistyped name most likely means ("did you mean").
 The rulebooks' words are listed in docs/glossary.yaml (tests/test_glossary.py checks
 that each is read here).
@@ -55,18 +55,26 @@ GAME_NAMES: tuple[str, ...] = ("Rattus", "Епідемія")
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
 _GREEK = re.compile("[\u0370-\u03ff\u1f00-\u1fff]")
-_AS_CYRILLIC = str.maketrans("AaBCcEeHIiKMOoPpTXxYy", "АаВСсЕеНІіКМОоРрТХхУу")
-_AS_GREEK = str.maketrans("ABEZHIKMNOPTYXoikv", "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοικν")
-_RUSSIAN = str.maketrans({"і": "и", "є": "е", "ґ": "г", "ё": "е", "ы": "и", "э": "е", "ъ": None, "'": None,
-                          "\u2019": None, "\u02bc": None})
+_AS_CYRILLIC = str.maketrans(  # Latin letters that look like Cyrillic ones, and those Cyrillic letters
+    "AaBCcEeHIiKMOoPpTXxYy",
+    "\u0410\u0430\u0412\u0421\u0441\u0415\u0435\u041d\u0406\u0456\u041a\u041c\u041e\u043e\u0420\u0440\u0422\u0425"
+    "\u0445\u0423\u0443")
+_AS_GREEK = str.maketrans(  # Latin letters that look like Greek ones, and those Greek letters
+    "ABEZHIKMNOPTYXoikv",
+    "\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7\u03bf\u03b9\u03ba"
+    "\u03bd")
+_RUSSIAN = str.maketrans({  # Ukrainian i, ye, ghe as a Russian keyboard types them; Russian yo, yery, e; no hard sign
+    "\u0456": "\u0438", "\u0454": "\u0435", "\u0491": "\u0433", "\u0451": "\u0435", "\u044b": "\u0438",
+    "\u044d": "\u0435", "\u044a": None, "'": None, "\u2019": None, "\u02bc": None})
 _JOINERS = re.compile(r"[\s_\-]+")
 
 
 def fold_name(word: str) -> str:
     """A name as a move compares it: :func:`pbem.i18n.fold` (case and accents), after Latin
     look-alikes among Cyrillic or Greek letters are read as those letters, with the
-    letters a Russian keyboard writes for Ukrainian ones folded together (і, и; є, е; ґ, г;
-    ї and й lose their marks in ``fold``), and without spaces, hyphens or apostrophes."""
+    letters a Russian keyboard writes for Ukrainian ones folded together (the Ukrainian i
+    and ye and ghe with the Russian letters typed for them; the marks of yi and short i go
+    in ``fold``), and without spaces, hyphens or apostrophes."""
     if _CYRILLIC.search(word):
         word = word.translate(_AS_CYRILLIC)
     elif _GREEK.search(word):

@@ -225,7 +225,7 @@ def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | N
         raise FormatError(Msg("{what} must be a mapping with game, player, kind, after", what=named), "P7")
     actions = doc.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:  # before the schema walks them all
-        raise FormatError(Msg.plural("{what} lists {n} actions; at most {most} are allowed",
+        raise FormatError(Msg.plural("{what} lists {n} action; at most {most} are allowed",
                                      "{what} lists {n} actions; at most {most} are allowed", len(actions),
                                      what=named, most=MAX_ACTIONS), "P7")
     _normalise(doc)

@@ -153,7 +153,7 @@ class _Reading:
         word, rest = words[0].lower(), words[1:]
         if word in _ACTIONS:
             self.actions.extend(_ACTIONS[word](where, rest))  # each field folds its own case: a name's
-            # letters are read as typed (a Latin 'M' among Cyrillic ones is 'М', a lower-case 'm' is not)
+            # letters are read as typed (a Latin capital M among Cyrillic letters is their M; a small m is not)
             self._kind(_TURN)
         elif word in _OPENING:
             _arity(where, f"{word} HEX", rest, 1)

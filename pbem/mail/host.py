@@ -133,7 +133,8 @@ class MailHost(Admission):
     def _handle(self, path: Path, key: str, state: dict[str, Any]) -> str:
         with path.open("rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAIL_LIMIT:
-                raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
+                raise HostileMail(Msg("the message is larger than the {mib} MiB allowed",
+                                      mib=MAIL_LIMIT // 1024 // 1024))
             data = handle.read(MAIL_LIMIT + 1)
         return self.admit(Inbound(data, key), state, screen=self._admit).result
 

@@ -141,7 +141,7 @@ def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, box: ImapBox
         if typ != "OK" or size is None:
             raise HostileMail("the server gave no size for the message")
         if int(size.group(1)) > MAIL_LIMIT:
-            raise HostileMail(f"the message is larger than the {MAIL_LIMIT // 1024 // 1024} MiB allowed")
+            raise HostileMail(Msg("the message is larger than the {mib} MiB allowed", mib=MAIL_LIMIT // 1024 // 1024))
         typ, body = conn.uid("FETCH", uid.decode("ascii"), "(BODY.PEEK[])")
         data = next((part[1] for part in body if isinstance(part, tuple)), None)
         if typ != "OK" or not isinstance(data, bytes):
