@@ -118,11 +118,11 @@ def test_the_rulebooks_names_are_used() -> None:
 
 def test_a_sentence_is_translated_whole_then_filled() -> None:
     inner = Msg("you already hold the {card} card", card=Name.card("monk"))
-    outer = Msg("action {index} ({kind}): {reason}", index=2, kind="take_card", reason=inner)
-    assert outer == "action 2 (take_card): you already hold the Monk card"
+    outer = Msg("action {index} ({kind}): {reason}", index=2, kind=Name.action("take_card"), reason=inner)
+    assert outer == "action 2 (take): you already hold the Monk card"
     assert say(outer, "en") == outer
-    assert say(outer, "hu") == "2. akció (take_card): már nálad van a Szerzetes kártya"
-    assert say(outer, "uk") == "дія 2 (take_card): карта «Чернець» вже у вас"
+    assert say(outer, "hu") == "2. akció (take: kártya elvétele): már nálad van a Szerzetes kártya"
+    assert say(outer, "uk") == "дія 2 (take: узяти карту): карта «Чернець» вже у вас"
 
 
 def test_the_plural_is_the_languages_own() -> None:

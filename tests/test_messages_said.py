@@ -102,6 +102,23 @@ def test_no_refusal_is_an_f_string() -> None:
     assert not unsaid, "\n".join(unsaid)
 
 
+INTERNAL_IDS = re.compile(r"take_card|move_plague|knight_move|knight_cubes|witch_look|witch_swap")
+
+
+def test_a_refusal_names_the_action_by_the_word_a_player_writes() -> None:
+    """R7.3: 'action 2 (take): ...', never the log's id (take_card), in every language."""
+    from test_i18n import refusals_of_the_rule_tests
+
+    from pbem.i18n import error_text
+
+    refusals = refusals_of_the_rule_tests()
+    assert any("(take)" in str(err) for err in refusals) and any("(plague)" in str(err) for err in refusals)
+    for err in refusals:
+        for lang in LANGS:
+            said = error_text(err, lang)
+            assert not INTERNAL_IDS.search(said), (lang, said)
+
+
 # --- the stand-in, in the third person -------------------------------------------------------
 
 IMPERATIVE = {"en": r"the stand-in: (place|move|put)", "hu": r"helyettesítő: (rakj|léptesd|tedd)",
@@ -112,13 +129,12 @@ IMPERATIVE = {"en": r"the stand-in: (place|move|put)", "hu": r"helyettesítő: (
 def test_a_stand_in_turn_is_told_as_what_the_stand_in_did(tmp_path: Path, lang: str) -> None:
     """R8.2-R8.3: red misses the deadline; the history tells the stand-in's placement, the
     plague's move and the spreads in the third person, in each language."""
+    from clitools import ok
     from test_deadlines import at, new_game
 
     from pbem.host.games import load_game
     from pbem.views.narrate import entry_lines
     from pbem.views.standin_acts import standin_did
-
-    from clitools import ok
 
     new_game(tmp_path)
     ok("tick", "--now", at(72), "--games", tmp_path)
