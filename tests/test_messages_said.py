@@ -102,6 +102,17 @@ def test_no_refusal_is_an_f_string() -> None:
     assert not unsaid, "\n".join(unsaid)
 
 
+def test_the_verdict_words_a_script_reads_stay_as_they_are() -> None:
+    """README: `ok:` and `FAIR` are language-neutral, each followed by a translated sentence
+    (pbem check, the audit, the end mail and the page say the same word)."""
+    for lang in ("hu", "el", "uk"):
+        for entry in make_catalogs.read_po(make_catalogs.po_path(lang).read_text(encoding="utf-8")):
+            if entry.msgid.startswith("ok: "):
+                assert all(s.startswith("ok: ") for s in entry.strings), (lang, entry.strings)
+            if "FAIR" in entry.msgid:
+                assert all("FAIR" in s for s in entry.strings), (lang, entry.strings)
+
+
 INTERNAL_IDS = re.compile(r"take_card|move_plague|knight_move|knight_cubes|witch_look|witch_swap")
 
 
