@@ -342,9 +342,9 @@ def test_check_says_a_refusal_in_the_players_language(tmp_path: Path) -> None:
                     f"place {region} 5\n", encoding="utf-8")
     english = cli("check", move, "--games", tmp_path)
     assert english.exit_code == 4 and "illegal move (R3.2): action 1 (place):" in english.stderr
-    for lang, words in (("hu", "szabálytalan lépés (R3.2): 1. akció (place):"),
-                        ("el", "μη επιτρεπτή κίνηση (R3.2): ενέργεια 1 (place):"),
-                        ("uk", "недозволений хід (R3.2): дія 1 (place):")):
+    for lang, words in (("hu", "szabálytalan lépés (R3.2): 1. akció (place: kockák lerakása):"),
+                        ("el", "μη επιτρεπτή κίνηση (R3.2): ενέργεια 1 (place: τοποθέτηση κύβων):"),
+                        ("uk", "недозволений хід (R3.2): дія 1 (place: розміщення кубиків):")):
         said = cli("check", move, "--games", tmp_path, "--lang", lang)
         assert said.exit_code == 4 and words in said.stderr, said.stderr
         assert translator(lang).pgettext("region", region) in said.stderr

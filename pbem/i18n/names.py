@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from pbem.i18n import KINDS, LANGS, fold, translator
+from pbem.i18n import KINDS, LANGS, Msg, Name, fold, translator
 
 SHIPPED: dict[str, frozenset[str]] = {
     "region": frozenset({"anglia", "scandia", "russia", "gallia", "germania", "polonia", "tartaria", "hispania",
@@ -117,6 +117,19 @@ def closest(word: str, kind: str, among: frozenset[str] | None = None) -> str | 
     names = {name: ident for name, ident in aliases(kind).items() if among is None or ident in among}
     near = difflib.get_close_matches(fold_name(word), list(names), n=1, cutoff=0.6)
     return names[near[0]] if near else None
+
+
+def unknown_name(where: str, value: str, kind: str) -> Msg:
+    """The refusal of ``value``, which names no region or card (``kind``), with the nearest
+    name in the reader's language if one is near ("did you mean Lovag?")."""
+    near = closest(value, kind)
+    if kind == "card":
+        return (Msg("{where}: {value} is not a card name", where=where, value=repr(value)) if near is None
+                else Msg("{where}: {value} is not a card name; did you mean {close}?", where=where,
+                         value=repr(value), close=Name.card(near)))
+    return (Msg("{where}: {value} is not a region name", where=where, value=repr(value)) if near is None
+            else Msg("{where}: {value} is not a region name; did you mean {close}?", where=where,
+                     value=repr(value), close=Name.region(near)))
 
 
 def is_game_name(word: str) -> bool:

@@ -34,8 +34,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.errors import FormatError
-from pbem.i18n import N_, Msg, Name
-from pbem.i18n.names import canonical, closest
+from pbem.i18n import N_, Msg
+from pbem.i18n.names import canonical, unknown_name
 
 HEADER_WORDS = ("game", "player", "after")
 KEYWORDS = frozenset({
@@ -152,8 +152,7 @@ class _Reading:
         words = body.replace(",", " ").split()
         word, rest = words[0].lower(), words[1:]
         if word in _ACTIONS:
-            self.actions.extend(_ACTIONS[word](where, rest))  # each field folds its own case: a name's
-            # letters are read as typed (a Latin capital M among Cyrillic letters is their M; a small m is not)
+            self.actions.extend(_ACTIONS[word](where, rest))  # each field folds its case (a name: as typed)
             self._kind(_TURN)
         elif word in _OPENING:
             _arity(where, f"{word} HEX", rest, 1)
@@ -265,23 +264,13 @@ def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> Non
 
 
 def _name(where: str, value: str, what: str = "region") -> str:
-    """A region or card: its id, also when named in a player's language (``Γαλλία``,
-    ``Szerzetes``, without accents too, or by a rulebook's other word: ``Papság``): the
-    move records the id (issue 22). A card that is none of the six, or a name that is no
-    word of a map, is refused with the nearest name ("did you mean"); another word is a
-    region id the game's own map may hold (the rules check it, with its nearest name too)."""
+    """A region or card: its id, also when named in a player's language (``Γαλλία``, ``Papság``;
+    issue 22); a card or a word no map's id could be that names none is refused ("did you mean")."""
     found = canonical(value, what)
     if found is not None:
         return found
     if what == "card" or not _WORD.match(value.lower()):
-        near = closest(value, what)
-        if near is not None:
-            raise NotationError(Msg("{where}: {value} is not a card name; did you mean {close}?", where=where,
-                                    value=repr(value), close=Name.card(near)) if what == "card"
-                                else Msg("{where}: {value} is not a region name; did you mean {close}?",
-                                         where=where, value=repr(value), close=Name.region(near)), "R7.3")
-        raise NotationError(Msg("{where}: {value} is not a card name", where=where, value=repr(value)) if what == "card"
-                            else Msg("{where}: {value} is not a region name", where=where, value=repr(value)), "R7.3")
+        raise NotationError(unknown_name(where, value, what), "R7.3")
     return value.lower()
 
 
