@@ -21,6 +21,10 @@ SMALL_WORDS = frozenset("""
 """.split()) - {"is_"}
 
 _WORD = re.compile(r"(?<![\w'])[A-Za-z]+(?![\w'])")
+_PLACEHOLDERS = re.compile(r"\b(?:FROM|TO|VIA|REGION|TOKEN|CARD|SEAT|SEQ|HASH|HEX|GAME|PLAYER)\b")
+"""The notation's placeholders (``merchant FROM TO N``), written alike in every language as
+``pbem rules notation`` writes them: capitals, case-sensitive, so ``from`` and ``to`` in a
+sentence are still words."""
 _BASE64 = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}")
 """A key or a hash in base64 (``ed25519:iT/Vjm...``): random letters, where ``iT`` once read as
 the word ``it``; such a run is no sentence and is left out."""
@@ -34,7 +38,7 @@ def english_lines(text: str, allowed: Iterable[str] = ()) -> list[str]:
     for line in text.splitlines():
         if any(a in line for a in keep):
             continue
-        words = [w.lower() for w in _WORD.findall(_BASE64.sub(" ", line))]
+        words = [w.lower() for w in _WORD.findall(_PLACEHOLDERS.sub(" ", _BASE64.sub(" ", line)))]
         small = {w for w in words if w in SMALL_WORDS}
         if len(small) >= 2 or (small and len(words) >= 3):
             found.append(line)

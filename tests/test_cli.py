@@ -240,8 +240,8 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         actions = [a.to_dict() for a in bot_actions(game.state, rng)]
         path.write_text(path.read_text() + "".join(action_line(a) + "\n" for a in actions))
         checked = ok("check", path, "--log", log)
-        assert f"ok: the host would accept all {len(actions)} action(s) against entry " \
-            f"{game.last_seq} (P10)" in checked
+        accepted = "the 1 action" if len(actions) == 1 else f"all {len(actions)} actions"
+        assert f"ok: the host would accept {accepted} against entry {game.last_seq} (P10)" in checked
         assert f"{game.to_move()}'s move accepted" in ok("apply", path, "--games", games)
         if not shown and n >= 6:
             shown = True
@@ -556,11 +556,11 @@ def test_nothing_follows_the_end_of_a_turn(at: Any, tmp_path: Path) -> None:
     outbreak, ended = _whole_turns(game)
     extra = {"action": "take_card", "card": "monk"}
     path = _write(tmp_path, "after-outbreak.yaml", move_text(game, player, [*outbreak, extra]))
-    says: tuple[str, ...] = (f"action {len(outbreak) + 1} (take_card)", "the outbreak in", "has begun", "(R7.4)")
+    says: tuple[str, ...] = (f"action {len(outbreak) + 1} (take)", "the outbreak in", "has begun", "(R7.4)")
     host = refused(g, Exit.RULES, "apply", path, "--games", g, says=says)
     assert refused(g, Exit.RULES, "check", path, "--log", pos.log, says=says) == host
     path = _write(tmp_path, "after-end.yaml", move_text(game, player, [*ended, extra]))
-    says = (f"action {len(ended) + 1} (take_card)", "your turn ended with the action before it", "(R7.4)")
+    says = (f"action {len(ended) + 1} (take)", "your turn ended with the action before it", "(R7.4)")
     host = refused(g, Exit.RULES, "apply", path, "--games", g, says=says)
     assert refused(g, Exit.RULES, "check", path, "--log", pos.log, says=says) == host
     # without the extra action both are whole turns the host accepts

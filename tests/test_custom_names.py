@@ -87,7 +87,7 @@ def test_p3_a_custom_maps_own_region_is_read_as_itself(games: Path, tmp_path: Pa
     path.write_text(text(game, f"place {OWN} 2"))
     assert "the turn is complete" in ok("check", path, "--log", games / "m" / "log.yaml")
     out = ok("apply", path, "--games", games)
-    assert f"red places 2 cube(s) in {HU_HUNGARIA}" in out, out
+    assert f"red places 2 cubes in {HU_HUNGARIA}" in out, out
     game = load_game(games / "m")
     assert game.state is not None and game.state.cubes[OWN] == {"red": 2} and not game.state.cubes["hungaria"]
     assert "game m:" in ok("verify", games / "m" / "log.yaml")

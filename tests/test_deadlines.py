@@ -273,7 +273,7 @@ def test_the_template_after_a_timeout_says_what_the_stand_in_did(tmp_path: Path)
     game = load_game(game_dir(tmp_path, "g"))
     text = ok("template", "g", "--games", tmp_path)
     assert f"# entry {game.last_seq} (" in text and "red's deadline passed" in text
-    assert "# the stand-in: place 2 cube(s)" in text
+    assert "# the stand-in places 2 cubes" in text
 
 
 def test_check_gives_the_hosts_verdict_on_a_resignation(tmp_path: Path) -> None:

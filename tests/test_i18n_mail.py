@@ -56,7 +56,7 @@ ENGLISH_OWN = (
     "It is your move.", "The public log is attached", "Your part of the opening", "Or open the attached page",
     "No page is attached", "Your move was accepted", "For your eyes only", "Reminder (R8.1)", "Your move file:",
     "Game g is over", "Final scores", "The host's secret", "With it anyone", "The host's audit", "Check it yourself",
-    "ok: ", "Your message was not applied", "Your move was applied", "Reference: ", "a nonce commitment for seat",
+    "Your message was not applied", "Your move was applied", "Reference: ", "a nonce commitment for seat",
     "It is recorded only once", "If you did not send it", "Mail commands:", "From now on pbem writes",
     "has moved on", "wins", "round 1 of 2", "round 2 of 2", "your move", "the game starts", "timed out",
     "the stand-in played", "your template", "the board after", "the history", "the log, ", "the end: ",
@@ -422,6 +422,29 @@ def test_every_mail_of_the_game_holds_no_english(marked_game: dict[str, list[Ema
                     continue
                 found += [(player, subject, line) for line in english_lines(text, allowed=TYPED)]
     assert found == [], "\n".join(f"{p}: {s} | {line}" for p, s, line in found[:60])
+
+
+INTERNAL = re.compile(r"take_card|move_plague|knight_move|knight_cubes|witch_look|witch_swap|/count\b")
+ORDERED = {"hu": r"helyettesítő: (rakj|léptesd|tedd)", "el": r"αναπληρωτής: (τοποθέτησε|μετακίνησε|βάλε)",
+           "uk": r"замінник: (розмістіть|перемістіть|покладіть)"}
+THIRD = {"hu": "a helyettesítő", "el": "ο αναπληρωτής", "uk": "замінник"}
+
+
+def test_no_mail_holds_an_internal_id_or_orders_the_reader_for_the_stand_in(
+    marked_game: dict[str, list[EmailMessage]],
+) -> None:
+    """R8.3 and R7.3 as the seats read them: the stand-in's turn (the stalled seat's timeout)
+    is told as what it did, in the seat's language, and no refusal or narration in any
+    mail names an action by the log's id (take_card, move_plague) or a schema path."""
+    for player, got in marked_game.items():
+        lang, told = LANGS[player], False
+        for msg in got:
+            for marked in mail_texts(msg):
+                text = marked.replace(OPEN, "").replace(CLOSE, "")
+                assert not INTERNAL.search(text), (player, subject_of(msg), INTERNAL.search(text))
+                assert not re.search(ORDERED[lang], text), (player, subject_of(msg))
+                told = told or THIRD[lang] in text
+        assert told, player
 
 
 # --- English as it was, and subjects a mail client reads back whole ------------------------

@@ -66,7 +66,7 @@ def test_the_leak_check_sees_a_face(check: tuple[LeakCheck, Path]) -> None:
     assert known is not None and game.state is not None
     hidden = next(t for t in known[1] if t not in game.state.flipped)
     face = known[0].look(hidden)
-    leak.check(f"rat {hidden} in Gallia is {face} (threshold 2, 1 cube(s)): no outbreak", game, "flip")
+    leak.check(f"rat {hidden} in Gallia is {face} (threshold 2, 1 cube): no outbreak", game, "flip")
     leak.check(f"token {hidden} is {face}", game, "error")
     leak.check(f"you named {face}", game, "echo", user_input=f"token: {face}")
     assert len(leak.leaks) == 2, leak.leaks

@@ -7,6 +7,7 @@ import copy
 import pytest
 from boards import NO_FACES, board, faces, kinds, of_kind, play, refused, tok
 
+from pbem.i18n import Name
 from pbem.rules import (
     Action,
     EndTurn,
@@ -248,7 +249,7 @@ def test_r7_3_apply_all_is_all_or_nothing() -> None:
     before = copy.deepcopy(state)
     with pytest.raises(RuleError) as caught:
         apply_all(state, "red", [TakeCard("monk"), Place("gallia", 1), TakeCard("king")], NO_FACES)
-    assert caught.value.rule == "R3.1" and caught.value.message.startswith("action 3 (take_card)")
+    assert caught.value.rule == "R3.1" and caught.value.message.startswith("action 3 (take)")
     assert state == before  # not even the first two actions stuck
 
 
@@ -332,7 +333,7 @@ def test_r7_4_an_action_after_the_outbreak_begins_is_refused_before_any_face(lat
     messages.add((caught.value.rule, caught.value.message))
     assert state == before
     [(rule, message)] = messages  # the same verdict, word for word, whatever the faces (P10)
-    assert rule == "R7.4" and message.startswith(f"action {len(actions)} ({late.kind}): ")
+    assert rule == "R7.4" and message.startswith(f"action {len(actions)} ({Name.action(late.kind)}): ")
     assert "outbreak" in message
 
 
@@ -364,7 +365,7 @@ def test_r7_4_nothing_may_follow_the_end_of_the_turn() -> None:
     with pytest.raises(RuleError) as caught:
         apply_all(state, "red", [MovePlague(("gallia",)), TakeCard("king")], NO_FACES)
     assert caught.value.rule == "R7.4"
-    assert caught.value.message.startswith("action 2 (take_card): your turn ended with the action before it")
+    assert caught.value.message.startswith("action 2 (take): your turn ended with the action before it")
     assert "green is to move" in caught.value.message
     assert state.to_move == "red" and state.plague == "anglia"  # refused whole (R7.3)
 

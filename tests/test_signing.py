@@ -281,7 +281,7 @@ def test_verify_checks_player_signatures_in_the_log(keys: Path) -> None:
     ok("apply", path, "--games", games)
     log = games / "g" / LOG_NAME
     entries = load_stream(log.read_text(), "log")
-    assert "1 signed moves verify" in ok("verify", log)
+    assert "1 signed move verifies" in ok("verify", log)
     # a host who rewrites red's nonce commitment (and re-chains the log) is caught by red's signature
     entries[1]["move"]["nonce_commitment"] = "f" * 64
     log.write_text(rechain(entries))

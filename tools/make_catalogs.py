@@ -39,6 +39,8 @@ PLURAL_FORMS = {
 }
 LANGUAGE_NAMES = {"hu": "Hungarian", "el": "Greek", "uk": "Ukrainian"}
 CARDS = ("peasant", "merchant", "monk", "knight", "witch", "king")  # pbem.rules.data.CLASSES, R1.5
+ACTIONS = ("take_card", "place", "king", "merchant", "monk", "witch_look", "witch_swap", "move_plague", "spread",
+           "knight_cubes", "knight_move", "flip", "end")  # pbem.i18n.ACTION_WORDS
 
 
 class Message(NamedTuple):
@@ -110,6 +112,8 @@ def extract() -> list[Message]:
         add("region", region, None, "pbem/data/map.yaml")
     for card in CARDS:
         add("card", card, None, "pbem/rules/data.py")
+    for kind in ACTIONS:
+        add("action", kind, None, "pbem/i18n/__init__.py")
     return list(found.values())
 
 

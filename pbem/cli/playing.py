@@ -13,7 +13,7 @@ import click
 
 from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, refusals, writable
 from pbem.errors import FormatError, StateError, UnknownError
-from pbem.i18n import Msg
+from pbem.i18n import LANGS, Msg
 
 
 @main.command()
@@ -130,10 +130,12 @@ def fingerprint(page: Path | None, lang: str) -> None:
 @click.option("--resign", "resigning", is_flag=True,
               help="The move that resigns PLAYER's seat: the stand-in plays it from then on (R8.4).")
 @force_option
-@lang_option
+@click.option("--lang", "lang", type=click.Choice(LANGS), default=None,
+              help="The language to write in: en, hu (magyar), el (ελληνικά), uk (українська) [default: the "
+                   "seat's language in the host's settings, else en]; the notation's keywords stay as they are.")
 @games_option
 @refusals
-def template(game_id: str, player: str | None, out: Path | None, resigning: bool, force: bool, lang: str,
+def template(game_id: str, player: str | None, out: Path | None, resigning: bool, force: bool, lang: str | None,
              games: Path) -> None:
     """A move file for the player to move (or, before the start, P4's commitment or nonce).
     GAME is a game's id, or the path of its log (a mailed log.yaml)."""
@@ -157,6 +159,10 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
             if not game.started else Msg("the game is over: no more moves"),
             "P4" if not game.started else "R6.5",
         )
+    if lang is None:  # the seat's own language, as its mails are written (the host's settings), else English
+        from pbem.host.settings import SETTINGS_NAME, load_settings  # lazily, as every command body (start-up)
+
+        lang = load_settings(path).language(who) if (path / SETTINGS_NAME).is_file() else "en"
     text = make(seat_view(path, game, who), lang=lang)  # refuses a seat that is not a player (R2.1)
     if out is None:
         click.echo(text, nl=False)

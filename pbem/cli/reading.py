@@ -205,19 +205,19 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str
     check_schema(entries)
     game = replay(entries, hashes)
     own = _own_nonce(game, nonce_file, words_seat, lang)
-    ok(Msg.plural("{n} entries; the chain holds and each entry fits schemas/entry.json (P7)",
+    ok(Msg.plural("{n} entry; the chain holds and it fits schemas/entry.json (P7)",
                   "{n} entries; the chain holds and each entry fits schemas/entry.json (P7)", len(entries)))
     flips = sum(len(e.reveals) for e in entries)  # every public flip, whichever entry made it
-    ok(Msg.plural("{n} reveals match their commitments (P6)", "{n} reveals match their commitments (P6)", flips))
+    ok(Msg.plural("{n} reveal matches its commitment (P6)", "{n} reveals match their commitments (P6)", flips))
     ok(Msg("every move replays under the rules to its recorded outcome (R7.3)"))
     from pbem.referee.signatures import require_valid  # P8; cryptography only if the log has keys
 
     checked = require_valid(entries)
     if checked is not None:
         if entries[0].raw.get("host_key"):
-            ok(Msg.plural("all {n} entries carry the host's signature (P8)",
+            ok(Msg.plural("the {n} entry carries the host's signature (P8)",
                           "all {n} entries carry the host's signature (P8)", checked.entries_signed))
-        ok(Msg.plural("{n} signed moves verify with their players' keys (P8)",
+        ok(Msg.plural("{n} signed move verifies with its player's key (P8)",
                       "{n} signed moves verify with their players' keys (P8)", checked.moves_signed))
     if game.secret is not None:  # revealed: every commitment can be checked now, flipped or not
         from pbem.referee.audit import audit as do_audit

@@ -70,7 +70,7 @@ def _said(err: PbemError, lang: Any) -> str:
 lang_option = click.option(
     "--lang", "lang", type=click.Choice(LANGS), default="en", show_default=True,
     help="The language to write in: en, hu (magyar), el (ελληνικά), uk (українська); the log, "
-         "the notation's keywords and the commands stay as they are (issue 22).",
+         "the notation's keywords and the commands stay as they are.",
 )
 
 games_option = click.option(

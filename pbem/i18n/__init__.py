@@ -35,7 +35,16 @@ LANG_NAMES: Mapping[str, str] = {"en": "English", "hu": "magyar", "el": "ελλ�
 DOMAIN = "pbem"
 LOCALE_DIR = Path(__file__).parent / "locale"
 KINDS = ("region", "card")
-"""The kinds of :class:`Name` (each the ``msgctxt`` of its names in the catalogs)."""
+"""The kinds of :class:`Name` a move names (each the ``msgctxt`` of its names in the catalogs)."""
+
+ACTION_WORDS: Mapping[str, str] = {
+    "take_card": "take", "place": "place", "king": "king", "merchant": "merchant", "monk": "monk",
+    "witch_look": "look", "witch_swap": "swap", "move_plague": "plague", "spread": "spread",
+    "knight_cubes": "knight cubes", "knight_move": "knight", "flip": "flip", "end": "end",
+}
+"""Each kind of action by the notation's keyword a player writes for it (``pbem rules
+notation``): what a refusal calls the action (``action 2 (take)``), never the log's id
+(``take_card``); in another language the catalogs' context ``action`` says it."""
 
 
 def N_(msgid: str) -> str:
@@ -68,6 +77,11 @@ class Name(str):
     @classmethod
     def card(cls, card: str) -> Name:
         return cls(card.capitalize(), "card", card)
+
+    @classmethod
+    def action(cls, kind: str) -> Name:
+        """A kind of action as a refusal names it: the notation's keyword (``take``)."""
+        return cls(ACTION_WORDS.get(kind, kind), "action", kind)
 
 
 class Names(str):

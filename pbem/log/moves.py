@@ -189,6 +189,7 @@ def validate(data: Any, name: str, what: str) -> None:
         return
     err = errors[0]
     path = list(err.absolute_path)
+    _count_refusal(data, path, err.validator, what)
     if len(path) >= 2 and path[0] == "actions" and isinstance(path[1], int):
         path[1] = f"action {path[1] + 1}"  # actions count from 1, as the rules' refusals do
         path = path[1:]
@@ -212,6 +213,23 @@ def validate(data: Any, name: str, what: str) -> None:
         detail = Msg("unexpected field: {detail}", detail=detail)
     raise FormatError(Msg("{what}: at {where}: {detail} (schemas/{name})", what=what, where=where, detail=detail,
                           name=name), rule)
+
+
+_COUNTS = {  # an action's count out of its range: the rule's own sentence, not the schema's path
+    "merchant": (N_("{what}: action {index} (merchant): the Merchant moves 1 to 3 cubes, not {count}"), "R5.2"),
+    "place": (N_("{what}: action {index} (place): a placement is 1 to 20 cubes, not {count}"), "R3.2"),
+}
+
+
+def _count_refusal(data: Any, path: list[Any], validator: Any, what: str) -> None:
+    """Refuse a count out of its action's range (``merchant gallia italia 5``) with the rule
+    that sets the range (R5.2, R3.2), as a player reads it."""
+    if len(path) != 3 or path[0] != "actions" or path[2] != "count" or validator not in ("minimum", "maximum"):
+        return
+    action = data["actions"][path[1]]
+    said = _COUNTS.get(str(action.get("action"))) if isinstance(action, dict) else None
+    if said is not None and isinstance(action.get("count"), int):
+        raise FormatError(Msg(said[0], what=what, index=path[1] + 1, count=action["count"]), said[1])
 
 
 def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | None = None) -> Move:
@@ -245,7 +263,7 @@ def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | N
         raise FormatError(Msg("{what} must be a mapping with game, player, kind, after", what=named), "P7")
     actions = doc.get("actions")
     if isinstance(actions, list) and len(actions) > MAX_ACTIONS:  # before the schema walks them all
-        raise FormatError(Msg.plural("{what} lists {n} actions; at most {most} are allowed",
+        raise FormatError(Msg.plural("{what} lists {n} action; at most {most} are allowed",
                                      "{what} lists {n} actions; at most {most} are allowed", len(actions),
                                      what=named, most=MAX_ACTIONS), "P7")
     _normalise(doc)

@@ -35,7 +35,7 @@ from typing import Any
 
 from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
-from pbem.i18n.names import canonical
+from pbem.i18n.names import canonical, unknown_name
 
 HEADER_WORDS = ("game", "player", "after")
 KEYWORDS = frozenset({
@@ -152,7 +152,7 @@ class _Reading:
         words = body.replace(",", " ").split()
         word, rest = words[0].lower(), words[1:]
         if word in _ACTIONS:
-            self.actions.extend(_ACTIONS[word](where, [w.lower() for w in rest]))
+            self.actions.extend(_ACTIONS[word](where, rest))  # each field folds its case (a name: as typed)
             self._kind(_TURN)
         elif word in _OPENING:
             _arity(where, f"{word} HEX", rest, 1)
@@ -264,18 +264,18 @@ def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> Non
 
 
 def _name(where: str, value: str, what: str = "region") -> str:
-    """A region or card: its id, also when named in a player's language (``Γαλλία``,
-    ``Szerzetes``, without accents too): the move records the id (issue 22)."""
+    """A region or card: its id, also when named in a player's language (``Γαλλία``, ``Papság``;
+    issue 22); a card or a word no map's id could be that names none is refused ("did you mean")."""
     found = canonical(value, what)
     if found is not None:
         return found
-    if not _WORD.match(value):
-        raise NotationError(Msg("{where}: {value} is not a card name", where=where, value=repr(value)) if what == "card"
-                            else Msg("{where}: {value} is not a region name", where=where, value=repr(value)), "R7.3")
-    return value
+    if what == "card" or not _WORD.match(value.lower()):
+        raise NotationError(unknown_name(where, value, what), "R7.3")
+    return value.lower()
 
 
 def _token(where: str, value: str) -> str:
+    value = value.lower()
     if not _TOKEN.match(value):
         raise NotationError(Msg("{where}: {value} is not a rat's public name (t01 to t49)", where=where,
                                 value=repr(value)), "R7.2")
@@ -323,7 +323,7 @@ def _plague(where: str, rest: list[str]) -> list[dict[str, Any]]:
 
 
 def _knight(where: str, rest: list[str]) -> list[dict[str, Any]]:
-    if rest == ["cubes"]:
+    if [w.lower() for w in rest] == ["cubes"]:
         return [{"action": "knight_cubes"}]
     if len(rest) not in (1, 2):
         raise NotationError(Msg("{where}: the line is 'knight cubes', or in the final round "

@@ -147,7 +147,7 @@ def answer(games: Path, address: str, command: Command) -> Answer:
                       "\n".join(board_lines(game, lang=lang)) + "\n",
                       [] if picture is None else [(f"{game.game_id}-{game.last_seq}.png", picture, "png")])
     if command.word == "log":
-        entries = Msg.plural("the log, {n} entries", "the log, {n} entries", game.last_seq + 1)  # English: as ever
+        entries = Msg.plural("the log, {n} entry", "the log, {n} entries", game.last_seq + 1)
         return Answer(f"{head} " + said.say(entries),
                       said.say(Msg("The public log is attached; anyone can check it with 'pbem verify log.yaml'."))
                       + "\n", [("log.yaml", log.read_bytes(), "yaml")])

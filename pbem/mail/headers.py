@@ -117,12 +117,12 @@ def header_block(data: bytes) -> bytes:
     window = data[: HEADER_LIMIT + 4]
     ends = [i for i in (window.find(b"\r\n\r\n"), window.find(b"\n\n")) if i >= 0]
     if not ends and len(data) > HEADER_LIMIT:
-        raise HostileMail(f"the message's header block is larger than {HEADER_LIMIT // 1024} KiB")
+        raise HostileMail(Msg("the message's header block is larger than {kib} KiB", kib=HEADER_LIMIT // 1024))
     head = window[: min(ends)] if ends else data
     if re.search(rb"\r(?!\n)|\x00", head):
         raise HostileMail("the message's header block has a bare CR or a NUL byte")
     if head.count(b"\n") > HEADER_LINES:
-        raise HostileMail(f"the message has more than {HEADER_LINES} header lines")
+        raise HostileMail(Msg("the message has more than {most} header lines", most=HEADER_LINES))
     return head + b"\n\n"
 
 
@@ -130,12 +130,13 @@ def check_structure(data: bytes) -> None:
     """MIME part count and nesting bounded on the raw bytes, before any parsing."""
     delimiters = data.count(b"\n--") + data.startswith(b"--")
     if delimiters > DELIMITER_LINES:
-        raise HostileMail(f"the message has {delimiters} MIME delimiter lines (at most "
-                          f"{DELIMITER_LINES}): a MIME bomb")
+        raise HostileMail(Msg("the message has {delimiters} MIME delimiter lines (at most {most}): a MIME bomb",
+                              delimiters=delimiters, most=DELIMITER_LINES))
     containers = len(re.findall(rb"(?i)boundary[ \t]*=", data)) + len(
         re.findall(rb"(?i)content-type:[ \t]*message/", data))
     if containers > MAX_PARTS:
-        raise HostileMail(f"the message declares {containers} nested MIME containers: a MIME bomb")
+        raise HostileMail(Msg("the message declares {containers} nested MIME containers: a MIME bomb",
+                              containers=containers))
 
 
 def check_tree(message: Message) -> None:
@@ -145,9 +146,9 @@ def check_tree(message: Message) -> None:
         part, depth = stack.pop()
         count += 1
         if count > MAX_PARTS:
-            raise HostileMail(f"the message has more than {MAX_PARTS} MIME parts")
+            raise HostileMail(Msg("the message has more than {most} MIME parts", most=MAX_PARTS))
         if depth > MAX_DEPTH:
-            raise HostileMail(f"the message's MIME parts are nested deeper than {MAX_DEPTH}")
+            raise HostileMail(Msg("the message's MIME parts are nested deeper than {most}", most=MAX_DEPTH))
         payload = part.get_payload()
         if isinstance(payload, list):
             stack.extend((child, depth + 1) for child in payload if isinstance(child, Message))
@@ -186,25 +187,26 @@ def _read_headers(headers: EmailMessage) -> Mail:
     wanted = {n.lower() for n in READ_HEADERS}
     for raw_name, raw_value in headers.raw_items():
         if raw_name.lower() in wanted and not encoded_words_ok(str(raw_value)):
-            raise HostileMail(f"the {raw_name} header has a broken encoded word")
+            raise HostileMail(Msg("the {name} header has a broken encoded word", name=raw_name))
     for name in READ_HEADERS:
         try:
             found = headers.get_all(name) or []
         except Exception as err:  # the stdlib's header parser gave up on it
-            raise HostileMail(f"the {name} header cannot be read ({type(err).__name__})") from None
+            raise HostileMail(Msg("the {name} header cannot be read ({why})", name=name,
+                                  why=type(err).__name__)) from None
         if len(found) > 1:
-            raise HostileMail(f"the message has {len(found)} {name} headers")
+            raise HostileMail(Msg("the message has {count} {name} headers", count=len(found), name=name))
         if not found:
             continue
         value = str(found[0])
         defects = getattr(found[0], "defects", ())
         if not clean_text(value):
-            raise HostileMail(f"the {name} header carries control characters or undecodable bytes")
+            raise HostileMail(Msg("the {name} header carries control characters or undecodable bytes", name=name))
         broken = [type(d).__name__ for d in defects if type(d).__name__ != "ObsoleteHeaderDefect"]
         if broken and name in ("From", "To", "Subject", "Message-ID"):
-            raise HostileMail(f"the {name} header is malformed ({broken[0]})")
+            raise HostileMail(Msg("the {name} header is malformed ({why})", name=name, why=broken[0]))
         if len(value) > 998:
-            raise HostileMail(f"the {name} header is longer than 998 characters")
+            raise HostileMail(Msg("the {name} header is longer than 998 characters", name=name))
         values[name] = value
     senders = [a for _n, a in getaddresses([values.get("From", "")]) if a]
     sender = senders[0] if len(senders) == 1 and "@" in senders[0] else None

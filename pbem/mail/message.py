@@ -288,8 +288,8 @@ def _move_attachments(message: EmailMessage) -> list[tuple[str, str]]:
         payload = part.get_payload(decode=True)
         raw = payload if isinstance(payload, bytes) else b""
         if len(raw) > DECODED_LIMIT:
-            raise HostileMail(f"attachment {filename or ctype} decodes to more than "
-                              f"{DECODED_LIMIT // 1024 // 1024} MiB")
+            raise HostileMail(Msg("attachment {name} decodes to more than {mib} MiB", name=filename or ctype,
+                                  mib=DECODED_LIMIT // 1024 // 1024))
         charset = part.get_content_charset() or "utf-8"
         try:
             text = raw.decode(charset)

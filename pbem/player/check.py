@@ -41,8 +41,8 @@ def check_move(move_file: Path, log: Path) -> list[str]:
     if move.kind == "resign":
         return [Msg("ok: {player}'s resignation would be recorded against entry {seq}; from then on the "
                     "stand-in rule plays the seat at once (R8.4)", player=move.player, seq=game.last_seq)]
-    head = Msg.plural("ok: the host would accept all {n} action(s) against entry {seq} (P10)",
-                      "ok: the host would accept all {n} action(s) against entry {seq} (P10)",
+    head = Msg.plural("ok: the host would accept the {n} action against entry {seq} (P10)",
+                      "ok: the host would accept all {n} actions against entry {seq} (P10)",
                       len(verdict.actions), seq=game.last_seq)  # one English form; other languages have theirs
     if verdict.complete or verdict.state is None:
         return [head, Msg("the turn is complete: mail it")]

@@ -78,7 +78,7 @@ def audit(game: Game) -> list[str]:
         Msg("the secret matches its commitment (P3)"),
         Msg("the seed, every draw and the public setup are what the secret and nonces give (P4-P5)"),
         Msg("all {count} commitments recomputed; they commit to exactly the game's catalogue (P6)", count=N_TOKENS),
-        Msg.plural("all {n} flipped tokens are the dealt tokens, with their salts (P6)",  # English as before, n=1 too
+        Msg.plural("the {n} flipped token is the dealt token, with its salt (P6)",
                    "all {n} flipped tokens are the dealt tokens, with their salts (P6)", flips),
         Msg("every move replays under the rules with its recorded outcome ({count} entries, P7)",
             count=game.last_seq + 1),

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pbem.errors import FormatError
+from pbem.i18n import Msg
 from pbem.record import Record
 
 
@@ -158,25 +159,30 @@ def action_from_dict(raw: Mapping[str, Any]) -> Action:
     kind = raw.get("action")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise ActionFormatError(f"unknown action {kind!r}; known actions: {', '.join(sorted(ACTION_TYPES))}", "P7")
+        raise ActionFormatError(Msg("unknown action {kind}; known actions: {known}", kind=repr(kind),
+                                    known=", ".join(sorted(ACTION_TYPES))), "P7")
     names = cls._fields
     extra = sorted(set(raw) - {"action", *names})
     if extra:
-        raise ActionFormatError(f"action {kind}: unexpected field(s) {', '.join(extra)}", "P7")
+        raise ActionFormatError(Msg.plural("action {kind}: unexpected field {fields}",
+                                           "action {kind}: unexpected fields {fields}",
+                                           len(extra), kind=kind, fields=", ".join(extra)), "P7")
     values: dict[str, Any] = {}
     for name in names:
         if name not in raw:
-            raise ActionFormatError(f"action {kind}: missing field {name!r}", "P7")
+            raise ActionFormatError(Msg("action {kind}: missing field {name}", kind=kind, name=repr(name)), "P7")
         value = raw[name]
         want = _FIELD_TYPES[name]
         if want is tuple:
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise ActionFormatError(f"action {kind}: {name!r} must be a list of region ids", "P7")
+                raise ActionFormatError(Msg("action {kind}: {name} must be a list of region ids", kind=kind,
+                                            name=repr(name)), "P7")
             value = tuple(value)
         elif want is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise ActionFormatError(f"action {kind}: {name!r} must be a whole number", "P7")
+                raise ActionFormatError(Msg("action {kind}: {name} must be a whole number", kind=kind,
+                                            name=repr(name)), "P7")
         elif not isinstance(value, want):
-            raise ActionFormatError(f"action {kind}: {name!r} must be a {want.__name__}", "P7")
+            raise ActionFormatError(Msg("action {kind}: {name} must be text", kind=kind, name=repr(name)), "P7")
         values[name] = value
     return cls(**values)

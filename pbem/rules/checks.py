@@ -56,8 +56,11 @@ def require(check: RuleCheck, state: State, *args: Any) -> None:
 def _unknown_region(state: State, region: str) -> Msg:
     import difflib  # lazily: only a refusal needs it (pbem apply's start-up speed)
 
-    close = difflib.get_close_matches(region, state.regions, n=1, cutoff=0.6)
-    if close:
+    from pbem.i18n.names import closest  # lazily: the names read catalogs (start-up speed)
+
+    close = difflib.get_close_matches(region, state.regions, n=1, cutoff=0.6) or [
+        near for near in [closest(region, "region", frozenset(state.regions))] if near is not None]
+    if close:  # the nearest id, or the region whose name in any language is nearest ("lengyelorszg")
         return Msg("{region} is not a region in use in this game; did you mean {close}?",
                    region=repr(region), close=Name.region(close[0]))
     return Msg("{region} is not a region in use in this game (regions in use: {regions})",

@@ -70,10 +70,10 @@ def _after_end(index: int, action: Action, state: State, spread: int | None = No
     if state.to_move is None:
         return RuleError(Msg("action {index} ({kind}): your turn ended with the action before it (the game is "
                              "over); a move file holds the actions of one player's turn only",
-                             index=index, kind=action.kind), "R7.4")
+                             index=index, kind=Name.action(action.kind)), "R7.4")
     return RuleError(Msg("action {index} ({kind}): your turn ended with the action before it ({player} is to "
                          "move); a move file holds the actions of one player's turn only",
-                         index=index, kind=action.kind, player=state.to_move), "R7.4")
+                         index=index, kind=Name.action(action.kind), player=state.to_move), "R7.4")
 
 
 def _closing_without_outbreak(
@@ -90,7 +90,7 @@ def _closing_without_outbreak(
         index = first + offset
         if isinstance(action, KnightCubes) and offset == 0:
             if not knight:
-                raise RuleError(Msg("action {index} (knight_cubes): you do not hold the Knight card",
+                raise RuleError(Msg("action {index} (knight cubes): you do not hold the Knight card",
                                     index=index), "R5.4")
             continue
         if isinstance(action, KnightCubes):
@@ -103,7 +103,7 @@ def _closing_without_outbreak(
 
 
 def _knight_late(index: int) -> RuleError:
-    return RuleError(Msg("action {index} (knight_cubes): the Knight declares the neutral cubes before the flip "
+    return RuleError(Msg("action {index} (knight cubes): the Knight declares the neutral cubes before the flip "
                          "order, right after the spreads", index=index), "R5.4")
 
 
@@ -155,7 +155,8 @@ def _flip_order(state: State, tail: Sequence[Action], first: int, spread: int = 
             raise RuleError(Msg(
                 "action {index} ({kind}): the outbreak in {plague} has begun, and the outbreak ends the turn; "
                 "after the plague's move and its spreads a move may only name the Knight's neutral cubes and "
-                "the order of the flips", index=index, kind=action.kind, plague=Name.region(state.plague)), "R7.4")
+                "the order of the flips", index=index, kind=Name.action(action.kind),
+                plague=Name.region(state.plague)), "R7.4")
         if action.token not in here:
             raise RuleError(Msg("action {index} (flip): {token} is not a face-down rat in the plague region "
                                 "{plague} (there: {there})", index=index, token=action.token,
@@ -217,7 +218,8 @@ def _step(state: State, player: str, action: Action, faces: Faces, index: int) -
     try:
         return apply_in_place(state, player, action, faces)
     except RuleError as err:
-        raise RuleError(Msg("action {index} ({kind}): {reason}", index=index, kind=action.kind, reason=err.words),
+        raise RuleError(Msg("action {index} ({kind}): {reason}", index=index, kind=Name.action(action.kind),
+                            reason=err.words),
                         err.rule) from None
 
 

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from pbem.i18n import N_, Msg
+from pbem.i18n import N_, Msg, Name
 from pbem.rules.actions import (
     Action,
     EndTurn,
@@ -47,7 +47,7 @@ _WRONG_STAGE: dict[type[Action], tuple[str, str]] = {
     KnightCubes: (N_("the Knight declares the neutral cubes after spreading, before the first flip"), "R5.4"),
     Flip: (N_("there is no outbreak to flip rats for now"), "R4.2"),
     EndTurn: (N_("a turn ends by moving the plague (phase C), not with 'end'"), "R3.4"),
-    KnightMove: (N_("knight_move is the final round's; in a turn use move_plague"), "R6.3"),
+    KnightMove: (N_("'knight REGION' is for the final round; in a turn write 'plague REGION'"), "R6.3"),
 }
 
 
@@ -65,10 +65,10 @@ def not_now(state: State, action: Action) -> RuleError:
     if state.phase is Phase.FINAL:
         return RuleError(
             Msg("'{kind}' is not allowed in the final round: only class abilities (R6.2-R6.3) and 'end'",
-                kind=action.kind),
+                kind=Name.action(action.kind)),
             "R6.2",
         )
     if type(action) not in _WRONG_STAGE:
-        return RuleError(Msg("'{kind}' is not allowed now", kind=action.kind), action.rule or "R3")
+        return RuleError(Msg("'{kind}' is not allowed now", kind=Name.action(action.kind)), action.rule or "R3")
     message, rule = _WRONG_STAGE[type(action)]
     return RuleError(Msg(message), rule)

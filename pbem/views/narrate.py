@@ -30,7 +30,8 @@ from pbem.log.records import (
 )
 from pbem.referee.seatview import SeatView
 from pbem.rules import action_from_dict
-from pbem.views.text import describe_action, describe_event, face_text, next_step, opening_line, region_word
+from pbem.views.standin_acts import standin_did
+from pbem.views.text import describe_event, face_text, next_step, opening_line, region_word
 
 
 def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
@@ -102,18 +103,15 @@ def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
     """A turn the stand-in rule played (R8.3): a timeout (R8.2) or a resigned seat (R8.4)."""
     said = translator(lang)
     player, seq, at = entry.player, entry.seq, _when(entry.at)
-    done = [describe_action(game, action_from_dict(a), lang) for a in entry.actions if a["action"] != "end"]
+    done = [standin_did(game, action_from_dict(a), lang) for a in entry.actions if a["action"] != "end"]
     if isinstance(entry, Timeout):
         head = Msg("entry {seq} ({at}): {player}'s deadline passed ({due}): timeout (R8.2); the stand-in rule (R8.3) "
                    "played the turn", seq=seq, at=at, player=player, due=_when(entry.due))
     else:
         head = Msg("entry {seq} ({at}): {player} resigned (R8.4); the stand-in rule (R8.3) played the turn",
                    seq=seq, at=at, player=player)
-    listed = done[0] if done else ""
-    for action in done[1:]:  # "a; b; c", with each language's own separator (Greek's is "·")
-        listed = said.say(Msg("{actions}; {action}", actions=listed, action=action))
-    did = Msg("the stand-in: {actions}", actions=listed) if done else Msg("the stand-in: does nothing (R8.3)")
-    lines = [said.say(head), "  " + said.say(did)]
+    did = done or [said.say(Msg("the stand-in does nothing (R8.3)"))]  # what it did (R8.3), never an order
+    lines = [said.say(head), *(f"  {line}" for line in did)]
     return lines + event_lines(game, entry.outcome, lang)
 
 

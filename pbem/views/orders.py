@@ -260,11 +260,11 @@ class _Menu:
         else:
             room = self.names(room)
         n = s.turn.spread_left
-        title = (Msg.plural("spread REGION (R4.1): {n} line(s), one of; (1): room for one:",
-                            "spread REGION (R4.1): {n} line(s), one of; (1): room for one:", n)
+        title = (Msg.plural("spread REGION (R4.1): {n} line, one of; (1): room for one:",
+                            "spread REGION (R4.1): {n} lines, one of; (1): room for one:", n)
                  if any(r.endswith("(1)") for r in room) else
-                 Msg.plural("spread REGION (R4.1): {n} line(s), one of:",
-                            "spread REGION (R4.1): {n} line(s), one of:", n))
+                 Msg.plural("spread REGION (R4.1): {n} line, one of:",
+                            "spread REGION (R4.1): {n} lines, one of:", n))
         self.section(title, room)
         if outbreak_pending(s, s.plague):
             self.outbreak(s.cards["knight"] == self.player and not s.turn.knight_cubes)
@@ -318,7 +318,7 @@ def left(state: State, player: str, lang: str = "en") -> str:
         return said.say(Msg("your class cards once more, then end (R6.2)"))
     if state.turn.stage is Stage.SPREAD:
         n = state.turn.spread_left
-        return said.say(Msg.plural("{n} drawn rat(s) to spread (R4.1)", "{n} drawn rat(s) to spread (R4.1)", n))
+        return said.say(Msg.plural("{n} drawn rat to spread (R4.1)", "{n} drawn rats to spread (R4.1)", n))
     if state.turn.stage is Stage.OUTBREAK:
         return said.say(Msg("the flip order (R4.2)"))
     parts = []

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pbem.errors import UnknownError
 from pbem.i18n import LANGS, N_, Msg, translator
+from pbem.i18n.names import is_game_name, stem_match
 from pbem.log.notation import LINES
 
 RULES_FILE = Path(__file__).parent.parent / "data" / "rules.md"
@@ -78,7 +79,9 @@ def notation_help(lang: str = "en") -> list[str]:
 
 def lookup(query: str | None, lang: str = "en") -> list[str]:
     """``pbem rules``: everything (``all``: the notation too), one rule (and its sub-rules),
-    the notation (``notation``), or the rules naming a word; in ``lang``."""
+    the notation (``notation``), or the rules naming a word, in ``lang``: a word as the
+    text has it, or by its stem, without accents, as typed (``palota``, ``μαγισσα``:
+    :func:`pbem.i18n.names.stem_match`); the game's name gives every rule."""
     table = rules(lang)
     if not query or query.strip().lower() == "all":
         rest = ["", *notation_help(lang)] if query else []
@@ -88,8 +91,10 @@ def lookup(query: str | None, lang: str = "en") -> list[str]:
     key = query.strip().upper()
     if key in table:
         return [f"{k}  {v}" for k, v in table.items() if k == key or k.startswith(key + ".")]
+    if is_game_name(query.strip()):  # the game itself (Rattus, the Ukrainian rulebook's Епідемія): every rule
+        return [f"{k}  {v}" for k, v in table.items()]
     word = query.strip().lower()
-    found = [f"{k}  {v}" for k, v in table.items() if word in v.lower()]
+    found = [f"{k}  {v}" for k, v in table.items() if word in v.lower() or stem_match(query, v)]
     if not found:
         raise UnknownError(Msg("no rule is numbered or mentions {query}; 'pbem rules' lists them all, "
                                "'pbem rules notation' shows how to write a move", query=repr(query)), "R7.3")

@@ -169,7 +169,7 @@ def _region(out: ET.Element, game: Game, rid: str, name: str, shade: str, centre
         pile = _el(group, "g", {"class": "cubes", "data-player": player, "data-count": count})
         _el(pile, "rect", {"x": bx, "y": by, "width": 26, "height": 26, "rx": 3, "fill": colour, "stroke": "#222"})
         _text(pile, bx + 13, by + 19, str(count), 15, _count_style(colour))
-        _el(pile, "title", {}, say(Msg.plural("{player}: {n} cube(s)", "{player}: {n} cube(s)", count, player=player)))
+        _el(pile, "title", {}, say(Msg.plural("{player}: {n} cube", "{player}: {n} cubes", count, player=player)))
     if plague:  # the plague piece: a black pawn in the box's top right corner
         px, py = x0 + BOX_W - 30, y0 + 10
         piece = _el(group, "g", {"class": "plague", "data-region": rid})

@@ -150,16 +150,16 @@ def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
 
     match event_from_dict(data):
         case CubesPlaced(player=p, region=r, count=n):
-            return said.say(Msg.plural("{player} places {n} cube(s) in {region}",
-                                       "{player} places {n} cube(s) in {region}", n, player=p, region=name(r)))
+            return said.say(Msg.plural("{player} places {n} cube in {region}",
+                                       "{player} places {n} cubes in {region}", n, player=p, region=name(r)))
         case CardTaken(player=p, card=c, previous=before):
             if before:
                 return said.say(Msg("{player} takes the {card} from {previous}", player=p, card=card(c),
                                     previous=before))
             return said.say(Msg("{player} takes the {card}", player=p, card=card(c)))
         case CubesMoved(player=p, source=a, target=b, count=n):
-            return said.say(Msg.plural("{player} moves {n} cube(s) from {source} to {target} (Merchant)",
-                                       "{player} moves {n} cube(s) from {source} to {target} (Merchant)", n,
+            return said.say(Msg.plural("{player} moves {n} cube from {source} to {target} (Merchant)",
+                                       "{player} moves {n} cubes from {source} to {target} (Merchant)", n,
                                        player=p, source=name(a), target=name(b)))
         case CubeToPalace(player=p, region=r):
             return said.say(Msg("{player} moves a cube from {region} to the palace (King)", player=p, region=name(r)))
@@ -172,8 +172,8 @@ def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
             return said.say(Msg("rats {first} and {second} swap places (Witch)", first=a, second=b))
         case PlagueMoved(path=path, spread=n):
             if n:
-                return said.say(Msg.plural("the plague moves to {path}; {n} rat(s) spread",
-                                           "the plague moves to {path}; {n} rat(s) spread", n, path=path_text(path)))
+                return said.say(Msg.plural("the plague moves to {path}; {n} rat spreads",
+                                           "the plague moves to {path}; {n} rats spread", n, path=path_text(path)))
             return said.say(Msg("the plague moves to {path}", path=path_text(path)))
         case RatDrawn(token=t, region=r):
             return said.say(Msg("rat {token} is drawn and placed in {region}", token=t, region=name(r)))
@@ -184,12 +184,12 @@ def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
             face = _face(game, tid, k, lang)
             if out:
                 return said.say(Msg.plural(
-                    "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): the plague breaks out",
-                    "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): the plague breaks out", n,
+                    "rat {token} in {region} is {face_id} ({face}; {n} cube there): the plague breaks out",
+                    "rat {token} in {region} is {face_id} ({face}; {n} cubes there): the plague breaks out", n,
                     token=t, region=name(r), face_id=tid, face=face))
             return said.say(Msg.plural(
-                "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): no outbreak",
-                "rat {token} in {region} is {face_id} ({face}; {n} cube(s) there): no outbreak", n,
+                "rat {token} in {region} is {face_id} ({face}; {n} cube there): no outbreak",
+                "rat {token} in {region} is {face_id} ({face}; {n} cubes there): no outbreak", n,
                 token=t, region=name(r), face_id=tid, face=face))
         case CubeRemoved(player=p, region=r, symbol=sym):  # why, in words (R4.3)
             if sym in _LOSSES:
@@ -224,8 +224,8 @@ def next_step(state: State, lang: str = "en") -> str:
     plague = said.say(Name.region(str(state.plague)))  # the notation's id in English, as always
     if state.turn.stage is Stage.SPREAD:
         n = state.turn.spread_left
-        return said.say(Msg.plural("{player} places {n} drawn rat(s) next to {plague} (R4.1)",
-                                   "{player} places {n} drawn rat(s) next to {plague} (R4.1)", n,
+        return said.say(Msg.plural("{player} places {n} drawn rat next to {plague} (R4.1)",
+                                   "{player} places {n} drawn rats next to {plague} (R4.1)", n,
                                    player=player, plague=plague))
     if state.turn.stage is Stage.OUTBREAK:
         return said.say(Msg("{player} flips the rats in {plague} (R4.2)", player=player, plague=plague))
@@ -293,7 +293,7 @@ def result_lines(state: State | None, lang: str = "en") -> list[str]:
     scores = state.scores()
     best = winner(state)
     tied = [p for p in state.players if scores[p] == scores[best]]
-    lines = [said.say(Msg.plural("winner: {winner} with {n} cubes (the palace included, R6.5)",
+    lines = [said.say(Msg.plural("winner: {winner} with {n} cube (the palace included, R6.5)",
                                  "winner: {winner} with {n} cubes (the palace included, R6.5)", scores[best],
                                  winner=best))]
     if len(tied) > 1:
@@ -332,13 +332,13 @@ def describe_action(game: Game, action: Action, lang: str = "en") -> str:
         case TakeCard(card=card):
             return said.say(Msg("take the {card} card", card=said.say(Name.card(card))))
         case Place(region=r, count=n):
-            return said.say(Msg.plural("place {n} cube(s) in {region}", "place {n} cube(s) in {region}", n,
+            return said.say(Msg.plural("place {n} cube in {region}", "place {n} cubes in {region}", n,
                                        region=name(r)))
         case King(region=r):
             return said.say(Msg("King: move a cube from {region} to the palace", region=name(r)))
         case Merchant(source=a, target=b, count=n):
-            return said.say(Msg.plural("Merchant: move {n} cube(s) from {source} to {target}",
-                                       "Merchant: move {n} cube(s) from {source} to {target}", n,
+            return said.say(Msg.plural("Merchant: move {n} cube from {source} to {target}",
+                                       "Merchant: move {n} cubes from {source} to {target}", n,
                                        source=name(a), target=name(b)))
         case Monk(token=t, target=b):
             return said.say(Msg("Monk: move rat {token} to {region}", token=t, region=name(b)))

@@ -1,0 +1,180 @@
+"""Messages as a reader reads them, in every language: a count in the right form for one
+and for many (1, 2, 5, 21: Ukrainian's three forms), a refusal that is a whole sentence
+a catalog can translate (never an f-string), and a stand-in's turn told as what it did,
+not as an order to the reader (R8.3).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import pbem
+from pbem.errors import BusyError, InternalError, PbemError
+from pbem.i18n import Msg, say
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import make_catalogs  # noqa: E402 (the tool, from tools/)
+
+LANGS = ("en", "hu", "el", "uk")
+SAME_FOR_ONE_AND_MANY = {  # a unit's abbreviation and "N more" read right for any N
+    "{n}d", "{n}h", "{n}m", "{n} min", "{n} h", "{path}: {n} to {regions}",
+    "pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder); the games there: {shown} "
+    "and {n} more",
+}
+
+
+def plurals() -> list[make_catalogs.Message]:
+    return [m for m in make_catalogs.extract() if m.plural is not None]
+
+
+def test_every_plural_message_has_its_english_for_one_and_for_many() -> None:
+    found = plurals()
+    assert len(found) > 30
+    for m in found:
+        assert "(s)" not in m.msgid + str(m.plural), m.msgid
+        assert (m.msgid == m.plural) == (m.msgid in SAME_FOR_ONE_AND_MANY), m.msgid
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("n", [1, 2, 5, 21])
+def test_every_plural_message_is_said_with_1_2_5_and_21(lang: str, n: int) -> None:
+    for m in plurals():
+        assert m.plural is not None
+        values = {name: f"<{name}>" for name in re.findall(r"\{(\w+)\}", m.msgid + m.plural) if name != "n"}
+        text = say(Msg.plural(m.msgid, m.plural, n, **values), lang)
+        assert "{" not in text and (str(n) in text or "{n}" not in m.msgid + m.plural), (lang, n, text)
+        assert all(v in text for v in values.values()), (lang, n, text)
+        if lang == "en":
+            assert text == (m.msgid if n == 1 else m.plural).format(n=n, **values)
+            assert not re.search(r"\b1 (entries|cubes|rats|actions|lines|reveals|tokens|moves)\b", text), text
+
+
+def test_greek_and_ukrainian_say_one_and_many_apart_where_english_does() -> None:
+    for m in plurals():
+        assert m.plural is not None
+        if m.msgid in SAME_FOR_ONE_AND_MANY:
+            continue
+        values = {name: f"<{name}>" for name in re.findall(r"\{(\w+)\}", m.msgid + m.plural) if name != "n"}
+        one, many = (say(Msg.plural(m.msgid, m.plural, n, **values), "el") for n in (1, 5))
+        assert one.replace("1", "5") != many, m.msgid
+
+
+# --- refusals are sentences a catalog holds -------------------------------------------------
+
+def error_classes() -> set[str]:
+    """The names of pbem's refusals: every PbemError but the host's own troubles (a busy
+    mailbox, an internal error), whose words go to the host's log, not to a player."""
+    for info in pkgutil.walk_packages(pbem.__path__, "pbem."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    found: set[str] = set()
+    todo: list[type] = [PbemError]
+    while todo:
+        cls = todo.pop()
+        if not issubclass(cls, BusyError | InternalError):
+            found.add(cls.__name__)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
+def test_no_refusal_is_an_f_string() -> None:
+    refusals = error_classes()
+    assert {"RuleError", "NotationError", "HostileMail", "ActionFormatError"} <= refusals
+    unsaid = []
+    for path in sorted((ROOT / "pbem").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and node.args):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            words = node.args[0]
+            built = isinstance(words, ast.JoinedStr | ast.BinOp) or (
+                isinstance(words, ast.Call) and getattr(words.func, "attr", "") == "format")
+            if name in refusals and built:
+                unsaid.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}({ast.unparse(words)[:80]})")
+    assert not unsaid, "\n".join(unsaid)
+
+
+def test_the_verdict_words_a_script_reads_stay_as_they_are() -> None:
+    """README: `ok:` and `FAIR` are language-neutral, each followed by a translated sentence
+    (pbem check, the audit, the end mail and the page say the same word)."""
+    for lang in ("hu", "el", "uk"):
+        for entry in make_catalogs.read_po(make_catalogs.po_path(lang).read_text(encoding="utf-8")):
+            if entry.msgid.startswith("ok: "):
+                assert all(s.startswith("ok: ") for s in entry.strings), (lang, entry.strings)
+            if "FAIR" in entry.msgid:
+                assert all("FAIR" in s for s in entry.strings), (lang, entry.strings)
+
+
+FORM = re.compile(r"\b(?:take|place|king|merchant|monk|look|swap|plague|spread|knight|flip|game|after|player|commit|"
+                  r"nonce)((?: (?:[A-Z]{2,}|N))+)")
+
+
+def test_the_notations_placeholders_are_written_alike_in_every_language() -> None:
+    """One style: a form's placeholders (merchant FROM TO N) stay as `pbem rules notation`
+    writes them, in the template and in every message, whatever the language."""
+    checked = 0
+    for lang in ("hu", "el", "uk"):
+        for entry in make_catalogs.read_po(make_catalogs.po_path(lang).read_text(encoding="utf-8")):
+            for form in FORM.finditer(entry.msgid):
+                checked += 1
+                for said in entry.strings:
+                    assert all(re.search(rf"\b{word}\b", said) for word in form.group(1).split()), (lang, form[0], said)
+    assert checked > 20
+
+
+INTERNAL_IDS = re.compile(r"take_card|move_plague|knight_move|knight_cubes|witch_look|witch_swap")
+
+
+def test_a_refusal_names_the_action_by_the_word_a_player_writes() -> None:
+    """R7.3: 'action 2 (take): ...', never the log's id (take_card), in every language."""
+    from test_i18n import refusals_of_the_rule_tests
+
+    from pbem.i18n import error_text
+
+    refusals = refusals_of_the_rule_tests()
+    assert any("(take)" in str(err) for err in refusals) and any("(place)" in str(err) for err in refusals)
+    for err in refusals:
+        for lang in LANGS:
+            said = error_text(err, lang)
+            assert not INTERNAL_IDS.search(said), (lang, said)
+
+
+# --- the stand-in, in the third person -------------------------------------------------------
+
+IMPERATIVE = {"en": r"the stand-in: (place|move|put)", "hu": r"helyettesítő: (rakj|léptesd|tedd)",
+              "el": r"αναπληρωτής: (τοποθέτησε|μετακίνησε|βάλε)", "uk": r"замінник: (розмістіть|перемістіть|покладіть)"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_stand_in_turn_is_told_as_what_the_stand_in_did(tmp_path: Path, lang: str) -> None:
+    """R8.2-R8.3: red misses the deadline; the history tells the stand-in's placement, the
+    plague's move and the spreads in the third person, in each language."""
+    from clitools import ok
+    from test_deadlines import at, new_game
+
+    from pbem.host.games import load_game
+    from pbem.views.narrate import entry_lines
+    from pbem.views.standin_acts import standin_did
+
+    new_game(tmp_path)
+    ok("tick", "--now", at(72), "--games", tmp_path)
+    game = load_game(tmp_path / "g")
+    told = "\n".join(entry_lines(game, game.entries[-1], lang))
+    assert not re.search(IMPERATIVE[lang], told), told
+    third = {"en": "the stand-in places", "hu": "a helyettesítő", "el": "ο αναπληρωτής τοποθετεί",
+             "uk": "замінник розміщує"}[lang]
+    assert third in told, told
+    from pbem.rules import action_from_dict
+
+    for action in game.entries[-1].actions:  # type: ignore[attr-defined]
+        said = standin_did(game, action_from_dict(action), lang)
+        assert said.lower().startswith({"en": "the stand-in", "hu": "a helyettesítő", "el": "ο αναπληρωτής",
+                                        "uk": "замінник"}[lang]), said
