@@ -1,4 +1,4 @@
-"""Finding English in text meant for a player of another language (issue 22).
+"""Finding English in text meant for a player of another language.
 
 A line holds an English sentence when it has two or more of English's commonest small words
 (:data:`SMALL_WORDS`), or one of them among three or more Latin words.  The words were chosen

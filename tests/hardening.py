@@ -558,7 +558,7 @@ def leak_game_memory(
     resolution with the host's faces (``host.resolve``) and ``host._write`` (which
     chains the entry and replays it as any reader would), with only the two disk
     writes (log append, private file) left out; reports are the command line's own
-    ``_report``, refusals its ``pbem: <error>`` paragraph, in each of ``langs`` (issue 22:
+    ``_report``, refusals its ``pbem: <error>`` paragraph, in each of ``langs`` (
     the refusals and ``show``'s names are translated)."""
     import contextlib
     import io

@@ -1,4 +1,4 @@
-"""tools/audit_min.py refuses what `pbem verify` refuses on encodings (P2, issue 18 item 7),
+"""tools/audit_min.py refuses what `pbem verify` refuses on encodings (P2),
 and agrees with `pbem audit` (FAIR or not) on every tampered log and on fresh games,
 waived seats included.
 

@@ -1,4 +1,4 @@
-"""Issue 13: bots that play from their seat's view only, bot seats in a real game,
+"""Bots that play from their seat's view only, bot seats in a real game,
 `pbem bot`, `pbem demo --play-as`, `pbem tournament`."""
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ def test_pbem_bot_writes_a_legal_move_of_that_seat(tmp_path: Path) -> None:
 
 
 def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
-    """Issue 13 item 4: after each apply the bots answer until it is red's turn again."""
+    """After each apply the bots answer until it is red's turn again."""
     games = tmp_path / "games"
     out = ok("demo", "--play-as", "red", "--players", "4", "--dir", games, "--seed", "2", "--level", "random")
     assert "pbem apply" in out and "write your move" in out
@@ -241,7 +241,7 @@ def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
     ok("reveal", game_id, "--games", games)
     audited = ok("audit", games / game_id / LOG_NAME)
     assert "verdict: FAIR" in audited and "BOT SEATS" in audited
-    # the minimal verifier (tools/audit_min.py, issue 14) says so too: the host held those seats
+    # the minimal verifier (tools/audit_min.py) says so too: the host held those seats
     minimal = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), str(games / game_id / LOG_NAME)],
                              capture_output=True, text=True, timeout=120, check=False)
     assert minimal.returncode == 0, minimal.stdout + minimal.stderr
@@ -252,7 +252,7 @@ def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
 
 def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 13: red and green mail their moves; blue (greedy) and yellow (random) are the
+    """Red and green mail their moves; blue (greedy) and yellow (random) are the
     host's bots, which commit, reveal and play at once after each applied message."""
     monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)  # the words only: the
     monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to, lang="en": (None, "not here"))  # bots' test

@@ -1,4 +1,4 @@
-"""Issue 19, items 4 and 5: the composer page (`pbem html --compose`), clicked in a real
+"""The composer page (`pbem html --compose`), clicked in a real
 headless Chromium over the DevTools protocol (tests/cdp.py).
 
 From positions of seeded random games, a random legal turn is clicked through the page,

@@ -1,4 +1,4 @@
-"""Issue 19, items 4 and 6: the composer page travels with every "your move" mail, and a
+"""The composer page travels with every "your move" mail, and a
 player with only a mail client and a browser plays from it.
 
 Each player opens the page attached to the host's newest mail in a real headless
@@ -111,7 +111,7 @@ def turn_from_page(t: Table, browser: Browser, folder: Path, seed: int) -> str:
     return t.send(player, sent_from_page(browser, page_of(msg, player, folder), player, seed))
 
 
-def test_issue19_the_opening_and_turns_from_the_page_attached_to_each_mail(
+def test_the_opening_and_turns_from_the_page_attached_to_each_mail(
         tmp_path: Path, browser: Browser) -> None:
     t = Table(tmp_path)
     opened_from_pages(t, browser, tmp_path)
@@ -136,7 +136,7 @@ def test_issue19_the_opening_and_turns_from_the_page_attached_to_each_mail(
 
 
 @pytest.mark.slow
-def test_issue19_a_whole_game_by_mail_from_the_pages_and_the_notation(tmp_path: Path, browser: Browser) -> None:
+def test_a_whole_game_by_mail_from_the_pages_and_the_notation(tmp_path: Path, browser: Browser) -> None:
     """Every player only uses the page's output or the notation, the opening included."""
     t = Table(tmp_path)
     opened_from_pages(t, browser, tmp_path)

@@ -126,7 +126,7 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
             assert "the stand-in:" in body and "blue's deadline passed" in body
             player = next(p for p, a in ADDRESSES.items() if a == to_of(nxt[0]))
             assert attachment(nxt[0], f"-{player}.txt") is not None  # the template, and the page
-            assert b"<!DOCTYPE html>" in (attachment(nxt[0], f"-{player}.html") or b"")  # (issue 19)
+            assert b"<!DOCTYPE html>" in (attachment(nxt[0], f"-{player}.html") or b"")
             assert attachment(nxt[0], "log.yaml") is not None  # the log, compressed
     # green resigned (signed), and from then on every green turn is a stand-in entry, at once
     assert resigned and game.resigned == {"green"}

@@ -1,4 +1,4 @@
-"""The newcomer's path (issue 14): what `pbem demo` tells you to run next runs, pasted as printed,
+"""The newcomer's path: what `pbem demo` tells you to run next runs, pasted as printed,
 and `pbem show` with an unknown game says where it looked and what it saw."""
 
 from __future__ import annotations

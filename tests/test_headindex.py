@@ -1,4 +1,4 @@
-"""The head index (issue 21, pbem/host/head.py): `pbem list` and `pbem tick` read each game's
+"""The head index (pbem/host/head.py): `pbem list` and `pbem tick` read each game's
 head from ``head.cache`` while the log is the one it was made from, and from the log itself
 otherwise.  What they print and do is the same either way."""
 

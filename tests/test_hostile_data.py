@@ -1,4 +1,4 @@
-"""Issue 17 item 5: hostile text never becomes markup in a picture or the page, and custom
+"""Hostile text never becomes markup in a picture or the page, and custom
 data's ids are held to P2-like patterns at `pbem new --data` and by every reader (P3).
 
 Display names are free text (P2: printable), so they may hold quotes, ``<`` and event

@@ -1,4 +1,4 @@
-"""Issue 17: the host's one step.  After any entry is recorded (a move, a commitment, a nonce,
+"""The host's one step.  After any entry is recorded (a move, a commitment, a nonce,
 a waiver, a timeout R8.2, a resignation or a new player R8.4), the host brings the game to the
 next human decision, in the game's lock: the start entry (P4), the stand-in's turns of a
 resigned seat (R8.3, R8.4) and the bot seats' decisions (entry 0 ``options.bots``)."""
@@ -273,7 +273,7 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
 
 
 def test_every_mail_transport_goes_through_the_one_admission_function() -> None:
-    """Issue 17: in pbem/mail only the admission path applies a move (through the host's step);
+    """In pbem/mail only the admission path applies a move (through the host's step);
     the Maildir reader (`pbem mail`) and the file reader (`pbem apply MSG.eml`) call its admit."""
     mail = PBEM / "mail"
     applying = sorted(p.name for p in mail.glob("*.py") if "apply_move" in p.read_text())

@@ -1,4 +1,4 @@
-"""Issue 22: players in their own language (Hungarian, Greek, Ukrainian and English).
+"""Players in their own language (Hungarian, Greek, Ukrainian and English).
 
 The catalogs are complete and compiled from their sources; every refusal of the rules is
 said whole in each language, with its rule's number; a move may name regions and cards

@@ -1,4 +1,4 @@
-"""Issue 22: every mail to a seat is in that seat's language (helper D's part: the mails).
+"""Every mail to a seat is in that seat's language (helper D's part: the mails).
 
 A whole 3-player game by mail through the host, one seat in Hungarian, one in Greek and one
 in Ukrainian (``pbem new --lang``), on a test clock so that a reminder and a timeout notice
@@ -401,7 +401,7 @@ TYPED = ("pbem ", "audit_min.py", "confirm ")
 
 
 def test_every_mail_of_the_game_holds_no_english(marked_game: dict[str, list[EmailMessage]]) -> None:
-    """The whole check (issue 22): every mail each seat received in the three-language game, its
+    """The whole check: every mail each seat received in the three-language game, its
     subject, its body and its templates, holds no English sentence; names, seat ids, the
     notation's keywords and the commands to type aside.  (The game played once, with the
     views' marks, which are taken out here: the views' words are judged with the rest.)"""

@@ -1,4 +1,4 @@
-"""Issue 22: a tampered or malformed log, a refused waiver, a bad clock or duration are said
+"""A tampered or malformed log, a refused waiver, a bad clock or duration are said
 whole in each language (no English sentence left in hu, el, uk), and in English as before.
 
 The refusals are made by real bad input: the example game's log edited as the attackers of

@@ -1,4 +1,4 @@
-"""Issue 22: the refusals every player meets reading YAML and mail (broken YAML, wrong
+"""The refusals every player meets reading YAML and mail (broken YAML, wrong
 encodings, too deep nesting, a move the mail does not hold whole) and the mail host's own
 refusals (IMAP, SMTP, addresses, its held key commitments) are sentences each language says.
 

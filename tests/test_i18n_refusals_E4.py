@@ -1,4 +1,4 @@
-"""Issue 22, second round (E4): the refusals of the seats (R8), the keys and the nonces (P4,
+"""Second round (E4): the refusals of the seats (R8), the keys and the nonces (P4,
 P8), `pbem verify --extends`'s verdicts and fork proof (P9), the clock warnings (P7) and the
 lines of `pbem keygen`/`sign`/`nonce` are said in hu, el and uk, with no English sentence
 left; English stays as it was (the tests of those modules hold its words)."""

@@ -1,4 +1,4 @@
-"""Issue 20, item 2: `pbem mail --imap HOST:PORT --folder F` against a real dovecot on
+"""`pbem mail --imap HOST:PORT --folder F` against a real dovecot on
 127.0.0.1 (tests/dovecot.py: STARTTLS with a certificate of the run's own, a passwd-file
 login) and a real SMTP server (aiosmtpd): a whole 3-player game from the invitations to
 the last mail, each player's mailed log auditing FAIR alone (P6); a message another client

@@ -198,7 +198,7 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
     rng = random.Random(7)
     moves = 0
     while True:
-        # what arrived by SMTP for the last message: one mail per player (issue 10, item 7),
+        # what arrived by SMTP for the last message: one mail per player,
         # the mover's a reply with the result; each with the report and the log
         batch, collected.messages = collected.messages, []
         finals = [m for _r, m in batch if "] the end: " in str(m["Subject"])]  # the game's last mail (P6)
@@ -533,7 +533,7 @@ def test_a_mailed_commitment_signed_by_another_key_than_it_registers_is_refused(
     assert not load_log(games).commits
 
 
-# --- issue 10: a host that one hostile message cannot stop, and that never loses a reply ---
+# --- a host that one hostile message cannot stop, and that never loses a reply ---
 
 def test_one_run_over_hostile_mail_quarantines_each_and_applies_every_valid_move(tmp_path: Path) -> None:
     games, inbox = setup_game(tmp_path, key_for_red=False)
@@ -710,7 +710,7 @@ def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
 def test_a_run_killed_between_the_log_write_and_its_replies_reports_the_move_next_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 10, a reply is never lost: the host dies after the log took the move and before
+    """A reply is never lost: the host dies after the log took the move and before
     any reply was spooled.  The next run tells the mover the move was accepted (not "already
     applied") and sends every player the report, once; the same message resent later is the
     duplicate it is, and nobody gets the report twice."""
@@ -901,7 +901,7 @@ def test_a_quoted_reply_with_two_moves_is_refused_with_how_to_send(
 
 
 def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -> None:
-    """Issue 10, item 5: the commitment template when the game is created, the reveal
+    """The commitment template when the game is created, the reveal
     template when every commitment is in, the first move's template at the start; each
     once, and with the per-move mail when a move opens the round (one mail a player)."""
     games, inbox = setup_game(tmp_path, key_for_red=False)
@@ -947,7 +947,7 @@ def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -
 def test_one_admission_path_gives_pbem_apply_and_pbem_mail_the_same_verdict(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 17: `pbem apply MSG.eml` and `pbem mail` are two transports of one admission path
+    """`pbem apply MSG.eml` and `pbem mail` are two transports of one admission path
     (pbem.mail.admission.Admission.admit): the same message gets the same verdict by either.
     A move from the wrong seat's address is refused by both (P8 notes: the game lists
     addresses); the right one is applied once, its replies queued for `pbem mail` to deliver;

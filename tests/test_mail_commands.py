@@ -1,4 +1,4 @@
-"""Issue 20, item 5: what a player asks by mail, and a stale move answered with the template.
+"""What a player asks by mail, and a stale move answered with the template.
 
 A message whose subject or first line is `board`, `template`, `log`, `history` or
 `rules R3.2` is answered for the sender's game (found from the sender's registered

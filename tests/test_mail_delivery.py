@@ -1,4 +1,4 @@
-"""Issue 20 items 4 and 6: delivery that gives up honestly (a 550 kept in failed/ and told
+"""Delivery that gives up honestly (a 550 kept in failed/ and told
 once, a 451 retried with backoff, no temporary folder left, no reply sent twice), an
 outbox folder made a Maildir, and pipe mode (``pbem mail --stdin``).  Against a real
 aiosmtpd server on 127.0.0.1; the clock is pinned (``--now``), nothing sleeps."""

@@ -1,4 +1,4 @@
-"""Issue 20, item 1: the end of a game by mail (P6, R6.5).
+"""The end of a game by mail (P6, R6.5).
 
 Once the game is over the host's step reveals the secret (``pbem new --reveal auto``, the
 default) or leaves it to the host's ``pbem reveal`` (``--reveal manual``), and every player

@@ -1,4 +1,4 @@
-"""Issue 20, item 2: a message is the same message by its key, not by its folder (P7).
+"""A message is the same message by its key, not by its folder (P7).
 
 A Maildir that an IMAP server also serves holds in ``cur/`` the messages another client has
 already seen; `pbem mail` reads them too, applies each once, says so, and never answers

@@ -1,4 +1,4 @@
-"""Issue 20 item 7: the mail host's words — subjects that name each entry for what it is,
+"""The mail host's words — subjects that name each entry for what it is,
 unfolded ASCII subjects, the first move's invitation, the rule a malformed mail cites, and
 a duplicate answered as the applied move it is."""
 

@@ -1,4 +1,4 @@
-"""Issue 21: the mcts level is an information-set tree search over the turns of every seat.
+"""The mcts level is an information-set tree search over the turns of every seat.
 
 A small board is not needed here: the positions are real 4-player deals after the opening
 placements (R2.5), played by the greedy level, and the bot is asked with a fixed number

@@ -1,4 +1,4 @@
-"""Issue 19: a turn from any mail client, in the notation (R7.3, R7.5).
+"""A turn from any mail client, in the notation (R7.3, R7.5).
 
 Each client shape a player's mail takes (plain text, a reply under the quoted report, a
 ``.txt`` attachment, CRLF, format=flowed, ISO-8859-2, hard-wrapped at 72 columns) is read as the same move; every
@@ -172,7 +172,7 @@ def turn_lines(t: Table, rng: random.Random) -> tuple[str, list[str]]:
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda f: f.__name__)
-def test_issue19_each_client_shape_carries_the_same_move(tmp_path: Path, shape: Callable[..., Any]) -> None:
+def test_each_client_shape_carries_the_same_move(tmp_path: Path, shape: Callable[..., Any]) -> None:
     t = opened(tmp_path)
     player, lines = turn_lines(t, random.Random(3))
     before = load_game(t.games / "g").last_seq
@@ -194,7 +194,7 @@ DAMAGED: dict[str, Callable[[list[str]], list[str]]] = {
 
 
 @pytest.mark.parametrize("damage", sorted(DAMAGED))
-def test_issue19_a_damaged_paste_is_refused_whole_and_files_stay(tmp_path: Path, damage: str) -> None:
+def test_a_damaged_paste_is_refused_whole_and_files_stay(tmp_path: Path, damage: str) -> None:
     t = opened(tmp_path)
     rng = random.Random(5)
     while (game := load_game(t.games / "g")).state is not None and game.state.phase is Phase.SETUP:
@@ -214,7 +214,7 @@ def test_issue19_a_damaged_paste_is_refused_whole_and_files_stay(tmp_path: Path,
     assert refusal, "the sender was not told"
 
 
-def test_issue19_a_whole_3_player_game_by_mail_in_the_notation_only(tmp_path: Path) -> None:
+def test_a_whole_3_player_game_by_mail_in_the_notation_only(tmp_path: Path) -> None:
     """From the opening to the audit, every player only writes notation lines, in every
     client shape by turns; the game ends and audits fair."""
     t = opened(tmp_path)

@@ -1,4 +1,4 @@
-"""Issue 19, items 1-3: orders in plain text (the notation), never a prefix, R7.5's whole
+"""Orders in plain text (the notation), never a prefix, R7.5's whole
 turns, and the short template: every line short, at most 45 lines, and a turn made only
 of its lines, in its order, is accepted."""
 
@@ -221,7 +221,7 @@ def live(text: str) -> list[str]:
     return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
-def test_issue19_templates_are_short_and_a_turn_of_their_lines_is_accepted_300_positions(
+def test_templates_are_short_and_a_turn_of_their_lines_is_accepted_300_positions(
         games: dict[int, Game]) -> None:
     """Over 300 positions (every card, Knight paths, Witch turns half done, open outbreaks of
     old logs, the final round): every line under 40 characters, at most 45 lines, and a turn
@@ -280,7 +280,7 @@ EVERY_LINE = {
 
 
 @pytest.mark.parametrize("line", sorted(EVERY_LINE))
-def test_issue19_each_notation_line_reads_as_its_canonical_action(line: str) -> None:
+def test_each_notation_line_reads_as_its_canonical_action(line: str) -> None:
     head = "game g red\nafter 3 0123456789abcdef\n"
     move = parse_move((head + line + "   # a comment\n").encode())
     assert move.data["actions"] == EVERY_LINE[line]
@@ -295,7 +295,7 @@ def test_issue19_each_notation_line_reads_as_its_canonical_action(line: str) -> 
     ("game g red\nafter 3 0123456789abcdef\nplace gallia 2\ncommit " + "ab" * 32 + "\n", "mixes"),
     ("place gallia 2\nplague italia\n", "does not say game and player and after"),
 ])
-def test_issue19_a_damaged_text_move_is_refused_whole_naming_the_line(text: str, says: str) -> None:
+def test_a_damaged_text_move_is_refused_whole_naming_the_line(text: str, says: str) -> None:
     with pytest.raises(FormatError, match=re.escape(says)):
         parse_move(text.encode())
 
@@ -425,7 +425,7 @@ def test_p4_an_opening_move_answering_the_logs_last_entry_is_told_it_answers_ent
     assert snapshot(tmp_path) == before
 
 
-def test_issue19_check_takes_games_and_template_show_history_take_a_mailed_log(tmp_path: Path) -> None:
+def test_check_takes_games_and_template_show_history_take_a_mailed_log(tmp_path: Path) -> None:
     games = tmp_path / "games"
     ok("new", "m", "--players", "red,green", "--first", "red", "--games", games)
     mailed = tmp_path / "inbox" / "m-log.yaml"  # the log attached to a mail, saved anywhere
@@ -445,13 +445,13 @@ def test_issue19_check_takes_games_and_template_show_history_take_a_mailed_log(t
     assert "game m green" in out.read_text()
 
 
-def test_issue19_show_counts_the_palace_and_names_the_winner() -> None:
+def test_show_counts_the_palace_and_names_the_winner() -> None:
     """R6.5: the cubes on the board include the palace, and a finished game names its winner."""
     out = ok("show", Path(__file__).parent.parent / "examples" / "rattus-3p" / "log.yaml")
     assert "cubes on the board (the palace included):" in out and "winner: blue" in out and "R6.5" in out
 
 
-def test_issue19_the_trust_and_bot_seat_paragraphs_are_said_once_per_command_and_mail(tmp_path: Path) -> None:
+def test_the_trust_and_bot_seat_paragraphs_are_said_once_per_command_and_mail(tmp_path: Path) -> None:
     """`pbem new` with bot seats (whose commitments the host's step records at once) says the
     BOT SEATS notice once, not before and again after its report; a report mail says the seed
     line and each notice once, not in the report and again above the board."""

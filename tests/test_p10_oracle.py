@@ -7,7 +7,7 @@ agree on every rat already flipped and differ (a random permutation) on every
 rat still face down: the same public history, different hidden faces.  The
 same move file is put to the host's path (the referee's verdict, then the
 resolution with the faces) under both; the verdict, exit code and text (in
-every language pbem speaks, issue 22) must be the same, and an admitted move
+every language pbem speaks) must be the same, and an admitted move
 must resolve under both.
 """
 

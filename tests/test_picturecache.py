@@ -1,4 +1,4 @@
-"""The board picture is drawn once per entry (issue 21, pbem/mail/pictures.py): every mail of
+"""The board picture is drawn once per entry (pbem/mail/pictures.py): every mail of
 an entry (the report mails, each `board` command) reuses it, and a kept picture is used only
 for the very entry it was drawn for, sealed by the host."""
 

@@ -1,4 +1,4 @@
-"""Issue 11, items 7-9: `pbem show` (neighbours, cubes, --at, --svg, --png), `pbem history`,
+"""`pbem show` (neighbours, cubes, --at, --svg, --png), `pbem history`,
 `pbem list`, the board as SVG/PNG (P10: no hidden face in any picture), the report
 mail's inline PNG, and `pbem html` driven in a real headless Chromium."""
 
@@ -271,7 +271,7 @@ def test_report_mails_carry_the_board_inline_after_the_text(tmp_path: Path) -> N
         assert parts[1].get_content_type() == "image/png"
         assert parts[1].get_content_disposition() == "inline"
         data = parts[1].get_payload(decode=True)
-        assert isinstance(data, bytes) and png_size(data) == (800, 624)  # the map alone, small (issue 19)
+        assert isinstance(data, bytes) and png_size(data) == (800, 624)  # the map alone, small
         assert len(data) < 60_000
         pictures += 1
     assert pictures  # the seat that sent the commitment gets the picture

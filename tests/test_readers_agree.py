@@ -1,4 +1,4 @@
-"""Issue 17, what it must show: the readers of a log agree, and every flip is counted.
+"""The readers of a log agree, and every flip is counted.
 
 1. P7: a log that `pbem verify` refuses is refused by every reader of a log -- `audit`,
    `html`, `history` -- each with one paragraph on stderr, no traceback, and no file

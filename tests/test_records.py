@@ -1,4 +1,4 @@
-"""Issue 17 item 1: the log's entries are records read once, by one strict reader (P2, P7).
+"""The log's entries are records read once, by one strict reader (P2, P7).
 
 Outside the records modules no module of pbem asks an entry for its ``kind`` string; every
 reader asks the record (its class, what it reveals).  The reader is exactly as strict as

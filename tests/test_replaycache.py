@@ -1,4 +1,4 @@
-"""The replay cache (issue 21, pbem/host/replaycache.py): the host replays only what is new,
+"""The replay cache (pbem/host/replaycache.py): the host replays only what is new,
 and a cache never changes a result.
 
 Whatever the cache file holds (nothing, garbage, another game's cache, a pickle that would

@@ -1,4 +1,4 @@
-"""P8, issue 18 item 4: a key registered by mail is confirmed from the seat's address, and
+"""P8: a key registered by mail is confirmed from the seat's address, and
 one key per seat (never the host's), at `pbem new`, with a commitment, at `replace`, and
 in every reader (pbem verify, pbem audit, tools/audit_min.py).
 

@@ -1,4 +1,4 @@
-"""One seat's view (issue 17 item 2, P10, R5.6): everything a seat may see, built in one place.
+"""One seat's view (P10, R5.6): everything a seat may see, built in one place.
 
 ``pbem.referee.seatview.SeatView`` is the public game plus that seat's own Witch looks;
 ``show --as``, the templates, the report mails' private part and the bots' knowledge
@@ -60,7 +60,7 @@ def timed_out_game(games: Path) -> None:
 
 
 def test_r8_2_a_timeouts_flips_are_in_every_seats_view_and_the_bots_knowledge(tmp_path: Path) -> None:
-    """The bug of issue 17: the bots read flips from move entries only, so a rat flipped by
+    """An old bug: the bots read flips from move entries only, so a rat flipped by
     a timeout's stand-in turn broke every bot seat ('the log's reveals do not match')."""
     games = tmp_path / "games"
     timed_out_game(games)

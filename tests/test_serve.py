@@ -1,4 +1,4 @@
-"""Issue 20, item 3: `pbem serve`, the mail host as one long-running command.
+"""`pbem serve`: the mail host as one long-running command.
 
 It fetches, applies, runs the deadlines and delivers, round after round; SIGTERM stops it
 cleanly; a server that is down is said once, retried with a growing wait, and its return

@@ -161,7 +161,7 @@ def test_a_commitment_registers_the_key_it_is_signed_with(keys: Path) -> None:
     # registering the same key again is no swap
     ok("sign", red, "--key", keys / "red.key", "--register")
     ok("apply", red, "--games", games)
-    # a new key is recorded only once the host confirmed it as the seat's (P8, issue 18)
+    # a new key is recorded only once the host confirmed it as the seat's (P8)
     before = snapshot(games)
     result = run("apply", blue, "--games", games)
     assert result.exit_code == Exit.SIGNATURE and "--confirm-key" in result.output

@@ -1,4 +1,4 @@
-"""Issue 18: no one steers the deal (PROTOCOL P4, P7, P9).
+"""No one steers the deal (PROTOCOL P4, P7, P9).
 
 Each test is one attack of a host (or a player in league with it) that could
 steer the deal or a player's clock, and what pbem now says to it: a waiver of

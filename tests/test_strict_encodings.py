@@ -301,7 +301,7 @@ HOSTILE_YAML = {
                         + "after:\n  <<: {seq: 1, hash: abcdef12}\n", ("merge keys (<<) are not allowed",)),
     "anchor": (lambda m: dump_yaml(m).replace("player: ", "player: &p ", 1), ("anchors",)),
     "tag": (lambda m: dump_yaml(m) + "comment: !!str hello\n", ("tags",)),
-    # P2: no tags of any kind, the non-specific '!' too (issue 18 item 7)
+    # P2: no tags of any kind, the non-specific '!' too
     "! on a value": (lambda m: dump_yaml(m).replace("kind: move", "kind: ! move", 1), ("tags (!)",)),
     "! on an action": (lambda m: re.sub(r"action: (\w+)", r"action: ! \1", dump_yaml(m), count=1), ("tags (!)",)),
     "! on a number": (lambda m: dump_yaml(m).replace(f"seq: {m['after']['seq']}", f"seq: ! {m['after']['seq']}"),

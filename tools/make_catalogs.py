@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pbem's translation catalogs (issue 22): extract the messages, merge them into each language's
+"""pbem's translation catalogs: extract the messages, merge them into each language's
 ``.po``, compile each ``.po`` to the ``.mo`` pbem ships, or check that nothing is stale.
 
     python tools/make_catalogs.py extract   # pbem/i18n/locale/pbem.pot, and new messages into each .po

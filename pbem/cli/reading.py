@@ -117,7 +117,7 @@ def list_games(games: Path) -> None:
 def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, lang: str) -> None:
     """A page that steps through the game entry by entry: the board, the narration and,
     once the secret is revealed, the audit's verdict (works offline); with --compose SEAT,
-    a page that writes SEAT's move (issue 19)."""
+    a page that writes SEAT's move."""
     from pbem.i18n import Msg, say
 
     writable(out, force)

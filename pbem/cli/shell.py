@@ -59,7 +59,7 @@ def refusals(func: F) -> F:
 
 
 def _said(err: PbemError, lang: Any) -> str:
-    """A refusal's paragraph, in the language of the command's ``--lang`` (issue 22)."""
+    """A refusal's paragraph, in the language of the command's ``--lang``."""
     if lang not in LANGS or lang == "en":  # a command without --lang, or English
         return str(err)
     from pbem.i18n import error_text  # lazily: only a refusal in another language needs it (start-up)
@@ -70,7 +70,7 @@ def _said(err: PbemError, lang: Any) -> str:
 lang_option = click.option(
     "--lang", "lang", type=click.Choice(LANGS), default="en", show_default=True,
     help="The language to write in: en, hu (magyar), el (ελληνικά), uk (українська); the log, "
-         "the notation's keywords and the commands stay as they are (issue 22).",
+         "the notation's keywords and the commands stay as they are.",
 )
 
 games_option = click.option(

@@ -1,4 +1,4 @@
-"""The host's one step (issue 17): every recorded entry, and then the game brought to the
+"""The host's one step: every recorded entry, and then the game brought to the
 next human decision, in the game's lock.
 
 Whatever records an entry (a move, a commitment, a nonce, a waiver, a timeout, a
@@ -105,7 +105,7 @@ def _reveals_at_once(path: Path) -> bool:
 
 
 def _answer(path: Path, applied: Applied, seconds: float) -> Applied:
-    """The bot seats' decisions until a human seat is awaited (issue 13, issue 17)."""
+    """The bot seats' decisions until a human seat is awaited."""
     if not applied.game.bots:
         return applied
     from pbem.host.botseat import next_bot_move  # start-up speed: a game without bot seats never loads a bot

@@ -1,4 +1,4 @@
-"""Orders in plain text: a turn in a few short lines, one action a line (issue 19, R7.3, R7.5).
+"""Orders in plain text: a turn in a few short lines, one action a line (R7.3, R7.5).
 
 A move in the notation reads as a Judge's orders or chess's SAN::
 
@@ -265,7 +265,7 @@ def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> Non
 
 def _name(where: str, value: str, what: str = "region") -> str:
     """A region or card: its id, also when named in a player's language (``Γαλλία``,
-    ``Szerzetes``, without accents too): the move records the id (issue 22)."""
+    ``Szerzetes``, without accents too): the move records the id."""
     found = canonical(value, what)
     if found is not None:
         return found

@@ -44,7 +44,7 @@ _ALREADY = re.compile(r"already applied, as entry (\d+)")
 
 
 def refused_text(err: PbemError, lang: str = "en") -> str:
-    """The refusal's mail text in ``lang`` (the seat's, issue 22): what happened, the
+    """The refusal's mail text in ``lang`` (the seat's): what happened, the
     refusal's paragraph, and its rule's first sentence from the reference in that language."""
     said = translator(lang)
     paragraph = public_text(error_text(err, lang))

@@ -1,4 +1,4 @@
-"""The end of a game by mail (issue 20, item 1): every player's last mail, queued once.
+"""The end of a game by mail: every player's last mail, queued once.
 
 Once a game's secret is revealed (by the host's step at the game's end, ``pbem new
 --reveal auto``, or by the host's ``pbem reveal``), each player with an address gets
@@ -73,7 +73,7 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     texts: dict[str, tuple[str, str]] = {}
     out: list[EmailMessage] = []
     for index, player in enumerate(p for p in game.players if p in emails):
-        lang = settings.language(player)  # in the seat's language (issue 22)
+        lang = settings.language(player)  # in the seat's language
         if lang not in texts:
             texts[lang] = end_text(game, lang)
         subject, body = texts[lang]

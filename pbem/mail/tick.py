@@ -108,7 +108,7 @@ def tick(games: Path, from_address: str | None = None) -> Tick:
 
 
 def _head(path: Path) -> Head | None:
-    """The game's head index (issue 21), or None: read the log, which says what is wrong."""
+    """The game's head index, or None: read the log, which says what is wrong."""
     try:
         return head_of(path)
     except PbemError:
@@ -206,7 +206,7 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
     def said_in(lang: str) -> tuple[str, str]:
         if lang not in told:
             lines = entry_lines(game, game.entries[seq], lang=lang)
-            for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers (issue 17)
+            for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers
                 lines += entry_lines(game, entry, lang=lang)
             told[lang] = ("\n".join(lines), "\n".join(board_lines(game, lang=lang)))
         return told[lang]
