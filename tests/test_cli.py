@@ -182,7 +182,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     secret_file = tmp_path / "secret.hex"
     secret_file.write_text(SECRET + "\n")
     out = ok("new", GAME, "--players", "red,green", "--first", "red", "--secret-file", secret_file,
-             "--reveal", "manual", "--games", games)  # P6: the host reveals, below
+             "--reveal-secret", "manual", "--games", games)  # P6: the host reveals, below
     assert "created game g1" in out and "TEST GAME" in out
     log = games / GAME / "log.yaml"
     assert (games / GAME / "secret.yaml").stat().st_mode & 0o777 == 0o600

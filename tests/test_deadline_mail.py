@@ -136,7 +136,7 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
     assert ("move", "green") not in kinds[first:]
     assert all(entries[i]["at"] == entries[i - 1]["at"] for i, k in enumerate(kinds) if k[0] == "standin")
     if steps is None:
-        assert game.over and game.secret is not None  # P6: revealed by the host's step (--reveal auto)
+        assert game.over and game.secret is not None  # P6: revealed by the host's step (--reveal-secret auto)
         log = games / "g" / LOG_NAME
         verified = ok("verify", log)
         audited = ok("audit", log)

@@ -121,7 +121,7 @@ def test_p2_every_log_reads_the_same_to_a_yaml_reader_and_a_json_reader(log: Pat
 
 
 def test_p2_a_fresh_demo_log_reads_the_same_to_both_readers(tmp_path: Path) -> None:
-    ok("demo", "--dir", tmp_path, "--seed", "5", "--players", "4", "--quiet")
+    ok("demo", "--games", tmp_path, "--seed", "5", "--player-count", "4", "--quiet")
     (log,) = tmp_path.glob("*/log.yaml")
     text = log.read_text(encoding="utf-8")
     assert list(yaml.safe_load_all(text)) == [json.loads(d) for _l, d in iter_documents(text)]
@@ -144,7 +144,7 @@ def test_p3_a_custom_game_played_to_the_end_audits_as_custom(custom: tuple[Path,
         n += 1
         move = write_move(game, game.state.to_move, bot_actions(game.state, rng), games.parent, n)
         game = apply_move(games, read_move(move)).game
-    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal auto)
+    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal-secret auto)
     assert load_game(games / "c1").catalogue != default_catalogue()
     out = ok("audit", games / "c1" / "log.yaml")
     assert "verdict: FAIR" in out and "CUSTOM GAME" in out and "TEST GAME" in out

@@ -259,7 +259,7 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
     for index, entry in enumerate(game.entries[1:-1], 1):  # after every entry, a bot seat answers at once
         if game.entries[index + 1].get("player") == "blue":
             assert game.entries[index + 1]["at"] == entry["at"]
-    assert game.secret is not None  # P6: the step revealed the secret at the end (pbem new --reveal auto)
+    assert game.secret is not None  # P6: the step revealed the secret at the end (pbem new --reveal-secret auto)
     log = games / "g" / "log.yaml"
     flips = sum(len(e.reveals) for e in game.entries)  # moves', timeouts' and stand-ins' alike
     audited, verified = ok("audit", log), ok("verify", log)

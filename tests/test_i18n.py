@@ -258,7 +258,8 @@ def test_a_move_named_in_greek_is_recorded_byte_identical_to_the_english_one(tmp
 # --- a seat's language ---------------------------------------------------------------------------
 
 def test_new_keeps_each_seats_language_in_the_hosts_settings(tmp_path: Path) -> None:
-    ok("new", "g", "--players", "red,green,blue", "--lang", "red=hu", "--lang", "green=el", "--lang", "blue=uk",
+    ok("new", "g", "--players", "red,green,blue", "--seat-lang", "red=hu", "--seat-lang", "green=el",
+       "--seat-lang", "blue=uk",
        "--games", tmp_path)
     settings = yaml.safe_load((tmp_path / "g" / "host.yaml").read_text())
     assert settings["languages"] == {"blue": "uk", "green": "el", "red": "hu"}
@@ -266,17 +267,17 @@ def test_new_keeps_each_seats_language_in_the_hosts_settings(tmp_path: Path) -> 
 
 @pytest.mark.parametrize(("given", "why"), [("pink=hu", "'pink' is not one of the players"),
                                             ("red=fr", "pbem speaks en, hu, el, uk"),
-                                            ("red", "write --lang PLAYER=VALUE")])
+                                            ("red", "write --seat-lang PLAYER=VALUE")])
 def test_new_refuses_a_seat_or_language_it_does_not_know_and_makes_nothing(
     tmp_path: Path, given: str, why: str
 ) -> None:
-    result = cli("new", "g", "--players", "red,green", "--lang", given, "--games", tmp_path)
+    result = cli("new", "g", "--players", "red,green", "--seat-lang", given, "--games", tmp_path)
     assert result.exit_code == 3 and why in result.stderr
     assert not (tmp_path / "g").exists()
 
 
 def test_the_host_changes_a_seats_language(tmp_path: Path) -> None:
-    ok("new", "g", "--players", "red,green", "--lang", "red=hu", "--games", tmp_path)
+    ok("new", "g", "--players", "red,green", "--seat-lang", "red=hu", "--games", tmp_path)
     log = (tmp_path / "g" / "log.yaml").read_bytes()
     assert "before: en" in ok("lang", "g", "green", "uk", "--games", tmp_path)
     assert "before: hu" in ok("lang", "g", "red", "en", "--games", tmp_path)

@@ -331,7 +331,7 @@ def replies(outbox: Path) -> list[EmailMessage]:
 
 def game_files(games: Path) -> dict[str, Any]:
     """The games' files, without the mail host's own bookkeeping: the reply queue
-    (pbem.mail.QUEUE_NAME) and the invitation rounds sent (pbem.mail.INVITED_NAME)."""
+    (pbem.mail.outbox.QUEUE_NAME) and the invitation rounds sent (pbem.mail.invite.INVITED_NAME)."""
     return {k: v for k, v in snapshot(games).items()
             if not k.startswith("+mail-queue/") and not k.endswith("/mail-invited.txt")}
 
@@ -660,14 +660,14 @@ def test_replies_survive_a_451_and_each_is_delivered_once(tmp_path: Path) -> Non
         deliver(inbox, eml("red@example.org", commit(games, "red")))
         deliver(inbox, eml("blue@example.net", commit(games, "blue")))
         first = run("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
-        assert first.exit_code == Exit.BUSY and "2 kept for the next run" in first.output, first.output
+        assert first.exit_code == Exit.DEFERRED and "2 kept for the next run" in first.output, first.output
         assert set(load_log(games).commits) == {"red", "blue"}  # both applied, once
         assert not list((inbox / "new").iterdir())
         # a run before the next try is due (5 minutes on) skips them; one after delivers
         # what was kept; one more has nothing left
         early = run("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST,
                     "--now", "2026-11-30T09:04:59Z")
-        assert early.exit_code == Exit.BUSY and "0 repl(ies) delivered, 2 kept" in early.output, early.output
+        assert early.exit_code == Exit.DEFERRED and "0 repl(ies) delivered, 2 kept" in early.output, early.output
         assert "2 repl(ies) delivered, 0 kept" in ok("mail", "--inbox", inbox, "--smtp", server, "--games", games,
                                                      "--from", HOST, "--now", "2026-11-30T09:05:00Z")
         assert "0 repl(ies) delivered, 0 kept" in ok("mail", "--inbox", inbox, "--smtp", server, "--games",

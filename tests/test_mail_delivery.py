@@ -98,14 +98,14 @@ def test_a_451_is_retried_with_backoff_then_delivered_once(
     games, inbox = setup_game(tmp_path, key_for_red=False)
     deliver(inbox, eml("red@example.org", commit(games, "red")))
     first = mail(games, "--inbox", inbox, "--smtp", server, "--now", "2026-11-30T09:00:00Z")
-    assert first.exit_code == Exit.BUSY, first.output
+    assert first.exit_code == Exit.DEFERRED, first.output
     waiting = handler.tries.count(BLUE)
     assert waiting >= 1 and f"{waiting} kept for the next run" in first.output
     retries = sorted((games / QUEUE).glob("*/*.eml.retry"))
     assert [r.read_text().split() for r in retries] == [["1", "2026-11-30T09:05:00Z"]] * waiting
     # before the next try is due: not even tried
     early = mail(games, "--inbox", inbox, "--smtp", server, "--now", "2026-11-30T09:04:59Z")
-    assert early.exit_code == Exit.BUSY and handler.tries.count(BLUE) == waiting
+    assert early.exit_code == Exit.DEFERRED and handler.tries.count(BLUE) == waiting
     # due, refused again: the wait grows (15 minutes after the second try)
     mail(games, "--inbox", inbox, "--smtp", server, "--now", "2026-11-30T09:05:00Z")
     assert handler.tries.count(BLUE) == 2 * waiting
@@ -124,7 +124,7 @@ def test_no_server_is_temporary(tmp_path: Path) -> None:
     games, inbox = setup_game(tmp_path, key_for_red=False)
     deliver(inbox, eml("red@example.org", commit(games, "red")))
     result = mail(games, "--inbox", inbox, "--smtp", f"127.0.0.1:{free_port()}")
-    assert result.exit_code == Exit.BUSY and "kept for the next run" in result.output, result.output
+    assert result.exit_code == Exit.DEFERRED and "kept for the next run" in result.output, result.output
     assert not (games / QUEUE / "failed").exists()
 
 

@@ -1,7 +1,7 @@
 """The end of a game by mail (P6, R6.5).
 
-Once the game is over the host's step reveals the secret (``pbem new --reveal auto``, the
-default) or leaves it to the host's ``pbem reveal`` (``--reveal manual``), and every player
+Once the game is over the host's step reveals the secret (``pbem new --reveal-secret auto``, the
+default) or leaves it to the host's ``pbem reveal`` (``--reveal-secret manual``), and every player
 gets one last mail: the final scores, the winner and the tie-break, the secret, the audit's
 verdict and the final log, which audits FAIR alone, by ``pbem audit`` and by
 ``tools/audit_min.py``, with no other file.
@@ -104,7 +104,7 @@ def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path:
 @pytest.mark.slow
 def test_with_reveal_manual_the_last_mail_follows_the_hosts_reveal(tmp_path: Path) -> None:
     games = tmp_path / "games"
-    new_game(games, "--reveal", "manual")
+    new_game(games, "--reveal-secret", "manual")
     table = Table(THREE, seed=3)
     play_by_mail(tmp_path, table, games)
     game = read_game((games / "g" / "log.yaml").read_bytes())

@@ -106,7 +106,7 @@ def play_out(games: Path, game_id: str, seed: int = 7) -> Path:
         n += 1
         target = write_move(game, game.state.to_move, bot_actions(game.state, rng), moves, n)
         game = apply_move(games, read_move(target)).game
-    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal auto)
+    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal-secret auto)
     return games / game_id / "log.yaml"
 
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, refusals, writable
+from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, writable
 from pbem.errors import FormatError, StateError, UnknownError
 from pbem.i18n import Msg
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @click.option("--player", required=True, help="Your seat.")
 @click.option("--reveal", "reveal_it", is_flag=True, help="Round 2: write the move revealing the kept nonce.")
 @click.option("--keep", type=click.Path(dir_okay=False, path_type=Path),
@@ -23,10 +23,9 @@ from pbem.i18n import Msg
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
 @lang_option
 @games_option
-@refusals
 def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Path | None, lang: str,
           games: Path) -> None:
-    """A player's nonce (P4): make and keep one and write its commitment; with --reveal, reveal it."""
+    """A player's nonce (P4) for GAME: make and keep one and write its commitment; with --reveal, reveal it."""
     from pbem.host.games import game_dir, load_game
     from pbem.log.yamlio import dump_yaml
     from pbem.player.nonces import commit_move, keep_path, kept, reveal_move
@@ -74,7 +73,6 @@ def nonce(game_id: str, player: str, reveal_it: bool, keep: Path | None, out: Pa
 @force_option
 @lang_option
 @games_option
-@refusals
 def template(game_id: str, player: str | None, out: Path | None, resigning: bool, force: bool, lang: str,
              games: Path) -> None:
     """A move file for the player to move (or, before the start, P4's commitment or nonce).
@@ -116,9 +114,8 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
               help="The game's public log (default: the move's game under --games).")
 @lang_option
 @games_option
-@refusals
 def check(move_file: Path, log: Path | None, lang: str, games: Path) -> None:
-    """Before mailing: schema, staleness and rules against the public log only."""
+    """Before mailing: check MOVE_FILE's schema, staleness and rules against the public log only."""
     from pbem.i18n import say
     from pbem.player.check import check_move, move_game
 
@@ -133,7 +130,6 @@ def check(move_file: Path, log: Path | None, lang: str, games: Path) -> None:
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The private key file (mode 0600); the public key goes to OUT.pub.")
 @lang_option
-@refusals
 def keygen(out: Path, lang: str) -> None:
     """Make an Ed25519 key pair for signing moves or, for the host, log entries (P8)."""
     from pbem.fair.keys import keygen as make
@@ -150,9 +146,8 @@ def keygen(out: Path, lang: str) -> None:
               help="Your private key file.")
 @click.option("--register", is_flag=True, help="Commit moves: also add your public key ('key:').")
 @lang_option
-@refusals
 def sign(move_file: Path, key: Path, register: bool, lang: str) -> None:
-    """Sign a move file in place (a 'signature:' line over the parsed move, P8)."""
+    """Sign MOVE_FILE in place (a 'signature:' line over the parsed move, P8)."""
     from pbem.i18n import say
     from pbem.player.signfile import sign_move_file
 
@@ -164,9 +159,8 @@ def sign(move_file: Path, key: Path, register: bool, lang: str) -> None:
 @main.command()
 @click.argument("query", required=False)
 @lang_option
-@refusals
 def rules(query: str | None, lang: str) -> None:
-    """The rules reference: all of it, one rule (R3.2, P7) or the rules mentioning a word;
+    """The rules reference: all of it, or QUERY: one rule (R3.2, P7) or the rules mentioning a word;
     'notation': how to write a move. With --lang, in Hungarian, Greek or Ukrainian."""
     from pbem.views.rulesref import lookup
 

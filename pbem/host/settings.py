@@ -182,7 +182,7 @@ def record_seen(game_dir: Path, message_id: str, seq: int) -> None:
         sync_folder(game_dir)
 
 
-def check_languages(players: tuple[str, ...], languages: dict[str, str], option: str = "--lang") -> None:
+def check_languages(players: tuple[str, ...], languages: dict[str, str], option: str = "--seat-lang") -> None:
     """Each seat named is a player of the game, and each language one pbem speaks."""
     for seat, lang in languages.items():
         if seat not in players:

@@ -11,7 +11,7 @@ lock; :func:`record` chains and writes the entry and then adds, in the same lock
   moves, each an ordinary entry admitted by the referee (:mod:`pbem.host.botseat`),
   until a human seat is awaited or the game is over;
 * P6: once the game is over, the secret revealed in a final entry, when the host chose
-  so at ``pbem new`` (``--reveal auto``, kept in host.yaml; else the host's ``pbem reveal``).
+  so at ``pbem new`` (``--reveal-secret auto``, kept in host.yaml; else the host's ``pbem reveal``).
 
 So no path can leave a bot seat, a stand-in or the start waiting for a deadline.
 The log is written last, atomically, for each decision; a private file (R5.6) first.

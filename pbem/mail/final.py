@@ -1,7 +1,7 @@
 """The end of a game by mail: every player's last mail, queued once.
 
 Once a game's secret is revealed (by the host's step at the game's end, ``pbem new
---reveal auto``, or by the host's ``pbem reveal``), each player with an address gets
+--reveal-secret auto``, or by the host's ``pbem reveal``), each player with an address gets
 one mail: the final scores, the winner and how a tie was broken (R6.5), the secret,
 the audit's verdict as ``pbem audit`` prints it, and the final log attached, so that
 ``pbem audit log.yaml`` (or ``tools/audit_min.py log.yaml``) on that attachment alone
