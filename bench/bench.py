@@ -1,4 +1,4 @@
-"""pbem's benchmarks, one command printing every figure (README "Benchmarks").
+"""pbem's benchmarks, one command printing every figure (docs/benchmarks.md).
 
     python bench/bench.py            # all figures
     python bench/bench.py --quick    # fewer repetitions

@@ -1,4 +1,4 @@
-"""Bot strength and core speed: the figures recorded in README.md.
+"""Bot strength and core speed: the figures recorded in docs/benchmarks.md.
 
     python bench/bots.py greedy-vs-random --games 1000 --jobs 2
     python bench/bots.py mcts-vs-greedy --games 200 --seconds 1 --jobs 2

@@ -1,4 +1,4 @@
-"""The long hardening campaign, one command printing every figure (README "Hardening").
+"""The long hardening campaign, one command printing every figure (docs/benchmarks.md, "Robustness").
 
     python bench/stress.py            # the full campaign (about 6-8 minutes on 2 cores)
     python bench/stress.py --quick    # a short one (about a minute)

@@ -157,3 +157,11 @@ def test_a_refusal_is_said_in_the_commands_language() -> None:
     assert result.exit_code == english.exit_code == Exit.UNKNOWN
     assert result.stderr.startswith("pbem: ") and result.stderr != english.stderr
 
+
+def test_exit_codes_are_distinct_and_documented() -> None:
+    from pathlib import Path
+
+    assert len({int(code) for code in Exit}) == len(Exit)
+    table = (Path(__file__).resolve().parent.parent / "docs" / "playing.md").read_text(encoding="utf-8")
+    for code in Exit:
+        assert f"| {int(code)} |" in table, f"docs/playing.md does not list exit code {int(code)} ({code.name})"
