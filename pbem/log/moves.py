@@ -46,14 +46,6 @@ class Move(Record):
     kind: str  # "move", P4's "commit" and "nonce", or R8.4's "resign"
     data: dict[str, Any]  # the move as sent
 
-    @property
-    def after_seq(self) -> int:
-        return int(self.data["after"]["seq"])
-
-    @property
-    def after_hash(self) -> str:
-        return str(self.data["after"]["hash"])
-
 
 @cache
 def schema(name: str) -> dict[str, Any]:

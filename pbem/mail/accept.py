@@ -3,23 +3,13 @@ refusal says to the sender; the admission path that uses them is :mod:`pbem.mail
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Callable
-from email.message import EmailMessage
 from typing import Any
 
 from pbem.errors import PbemError, SenderError
 from pbem.i18n import Msg, error_text, translator
 from pbem.mail.headers import Mail
 from pbem.views.rulesref import sentence
-
-Send = Callable[[EmailMessage], None]
-_log = logging.getLogger("pbem.mail.host")
-
-
-
-
 
 
 def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:

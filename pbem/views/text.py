@@ -77,10 +77,6 @@ CARD_NAMES = {
 }
 
 
-def region_name(game: Game, region: str) -> str:
-    return game.board.name_of(region)
-
-
 def region_word(game: Game, region: str) -> str:
     """A region in a sentence: its map name in English (as every English text has shown
     it), a :class:`Name` said in the reader's language; a custom map's region by its own name."""
@@ -131,7 +127,7 @@ _END_REASONS = {  # R6.1: pbem.rules.turnflow.end_turn's reasons, as the log rec
 
 
 def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
-    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`).
+    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.events.event_from_dict`).
 
     Long because each of the fifteen kinds of event is its own whole sentence (a ``Msg``
     per form), matched in one place."""
