@@ -554,7 +554,7 @@ def leak_game_memory(
 ) -> LeakCheck:
     """The same checks as :func:`leak_game`, thousands of times faster: the game is made
     on disk, then every move goes through the host's own path: the referee's verdict
-    (``pbem.referee.judge``: freshness and the rules, on public facts), the
+    (``pbem.referee.admit.judge``: freshness and the rules, on public facts), the
     resolution with the host's faces (``host.resolve``) and ``host._write`` (which
     chains the entry and replays it as any reader would), with only the two disk
     writes (log append, private file) left out; reports are the command line's own

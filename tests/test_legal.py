@@ -1,6 +1,6 @@
 """legal_actions agrees with the engine: every listed action is accepted, every other refused.
 
-Mid-game states come from seeded random play (pbem.sim.simulate, pbem.sim.bot).  At each
+Mid-game states come from seeded random play (pbem.sim.simulate, pbem.bots.randombot).  At each
 sampled state every legal action is applied with ``step``, and a batch of
 plausible actions of every kind (regions in use and not, tokens on the board, in
 the supply and flipped, counts around the limits) is tried: each must be refused

@@ -1,4 +1,4 @@
-"""Moves out of mail as real clients write it (pbem/mailmsg.py); fixtures in tests/data/mail."""
+"""Moves out of mail as real clients write it (pbem/mail/message.py); fixtures in tests/data/mail."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 For each game in the games folder whose deadline runs (R8.1):
 
 * when the deadline of the player to move has passed, a **timeout** entry is
-  recorded, whose turn the stand-in rule plays (R8.2, R8.3; ``pbem.host.timeout``),
+  recorded, whose turn the stand-in rule plays (R8.2, R8.3; ``pbem.host.games.timeout``),
   and every player is mailed what the stand-in did, the player now to move with
   their template;
 * when the reminder time of the current turn has come, the player to move is
