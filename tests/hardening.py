@@ -793,9 +793,9 @@ def kill_campaign(games: Path, appends: int, seed: int, inbox: Path, verify_ever
                 result.lost += 1
         elif added == 1:
             result.landed_while_killed += 1
-    result.leftovers = sum(1 for p in games.rglob(".*.tmp"))
-    for p in games.rglob(".*.tmp"):
-        p.unlink()
+    result.leftovers = sum(1 for _ in games.rglob(".*.tmp"))
+    for left in games.rglob(".*.tmp"):
+        left.unlink()
     return result
 
 

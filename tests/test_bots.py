@@ -142,7 +142,8 @@ def test_wilson_interval_and_seat_rotation() -> None:
 
 
 def test_pbem_tournament_prints_shares_with_intervals() -> None:
-    out = ok("tournament", "--count", "2", "--player-count", "2", "--bots", "greedy,random", "--seed", "3", "--jobs", "2")
+    out = ok("tournament", "--count", "2", "--player-count", "2", "--bots", "greedy,random", "--seed", "3",
+             "--jobs", "2")
     assert "greedy (1 seat): wins" in out and "95% CI" in out and "ms per turn" in out
     bad = cli("tournament", "--player-count", "3", "--bots", "greedy,random")
     assert bad.exit_code == Exit.FORMAT and "one per seat" in bad.stderr
@@ -285,11 +286,11 @@ def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(
     for _ in range(500):
         game = load_game(games / "g")
         assert game.state is not None
-        player = game.state.to_move
-        if player is None:
+        mover = game.state.to_move
+        if mover is None:
             break
-        assert player in addresses  # the bots never leave a human waiting on them
-        send(player, {"game": "g", "player": player, "kind": "move",
+        assert mover in addresses  # the bots never leave a human waiting on them
+        send(mover, {"game": "g", "player": mover, "kind": "move",
                       "after": {"seq": game.last_seq, "hash": game.last_hash[:16]},
                       "actions": [a.to_dict() for a in bot_actions(game.state, rng)]})
     game = load_game(games / "g")

@@ -96,9 +96,9 @@ def test_mail_and_serve_share_one_declaration_of_the_transport_options() -> None
         got = {p.opts[0]: p for p in main.commands[name].params if isinstance(p, click.Option)}
         assert set(shared) <= set(got)
     for opt in shared:
-        mail = next(p for p in main.commands["mail"].params if p.opts[0] == opt)
-        serve = next(p for p in main.commands["serve"].params if p.opts[0] == opt)
-        assert (mail.help, mail.default, meaning(mail)) == (serve.help, serve.default, meaning(serve))  # type: ignore[attr-defined]
+        mail = next(p for p in main.commands["mail"].params if isinstance(p, click.Option) and p.opts[0] == opt)
+        serve = next(p for p in main.commands["serve"].params if isinstance(p, click.Option) and p.opts[0] == opt)
+        assert (mail.help, mail.default, meaning(mail)) == (serve.help, serve.default, meaning(serve))
 
 
 KINDS = [(FormatError, Exit.FORMAT), (RulesError, Exit.RULES), (StaleError, Exit.STALE),

@@ -22,9 +22,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from cdp import Browser
 from clitools import cli, ok
-from test_compose import CLICK_A_TURN
-from test_mail import HOST, attachment, to_of
-from test_notation_mail import ADDRESSES, SHAPES, Table, turn_lines
+from composetools import CLICK_A_TURN
+from mailtools import HOST, attachment, to_of
+from notationtools import ADDRESSES, SHAPES, Table, turn_lines
 
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME
@@ -125,10 +125,10 @@ def test_the_opening_and_turns_from_the_page_attached_to_each_mail(
         names = [part.get_filename() or "" for part in msg.iter_attachments()]
         assert any(n.endswith("-log.yaml.gz") for n in names), names
         assert any(n.endswith(f"-{player}.html") for n in names) == (player == game.to_move()), names
-    log = next(p.get_filename() for p in t.sent[0].iter_attachments() if p.get_filename().endswith(".gz"))
-    copy = tmp_path / log
-    copy.write_bytes(next(p.get_payload(decode=True) for p in t.sent[0].iter_attachments()
-                          if p.get_filename() == log))
+    log = attachment(t.sent[0], "-log.yaml.gz")  # the compressed log as mailed, not inflated
+    assert log is not None
+    copy = tmp_path / "mailed-log.yaml.gz"
+    copy.write_bytes(log)
     ok("verify", copy)  # a mailed copy, compressed, is read as it is (exit 0)
     copy.write_bytes(copy.read_bytes()[:-9])  # cut short in the mail: refused, with what to do
     cut = cli("verify", copy)

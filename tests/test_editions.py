@@ -15,27 +15,19 @@ from pathlib import Path
 import pytest
 import yaml
 from clitools import cli, ok
+from editiontools import DATA, ROOT, rechain
 
 from pbem.data import STANDARD_DATA_HASHES, default_board, default_catalogue
 from pbem.errors import Exit
-from pbem.fair.protocol import data_hash, entry_hash
+from pbem.fair.protocol import data_hash
 from pbem.log.logfile import read_docs
 from pbem.log.yamlio import dump_entry, iter_documents
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("rattus-*p/log.yaml"))
-DATA = ROOT / "pbem" / "data"
 
 
 def test_p3_the_shipped_data_hash_is_the_standard_one() -> None:
     assert data_hash(default_board().to_data(), default_catalogue().to_data()) in STANDARD_DATA_HASHES
-
-
-def rechain(entries: list[dict[str, object]]) -> list[dict[str, object]]:
-    """The strong attacker: fix every prev, so only the data check can catch the edit."""
-    for seq in range(1, len(entries)):
-        entries[seq]["prev"] = entry_hash(entries[seq - 1])
-    return entries
 
 
 def test_p3_a_doctored_catalogue_claiming_standard_fails_verify_and_audit(tmp_path: Path) -> None:

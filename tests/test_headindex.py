@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from clitools import ok, snapshot
-from test_deadlines import PLAYERS, T0, at, move, new_game
+from deadlinetools import PLAYERS, T0, at, move, new_game
 
 from pbem.host import head
 from pbem.host.create import NewGame, create

@@ -207,7 +207,7 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
     stand-in flipped as any seat does.  The game ends and audits fair (P6)."""
     import mailbox
 
-    from test_mail import HOST, eml, replies, to_of
+    from mailtools import HOST, eml, replies, to_of
 
     games, inbox, outbox = tmp_path / "games", tmp_path / "inbox", tmp_path / "outbox"
     mailbox.Maildir(str(inbox), create=True)
@@ -238,15 +238,15 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
         game = load_game(games / "g")
         if game.over:
             break
-        player = game.to_move()
-        assert player in addresses and player not in game.resigned, player  # never a bot's turn
-        if player == "green" and game.state is not None and game.state.turn_number >= 4:
+        mover = game.to_move()
+        assert mover is not None and mover in addresses and mover not in game.resigned, mover  # never a bot's turn
+        if mover == "green" and game.state is not None and game.state.turn_number >= 4:
             by_file({"game": "g", "player": "green", "kind": "resign", "after": after_of(game)})
         elif turn % 7 == 3:
             later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
             assert "1 timeout(s) recorded" in ok("tick", "--now", later, "--from", HOST, "--games", games)
         else:
-            send_as[player](move_of(game, rng))
+            send_as[mover](move_of(game, rng))
     game = load_game(games / "g")
     assert game.over and game.resigned == {"green"}
     kinds = {e["kind"] for e in game.entries}

@@ -31,11 +31,11 @@ from typing import Any
 
 import pytest
 from clitools import cli, ok
+from endtools import take
 from english import english_lines
 from mailgame import HOST, THREE, Table, attachments, player_mail, read_game, template_move
 from mailhostile import raw_mail
-from test_mail import signed
-from test_mail_end import take
+from mailtools import signed
 
 from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from clitools import cli, ok
 from english import english_lines
-from test_orders import Reader, a_turn, live, positions
-from test_signing import commit_file, new_signed_game
+from ordertools import Reader, a_turn, live, positions
+from signingtools import commit_file, new_signed_game
 
 from pbem.errors import FormatError, PbemError, RulesError, SignatureError, StaleError, StateError, UnknownError
 from pbem.host.create import NewGame, create
@@ -238,7 +239,8 @@ def test_resign_and_replace_refusals_and_records_are_translated(games: dict[int,
     game = games[2]
     over = dataclasses.replace(game, resigned={"red"})
     refusals: list[PbemError] = []
-    for check in (lambda: check_resign(over, "red"), lambda: check_replace(game, "purple")):
+    checks: list[Callable[[], object]] = [lambda: check_resign(over, "red"), lambda: check_replace(game, "purple")]
+    for check in checks:
         with pytest.raises((StaleError, UnknownError, StateError)) as caught:
             check()
         refusals.append(caught.value)

@@ -29,8 +29,8 @@ from typing import Any
 import pytest
 from cdp import Browser
 from clitools import ok
+from composetools import CLICK_A_TURN, MEASURE, SECRET, positions
 from english import english_lines
-from test_compose import CLICK_A_TURN, MEASURE, SECRET, positions
 
 from pbem.fair.protocol import nonce_commitment
 from pbem.host.create import NewGame, create
@@ -109,8 +109,8 @@ def english_in(words: Iterable[str]) -> list[str]:
 
 
 def turns(played: list[tuple[list[Any], list[str]]], count: int, seed: int) -> list[tuple[Game, int]]:
-    """:func:`test_compose.positions`, typed: positions of the games with a seat to move."""
-    found: list[tuple[Game, int]] = positions(played, count, seed)  # type: ignore[assignment]
+    """:func:`composetools.positions`, typed: positions of the games with a seat to move."""
+    found: list[tuple[Game, int]] = positions(played, count, seed)
     return found
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from english import english_lines
-from test_tamper import rechain
+from tampering import rechain
 
 from pbem.errors import PbemError
 from pbem.i18n import error_text

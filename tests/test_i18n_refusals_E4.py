@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from clitools import cli, ok
+from deadlinetools import timed_out_log
 from english import english_lines
-from test_deadlines import timed_out_log
-from test_history import EXAMPLE, GAME, forked, new_game, refused  # noqa: F401 (forked: a fixture)
-from test_tamper import rechain, write
+from historytools import GAME, forked, new_game, refused  # noqa: F401 (forked: a fixture)
+from tampering import EXAMPLE, rechain, write
 
 from pbem.errors import Exit, PbemError
 from pbem.fair.keys import check_public_text, load_private_key, read_public_key

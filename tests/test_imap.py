@@ -11,18 +11,16 @@ import itertools
 import random
 import ssl
 from collections.abc import Iterator
-from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 from clitools import cli, ok, snapshot
 from dovecot import Dovecot, dovecot_server
+from endtools import audits_alone, new_game
 from mailgame import HOST, THREE, Table, attachments, player_mail, read_game
-from test_mail import Collect, smtp_server
-from test_mail_end import audits_alone, new_game
+from mailtools import Collect, smtp_server
 
 from pbem.errors import Exit
 
@@ -71,7 +69,7 @@ class client:
 def append(server: Dovecot, folder: str, data: bytes, flags: str | None = None) -> None:
     """A message arrives in the folder (as the MTA delivers it), maybe already flagged."""
     with client(server) as conn:
-        assert conn.append(folder, flags, None, data)[0] == "OK"  # type: ignore[arg-type]
+        assert conn.append(folder, flags, None, data)[0] == "OK"
 
 
 def flags_of(server: Dovecot, folder: str) -> list[bytes]:
@@ -189,7 +187,7 @@ def test_a_server_that_is_down_is_said_and_changes_nothing(imap: tuple[Dovecot, 
     games = tmp_path / "games"
     new_game(games)
     before = snapshot(games)
-    from test_mail import free_port
+    from mailtools import free_port
 
     result = cli("mail", "--imap", f"127.0.0.1:{free_port()}", "--folder", folder, "--outbox", tmp_path / "out",
                  "--games", games, "--from", HOST)

@@ -91,7 +91,7 @@ def probes(state: State, rng: random.Random, n: int) -> list[Action]:
             out.append(here)
         return tuple(out)
 
-    makers = [
+    makers: list[Callable[[], Action]] = [
         lambda: TakeCard(rng.choice([*CLASSES, "jester"])),
         lambda: Place(region(), rng.randint(0, 5)),
         lambda: King(region()),
@@ -205,7 +205,8 @@ def test_legality_is_stated_once_generators_and_engine_checks_only_ask_the_rules
     generators = {gen for _kind, gen in legal._GENERATOR.values()}
     checks = {check for check, _effect in engine.HANDLERS.values()}
     assert len(generators) == 11 and len(checks) == 13
-    faults = [f for func in [*generators, *checks] for f in _asks_only_the_rules(func, rules)]
+    funcs: list[Callable[..., object]] = [*generators, *checks]
+    faults = [f for func in funcs for f in _asks_only_the_rules(func, rules)]
     assert not faults, "conditions stated outside the rules:\n" + "\n".join(faults)
 
 

@@ -14,8 +14,18 @@ from email.utils import make_msgid
 from pathlib import Path
 
 from clitools import ok
-from test_mail import (  # noqa: F401 (started: a fixture)
-    ADDRESSES, HOST, attachment, eml, game_files, load_log, red_move, replies, signed, started, to_of,
+from mailtools import (  # noqa: F401 (started: a fixture)
+    ADDRESSES,
+    HOST,
+    attachment,
+    eml,
+    game_files,
+    load_log,
+    red_move,
+    replies,
+    signed,
+    started,
+    to_of,
 )
 
 from pbem.host.private import seat_view

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from clitools import cli as run
 from clitools import ok
-from test_mail import (
+from mailtools import (
     HOST,
     Collect,
     commit,
@@ -131,13 +131,14 @@ def test_no_server_is_temporary(tmp_path: Path) -> None:
 def test_a_killed_runs_temporary_batch_is_removed_by_the_next_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import pbem.files
     import pbem.mail.outbox
     import pbem.mail.run
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
     deliver(inbox, eml("red@example.org", commit(games, "red")))
-    real = pbem.mail.outbox.write_folder
+    real = pbem.files.write_folder
 
     def killed(folder: Path, files: dict[str, bytes], *args: Any, **kwargs: Any) -> None:
         real(folder, dict(list(files.items())[:1]), *args, **kwargs)  # the first reply of the batch

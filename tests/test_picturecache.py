@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_replaycache import _play
+from replaytools import _play
 
 from pbem.host import caches
 from pbem.host.games import apply_move, load_game

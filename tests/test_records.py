@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from tampering import rechain
 
 from pbem.cli import main
 from pbem.log.logfile import read_docs
 from pbem.log.yamlio import dump_entry
-from tests.test_tamper import rechain
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "rattus-3p" / "log.yaml"

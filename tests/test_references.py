@@ -76,3 +76,17 @@ def test_every_repository_path_named_is_a_file() -> None:
 ])
 def test_the_resolver_tells_a_stale_reference(name: str, ok: bool) -> None:
     assert resolves(name) is ok
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared helpers live in helper modules (tests/mailtools.py, tests/tampering.py, ...), so a
+    test module is imported once, under one name, by pytest; mypy checks tests/ as it is."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            found += [f"{path.name}: {name}" for name in names if name.startswith(("test_", "tests."))]
+    assert not found, "\n".join(found)

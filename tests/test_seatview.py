@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from clitools import ok
-from test_layers import MODULES
+from layertools import MODULES
 
 from pbem.bots.knowledge import from_view
 from pbem.bots.randombot import bot_actions
@@ -75,9 +75,9 @@ def test_r8_2_a_timeouts_flips_are_in_every_seats_view_and_the_bots_knowledge(tm
         know = from_view(view)
         assert set(know.revealed) == set(game.state.flipped)
         assert not set(know.hidden) & set(game.state.flipped)
-    seat = game.to_move()
-    assert seat is not None
-    ok("bot", "g", "--player", seat, "--games", games, "--seconds", "0.1")  # it crashed before
+    mover = game.to_move()
+    assert mover is not None
+    ok("bot", "g", "--player", mover, "--games", games, "--seconds", "0.1")  # it crashed before
 
 
 def test_r5_6_a_seat_sees_its_own_looks_and_no_one_elses(tmp_path: Path) -> None:

@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 from clitools import ok
 from dovecot import Dovecot, dovecot_server, stopped
+from endtools import audits_alone, new_game
 from mailgame import HOST, THREE, Table, attachments, read_game
-from test_mail import smtp_server
-from test_mail_end import audits_alone, new_game
+from mailtools import smtp_server
 
 from pbem.mail.imap import ImapBox
 from pbem.mail.serve import Server
