@@ -1,10 +1,10 @@
-"""pbem's benchmarks, one command printing every figure (README "Benchmarks").
+"""pbem's benchmarks, one command printing every figure (docs/benchmarks.md).
 
     python bench/bench.py            # all figures
     python bench/bench.py --quick    # fewer repetitions
 
 Figures:
-- random 4-player games per second in one process (target >= 600, issue 21);
+- random 4-player games per second in one process (target >= 600);
 - `pbem apply` as a whole process on 4-player logs of 50 and 300 entries, each as a
   ratio to `python -c "import yaml, jsonschema, click"` timed in the same run
   (target <= 1.3), and its cost at 300 entries over its cost at 50 (target <= 1.1);
@@ -92,7 +92,7 @@ def build_long_game(games: Path, min_entries: int, finish: bool, padded: bool = 
 
     ``padded``: a seat is handed over (R8.4, `pbem replace`, an entry of its own) after three
     moves in four.  No game of one-action moves lasts 300 entries (the longest of 80 seeds
-    here: 263), so the 50- and 300-entry logs of issue 21 are made alike this way: 3/7 of
+    here: 263), so the 50- and 300-entry logs are made alike this way: 3/7 of
     their entries after the opening are hand-overs, 4/7 moves."""
     rng = random.Random(7)
     import pbem.host.create as creating

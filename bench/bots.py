@@ -1,4 +1,4 @@
-"""Bot strength and core speed (issue 13): the figures recorded in README.md.
+"""Bot strength and core speed: the figures recorded in docs/benchmarks.md.
 
     python bench/bots.py greedy-vs-random --games 1000 --jobs 2
     python bench/bots.py mcts-vs-greedy --games 200 --seconds 1 --jobs 2
@@ -7,7 +7,7 @@
 
 Each prints the command's settings, running standings (every ``--every``
 games) and the final standings with 95% Wilson intervals.  ``mcts-scaling``
-(issue 21) plays the same deals (seeds ``--seed`` on, the seats rotating) once
+plays the same deals (seeds ``--seed`` on, the seats rotating) once
 for each budget of the mcts seat against three greedy, and prints each budget's
 win share with its Wilson interval and, deal by deal, the difference between the
 largest and the smallest budget with a 95% interval (a paired normal interval

@@ -1,4 +1,4 @@
-"""Random 4-player games per second of two checkouts, run alternately (README "Benchmarks").
+"""Random 4-player games per second of two checkouts, run alternately (docs/benchmarks.md).
 
     git worktree add /tmp/pbem-before COMMIT
     python bench/compare.py /tmp/pbem-before . --runs 8 --games 150

@@ -1,4 +1,4 @@
-"""`pbem mail` on 200 waiting messages across 50 games, two checkouts run alternately (issue 21).
+"""`pbem mail` on 200 waiting messages across 50 games, two checkouts run alternately.
 
     git worktree add /tmp/base57 57c751b
     python bench/mail.py /tmp/base57 . --runs 5 [--boards]

@@ -1,4 +1,4 @@
-"""The size of the mails a player gets (issue 19, item 6: a phone can carry them).
+"""The size of the mails a player gets (a phone can carry them).
 
     python bench/mailsize.py            # a 3-player and a 4-player game, 40 turns each
     python bench/mailsize.py --turns 15 # shorter

@@ -1,4 +1,4 @@
-"""The long hardening campaign, one command printing every figure (README "Hardening").
+"""The long hardening campaign, one command printing every figure (docs/benchmarks.md, "Robustness").
 
     python bench/stress.py            # the full campaign (about 6-8 minutes on 2 cores)
     python bench/stress.py --quick    # a short one (about a minute)
@@ -17,7 +17,7 @@ Figures (the targets are all 0 except the last):
   one process per game on many games;
 - leaks (P6): a face-down token's face or salt in any public output, over
   whole bot games, and secret/private files not 0600;
-- the mail host (issue 10; ``--mail`` runs only this): hostile messages mixed
+- the mail host (``--mail`` runs only this): hostile messages mixed
   with valid moves in one Maildir, replies through an aiosmtpd server on
   127.0.0.1 that answers 451 to every third message (applied, quarantined,
   delivered exactly once), and the 226,000-part MIME bomb's time and memory.
@@ -217,7 +217,7 @@ def big_inputs(root: Path) -> list[str]:
 
 
 def mail_host_campaign(root: Path) -> tuple[list[str], bool]:
-    """Issue 10: one Maildir of hostile messages mixed with valid moves, replies through a
+    """One Maildir of hostile messages mixed with valid moves, replies through a
     real aiosmtpd server on 127.0.0.1 that answers 451 to every third message, then the
     runs it takes to deliver everything; and the MIME bomb's cost.  (lines, all good)"""
     import mailbox
@@ -340,7 +340,7 @@ def leak_worker(args: tuple[str, int, int]) -> tuple[int, list[str], int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a short campaign (about a minute)")
-    parser.add_argument("--mail", action="store_true", help="only the mail host campaign (issue 10)")
+    parser.add_argument("--mail", action="store_true", help="only the mail host campaign")
     parser.add_argument("--seed", type=int, default=int(time.time()), help="random seed (default: the clock)")
     args = parser.parse_args()
     q = args.quick

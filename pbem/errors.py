@@ -14,7 +14,7 @@ from enum import IntEnum
 
 
 class Exit(IntEnum):
-    """Process exit codes, one per kind of failure (README lists them)."""
+    """Process exit codes, one per kind of failure (docs/playing.md lists them)."""
 
     OK = 0
     USAGE = 2  # the command line itself (click's own code)
@@ -24,9 +24,10 @@ class Exit(IntEnum):
     UNKNOWN = 6  # no such game, player or file
     TAMPERED = 7  # the log or secret does not check out (P3-P7)
     SIGNATURE = 8  # missing or bad signature (P8)
-    BUSY = 9  # another pbem holds the game's lock too long
+    BUSY = 9  # another pbem holds the game's lock too long, or a mail server cannot be reached: try later
     STATE = 10  # the command does not fit the game's state (not over yet, already started...)
     UNDELIVERED = 11  # pbem mail: a reply was refused for good (SMTP 5xx), kept in failed/
+    DEFERRED = 12  # pbem mail: replies still queued after a temporary failure, for a later run or --flush
     INTERNAL = 1  # a bug in pbem: whatever failed, wherever
 
 
@@ -129,4 +130,4 @@ EXIT_CODES: dict[type[PbemError], Exit] = {
     UndeliveredError: Exit.UNDELIVERED,
     InternalError: Exit.INTERNAL,
 }
-"""The one table from kind to exit code (README "When a move is refused")."""
+"""The one table from kind to exit code (docs/playing.md, "When a move is refused")."""

@@ -48,8 +48,8 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o600, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` whole or not at all (temp file, fsync, rename); the host's
-    files are its own (mode 0600 unless told, whatever the umask: issue 10).  ``sync=False``
-    (a cache, checked whenever it is read: issue 21) renames without waiting for the disk."""
+    files are its own (mode 0600 unless told, whatever the umask).  ``sync=False``
+    (a cache, checked whenever it is read) renames without waiting for the disk."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
@@ -80,13 +80,13 @@ def write_folder(folder: Path, files: dict[str, bytes], mode: int = 0o600) -> No
     caller renames whole once complete (the outbox's batches); when this returns, every file
     and the folder's entries are on the disk.  The files and the folder are synced together,
     one thread each, so that the file system commits them at once (ext4's journal: one commit
-    for the batch, not one for each file and another for the folder: issue 21)."""
+    for the batch, not one for each file and another for the folder)."""
     fds: list[int] = []
     try:
         for name, data in files.items():
             fd = os.open(folder / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
             fds.append(fd)
-            os.fchmod(fd, mode)  # whatever the umask (issue 10)
+            os.fchmod(fd, mode)  # whatever the umask
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]

@@ -4,9 +4,9 @@ data) and :class:`Slots` (mutable: the game state).
 They give what ``@dataclass(frozen=True)`` and ``@dataclass(slots=True)`` give, at an
 import-time cost near zero.  ``pbem apply`` runs as a fresh process for every mailed
 move, so import time is most of its cost (bench/bench.py, limit 1.3 times the import
-floor); measured here, a dataclass costs about 0.6 ms to create and the core has about
-45 record classes, about 25 ms in all, which alone would take ``pbem apply`` past its
-limit.  A :class:`Record` subclass lists its fields as annotations; its ``__init__`` is
+floor); creating a dataclass takes time at import, and the core's record classes made
+as dataclasses would alone take ``pbem apply`` past its limit.
+A :class:`Record` subclass lists its fields as annotations; its ``__init__`` is
 one small generated function (as a dataclass's is, but one instead of five), and
 ``dataclass_transform`` tells type checkers about it.  ARCHITECTURE.md, "Start-up
 speed", lists every such choice.

@@ -67,15 +67,16 @@ def _free_port() -> int:
 
 def _certificate(folder: Path) -> tuple[Path, Path]:
     """A self-signed certificate for 127.0.0.1 (the `cryptography` pbem already needs)."""
+    import ipaddress
+
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import NameOID
-    import ipaddress
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
             .serial_number(x509.random_serial_number())
             .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=30))
@@ -189,8 +190,8 @@ def _running(root: Path) -> Iterator[Dovecot]:
     conf.write_text(_config(root, port, owner, cert, key))
     if os.getuid() == 0:
         for path in (root / "mail", root / "home", root / "state"):
-            for sub in [path, *path.rglob("*")]:
-                os.chown(sub, owner[1], owner[2])
+            for inside in [path, *path.rglob("*")]:
+                os.chown(inside, owner[1], owner[2])
     _start(root, conf)
     try:
         _wait_for(port, root)

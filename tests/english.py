@@ -1,4 +1,4 @@
-"""Finding English in text meant for a player of another language (issue 22).
+"""Finding English in text meant for a player of another language.
 
 A line holds an English sentence when it has two or more of English's commonest small words
 (:data:`SMALL_WORDS`), or one of them among three or more Latin words.  The words were chosen
@@ -13,12 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-SMALL_WORDS = frozenset("""
-    the you your yours to of and or in on for with this that these those was were has have had
-    not by from as which what when who whom whose will can may must each every its their there
-    here all any but if then than been would should could into about only also still now it
-    are does did done is_ yet why how our we they them his her she he
-""".split()) - {"is_"}
+SMALL_WORDS = frozenset(["the", "you", "your", "yours", "to", "of", "and", "or", "in", "on", "for", "with", "this", "that", "these", "those", "was", "were", "has", "have", "had", "not", "by", "from", "as", "which", "what", "when", "who", "whom", "whose", "will", "can", "may", "must", "each", "every", "its", "their", "there", "here", "all", "any", "but", "if", "then", "than", "been", "would", "should", "could", "into", "about", "only", "also", "still", "now", "it", "are", "does", "did", "done", "is_", "yet", "why", "how", "our", "we", "they", "them", "his", "her", "she", "he"]) - {"is_"}
 
 _WORD = re.compile(r"(?<![\w'])[A-Za-z]+(?![\w'])")
 _PLACEHOLDERS = re.compile(r"\b(?:FROM|TO|VIA|REGION|TOKEN|CARD|SEAT|SEQ|HASH|HEX|GAME|PLAYER)\b")

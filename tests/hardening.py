@@ -554,11 +554,11 @@ def leak_game_memory(
 ) -> LeakCheck:
     """The same checks as :func:`leak_game`, thousands of times faster: the game is made
     on disk, then every move goes through the host's own path: the referee's verdict
-    (``pbem.referee.judge``: freshness and the rules, on public facts), the
+    (``pbem.referee.admit.judge``: freshness and the rules, on public facts), the
     resolution with the host's faces (``host.resolve``) and ``host._write`` (which
     chains the entry and replays it as any reader would), with only the two disk
     writes (log append, private file) left out; reports are the command line's own
-    ``_report``, refusals its ``pbem: <error>`` paragraph, in each of ``langs`` (issue 22:
+    ``_report``, refusals its ``pbem: <error>`` paragraph, in each of ``langs`` (
     the refusals and ``show``'s names are translated)."""
     import contextlib
     import io
@@ -793,9 +793,9 @@ def kill_campaign(games: Path, appends: int, seed: int, inbox: Path, verify_ever
                 result.lost += 1
         elif added == 1:
             result.landed_while_killed += 1
-    result.leftovers = sum(1 for p in games.rglob(".*.tmp"))
-    for p in games.rglob(".*.tmp"):
-        p.unlink()
+    result.leftovers = sum(1 for _ in games.rglob(".*.tmp"))
+    for left in games.rglob(".*.tmp"):
+        left.unlink()
     return result
 
 

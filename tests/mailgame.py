@@ -1,4 +1,4 @@
-"""Players who act on the mail they receive, and nothing else (issue 20).
+"""Players who act on the mail they receive, and nothing else.
 
 Each seat reads only the mails addressed to it: the templates attached (the opening's
 commitment and nonce, each move's), the log attached (the public game, for a random

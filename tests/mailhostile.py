@@ -1,4 +1,4 @@
-"""Hostile mail for the mail host (issue 10): header injection in every header pbem
+"""Hostile mail for the mail host: header injection in every header pbem
 reads, broken encodings, non-UTF-8 bytes, forged senders and MIME bombs by part count,
 depth and size.  Shared by tests/test_mail.py and bench/stress.py."""
 

@@ -1,4 +1,4 @@
-"""tools/audit_min.py refuses what `pbem verify` refuses on encodings (P2, issue 18 item 7),
+"""tools/audit_min.py refuses what `pbem verify` refuses on encodings (P2),
 and agrees with `pbem audit` (FAIR or not) on every tampered log and on fresh games,
 waived seats included.
 
@@ -18,10 +18,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from audittools import EXAMPLE as TAMPER_EXAMPLE
+from audittools import EXAMPLES, TOOL, TOOL_MODULE, VERDICT, pbem, tampered
 from clitools import cli
-from test_audit_min import EXAMPLE as TAMPER_EXAMPLE
-from test_audit_min import EXAMPLES, TOOL, TOOL_MODULE, VERDICT, pbem, tampered
-from test_tamper import write
+from tampering import write
 
 from pbem.bots.randombot import bot_actions
 from pbem.fair.keys import keygen
@@ -46,7 +46,7 @@ def both_refuse(log: Path, code: int = 7) -> list[str]:
     done = subprocess.run([sys.executable, str(TOOL), str(log)], capture_output=True, text=True, timeout=60,
                           check=False)
     assert done.returncode == code and "Traceback" not in done.stderr and done.stderr == "", done.stderr
-    return lines
+    return list(lines)
 
 
 def edited_text(tmp_path: Path, edit: Callable[[str], str]) -> Path:
@@ -134,7 +134,7 @@ def same_verdict(log: Path) -> str:
     code, verdict, err = pbem("audit", log)
     mine, lines = TOOL_MODULE.audit(str(log))
     assert (code == 0) == (mine == 0), (log.name, code, verdict, err, lines)
-    return lines[-1]
+    return str(lines[-1])
 
 
 def test_agrees_on_every_tampered_log(tmp_path: Path) -> None:

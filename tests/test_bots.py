@@ -1,4 +1,4 @@
-"""Issue 13: bots that play from their seat's view only, bot seats in a real game,
+"""Bots that play from their seat's view only, bot seats in a real game,
 `pbem bot`, `pbem demo --play-as`, `pbem tournament`."""
 
 from __future__ import annotations
@@ -142,9 +142,10 @@ def test_wilson_interval_and_seat_rotation() -> None:
 
 
 def test_pbem_tournament_prints_shares_with_intervals() -> None:
-    out = ok("tournament", "--games", "2", "--players", "2", "--bots", "greedy,random", "--seed", "3", "--jobs", "2")
+    out = ok("tournament", "--count", "2", "--player-count", "2", "--bots", "greedy,random", "--seed", "3",
+             "--jobs", "2")
     assert "greedy (1 seat): wins" in out and "95% CI" in out and "ms per turn" in out
-    bad = cli("tournament", "--players", "3", "--bots", "greedy,random")
+    bad = cli("tournament", "--player-count", "3", "--bots", "greedy,random")
     assert bad.exit_code == Exit.FORMAT and "one per seat" in bad.stderr
 
 
@@ -209,7 +210,7 @@ def test_the_hosts_bot_seats_think_as_long_as_pbem_new_said(tmp_path: Path, monk
 
 def test_pbem_bot_writes_a_legal_move_of_that_seat(tmp_path: Path) -> None:
     games = tmp_path / "games"
-    ok("demo", "--play-as", "red", "--players", "3", "--dir", games, "--seed", "4", "--level", "random")
+    ok("demo", "--play-as", "red", "--player-count", "3", "--games", games, "--seed", "4", "--level", "random")
     game_id = next(p.name for p in games.iterdir() if p.is_dir())
     refused = cli("bot", game_id, "--games", games, "--player", "green")
     assert refused.exit_code == Exit.STATE and "not to move" in refused.stderr
@@ -219,9 +220,9 @@ def test_pbem_bot_writes_a_legal_move_of_that_seat(tmp_path: Path) -> None:
 
 
 def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
-    """Issue 13 item 4: after each apply the bots answer until it is red's turn again."""
+    """After each apply the bots answer until it is red's turn again."""
     games = tmp_path / "games"
-    out = ok("demo", "--play-as", "red", "--players", "4", "--dir", games, "--seed", "2", "--level", "random")
+    out = ok("demo", "--play-as", "red", "--player-count", "4", "--games", games, "--seed", "2", "--level", "random")
     assert "pbem apply" in out and "write your move" in out
     game_id = next(p.name for p in games.iterdir() if p.is_dir())
     rng = random.Random(2)
@@ -241,7 +242,7 @@ def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
     ok("reveal", game_id, "--games", games)
     audited = ok("audit", games / game_id / LOG_NAME)
     assert "verdict: FAIR" in audited and "BOT SEATS" in audited
-    # the minimal verifier (tools/audit_min.py, issue 14) says so too: the host held those seats
+    # the minimal verifier (tools/audit_min.py) says so too: the host held those seats
     minimal = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), str(games / game_id / LOG_NAME)],
                              capture_output=True, text=True, timeout=120, check=False)
     assert minimal.returncode == 0, minimal.stdout + minimal.stderr
@@ -252,7 +253,7 @@ def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
 
 def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 13: red and green mail their moves; blue (greedy) and yellow (random) are the
+    """Red and green mail their moves; blue (greedy) and yellow (random) are the
     host's bots, which commit, reveal and play at once after each applied message."""
     monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)  # the words only: the
     monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to, lang="en": (None, "not here"))  # bots' test
@@ -285,18 +286,18 @@ def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(
     for _ in range(500):
         game = load_game(games / "g")
         assert game.state is not None
-        player = game.state.to_move
-        if player is None:
+        mover = game.state.to_move
+        if mover is None:
             break
-        assert player in addresses  # the bots never leave a human waiting on them
-        send(player, {"game": "g", "player": player, "kind": "move",
+        assert mover in addresses  # the bots never leave a human waiting on them
+        send(mover, {"game": "g", "player": mover, "kind": "move",
                       "after": {"seq": game.last_seq, "hash": game.last_hash[:16]},
                       "actions": [a.to_dict() for a in bot_actions(game.state, rng)]})
     game = load_game(games / "g")
     assert game.over
     movers = {e["player"] for e in game.entries if e["kind"] == "move"}
     assert movers == {"red", "green", "blue", "yellow"}
-    assert game.secret is not None  # P6: revealed by the host's step (pbem new --reveal auto)
+    assert game.secret is not None  # P6: revealed by the host's step (pbem new --reveal-secret auto)
     audited = ok("audit", games / "g" / LOG_NAME)
     assert "verdict: FAIR" in audited and "BOT SEATS: blue (greedy), yellow (random)" in audited
     assert "schemas/entry.json" in ok("verify", games / "g" / LOG_NAME)  # options.bots fits the schema

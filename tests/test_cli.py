@@ -182,7 +182,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     secret_file = tmp_path / "secret.hex"
     secret_file.write_text(SECRET + "\n")
     out = ok("new", GAME, "--players", "red,green", "--first", "red", "--secret-file", secret_file,
-             "--reveal", "manual", "--games", games)  # P6: the host reveals, below
+             "--reveal-secret", "manual", "--games", games)  # P6: the host reveals, below
     assert "created game g1" in out and "TEST GAME" in out
     log = games / GAME / "log.yaml"
     assert (games / GAME / "secret.yaml").stat().st_mode & 0o777 == 0o600
@@ -197,7 +197,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ok("template", GAME, "--player", "red", "--out", red_commit, "--games", games)
     template = red_commit.read_text()
     assert f"game {GAME} red\nafter 0 {hash0[:16]}\n" in template and "# commit <the fingerprint, 64 hex digits>" in template
-    red_commit.write_text(template + f"commit {nonce_commitment(red_nonce)}\n")  # the notation (issue 19)
+    red_commit.write_text(template + f"commit {nonce_commitment(red_nonce)}\n")  # the notation
     assert "ok: red's nonce commitment would be recorded (P4)" in ok("check", red_commit, "--log", log)
     assert "entry 1: red's nonce commitment recorded (P4)" in ok("apply", red_commit, "--games", games)
     kept, green_commit = tmp_path / "green-nonce.yaml", tmp_path / "green-commit.yaml"

@@ -1,4 +1,4 @@
-"""Issue 19, items 4 and 5: the composer page (`pbem html --compose`), clicked in a real
+"""The composer page (`pbem html --compose`), clicked in a real
 headless Chromium over the DevTools protocol (tests/cdp.py).
 
 From positions of seeded random games, a random legal turn is clicked through the page,
@@ -22,6 +22,7 @@ from urllib.parse import quote
 import pytest
 from cdp import Browser
 from clitools import cli, ok
+from composetools import CLICK_A_TURN, MEASURE, PLAYERS, SECRET, Played, demo_dirs, played, positions  # noqa: F401 (fixtures)
 
 from pbem.errors import Exit
 from pbem.fair.protocol import nonce_commitment
@@ -29,57 +30,19 @@ from pbem.fair.words import words_nonce
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.private import seat_view
+from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import parse_move
 from pbem.log.notation import parse
 from pbem.referee.admit import judge, parse_actions
 from pbem.referee.seatview import SeatView, face_text
-from pbem.rules import NoFaces, Phase, apply_in_place, winner
-from pbem.sim.demo import open_game, play_demo
+from pbem.rules import NoFaces, Phase, State, apply_in_place, winner
+from pbem.sim.demo import open_game
 from pbem.views.compose import MAX_DATA, TooLarge, changed_regions, compose_page, page_data
 from pbem.views.composetree import DONE, STOP, TURN_STEPS, Tree, nodes_of
-from pbem.views.html import game_page, result_lines
+from pbem.views.html import game_page
+from pbem.views.text import result_lines
 from pbem.views.timeline import game_at, read_checked
-
-SECRET = bytes(range(32))
-PLAYERS = ("red", "green", "blue")
-
-CLICK_A_TURN = """
-(function (seed) {
-  var s = seed, clicks = [];
-  function rnd(n) { s = (s * 1103515245 + 12345) % 2147483648; return s % n; }
-  for (var i = 0; i < 200 && document.getElementById('view').getAttribute('data-complete') !== 'true'; i++) {
-    var can = Array.prototype.slice.call(document.querySelectorAll('#board .region.can'));
-    if (can.length && rnd(4) === 0) {
-      var g = can[rnd(can.length)]; g.dispatchEvent(new MouseEvent('click', {bubbles: true}));
-      clicks.push('region ' + g.getAttribute('data-region'));
-    }
-    var buttons = document.querySelectorAll('#choices button');
-    if (!buttons.length) { break; }
-    var b = buttons[rnd(buttons.length)]; clicks.push(b.textContent); b.click();
-    if (rnd(10) === 0 && !document.getElementById('undo').disabled) {
-      document.getElementById('undo').click(); clicks.push('undo');
-    }
-  }
-  return {text: document.getElementById('move').textContent, clicks: clicks,
-          complete: document.getElementById('view').getAttribute('data-complete')};
-})(SEED)
-"""
-
-MEASURE = """
-(function () {
-  var small = [], sel = 'button, a.button:not(.off), #board .region.can, input';
-  document.querySelectorAll(sel).forEach(function (el) {
-    if (!el.getClientRects().length) { return; }
-    var r = el.getBoundingClientRect();
-    if (r.width >= 40 && r.height >= 40) { return; }
-    small.push((el.id || el.textContent).slice(0, 30) + ' ' + r.width + 'x' + r.height);
-  });
-  return {small: small, scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
-          viewport: !!document.querySelector('meta[name=viewport]'),
-          csp: document.documentElement.getAttribute('data-csp-violations')};
-})()
-"""
 
 
 def artefacts(tmp: Path) -> Path:
@@ -88,45 +51,29 @@ def artefacts(tmp: Path) -> Path:
     return folder
 
 
-@pytest.fixture(scope="module")
-def demo_dirs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """Two seeded random games, played to the end: each game's folder."""
-    dirs = []
-    for seed in (3, 8):
-        games = tmp_path_factory.mktemp("compose") / "games"
-        play_demo(games, 3, seed=seed, echo=None, summary=lambda _line: None, game_id="g", secret=SECRET,
-                  nonces={p: bytes([i + 1]) * 32 for i, p in enumerate(PLAYERS)})
-        dirs.append(games / "g")
-    return dirs
+def to_move(game: Game) -> tuple[State, str]:
+    """A position's state and the seat to move there (every position :func:`positions` picks has one)."""
+    assert game.state is not None and game.state.to_move is not None
+    return game.state, game.state.to_move
 
 
-@pytest.fixture(scope="module")
-def played(demo_dirs: list[Path]) -> list[tuple[list, list]]:
-    """(entries, hashes) of each game of :func:`demo_dirs`."""
-    return [read_checked(d / LOG_NAME) for d in demo_dirs]
+def page_json(page: str) -> str:
+    """The data a page embeds (its ``pbem-data`` script)."""
+    found = re.search(r'id="pbem-data">(.*)</script>', page)
+    assert found is not None
+    return found.group(1)
 
 
-def positions(played: list[tuple[list, list]], count: int, seed: int) -> list[tuple[object, int]]:
-    """``count`` positions of the games, with a seat to move, picked by a seeded draw."""
-    every = []
-    for entries, hashes in played:
-        for seq in range(len(entries)):
-            game = game_at(entries, hashes, seq)
-            if game.state is not None and game.state.to_move is not None:
-                every.append((game, seq))
-    return random.Random(seed).sample(every, count)
-
-
-def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, tmp: Path) -> None:
+def click_turns(browser: Browser, played: Played, count: int, tmp: Path) -> None:
     shots = artefacts(tmp)
     started = time.monotonic()
     seen: set[str] = set()
     marks, sizes = 0, []
     for n, (game, seq) in enumerate(positions(played, count, seed=19)):
-        seat = game.state.to_move  # type: ignore[attr-defined]
+        _state, seat = to_move(game)
         page = tmp / f"compose-{n}.html"
         page.write_text(compose_page(SeatView(game, seat), "host@example.org"), encoding="utf-8")
-        sizes.append(len(re.search(r'id="pbem-data">(.*)</script>', page.read_text()).group(1)))
+        sizes.append(len(page_json(page.read_text())))
         browser.requests.clear()
         browser.open(page)
         result = browser.eval(CLICK_A_TURN.replace("SEED", str(1000 + n)))
@@ -155,22 +102,22 @@ def click_turns(browser: Browser, played: list[tuple[list, list]], count: int, t
 
 
 def test_twelve_random_turns_clicked_through_the_page_are_accepted(
-        browser: Browser, played: list[tuple[list, list]], tmp_path: Path) -> None:
+        browser: Browser, played: Played, tmp_path: Path) -> None:
     click_turns(browser, played, 12, tmp_path)
 
 
 @pytest.mark.slow
 def test_thirty_random_turns_clicked_through_the_page_are_accepted(
-        browser: Browser, played: list[tuple[list, list]], tmp_path: Path) -> None:
+        browser: Browser, played: Played, tmp_path: Path) -> None:
     click_turns(browser, played, 30, tmp_path)
 
 
-def test_every_whole_path_of_the_tree_is_a_legal_move(played: list[tuple[list, list]]) -> None:
+def test_every_whole_path_of_the_tree_is_a_legal_move(played: Played) -> None:
     """Without a browser: random root-to-leaf paths of the embedded tree, judged."""
     rng = random.Random(5)
     for game, _seq in positions(played, 12, seed=7):
-        seat = game.state.to_move  # type: ignore[attr-defined]
-        data = Tree(game.state, seat).data()  # type: ignore[attr-defined]
+        state, seat = to_move(game)
+        data = Tree(state, seat).data()
         data["nodes"] = nodes_of(data)
         for _ in range(5):
             lines, node = [], data["root"]
@@ -180,9 +127,9 @@ def test_every_whole_path_of_the_tree_is_a_legal_move(played: list[tuple[list, l
             assert node in (DONE, STOP) or node >= 0
             if node >= 0 and data["nodes"][node]["f"]:
                 lines.append("flip " + " ".join(data["nodes"][node]["f"][::-1]))
-            text = "\n".join([f"game g {seat}", f"after {game.last_seq} {game.hashes[-1][:16]}",  # type: ignore[attr-defined]
+            text = "\n".join([f"game g {seat}", f"after {game.last_seq} {game.hashes[-1][:16]}",
                               *(x for x in lines if x != "skip")]) + "\n"
-            judge(game, parse_move(text.encode()))  # type: ignore[arg-type]
+            judge(game, parse_move(text.encode()))
 
 
 def expand(data: dict[str, Any], node: int) -> Any:
@@ -196,7 +143,7 @@ def expand(data: dict[str, Any], node: int) -> Any:
 
 
 @pytest.mark.parametrize("stop", ["king", "merchant", "plague"])
-def test_the_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list, list]], stop: str) -> None:
+def test_the_short_keys_give_the_subtree_every_key_gives(played: Played, stop: str) -> None:
     """composetree keys the King's and the Merchant's steps by the seat's own cubes and where the
     others have any (R5.1, R5.2), the plague's by what of the cubes R4.2 and R6.1 read, and the
     spreads by the plague region's neighbourhood (R4.1): along random paths to the step, the
@@ -204,10 +151,9 @@ def test_the_short_keys_give_the_subtree_every_key_gives(played: list[tuple[list
     rng, checked, moves = random.Random(2), 0, 0
     order = [name for name, _kinds, _optional in TURN_STEPS]
     for game, _seq in positions(played, 16, seed=13):
-        state = game.state  # type: ignore[attr-defined]
+        state, seat = to_move(game)
         if state.phase is not Phase.TURN:  # the final round keys every position whole
             continue
-        seat = state.to_move
         data = Tree(state, seat).data()
         data["nodes"] = nodes_of(data)
         for _ in range(8):
@@ -270,7 +216,7 @@ def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
     assert started.state is not None and started.state.to_move is not None
 
 
-def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: list[tuple[list, list]]) -> None:
+def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: Played) -> None:
     entries, hashes = played[0]
     final = game_at(entries, hashes, len(entries) - 1)
     state = final.state
@@ -280,7 +226,7 @@ def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: list[tuple
     assert lines[0] == f"winner: {winner(state)} with {max(scores.values())} cubes (the palace included, R6.5)"
     assert (len(lines) == 2) == (sorted(scores.values())[-2] == max(scores.values()))
     assert lines[0] in compose_page(SeatView(final, PLAYERS[0]))
-    viewer = json.loads(re.search(r'id="pbem-data">(.*)</script>', game_page(entries, hashes)[0]).group(1))
+    viewer = json.loads(page_json(game_page(entries, hashes)[0]))
     assert viewer["entries"][-1]["lines"][-len(lines):] == lines or lines[0] in viewer["entries"][-1]["lines"]
     assert not any(line.startswith("winner: ") for frame in viewer["entries"][:-3] for line in frame["lines"])
     tied = state.copy()  # R6.5: a tie goes to whoever would have played soonest after the last turn
@@ -292,11 +238,11 @@ def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: list[tuple
     assert tie[1].startswith(f"tie-break: {a}, {b} tie on {max(scores.values()) + 5}; {winner(tied)} would")
 
 
-def test_the_viewer_marks_what_each_entry_changed_and_has_a_viewport(played: list[tuple[list, list]]) -> None:
+def test_the_viewer_marks_what_each_entry_changed_and_has_a_viewport(played: Played) -> None:
     entries, hashes = played[0]
     page = game_page(entries, hashes)[0]
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
-    frames = json.loads(re.search(r'id="pbem-data">(.*)</script>', page).group(1))["entries"]
+    frames = json.loads(page_json(page))["entries"]
     for seq in (20, 30):
         changed = changed_regions(game_at(entries, hashes, seq))
         assert changed
@@ -329,14 +275,14 @@ def test_a_seats_own_looks_are_on_its_page_only(demo_dirs: list[Path]) -> None:
 
 
 def test_pbem_html_compose_writes_the_page_and_refuses_a_too_large_tree(
-        played: list[tuple[list, list]], demo_dirs: list[Path], tmp_path: Path,
+        played: Played, demo_dirs: list[Path], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     games = tmp_path / "games"
     path = create(games, NewGame("o", PLAYERS, secret=SECRET))
     out = tmp_path / "red.html"
     text = ok("html", path / LOG_NAME, "-o", out, "--compose", "red", "--to", "host@example.org")
     assert "red's move as of entry 0" in text
-    data = json.loads(re.search(r'id="pbem-data">(.*)</script>', out.read_text()).group(1))
+    data = json.loads(page_json(out.read_text()))
     assert data["opening"] == "commit" and data["to"] == "host@example.org" and data["tree"] is None
     assert cli("html", path / LOG_NAME, "-o", out, "--compose", "red").exit_code == Exit.STATE  # no overwrite
     final = tmp_path / "final.html"
@@ -347,7 +293,7 @@ def test_pbem_html_compose_writes_the_page_and_refuses_a_too_large_tree(
     assert "nothing for blue to send now: the game is over" in final.read_text()
     assert result_lines(game_at(entries, hashes, len(entries) - 1).state)[0] in final.read_text()
     game, _seq = positions(played, 1, seed=3)[0]
-    view = SeatView(game, game.state.to_move)  # type: ignore[attr-defined]
+    view = SeatView(game, to_move(game)[1])
     size = len(json.dumps(page_data(view)["tree"], separators=(",", ":")))
     monkeypatch.setattr("pbem.views.compose.MAX_DATA", size - 1)
     with pytest.raises(TooLarge):
@@ -355,7 +301,7 @@ def test_pbem_html_compose_writes_the_page_and_refuses_a_too_large_tree(
 
 
 @pytest.mark.slow
-def test_every_page_of_the_games_is_under_the_cap(played: list[tuple[list, list]]) -> None:
+def test_every_page_of_the_games_is_under_the_cap(played: Played) -> None:
     """The embedded tree's size, measured: every position of a seeded game fits (MAX_DATA)."""
     entries, hashes = played[1]
     sizes = []
@@ -376,6 +322,7 @@ def test_pbem_check_accepts_the_move_of_a_page_pbem_html_compose_wrote(browser: 
     texts = []
     for turn in range(8):  # the setup's six placements, one a move (R2.5), then two turns
         seat = game.to_move()
+        assert seat is not None
         page = tmp_path / f"e2e-{turn}.html"
         ok("html", log, "-o", page, "--compose", seat, "--to", "host@example.org")
         browser.open(page)

@@ -12,50 +12,21 @@ from typing import Any
 
 import pytest
 from clitools import cli, ok, snapshot
-from test_tamper import rechain, refused_at, write
+from deadlinetools import HOUR, PLAYERS, T0, at, move, new_game, timed_out_log
+from tampering import rechain, refused_at, write
 
 from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit, FormatError
 from pbem.host.create import NewGame, create
-from pbem.host.games import apply_move, game_dir, load_game
-from pbem.host.settings import Settings, save_settings
+from pbem.host.games import game_dir, load_game
 from pbem.log.clock import at_of, pinned, seconds
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_docs
-from pbem.log.moves import after_of, parse_move
+from pbem.log.moves import after_of
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.deadlines import due, parse_duration, phrase
 from pbem.rules import Place, TakeCard, WitchLook
 from pbem.sim.demo import open_game
-
-PLAYERS = ("red", "green", "blue", "yellow")
-T0 = "2026-12-01T09:00:00Z"
-HOUR = 3600
-
-
-def at(hours: float) -> str:
-    return at_of(seconds(T0) + int(hours * HOUR))
-
-
-def new_game(games: Path, deadline: str = "72h", reminder: str | None = "24h", emails: bool = False) -> Game:
-    with pinned(T0):
-        create(games, NewGame("g", PLAYERS, first="red", secret=bytes(range(32)),
-                              deadline=parse_duration(deadline, "--deadline"),
-                              reminder=parse_duration(reminder, "--reminder") if reminder else None))
-        if emails:
-            save_settings(games / "g", Settings({p: f"{p}@example.org" for p in PLAYERS}, None, "host@example.org"))
-        return open_game(games, "g", {p: bytes([i + 1]) * 16 for i, p in enumerate(PLAYERS)})
-
-
-def move(games: Path, game: Game, when: str, actions: list[Any] | None = None, seed: int = 0) -> Game:
-    assert game.state is not None
-    player = game.to_move()
-    chosen = actions if actions is not None else bot_actions(game.state, random.Random(seed))
-    data = {"game": game.game_id, "player": player, "kind": "move", "after": after_of(game),
-            "actions": [a.to_dict() for a in chosen]}
-    with pinned(when):
-        return apply_move(games, parse_move(dump_yaml(data).encode())).game
-
 
 # --- entry 0, show, template ------------------------------------------------------------------
 
@@ -136,13 +107,6 @@ def test_a_witch_look_does_not_restart_the_deadline(tmp_path: Path) -> None:
 
 
 # --- every reader checks a timeout --------------------------------------------------------------
-
-def timed_out_log(tmp_path: Path) -> list[dict[str, Any]]:
-    new_game(tmp_path / "games")
-    ok("tick", "--now", at(72), "--games", tmp_path / "games")
-    entries, _ = read_docs(tmp_path / "games" / "g" / LOG_NAME)
-    assert entries[-1]["kind"] == "timeout"
-    return entries
 
 
 def test_a_timeout_recorded_before_its_deadline_fails_verify_at_that_entry(tmp_path: Path) -> None:

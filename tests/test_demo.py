@@ -17,7 +17,7 @@ from pbem.log.logfile import read_docs
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_demo_plays_reveals_and_audits_a_whole_game(tmp_path: Path, players: int) -> None:
     result = CliRunner().invoke(
-        main, ["demo", "--players", str(players), "--dir", str(tmp_path), "--seed", "5", "--quiet"]
+        main, ["demo", "--player-count", str(players), "--games", str(tmp_path), "--seed", "5", "--quiet"]
     )
     assert result.exit_code == 0, result.output
     assert re.search(r"^winner: (red|green|blue|yellow)$", result.output, re.M)
@@ -48,7 +48,7 @@ def test_readme_main_command_runs_as_a_process(tmp_path: Path) -> None:
 
 
 def test_simulate_prints_the_statistics_a_designer_asks_for() -> None:
-    result = CliRunner().invoke(main, ["simulate", "--games", "20", "--players", "3", "--seed", "1"])
+    result = CliRunner().invoke(main, ["simulate", "--count", "20", "--player-count", "3", "--seed", "1"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "games played: 20 (3 players)"
@@ -61,7 +61,7 @@ def test_simulate_prints_the_statistics_a_designer_asks_for() -> None:
 
 def test_simulate_is_reproducible_from_its_seed() -> None:
     def run() -> list[str]:
-        out = CliRunner().invoke(main, ["simulate", "--games", "5", "--players", "4", "--seed", "9"]).output
+        out = CliRunner().invoke(main, ["simulate", "--count", "5", "--player-count", "4", "--seed", "9"]).output
         return [line for line in out.splitlines() if not line.startswith("games per second")]
 
     assert run() == run()

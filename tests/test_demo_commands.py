@@ -1,4 +1,4 @@
-"""The newcomer's path (issue 14): what `pbem demo` tells you to run next runs, pasted as printed,
+"""The newcomer's path: what `pbem demo` tells you to run next runs, pasted as printed,
 and `pbem show` with an unknown game says where it looked and what it saw."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_command_the_demo_prints_at_its_end_runs_from_where_it_ran(tmp_path: Path) -> None:
-    done = run([*PBEM, "demo", "--quiet", "--players", "2", "--seed", "3"], tmp_path)
+    done = run([*PBEM, "demo", "--quiet", "--player-count", "2", "--seed", "3"], tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     start = lines.index("try it yourself, from this folder:")
@@ -33,7 +33,7 @@ def test_every_command_the_demo_prints_at_its_end_runs_from_where_it_ran(tmp_pat
 
 
 def test_show_of_an_unknown_game_lists_what_it_sees_and_where_it_looked(tmp_path: Path) -> None:
-    assert run([*PBEM, "demo", "--quiet", "--players", "2", "--seed", "4"], tmp_path).returncode == 0
+    assert run([*PBEM, "demo", "--quiet", "--player-count", "2", "--seed", "4"], tmp_path).returncode == 0
     (game,) = [p.name for p in (tmp_path / "demo-games").iterdir()]
     here = run([*PBEM, "show", game], tmp_path)  # the newcomer's mistake: no --games
     assert here.returncode == 6

@@ -15,27 +15,19 @@ from pathlib import Path
 import pytest
 import yaml
 from clitools import cli, ok
+from editiontools import DATA, ROOT, rechain
 
 from pbem.data import STANDARD_DATA_HASHES, default_board, default_catalogue
 from pbem.errors import Exit
-from pbem.fair.protocol import data_hash, entry_hash
+from pbem.fair.protocol import data_hash
 from pbem.log.logfile import read_docs
 from pbem.log.yamlio import dump_entry, iter_documents
 
-ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("rattus-*p/log.yaml"))
-DATA = ROOT / "pbem" / "data"
 
 
 def test_p3_the_shipped_data_hash_is_the_standard_one() -> None:
     assert data_hash(default_board().to_data(), default_catalogue().to_data()) in STANDARD_DATA_HASHES
-
-
-def rechain(entries: list[dict[str, object]]) -> list[dict[str, object]]:
-    """The strong attacker: fix every prev, so only the data check can catch the edit."""
-    for seq in range(1, len(entries)):
-        entries[seq]["prev"] = entry_hash(entries[seq - 1])
-    return entries
 
 
 def test_p3_a_doctored_catalogue_claiming_standard_fails_verify_and_audit(tmp_path: Path) -> None:
@@ -121,7 +113,7 @@ def test_p2_every_log_reads_the_same_to_a_yaml_reader_and_a_json_reader(log: Pat
 
 
 def test_p2_a_fresh_demo_log_reads_the_same_to_both_readers(tmp_path: Path) -> None:
-    ok("demo", "--dir", tmp_path, "--seed", "5", "--players", "4", "--quiet")
+    ok("demo", "--games", tmp_path, "--seed", "5", "--player-count", "4", "--quiet")
     (log,) = tmp_path.glob("*/log.yaml")
     text = log.read_text(encoding="utf-8")
     assert list(yaml.safe_load_all(text)) == [json.loads(d) for _l, d in iter_documents(text)]
@@ -144,7 +136,7 @@ def test_p3_a_custom_game_played_to_the_end_audits_as_custom(custom: tuple[Path,
         n += 1
         move = write_move(game, game.state.to_move, bot_actions(game.state, rng), games.parent, n)
         game = apply_move(games, read_move(move)).game
-    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal auto)
+    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal-secret auto)
     assert load_game(games / "c1").catalogue != default_catalogue()
     out = ok("audit", games / "c1" / "log.yaml")
     assert "verdict: FAIR" in out and "CUSTOM GAME" in out and "TEST GAME" in out

@@ -19,7 +19,6 @@ import pytest
 import yaml
 from hardening import (
     ACTIONS_ONLY,
-    SECRET_NAME,
     FuzzHost,
     billion_laughs,
     changed,
@@ -37,6 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.errors import Exit
+from pbem.host.secret import SECRET_NAME
 
 FUZZ = settings(
     max_examples=100, deadline=None, database=None, derandomize=False,

@@ -1,4 +1,4 @@
-"""The head index (issue 21, pbem/host/head.py): `pbem list` and `pbem tick` read each game's
+"""The head index (pbem/host/head.py): `pbem list` and `pbem tick` read each game's
 head from ``head.cache`` while the log is the one it was made from, and from the log itself
 otherwise.  What they print and do is the same either way."""
 
@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from clitools import ok, snapshot
-from test_deadlines import PLAYERS, T0, at, move, new_game
+from deadlinetools import PLAYERS, T0, at, move, new_game
 
 from pbem.host import head
 from pbem.host.create import NewGame, create

@@ -1,4 +1,4 @@
-"""Issue 17 item 5: hostile text never becomes markup in a picture or the page, and custom
+"""Hostile text never becomes markup in a picture or the page, and custom
 data's ids are held to P2-like patterns at `pbem new --data` and by every reader (P3).
 
 Display names are free text (P2: printable), so they may hold quotes, ``<`` and event
@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 from clitools import cli, ok, snapshot
-from test_editions import rechain
+from editiontools import rechain
 
 from pbem.data import default_board
 from pbem.errors import Exit
 from pbem.fair.protocol import data_hash
+from pbem.host.create import NewGame
 from pbem.log.game import Facts, Game
 from pbem.log.logfile import LOG_NAME, read_docs, read_log
 from pbem.log.yamlio import dump_entry
@@ -117,10 +118,10 @@ def test_hostile_region_names_are_drawn_escaped_at_every_entry(log: Path) -> Non
 def hostile_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A whole demo game on the shipped map with hostile region names: its games folder."""
     games = tmp_path_factory.mktemp("hostile") / "games"
-    made = demo.NewGame
-
-    def with_board(*args: Any, **kwargs: Any) -> demo.NewGame:
-        return made(*args, board=hostile_board(), **kwargs)
+    def with_board(*args: Any, **kwargs: Any) -> NewGame:
+        spec = NewGame(*args, **kwargs)
+        spec.board = hostile_board()
+        return spec
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(demo, "NewGame", with_board)
@@ -150,7 +151,7 @@ def test_the_page_of_a_game_with_hostile_names_holds_them_only_as_text(hostile_g
 
 
 def test_the_page_with_hostile_names_runs_in_a_browser_with_no_csp_report(hostile_game: Path, tmp_path: Path) -> None:
-    from test_pictures import browse
+    from picturetools import browse
 
     page = tmp_path / "game.html"
     ok("html", hostile_game / "h" / LOG_NAME, "-o", page)

@@ -1,4 +1,4 @@
-"""Issue 17: the host's one step.  After any entry is recorded (a move, a commitment, a nonce,
+"""The host's one step.  After any entry is recorded (a move, a commitment, a nonce,
 a waiver, a timeout R8.2, a resignation or a new player R8.4), the host brings the game to the
 next human decision, in the game's lock: the start entry (P4), the stand-in's turns of a
 resigned seat (R8.3, R8.4) and the bot seats' decisions (entry 0 ``options.bots``)."""
@@ -207,7 +207,7 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
     stand-in flipped as any seat does.  The game ends and audits fair (P6)."""
     import mailbox
 
-    from test_mail import HOST, eml, replies, to_of
+    from mailtools import HOST, eml, replies, to_of
 
     games, inbox, outbox = tmp_path / "games", tmp_path / "inbox", tmp_path / "outbox"
     mailbox.Maildir(str(inbox), create=True)
@@ -238,15 +238,15 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
         game = load_game(games / "g")
         if game.over:
             break
-        player = game.to_move()
-        assert player in addresses and player not in game.resigned, player  # never a bot's turn
-        if player == "green" and game.state is not None and game.state.turn_number >= 4:
+        mover = game.to_move()
+        assert mover is not None and mover in addresses and mover not in game.resigned, mover  # never a bot's turn
+        if mover == "green" and game.state is not None and game.state.turn_number >= 4:
             by_file({"game": "g", "player": "green", "kind": "resign", "after": after_of(game)})
         elif turn % 7 == 3:
             later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
             assert "1 timeout(s) recorded" in ok("tick", "--now", later, "--from", HOST, "--games", games)
         else:
-            send_as[player](move_of(game, rng))
+            send_as[mover](move_of(game, rng))
     game = load_game(games / "g")
     assert game.over and game.resigned == {"green"}
     kinds = {e["kind"] for e in game.entries}
@@ -259,7 +259,7 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
     for index, entry in enumerate(game.entries[1:-1], 1):  # after every entry, a bot seat answers at once
         if game.entries[index + 1].get("player") == "blue":
             assert game.entries[index + 1]["at"] == entry["at"]
-    assert game.secret is not None  # P6: the step revealed the secret at the end (pbem new --reveal auto)
+    assert game.secret is not None  # P6: the step revealed the secret at the end (pbem new --reveal-secret auto)
     log = games / "g" / "log.yaml"
     flips = sum(len(e.reveals) for e in game.entries)  # moves', timeouts' and stand-ins' alike
     audited, verified = ok("audit", log), ok("verify", log)
@@ -273,7 +273,7 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
 
 
 def test_every_mail_transport_goes_through_the_one_admission_function() -> None:
-    """Issue 17: in pbem/mail only the admission path applies a move (through the host's step);
+    """In pbem/mail only the admission path applies a move (through the host's step);
     the Maildir reader (`pbem mail`) and the file reader (`pbem apply MSG.eml`) call its admit."""
     mail = PBEM / "mail"
     applying = sorted(p.name for p in mail.glob("*.py") if "apply_move" in p.read_text())

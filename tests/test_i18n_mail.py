@@ -1,4 +1,4 @@
-"""Issue 22: every mail to a seat is in that seat's language (helper D's part: the mails).
+"""Every mail to a seat is in that seat's language (helper D's part: the mails).
 
 A whole 3-player game by mail through the host, one seat in Hungarian, one in Greek and one
 in Ukrainian (``pbem new --lang``), on a test clock so that a reminder and a timeout notice
@@ -31,21 +31,21 @@ from typing import Any
 
 import pytest
 from clitools import cli, ok
+from endtools import take
 from english import english_lines
 from mailgame import HOST, THREE, Table, attachments, player_mail, read_game, template_move
 from mailhostile import raw_mail
-from test_mail import signed
-from test_mail_end import take
+from mailtools import signed
 
 from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.fair import protocol
 from pbem.host.keyconfirm import Held, confirm_text
-from pbem.player.signfile import confirm_line
 from pbem.i18n import Msg, translator
 from pbem.log.clock import at_of, pinned, seconds
 from pbem.log.yamlio import dump_yaml
 from pbem.mail import replies
+from pbem.player.signfile import confirm_line
 
 LANGS = {"red": "hu", "green": "el", "blue": "uk"}
 T0 = "2026-12-01T08:00:00Z"
@@ -161,7 +161,7 @@ def mails_of_a_three_language_game(tmp: Path) -> dict[str, list[EmailMessage]]:
     args: list[str | Path] = ["new", "g", "--players", ",".join(THREE), "--games", games, "--deadline", "24h",
                               "--reminder", "8h"]
     for player, address in THREE.items():
-        args += ["--email", f"{player}={address}", "--lang", f"{player}={LANGS[player]}"]
+        args += ["--email", f"{player}={address}", "--seat-lang", f"{player}={LANGS[player]}"]
     t = seconds(T0)
     with quick_mails():
         with pinned(at_of(t)):
@@ -407,7 +407,7 @@ TYPED = ("pbem ", "audit_min.py", "confirm ")
 
 
 def test_every_mail_of_the_game_holds_no_english(marked_game: dict[str, list[EmailMessage]]) -> None:
-    """The whole check (issue 22): every mail each seat received in the three-language game, its
+    """The whole check: every mail each seat received in the three-language game, its
     subject, its body and its templates, holds no English sentence; names, seat ids, the
     notation's keywords and the commands to type aside.  (The game played once, with the
     views' marks, which are taken out here: the views' words are judged with the rest.)"""

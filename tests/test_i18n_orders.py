@@ -1,4 +1,4 @@
-"""Issue 22 for what a player writes a move from and what is said about a move file: the
+"""In the reader's language: what a player writes a move from and what is said about a move file: the
 template in Hungarian, Greek and Ukrainian (its comments and menu translated, the notation's
 keywords and forms as they are, the shipped regions and cards by the names the notation reads
 back), and the refusals of a text or YAML move, of a signature, of a resignation or a new
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from clitools import cli, ok
 from english import english_lines
-from test_orders import Reader, a_turn, live, positions
-from test_signing import commit_file, new_signed_game
+from ordertools import Reader, a_turn, live, positions
+from signingtools import commit_file, new_signed_game
 
 from pbem.errors import FormatError, PbemError, RulesError, SignatureError, StaleError, StateError, UnknownError
 from pbem.host.create import NewGame, create
@@ -50,7 +51,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Game]:
 # --- a translated template, read as its player reads it ----------------------------------------
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_issue22_a_translated_template_is_short_holds_no_english_and_its_lines_are_accepted(
+def test_a_translated_template_is_short_holds_no_english_and_its_lines_are_accepted(
         games: dict[int, Game], lang: str) -> None:
     """tests/test_orders.py's 300 positions, in each language: every line under 40 characters,
     at most 45 lines, no English sentence, the shipped names in the language (where the menu
@@ -87,7 +88,7 @@ def test_issue22_a_translated_template_is_short_holds_no_english_and_its_lines_a
                     "flip", "end"}, seen
 
 
-def test_issue22_the_english_template_is_what_it_was(games: dict[int, Game]) -> None:
+def test_the_english_template_is_what_it_was(games: dict[int, Game]) -> None:
     """lang='en' is the default's text, byte for byte (the golden playthroughs hold the rest)."""
     for size, state in positions(40, 7):
         view = SeatView(dataclasses.replace(games[size], state=state), state.to_move)
@@ -96,7 +97,7 @@ def test_issue22_the_english_template_is_what_it_was(games: dict[int, Game]) -> 
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_issue22_the_opening_and_resignation_templates_are_translated(tmp_path: Path, lang: str) -> None:
+def test_the_opening_and_resignation_templates_are_translated(tmp_path: Path, lang: str) -> None:
     create(tmp_path, NewGame("o", ("red", "green"), secret=bytes(32), first="red", deadline=3 * 86400,
                              reminder=86400))
     from pbem.host.games import load_game
@@ -160,7 +161,7 @@ def refusal(text: str, what: str = "move file x.txt") -> PbemError:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_issue22_a_move_file_that_does_not_read_is_refused_in_the_readers_language(lang: str) -> None:
+def test_a_move_file_that_does_not_read_is_refused_in_the_readers_language(lang: str) -> None:
     """Every refusal of a text or YAML move that does not parse or validate: its paragraph in
     each language holds no English sentence, keeps the rule's number and quotes the line."""
     for text in DAMAGED:
@@ -172,7 +173,7 @@ def test_issue22_a_move_file_that_does_not_read_is_refused_in_the_readers_langua
     assert "'ia'" in error_text(refusal(DAMAGED[0]), lang)
 
 
-def test_issue22_the_english_refusals_of_a_move_file_are_what_they_were() -> None:
+def test_the_english_refusals_of_a_move_file_are_what_they_were() -> None:
     """The English of a few, word for word as before (tests/test_orders.py and the rest hold more)."""
     assert str(refusal(DAMAGED[0])) == (
         "malformed input (R7.3): the move file x.txt, line 5 ('ia') is not a move line: a line starts with one "
@@ -192,7 +193,7 @@ def test_issue22_the_english_refusals_of_a_move_file_are_what_they_were() -> Non
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_issue22_signature_refusals_are_said_in_the_readers_language(tmp_path: Path, games: dict[int, Game],
+def test_signature_refusals_are_said_in_the_readers_language(tmp_path: Path, games: dict[int, Game],
                                                                     lang: str) -> None:
     """P8: an unsigned and a wrongly signed move, by 'pbem check --lang', in the language."""
     for name in ("host", "red", "blue", "mallory"):
@@ -234,11 +235,12 @@ def _sig(game: Game, which: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_issue22_resign_and_replace_refusals_and_records_are_translated(games: dict[int, Game], lang: str) -> None:
+def test_resign_and_replace_refusals_and_records_are_translated(games: dict[int, Game], lang: str) -> None:
     game = games[2]
     over = dataclasses.replace(game, resigned={"red"})
     refusals: list[PbemError] = []
-    for check in (lambda: check_resign(over, "red"), lambda: check_replace(game, "purple")):
+    checks: list[Callable[[], object]] = [lambda: check_resign(over, "red"), lambda: check_replace(game, "purple")]
+    for check in checks:
         with pytest.raises((StaleError, UnknownError, StateError)) as caught:
             check()
         refusals.append(caught.value)
@@ -251,7 +253,7 @@ def test_issue22_resign_and_replace_refusals_and_records_are_translated(games: d
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_issue22_pbem_template_lang_prints_the_translated_template(tmp_path: Path, lang: str) -> None:
+def test_pbem_template_lang_prints_the_translated_template(tmp_path: Path, lang: str) -> None:
     games = tmp_path / "games"
     ok("new", "m", "--players", "red,green", "--first", "red", "--games", games)
     text = ok("template", "m", "--player", "red", "--lang", lang, "--games", games)

@@ -1,4 +1,4 @@
-"""Issue 22: the pages and the board picture in the reader's language (Hungarian, Greek, Ukrainian).
+"""The pages and the board picture in the reader's language (Hungarian, Greek, Ukrainian).
 
 The viewer (`pbem html`), the composer page (`pbem html --compose`, the page of a "your
 move" mail) and the board drawing hold no English sentence in hu, el or uk: neither the
@@ -29,8 +29,8 @@ from typing import Any
 import pytest
 from cdp import Browser
 from clitools import ok
+from composetools import CLICK_A_TURN, MEASURE, SECRET, positions
 from english import english_lines
-from test_compose import CLICK_A_TURN, MEASURE, SECRET, positions
 
 from pbem.fair.protocol import nonce_commitment
 from pbem.host.create import NewGame, create
@@ -109,8 +109,8 @@ def english_in(words: Iterable[str]) -> list[str]:
 
 
 def turns(played: list[tuple[list[Any], list[str]]], count: int, seed: int) -> list[tuple[Game, int]]:
-    """:func:`test_compose.positions`, typed: positions of the games with a seat to move."""
-    found: list[tuple[Game, int]] = positions(played, count, seed)  # type: ignore[assignment]
+    """:func:`composetools.positions`, typed: positions of the games with a seat to move."""
+    found: list[tuple[Game, int]] = positions(played, count, seed)
     return found
 
 
@@ -282,7 +282,7 @@ def test_greek_and_cyrillic_render_in_the_png_not_as_boxes(words: tuple[str, ...
 
 
 def test_the_picture_cache_keeps_one_picture_per_language(tmp_path: Path, demo: Path) -> None:
-    """board.cache (issue 21) keyed by the entry and the language: a Greek mail never gets the
+    """board.cache keyed by the entry and the language: a Greek mail never gets the
     Hungarian picture, and each language is drawn once per entry (sealed, as English is)."""
     folder = tmp_path / "g"
     folder.mkdir()
@@ -323,7 +323,7 @@ def test_pbem_html_lang_writes_both_pages_in_the_language(tmp_path: Path, demo: 
 
 def test_a_greek_composer_page_clicked_in_chromium_writes_accepted_moves(
         browser: Browser, played: list[tuple[list[Any], list[str]]], tmp_path: Path) -> None:
-    """Issue 19's clicks on the Greek page: the moves are the notation's, and the referee takes them."""
+    """The composer's clicks on the Greek page: the moves are the notation's, and the referee takes them."""
     seen_steps = set()
     for n, (game, seq) in enumerate(turns(played, 8, seed=23)):
         seat = mover(game)

@@ -1,4 +1,4 @@
-"""Issue 22: every refusal pbem raises is a sentence each language can say.
+"""Every refusal pbem raises is a sentence each language can say.
 
 A refusal is a :class:`pbem.errors.PbemError` raised with its words; read by :func:`ast`, every
 ``raise SomeError(words, ...)`` in pbem/ must give its words as a ``Msg`` (or ``Msg.plural``),

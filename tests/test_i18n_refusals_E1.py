@@ -1,4 +1,4 @@
-"""Issue 22: a tampered or malformed log, a refused waiver, a bad clock or duration are said
+"""A tampered or malformed log, a refused waiver, a bad clock or duration are said
 whole in each language (no English sentence left in hu, el, uk), and in English as before.
 
 The refusals are made by real bad input: the example game's log edited as the attackers of
@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from english import english_lines
-from test_tamper import rechain
+from tampering import rechain
 
 from pbem.errors import PbemError
 from pbem.i18n import error_text

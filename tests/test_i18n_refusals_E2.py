@@ -1,4 +1,4 @@
-"""Issue 22: the refusals every player meets reading YAML and mail (broken YAML, wrong
+"""The refusals every player meets reading YAML and mail (broken YAML, wrong
 encodings, too deep nesting, a move the mail does not hold whole) and the mail host's own
 refusals (IMAP, SMTP, addresses, its held key commitments) are sentences each language says.
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from english import english_lines
-from test_mailmsg import HTML_ONLY, TWO_ATTACHMENTS
+from mailmsgtools import HTML_ONLY, TWO_ATTACHMENTS
 
 from pbem.errors import FormatError, PbemError
 from pbem.host.keyconfirm import _load, _pending_path
@@ -119,8 +119,8 @@ def test_the_host_without_a_from_address_and_a_damaged_file_of_held_keys(tmp_pat
 def test_a_mailed_key_commitment_held_by_pbem_apply_is_said_in_the_language(tmp_path: Path) -> None:
     """``pbem apply MSG.eml`` of a commitment registering a key: held under a code, nothing
     recorded yet (P8); the refusal's verdict line is a sentence of its own too."""
-    from test_mail import HOST
-    from test_seat_keys import forged_mail
+    from mailtools import HOST
+    from seatkeytools import forged_mail
 
     from pbem.mail.admission import apply_mail_file
 

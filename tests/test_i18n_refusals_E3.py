@@ -1,4 +1,4 @@
-"""Issue 22: the host's and the command line's refusals, made by real bad input, are said in
+"""The host's and the command line's refusals, made by real bad input, are said in
 Hungarian, Greek and Ukrainian with no English sentence left (and stay as they were in English)."""
 
 from __future__ import annotations

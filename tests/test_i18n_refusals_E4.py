@@ -1,4 +1,4 @@
-"""Issue 22, second round (E4): the refusals of the seats (R8), the keys and the nonces (P4,
+"""Second round (E4): the refusals of the seats (R8), the keys and the nonces (P4,
 P8), `pbem verify --extends`'s verdicts and fork proof (P9), the clock warnings (P7) and the
 lines of `pbem keygen`/`sign`/`nonce` are said in hu, el and uk, with no English sentence
 left; English stays as it was (the tests of those modules hold its words)."""
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from clitools import cli, ok
+from deadlinetools import timed_out_log
 from english import english_lines
-from test_deadlines import timed_out_log
-from test_history import EXAMPLE, GAME, forked, new_game, refused  # noqa: F401 (forked: a fixture)
-from test_tamper import rechain, write
+from historytools import GAME, forked, new_game, refused  # noqa: F401 (forked: a fixture)
+from tampering import EXAMPLE, rechain, write
 
 from pbem.errors import Exit, PbemError
 from pbem.fair.keys import check_public_text, load_private_key, read_public_key
@@ -148,7 +148,7 @@ def test_verify_extends_says_its_verdicts_in_the_language(tmp_path: Path, lang: 
 
 
 def test_the_fork_proof_is_said_in_every_language(
-        forked: tuple[Path, Path, str], tmp_path: Path) -> None:  # noqa: F811 (the fixture)
+        forked: tuple[Path, Path, str], tmp_path: Path) -> None:
     new, old, _host = forked  # tests/test_history.py's: the host signed two entries for one position
     result = compare(*read_docs(new), *read_docs(old))
     assert result.proof is not None and str(result.proof.statement()).startswith("PROOF OF TWO HISTORIES")

@@ -1,4 +1,4 @@
-"""Issue 22: the text views in the reader's language (Hungarian, Greek, Ukrainian).
+"""The text views in the reader's language (Hungarian, Greek, Ukrainian).
 
 The board and its notices, every entry told (moves and their events, the opening, the start,
 timeouts, stand-in turns, resignations, a seat handed on, the reveal), reports, the history,

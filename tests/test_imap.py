@@ -1,4 +1,4 @@
-"""Issue 20, item 2: `pbem mail --imap HOST:PORT --folder F` against a real dovecot on
+"""`pbem mail --imap HOST:PORT --folder F` against a real dovecot on
 127.0.0.1 (tests/dovecot.py: STARTTLS with a certificate of the run's own, a passwd-file
 login) and a real SMTP server (aiosmtpd): a whole 3-player game from the invitations to
 the last mail, each player's mailed log auditing FAIR alone (P6); a message another client
@@ -6,89 +6,24 @@ saw first applied once (P7); a server that is down is said, and changes nothing.
 
 from __future__ import annotations
 
-import imaplib
-import itertools
 import random
-import ssl
-from collections.abc import Iterator
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
-from typing import Any
 
 import pytest
-from clitools import cli, ok, snapshot
-from dovecot import Dovecot, dovecot_server
+from clitools import cli, snapshot
+from dovecot import Dovecot
+from endtools import audits_alone, new_game
+from imaptools import append, client, delivered, dovecot, flags_of, imap, run_mail  # noqa: F401
 from mailgame import HOST, THREE, Table, attachments, player_mail, read_game
-from test_mail import Collect, smtp_server
-from test_mail_end import audits_alone, new_game
+from mailtools import Collect, smtp_server
 
 from pbem.errors import Exit
-
-_folders = itertools.count()
 
 
 @pytest.fixture(autouse=True)
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     """The board's PNG costs ~0.2 s a mail; tests/test_pictures.py checks it is sent."""
     monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
-
-
-@pytest.fixture(scope="module")
-def dovecot() -> Iterator[Dovecot]:
-    with dovecot_server() as server:
-        yield server
-
-
-@pytest.fixture()
-def imap(dovecot: Dovecot, monkeypatch: pytest.MonkeyPatch) -> tuple[Dovecot, str]:
-    """The server, with a fresh folder for this test, and the host's login in the environment."""
-    for name, value in dovecot.env().items():
-        monkeypatch.setenv(name, value)
-    folder = f"rattus{next(_folders)}"
-    with client(dovecot) as conn:
-        assert conn.create(folder)[0] == "OK"
-    return dovecot, folder
-
-
-class client:
-    """Another IMAP client: a player's mail program, or the host's own."""
-
-    def __init__(self, server: Dovecot) -> None:
-        self.server = server
-
-    def __enter__(self) -> imaplib.IMAP4:
-        self.conn = imaplib.IMAP4(self.server.host, self.server.port, timeout=30)
-        self.conn.starttls(ssl.create_default_context(cafile=str(self.server.cafile)))
-        self.conn.login(self.server.user, self.server.password)
-        return self.conn
-
-    def __exit__(self, *exc: Any) -> None:
-        self.conn.logout()
-
-
-def append(server: Dovecot, folder: str, data: bytes, flags: str | None = None) -> None:
-    """A message arrives in the folder (as the MTA delivers it), maybe already flagged."""
-    with client(server) as conn:
-        assert conn.append(folder, flags, None, data)[0] == "OK"  # type: ignore[arg-type]
-
-
-def flags_of(server: Dovecot, folder: str) -> list[bytes]:
-    with client(server) as conn:
-        conn.select(folder)
-        _typ, data = conn.uid("FETCH", "1:*", "(FLAGS)")
-        return [d for d in data if isinstance(d, bytes)]
-
-
-def run_mail(server: Dovecot, folder: str, smtp: str, games: Path) -> str:
-    return ok("mail", "--imap", server.address, "--folder", folder, "--smtp", smtp, "--games", games, "--from", HOST)
-
-
-def delivered(collected: Collect) -> list[EmailMessage]:
-    batch = [m for _rcpt, m in collected.messages]
-    collected.messages = []
-    return batch
 
 
 @pytest.mark.slow
@@ -189,7 +124,7 @@ def test_a_server_that_is_down_is_said_and_changes_nothing(imap: tuple[Dovecot, 
     games = tmp_path / "games"
     new_game(games)
     before = snapshot(games)
-    from test_mail import free_port
+    from mailtools import free_port
 
     result = cli("mail", "--imap", f"127.0.0.1:{free_port()}", "--folder", folder, "--outbox", tmp_path / "out",
                  "--games", games, "--from", HOST)

@@ -12,11 +12,9 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-
-PBEM = Path(__file__).resolve().parent.parent / "pbem"
+from layertools import MODULES, PBEM
 
 LAYERS: list[tuple[str, ...]] = [
     ("pbem", "pbem.errors", "pbem.record", "pbem.files", "pbem.i18n"),  # the bottom: standard library only
@@ -32,16 +30,6 @@ LAYERS: list[tuple[str, ...]] = [
     ("pbem.sim",),  # bots and simulations
     ("pbem.cli", "pbem.__main__"),  # the shell
 ]
-
-
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PBEM.parent).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
-MODULES = {module_name(p): p for p in sorted(PBEM.rglob("*.py"))}
 
 
 def layer_of(module: str) -> int:

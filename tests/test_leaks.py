@@ -29,7 +29,7 @@ def test_no_leak_in_10_games(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["hu", "el", "uk"])
 def test_no_leak_in_a_players_language(tmp_path: Path, lang: str) -> None:
-    """Issue 22: the refusals and the board said in Hungarian, Greek or Ukrainian give no face away."""
+    """The refusals and the board said in Hungarian, Greek or Ukrainian give no face away."""
     leak = LeakCheck(tmp_path)
     for k in range(2):
         leak_game_memory(tmp_path, f"leak-{lang}-{k}", 3 + k, seed=10 + k, leak=leak, langs=(lang,))

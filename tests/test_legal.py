@@ -1,6 +1,6 @@
 """legal_actions agrees with the engine: every listed action is accepted, every other refused.
 
-Mid-game states come from seeded random play (pbem.sim.simulate, pbem.sim.bot).  At each
+Mid-game states come from seeded random play (pbem.sim.simulate, pbem.bots.randombot).  At each
 sampled state every legal action is applied with ``step``, and a batch of
 plausible actions of every kind (regions in use and not, tokens on the board, in
 the supply and flipped, counts around the limits) is tried: each must be refused
@@ -91,7 +91,7 @@ def probes(state: State, rng: random.Random, n: int) -> list[Action]:
             out.append(here)
         return tuple(out)
 
-    makers = [
+    makers: list[Callable[[], Action]] = [
         lambda: TakeCard(rng.choice([*CLASSES, "jester"])),
         lambda: Place(region(), rng.randint(0, 5)),
         lambda: King(region()),
@@ -149,7 +149,7 @@ def test_r7_3_legal_actions_are_exactly_the_accepted_actions(n_players: int) -> 
     assert states > 50 and len(seen_phases) >= 5, seen_phases
 
 
-# --- one source of legality (issue 9) -----------------------------------------------------
+# --- one source of legality -----------------------------------------------------
 
 RULE_MODULES = ("pbem.rules.checks", "pbem.rules.abilities")
 
@@ -195,7 +195,7 @@ def _asks_only_the_rules(func: Callable[..., object], rules: set[str]) -> list[s
     return faults
 
 
-def test_issue9_legality_is_stated_once_generators_and_engine_checks_only_ask_the_rules() -> None:
+def test_legality_is_stated_once_generators_and_engine_checks_only_ask_the_rules() -> None:
     """Every generator of legal actions and every check of the engine decides only by asking
     the rule functions of pbem.rules.checks and pbem.rules.abilities (the ones that return
     None or a Refusal): no condition of their own, so the two cannot drift apart."""
@@ -205,11 +205,12 @@ def test_issue9_legality_is_stated_once_generators_and_engine_checks_only_ask_th
     generators = {gen for _kind, gen in legal._GENERATOR.values()}
     checks = {check for check, _effect in engine.HANDLERS.values()}
     assert len(generators) == 11 and len(checks) == 13
-    faults = [f for func in [*generators, *checks] for f in _asks_only_the_rules(func, rules)]
+    funcs: list[Callable[..., object]] = [*generators, *checks]
+    faults = [f for func in funcs for f in _asks_only_the_rules(func, rules)]
     assert not faults, "conditions stated outside the rules:\n" + "\n".join(faults)
 
 
-def test_issue9_the_check_above_catches_a_rule_restated_in_a_generator() -> None:
+def test_the_check_above_catches_a_rule_restated_in_a_generator() -> None:
     """The structural check is not vacuous: the generators as they were before (each rule
     written out again beside the engine's checks) fail it."""
     def _kings(state: State, player: str) -> list[Action]:

@@ -3,16 +3,9 @@ SMTP (a real aiosmtpd server on 127.0.0.1) or into an outbox Maildir."""
 
 from __future__ import annotations
 
-import gzip
 import mailbox
 import random
-import re
-import socket
-from collections.abc import Iterator
-from contextlib import contextmanager
-from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
 from email.utils import make_msgid, parseaddr
 from pathlib import Path
 from typing import Any
@@ -21,20 +14,39 @@ import pytest
 from clitools import cli as run
 from clitools import ok, snapshot
 from mailhostile import INJECTED_SUBJECT, hostile_messages, raw_mail
+from mailtools import (  # noqa: F401 (fixtures)
+    ADDRESSES,
+    HOST,
+    Collect,
+    attachment,
+    commit,
+    committed,
+    deliver,
+    eml,
+    free_port,
+    game_files,
+    load_log,
+    plain,
+    read_game,
+    red_move,
+    refused,
+    replies,
+    reveal,
+    setup_game,
+    signed,
+    signed_text,
+    smtp,
+    started,
+    to_of,
+)
 
 from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
-from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME, parse_log
+from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import after_of
 from pbem.log.notation import action_line
-from pbem.log.yamlio import dump_yaml, load_stream
-from pbem.player.nonces import commit_move, reveal_move
-from pbem.referee.replay import replay
+from pbem.log.yamlio import dump_yaml
 from pbem.rules import Action
-
-ADDRESSES = {"red": "red@example.org", "blue": "blue@example.net"}
-HOST = "rattus@host.example"
 
 
 @pytest.fixture(autouse=True)
@@ -42,132 +54,6 @@ def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     """Drawing the board's PNG costs ~0.2 s a mail, so these tests skip it; tests/test_pictures.py
     checks that a real report mail carries it inline."""
     monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
-
-
-def eml(sender: str, move: dict[str, Any] | str, attach: bool = False, msgid: str | None = None) -> bytes:
-    """A message as a player's client sends it: the move inline, or attached."""
-    text = move if isinstance(move, str) else dump_yaml(move)
-    msg = EmailMessage()
-    msg["From"] = sender
-    msg["To"] = HOST
-    msg["Subject"] = "my move"
-    msg["Message-ID"] = msgid or make_msgid(domain="example.org")
-    if attach:
-        msg.set_content("My move is attached.\n\n-- \nA player\n")
-        msg.add_attachment(text.encode(), maintype="application", subtype="x-yaml", filename="move.yaml")
-    else:
-        msg.set_content(f"Here it is:\n\n{text}\n-- \nA player\n")
-    return bytes(msg)
-
-
-def deliver(inbox: Path, data: bytes) -> None:
-    mailbox.Maildir(str(inbox), create=True).add(data)
-
-
-def read_game(log_bytes: bytes) -> Game:
-    entries = load_stream(log_bytes.decode(), "log")
-    return replay(*parse_log(entries))
-
-
-def setup_game(tmp: Path, key_for_red: bool = True) -> tuple[Path, Path]:
-    games, inbox = tmp / "games", tmp / "inbox"
-    mailbox.Maildir(str(inbox), create=True)
-    args: list[str | Path] = ["new", "g", "--players", "red,blue", "--first", "red", "--games", games]
-    for player, address in ADDRESSES.items():
-        args += ["--email", f"{player}={address}"]
-    for name in ("host", "red", "blue"):
-        ok("keygen", "--out", tmp / f"{name}.key")
-    if key_for_red:
-        args += ["--key", f"red={tmp / 'red.key.pub'}", "--host-key", tmp / "host.key"]
-    ok(*args)
-    return games, inbox
-
-
-NONCES = {"red": bytes(range(1, 33)), "blue": bytes(range(101, 133))}
-
-
-def commit(games: Path, player: str) -> dict[str, Any]:
-    """P4 round 1: the player's nonce commitment, answering entry 0."""
-    return commit_move(load_log(games), player, NONCES[player])
-
-
-def reveal(games: Path, player: str) -> dict[str, Any]:
-    """P4 round 2: the player's nonce, answering entry 0."""
-    return reveal_move(load_log(games), player, NONCES[player])
-
-
-def signed(data: dict[str, Any], key: Path, tmp: Path) -> str:
-    path = tmp / f"to-sign-{random.random()}.yaml"
-    path.write_text(dump_yaml(data))
-    ok("sign", path, "--key", key)
-    return path.read_text()
-
-
-def signed_text(text: str, key: Path, tmp: Path) -> str:
-    path = tmp / f"to-sign-{random.random()}.txt"
-    path.write_text(text)
-    ok("sign", path, "--key", key)
-    return path.read_text()
-
-
-def load_log(games: Path) -> Game:
-    return read_game((games / "g" / LOG_NAME).read_bytes())
-
-
-# --- the SMTP server ----------------------------------------------------------------------
-
-class Collect:
-    def __init__(self) -> None:
-        self.messages: list[tuple[list[str], EmailMessage]] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        parsed = BytesParser(policy=policy.default).parsebytes(envelope.content)
-        assert isinstance(parsed, EmailMessage)
-        self.messages.append((list(envelope.rcpt_tos), parsed))
-        return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@contextmanager
-def smtp_server(handler: Any) -> Iterator[str]:
-    """A real SMTP server (aiosmtpd) on 127.0.0.1 with ``handler``, for the block: HOST:PORT."""
-    controller_mod = pytest.importorskip("aiosmtpd.controller")
-    port = free_port()
-    controller = controller_mod.Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        controller.stop()
-
-
-@pytest.fixture()
-def smtp() -> Iterator[tuple[str, Collect]]:
-    handler = Collect()
-    with smtp_server(handler) as where:
-        yield where, handler
-
-
-def attachment(msg: EmailMessage, suffix: str) -> bytes | None:
-    """The attachment whose name ends with ``suffix``; ``log.yaml`` is also a report's
-    compressed ``GAME-SEQ-log.yaml.gz``, inflated as its player would."""
-    for part in msg.iter_attachments():
-        name = part.get_filename() or ""
-        if name.endswith(suffix) or (suffix == "log.yaml" and name.endswith("log.yaml.gz")):
-            data = part.get_payload(decode=True)
-            assert isinstance(data, bytes)
-            return gzip.decompress(data) if name.endswith(".gz") and not suffix.endswith(".gz") else data
-    return None
-
-
-def to_of(msg: EmailMessage) -> str:
-    return parseaddr(str(msg["To"]))[1]
 
 
 @pytest.mark.parametrize(
@@ -198,7 +84,7 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
     rng = random.Random(7)
     moves = 0
     while True:
-        # what arrived by SMTP for the last message: one mail per player (issue 10, item 7),
+        # what arrived by SMTP for the last message: one mail per player,
         # the mover's a reply with the result; each with the report and the log
         batch, collected.messages = collected.messages, []
         finals = [m for _r, m in batch if "] the end: " in str(m["Subject"])]  # the game's last mail (P6)
@@ -209,7 +95,7 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
         applied = 1 if moves else 2  # the two reveals, then one move a run
         assert sorted(to_of(m) for _r, m in batch) == sorted(list(ADDRESSES.values()) * applied)
         assert len(results) == applied
-        assert all("Your move was accepted." in m.get_body(("plain",)).get_content() for m in results)
+        assert all("Your move was accepted." in plain(m) for m in results)
         reports = [m for _r, m in batch if "] entry " in str(m["Subject"])]
         log_now = (games / "g" / LOG_NAME).read_bytes()
         assert {to_of(m) for m in reports} == set(ADDRESSES.values())
@@ -249,116 +135,6 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
         assert "verdict: FAIR" in ok("audit", games / "g" / LOG_NAME)
     verified = ok("verify", games / "g" / LOG_NAME)
     assert "carry the host's signature" in verified and "signed moves verify" in verified
-
-
-@pytest.fixture()
-def started(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """A started game (red signs, blue does not); replies go to an outbox Maildir."""
-    games, inbox, outbox = committed(tmp_path)
-    deliver(inbox, eml("red@example.org", signed(reveal(games, "red"), tmp_path / "red.key", tmp_path)))
-    deliver(inbox, eml("blue@example.net", reveal(games, "blue")))
-    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
-    assert load_log(games).started
-    mailbox.Maildir(str(outbox)).clear()
-    return games, inbox, outbox
-
-
-def committed(tmp_path: Path, blue_registers: bool = False) -> tuple[Path, Path, Path]:
-    """P4 round 1 done by mail: red's commitment signed with the key registered at 'pbem new';
-    blue's unsigned, or (``blue_registers``) registering blue's key and signed with it."""
-    games, inbox = setup_game(tmp_path)
-    outbox = tmp_path / "outbox"
-    deliver(inbox, eml("red@example.org", signed(commit(games, "red"), tmp_path / "red.key", tmp_path)))
-    blue = commit(games, "blue")
-    if blue_registers:
-        blue_text = signed({**blue, "key": (tmp_path / "blue.key.pub").read_text().strip()},
-                           tmp_path / "blue.key", tmp_path)
-        deliver(inbox, eml("blue@example.net", blue_text))
-        out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
-        assert "applied: game g" in out and "held: game g, blue's commitment registers a key" in out, out
-        confirm_by_mail(inbox, outbox, games, "blue@example.net", tmp_path / "blue.key")
-        return games, inbox, outbox
-    else:
-        deliver(inbox, eml("blue@example.net", blue))
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
-    assert out.count("applied: game g") == 2, out
-    mailbox.Maildir(str(outbox)).clear()
-    return games, inbox, outbox
-
-
-def code_mail(outbox: Path) -> EmailMessage:
-    """P8: the host's mail carrying the one-time code of a held key."""
-    found = [m for m in replies(outbox) if "confirm the key" in str(m["Subject"])]
-    assert len(found) == 1, [str(m["Subject"]) for m in replies(outbox)]
-    return found[0]
-
-
-def confirm_by_mail(inbox: Path, outbox: Path, games: Path, sender: str, key: Path) -> str:
-    """Reply to the code mail from ``sender`` with the 'confirm CODE SIGNATURE' line, signed
-    with ``key`` as 'pbem confirm CODE --key KEY' signs it; the run's output."""
-    sent = code_mail(outbox)
-    assert str(sent["To"]) == sender
-    body = sent.get_body(("plain",))
-    assert body is not None
-    code = re.search(r"pbem confirm ([A-Z2-7]{16}) --key", body.get_content())
-    assert code is not None
-    mailbox.Maildir(str(outbox)).clear()
-    msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = sender, HOST, "Re: " + str(sent["Subject"])
-    msg["Message-ID"] = make_msgid(domain="example.org")
-    line = ok("confirm", code.group(1), "--key", key).splitlines()[0]
-    msg.set_content(f"{line}\n")
-    deliver(inbox, msg.as_bytes())
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
-    mailbox.Maildir(str(outbox)).clear()
-    return out
-
-
-def red_move(games: Path) -> dict[str, Any]:
-    game = load_log(games)
-    assert game.state is not None and game.state.to_move == "red"
-    actions = bot_actions(game.state, random.Random(3))
-    return {"game": "g", "player": "red", "kind": "move", "after": after_of(game),
-            "actions": [a.to_dict() for a in actions]}
-
-
-def replies(outbox: Path) -> list[EmailMessage]:
-    out = []
-    for key in sorted(mailbox.Maildir(str(outbox)).keys()):
-        parsed = BytesParser(policy=policy.default).parsebytes(mailbox.Maildir(str(outbox)).get_bytes(key))
-        assert isinstance(parsed, EmailMessage)
-        out.append(parsed)
-    return out
-
-
-def game_files(games: Path) -> dict[str, Any]:
-    """The games' files, without the mail host's own bookkeeping: the reply queue
-    (pbem.mail.QUEUE_NAME) and the invitation rounds sent (pbem.mail.INVITED_NAME)."""
-    return {k: v for k, v in snapshot(games).items()
-            if not k.startswith("+mail-queue/") and not k.endswith("/mail-invited.txt")}
-
-
-def refused(games: Path, inbox: Path, outbox: Path, data: bytes, sender: str, why: str, code: Exit) -> None:
-    """The message changes no file: `pbem apply MESSAGE` exits with ``code``, and `pbem mail`
-    files it and answers its sender alone with the refusal, naming ``why``."""
-    before = game_files(games)
-    message = inbox.parent / "refused.eml"
-    message.write_bytes(data)
-    assert run("apply", message, "--games", games).exit_code == code
-    assert game_files(games) == before
-    deliver(inbox, data)
-    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
-    assert "refused:" in out and why in out, out
-    assert game_files(games) == before
-    got = replies(outbox)
-    assert len(got) == 1 and to_of(got[0]) == sender
-    body = got[0].get_body(preferencelist=("plain",))
-    assert body is not None
-    text = body.get_content()
-    assert "nothing was changed" in text and "pbem: " in text and why in text
-    assert got[0]["In-Reply-To"]
-    mailbox.Maildir(str(outbox)).clear()
-    assert not list((inbox / "new").iterdir())
 
 
 def test_a_forged_signature_is_refused(started: tuple[Path, Path, Path], tmp_path: Path) -> None:
@@ -535,7 +311,7 @@ def test_a_mailed_commitment_signed_by_another_key_than_it_registers_is_refused(
     assert not load_log(games).commits
 
 
-# --- issue 10: a host that one hostile message cannot stop, and that never loses a reply ---
+# --- a host that one hostile message cannot stop, and that never loses a reply ---
 
 def test_one_run_over_hostile_mail_quarantines_each_and_applies_every_valid_move(tmp_path: Path) -> None:
     games, inbox = setup_game(tmp_path, key_for_red=False)
@@ -662,14 +438,14 @@ def test_replies_survive_a_451_and_each_is_delivered_once(tmp_path: Path) -> Non
         deliver(inbox, eml("red@example.org", commit(games, "red")))
         deliver(inbox, eml("blue@example.net", commit(games, "blue")))
         first = run("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
-        assert first.exit_code == Exit.BUSY and "2 kept for the next run" in first.output, first.output
+        assert first.exit_code == Exit.DEFERRED and "2 kept for the next run" in first.output, first.output
         assert set(load_log(games).commits) == {"red", "blue"}  # both applied, once
         assert not list((inbox / "new").iterdir())
         # a run before the next try is due (5 minutes on) skips them; one after delivers
         # what was kept; one more has nothing left
         early = run("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST,
                     "--now", "2026-11-30T09:04:59Z")
-        assert early.exit_code == Exit.BUSY and "0 repl(ies) delivered, 2 kept" in early.output, early.output
+        assert early.exit_code == Exit.DEFERRED and "0 repl(ies) delivered, 2 kept" in early.output, early.output
         assert "2 repl(ies) delivered, 0 kept" in ok("mail", "--inbox", inbox, "--smtp", server, "--games", games,
                                                      "--from", HOST, "--now", "2026-11-30T09:05:00Z")
         assert "0 repl(ies) delivered, 0 kept" in ok("mail", "--inbox", inbox, "--smtp", server, "--games",
@@ -704,7 +480,7 @@ def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
     assert "already handled" in out and "refused" not in out
     got = replies(outbox)
     ids = [str(m["Message-ID"]) for m in got]
-    results = [to_of(m) for m in got if "Your move was accepted." in m.get_body(("plain",)).get_content()]
+    results = [to_of(m) for m in got if "Your move was accepted." in plain(m)]
     assert len(ids) == len(set(ids)) == 2 and results == ["red@example.org"]
     assert len(load_log(games).entries) == 2
 
@@ -712,7 +488,7 @@ def test_a_run_stopped_after_queueing_neither_applies_twice_nor_loses_replies(
 def test_a_run_killed_between_the_log_write_and_its_replies_reports_the_move_next_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 10, a reply is never lost: the host dies after the log took the move and before
+    """A reply is never lost: the host dies after the log took the move and before
     any reply was spooled.  The next run tells the mover the move was accepted (not "already
     applied") and sends every player the report, once; the same message resent later is the
     duplicate it is, and nobody gets the report twice."""
@@ -739,7 +515,7 @@ def test_a_run_killed_between_the_log_write_and_its_replies_reports_the_move_nex
     assert "applied: game g, entry 1" in out and "refused" not in out, out
     got = replies(outbox)
     assert sorted(to_of(m) for m in got if "] entry 1: red" in str(m["Subject"])) == sorted(ADDRESSES.values())
-    accepted = [to_of(m) for m in got if "Your move was accepted." in m.get_body(("plain",)).get_content()]
+    accepted = [to_of(m) for m in got if "Your move was accepted." in plain(m)]
     assert accepted == ["red@example.org"] and len(load_log(games).entries) == 2
 
     deliver(inbox, message)  # the very same message again: a duplicate, refused, no second report
@@ -903,7 +679,7 @@ def test_a_quoted_reply_with_two_moves_is_refused_with_how_to_send(
 
 
 def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -> None:
-    """Issue 10, item 5: the commitment template when the game is created, the reveal
+    """The commitment template when the game is created, the reveal
     template when every commitment is in, the first move's template at the start; each
     once, and with the per-move mail when a move opens the round (one mail a player)."""
     games, inbox = setup_game(tmp_path, key_for_red=False)
@@ -949,7 +725,7 @@ def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -
 def test_one_admission_path_gives_pbem_apply_and_pbem_mail_the_same_verdict(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 17: `pbem apply MSG.eml` and `pbem mail` are two transports of one admission path
+    """`pbem apply MSG.eml` and `pbem mail` are two transports of one admission path
     (pbem.mail.admission.Admission.admit): the same message gets the same verdict by either.
     A move from the wrong seat's address is refused by both (P8 notes: the game lists
     addresses); the right one is applied once, its replies queued for `pbem mail` to deliver;

@@ -1,4 +1,4 @@
-"""Issue 20, item 5: what a player asks by mail, and a stale move answered with the template.
+"""What a player asks by mail, and a stale move answered with the template.
 
 A message whose subject or first line is `board`, `template`, `log`, `history` or
 `rules R3.2` is answered for the sender's game (found from the sender's registered
@@ -14,8 +14,18 @@ from email.utils import make_msgid
 from pathlib import Path
 
 from clitools import ok
-from test_mail import (  # noqa: F401 (started: a fixture)
-    ADDRESSES, HOST, attachment, eml, game_files, load_log, red_move, replies, signed, started, to_of,
+from mailtools import (  # noqa: F401 (started: a fixture)
+    ADDRESSES,
+    HOST,
+    attachment,
+    eml,
+    game_files,
+    load_log,
+    red_move,
+    replies,
+    signed,
+    started,
+    to_of,
 )
 
 from pbem.host.private import seat_view

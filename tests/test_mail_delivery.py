@@ -1,4 +1,4 @@
-"""Issue 20 items 4 and 6: delivery that gives up honestly (a 550 kept in failed/ and told
+"""Delivery that gives up honestly (a 550 kept in failed/ and told
 once, a 451 retried with backoff, no temporary folder left, no reply sent twice), an
 outbox folder made a Maildir, and pipe mode (``pbem mail --stdin``).  Against a real
 aiosmtpd server on 127.0.0.1; the clock is pinned (``--now``), nothing sleeps."""
@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from clitools import cli as run
 from clitools import ok
-from test_mail import (
+from mailtools import (
     HOST,
     Collect,
     commit,
@@ -98,14 +98,14 @@ def test_a_451_is_retried_with_backoff_then_delivered_once(
     games, inbox = setup_game(tmp_path, key_for_red=False)
     deliver(inbox, eml("red@example.org", commit(games, "red")))
     first = mail(games, "--inbox", inbox, "--smtp", server, "--now", "2026-11-30T09:00:00Z")
-    assert first.exit_code == Exit.BUSY, first.output
+    assert first.exit_code == Exit.DEFERRED, first.output
     waiting = handler.tries.count(BLUE)
     assert waiting >= 1 and f"{waiting} kept for the next run" in first.output
     retries = sorted((games / QUEUE).glob("*/*.eml.retry"))
     assert [r.read_text().split() for r in retries] == [["1", "2026-11-30T09:05:00Z"]] * waiting
     # before the next try is due: not even tried
     early = mail(games, "--inbox", inbox, "--smtp", server, "--now", "2026-11-30T09:04:59Z")
-    assert early.exit_code == Exit.BUSY and handler.tries.count(BLUE) == waiting
+    assert early.exit_code == Exit.DEFERRED and handler.tries.count(BLUE) == waiting
     # due, refused again: the wait grows (15 minutes after the second try)
     mail(games, "--inbox", inbox, "--smtp", server, "--now", "2026-11-30T09:05:00Z")
     assert handler.tries.count(BLUE) == 2 * waiting
@@ -124,20 +124,21 @@ def test_no_server_is_temporary(tmp_path: Path) -> None:
     games, inbox = setup_game(tmp_path, key_for_red=False)
     deliver(inbox, eml("red@example.org", commit(games, "red")))
     result = mail(games, "--inbox", inbox, "--smtp", f"127.0.0.1:{free_port()}")
-    assert result.exit_code == Exit.BUSY and "kept for the next run" in result.output, result.output
+    assert result.exit_code == Exit.DEFERRED and "kept for the next run" in result.output, result.output
     assert not (games / QUEUE / "failed").exists()
 
 
 def test_a_killed_runs_temporary_batch_is_removed_by_the_next_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import pbem.files
     import pbem.mail.outbox
     import pbem.mail.run
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
     deliver(inbox, eml("red@example.org", commit(games, "red")))
-    real = pbem.mail.outbox.write_folder
+    real = pbem.files.write_folder
 
     def killed(folder: Path, files: dict[str, bytes], *args: Any, **kwargs: Any) -> None:
         real(folder, dict(list(files.items())[:1]), *args, **kwargs)  # the first reply of the batch

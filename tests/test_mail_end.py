@@ -1,7 +1,7 @@
-"""Issue 20, item 1: the end of a game by mail (P6, R6.5).
+"""The end of a game by mail (P6, R6.5).
 
-Once the game is over the host's step reveals the secret (``pbem new --reveal auto``, the
-default) or leaves it to the host's ``pbem reveal`` (``--reveal manual``), and every player
+Once the game is over the host's step reveals the secret (``pbem new --reveal-secret auto``, the
+default) or leaves it to the host's ``pbem reveal`` (``--reveal-secret manual``), and every player
 gets one last mail: the final scores, the winner and the tie-break, the secret, the audit's
 verdict and the final log, which audits FAIR alone, by ``pbem audit`` and by
 ``tools/audit_min.py``, with no other file.
@@ -10,18 +10,13 @@ verdict and the final log, which audits FAIR alone, by ``pbem audit`` and by
 from __future__ import annotations
 
 import mailbox
-import subprocess
-import sys
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
 from clitools import cli, ok
+from endtools import audits_alone, new_game, take
 from mailgame import HOST, THREE, Table, attachments, read_game
-
-ROOT = Path(__file__).resolve().parent.parent
+from mailtools import plain
 
 
 @pytest.fixture(autouse=True)
@@ -30,25 +25,6 @@ def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     tests/test_pictures.py and tests/test_compose_mail.py check they are sent."""
     monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
     monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to, lang="en": (None, "not in this test"))
-
-
-def new_game(games: Path, *extra: str) -> None:
-    args = ["new", "g", "--players", ",".join(THREE), "--games", str(games), *extra]
-    for player, address in THREE.items():
-        args += ["--email", f"{player}={address}"]
-    ok(*args)
-
-
-def take(outbox: Path) -> list[EmailMessage]:
-    """The replies delivered to the outbox Maildir since the last call (then emptied)."""
-    box = mailbox.Maildir(str(outbox), create=True)
-    out = []
-    for key in sorted(box.keys()):
-        msg = BytesParser(policy=policy.default).parsebytes(box.get_bytes(key))
-        assert isinstance(msg, EmailMessage)
-        out.append(msg)
-    box.clear()
-    return out
 
 
 def play_by_mail(tmp: Path, table: Table, games: Path, limit: int = 400) -> int:
@@ -67,17 +43,6 @@ def play_by_mail(tmp: Path, table: Table, games: Path, limit: int = 400) -> int:
     raise AssertionError("the game did not end")
 
 
-def audits_alone(log: bytes, where: Path) -> None:
-    """The mailed log, alone in a folder of its own, audits FAIR by both auditors (P6)."""
-    where.mkdir()
-    (where / "log.yaml").write_bytes(log)
-    assert "verdict: FAIR." in ok("audit", where / "log.yaml")
-    assert "every move replays under the rules" in ok("verify", where / "log.yaml")
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), "log.yaml"],
-                          cwd=where, capture_output=True, text=True, check=False)
-    assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("verdict: FAIR."), done.stdout
-
-
 def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path: Path) -> None:
     games = tmp_path / "games"
     new_game(games)
@@ -92,7 +57,7 @@ def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path:
         final = seat.final
         assert final is not None, f"{seat.player} never got the last mail"
         assert sum("] the end: " in str(m["Subject"]) for m in seat.got) == 1  # one last mail
-        text = final.get_body(("plain",)).get_content()
+        text = plain(final)
         assert "Final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players) in text
         assert "(R6.5)" in text and game.secret.hex() in text and "verdict: FAIR." in text
         log = attachments(final)["log.yaml"]
@@ -104,7 +69,7 @@ def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path:
 @pytest.mark.slow
 def test_with_reveal_manual_the_last_mail_follows_the_hosts_reveal(tmp_path: Path) -> None:
     games = tmp_path / "games"
-    new_game(games, "--reveal", "manual")
+    new_game(games, "--reveal-secret", "manual")
     table = Table(THREE, seed=3)
     play_by_mail(tmp_path, table, games)
     game = read_game((games / "g" / "log.yaml").read_bytes())

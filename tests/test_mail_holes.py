@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from clitools import cli, ok, snapshot
+from clitools import cli, snapshot
 from dovecot import Dovecot
+from endtools import new_game
+from imaptools import append, client, delivered, dovecot, imap, run_mail  # noqa: F401
 from mailgame import THREE, Table
-from test_imap import append, client, delivered, dovecot, imap, run_mail  # noqa: F401
-from test_mail import HOST, Collect, commit, deliver, eml, free_port, replies, setup_game, smtp_server
-from test_mail_end import new_game
+from mailtools import HOST, Collect, commit, deliver, eml, free_port, replies, setup_game, smtp_server
 
 from pbem.cli import main
 from pbem.errors import Exit
@@ -58,7 +58,7 @@ def mail_run(games: Path, inbox: Path, outbox: Path) -> str:
 
 # --- IMAP: a renumbered folder ----------------------------------------------------------------
 
-def test_a_folder_the_server_renumbered_is_not_answered_again(imap: tuple[Dovecot, str],  # noqa: F811
+def test_a_folder_the_server_renumbered_is_not_answered_again(imap: tuple[Dovecot, str],
                                                               tmp_path: Path) -> None:
     server, folder = imap
     games = tmp_path / "games"

@@ -14,7 +14,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from test_mail import replies
+from mailtools import replies
 
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game

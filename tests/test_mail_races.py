@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from hardening import PBEM, judge
-from test_mail import HOST, deliver, eml, load_log, red_move, replies, signed, started  # noqa: F401
+from mailtools import HOST, deliver, eml, load_log, red_move, replies, signed, started  # noqa: F401
 
 from pbem.errors import Exit
 from pbem.mail import outbox
@@ -33,7 +33,7 @@ def test_a_batch_spooled_by_another_transport_meanwhile_stands(tmp_path: Path, m
     queue = Queue(tmp_path / QUEUE_NAME)
     mine, theirs = EmailMessage(), EmailMessage()
     mine["Subject"], theirs["Subject"] = "mine", "theirs"
-    real = outbox.write_folder
+    real = outbox.write_folder  # type: ignore[attr-defined]
     raced: list[bool] = []
 
     def and_the_other(folder: Path, files: dict[str, bytes]) -> None:
@@ -53,14 +53,14 @@ def test_a_batch_spooled_by_another_transport_meanwhile_stands(tmp_path: Path, m
 
 
 def test_one_message_through_pbem_mail_and_pbem_apply_at_once_is_applied_and_answered_once(
-    started: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    started: tuple[Path, Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """`pbem apply MSG.eml` admits the message while `pbem mail` is spooling its replies to it."""
     games, inbox, out = started
     data = eml("red@example.org", signed(red_move(games), tmp_path / "red.key", tmp_path))
     deliver(inbox, data)
     before = load_log(games).last_seq
-    real = outbox.write_folder
+    real = outbox.write_folder  # type: ignore[attr-defined]
     verdicts: list[str] = []
 
     def apply_meanwhile(folder: Path, files: dict[str, bytes]) -> None:
@@ -106,7 +106,7 @@ def _trial(pristine: Path, where: Path, trial: int) -> dict[str, Any]:
 
 @pytest.mark.slow
 def test_one_message_through_both_transports_at_once_many_times(
-    started: tuple[Path, Path, Path], tmp_path: Path,  # noqa: F811
+    started: tuple[Path, Path, Path], tmp_path: Path,
 ) -> None:
     """The campaign: 12 trials, each transport first in half of them; 0 internal errors, the
     move applied once, its report mailed once to each player, nothing quarantined."""

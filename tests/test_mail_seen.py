@@ -1,4 +1,4 @@
-"""Issue 20, item 2: a message is the same message by its key, not by its folder (P7).
+"""A message is the same message by its key, not by its folder (P7).
 
 A Maildir that an IMAP server also serves holds in ``cur/`` the messages another client has
 already seen; `pbem mail` reads them too, applies each once, says so, and never answers
@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from clitools import ok
-from test_mail import HOST, eml, load_log, red_move, replies, signed, started  # noqa: F401 (a fixture)
+from mailtools import HOST, eml, load_log, plain, red_move, replies, signed, started  # noqa: F401 (a fixture)
 
 
 def mail_run(games: Path, inbox: Path, outbox: Path) -> str:
@@ -40,7 +40,7 @@ def test_a_move_another_client_saw_first_is_applied_once_and_said(
     assert load_log(games).last_seq == after
     assert (inbox / "cur" / f"{key}:2,S").is_file()  # the other client's file is left as it is
     answers = [m for m in replies(outbox) if m["In-Reply-To"] == "<seen@example.org>"]
-    assert len(answers) == 1 and "Your move was accepted." in answers[0].get_body(("plain",)).get_content()
+    assert len(answers) == 1 and "Your move was accepted." in plain(answers[0])
 
 
 def test_the_same_message_in_new_and_in_cur_is_applied_once(
@@ -55,7 +55,7 @@ def test_the_same_message_in_new_and_in_cur_is_applied_once(
     assert out.count("applied: game g") == 1 and "already applied" in out, out
     moves = [e for e in load_log(games).entries[before + 1:] if e.player == "red"]
     assert len(moves) == 1  # P7: one move, however many copies
-    texts = [m.get_body(("plain",)).get_content() for m in replies(outbox)
+    texts = [plain(m) for m in replies(outbox)
              if m["In-Reply-To"] == "<twice@example.org>"]
     assert sorted(t.splitlines()[0] for t in texts) == [
         "Your move was accepted.",

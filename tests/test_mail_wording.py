@@ -1,4 +1,4 @@
-"""Issue 20 item 7: the mail host's words — subjects that name each entry for what it is,
+"""The mail host's words — subjects that name each entry for what it is,
 unfolded ASCII subjects, the first move's invitation, the rule a malformed mail cites, and
 a duplicate answered as the applied move it is."""
 
@@ -9,7 +9,7 @@ from email.parser import BytesParser
 from pathlib import Path
 
 from clitools import ok
-from test_mail import (
+from mailtools import (
     ADDRESSES,
     HOST,
     attachment,
@@ -17,6 +17,7 @@ from test_mail import (
     deliver,
     eml,
     load_log,
+    plain,
     replies,
     reveal,
     setup_game,
@@ -79,7 +80,7 @@ def test_the_first_move_invitation_speaks_of_the_move_not_the_nonce(tmp_path: Pa
     ok(*mail_args(games, inbox, outbox))
     got = [m for m in replies(outbox) if "your move, red" in str(m["Subject"])]
     assert len(got) == 1 and to_of(got[0]) == ADDRESSES["red"]
-    text = got[0].get_body(("plain",)).get_content()
+    text = plain(got[0])
     assert text.startswith("It is your move.") and "nonce" not in text.split("\n\n")[0]
     data = attachment(got[0], "-red.txt")
     assert data is not None and "game g red\n" in data.decode() and "# place REGION 2 (R2.5)" in data.decode()
@@ -96,7 +97,7 @@ def test_an_html_only_mail_and_an_empty_field_cite_the_file_format_rule(tmp_path
     deliver(inbox, eml(ADDRESSES["blue"], empty))
     out = ok(*mail_args(games, inbox, outbox))
     assert out.count("(P2)") == 2 and "(P7)" not in out, out
-    bodies = {to_of(m): m.get_body(("plain",)).get_content() for m in replies(outbox)
+    bodies = {to_of(m): plain(m) for m in replies(outbox)
               if "Re: " in str(m["Subject"])}
     assert "(P2)" in bodies[ADDRESSES["red"]] and "plain-text" in bodies[ADDRESSES["red"]]
     assert "(P2)" in bodies[ADDRESSES["blue"]] and "is empty" in bodies[ADDRESSES["blue"]]
@@ -115,6 +116,6 @@ def test_a_duplicate_is_answered_as_already_applied(tmp_path: Path) -> None:
     assert "already applied" in out
     again = [m for m in replies(outbox) if str(m["Message-ID"]) not in seen]
     assert [to_of(m) for m in again] == [ADDRESSES["red"]]
-    text = again[0].get_body(("plain",)).get_content()
+    text = plain(again[0])
     assert text.startswith("Your move was already applied, as entry 1; this copy of it changed nothing.")
     assert "not applied" not in text

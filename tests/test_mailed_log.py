@@ -1,4 +1,4 @@
-"""Issue 19, item 6: a report mail carries the log compressed (GAME-SEQ-log.yaml.gz), and
+"""A report mail carries the log compressed (GAME-SEQ-log.yaml.gz), and
 every reader takes that copy as it is; a damaged or hostile copy is refused in one
 paragraph naming the rule, and nothing is written (P2, P7, P9)."""
 

@@ -1,10 +1,11 @@
-"""Moves out of mail as real clients write it (pbem/mailmsg.py); fixtures in tests/data/mail."""
+"""Moves out of mail as real clients write it (pbem/mail/message.py); fixtures in tests/data/mail."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from mailmsgtools import HTML_ONLY, TWO_ATTACHMENTS
 
 from pbem.errors import Exit, FormatError
 from pbem.fair.keys import load_private_key, move_message, sign, verify
@@ -84,20 +85,6 @@ def test_a_hard_wrapped_signature_is_joined_again() -> None:
     assert yaml_block(text) == f'game: g\nsignature: "{sig}"\n'
     text = f"game: g\nsignature: {sig[:70]}\n{sig[70:]}\n"
     assert yaml_block(text) == f"game: g\nsignature: {sig}\n"
-
-
-HTML_ONLY = (
-    b"From: a@b.c\nTo: h@b.c\nSubject: hi\nMIME-Version: 1.0\n"
-    b"Content-Type: text/html\n\n<p>game: g</p>\n"
-)
-TWO_ATTACHMENTS = (
-    b"From: a@b.c\nTo: h@b.c\nSubject: x\nMIME-Version: 1.0\n"
-    b'Content-Type: multipart/mixed; boundary="b"\n\n'
-    b"--b\nContent-Type: text/plain\n\nhi\n"
-    b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="a.yaml"\n\ngame: g\n'
-    b'--b\nContent-Type: text/yaml\nContent-Disposition: attachment; filename="b.yml"\n\ngame: g\n'
-    b"--b--\n"
-)
 
 
 def test_no_move_and_two_attachments_are_refused() -> None:

@@ -1,4 +1,4 @@
-"""Issue 21: the mcts level is an information-set tree search over the turns of every seat.
+"""The mcts level is an information-set tree search over the turns of every seat.
 
 A small board is not needed here: the positions are real 4-player deals after the opening
 placements (R2.5), played by the greedy level, and the bot is asked with a fixed number
@@ -8,6 +8,7 @@ of iterations so that every figure is exact.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -17,13 +18,13 @@ from pbem.bots.greedy import Candidate, Estimator, GreedyBot, card_of
 from pbem.bots.knowledge import Knowledge, from_public
 from pbem.bots.mcts import Edge, MctsBot, Node
 from pbem.data import default_catalogue
-from pbem.rules import Flip, MappingFaces, Phase, Place, RuleError, State, play
+from pbem.rules import Faces, Flip, Phase, Place, RuleError, State, play
 from pbem.sim.simulate import new_random_game
 
 CATALOGUE = default_catalogue()
 
 
-def first_turn(seed: int) -> tuple[State, Knowledge, MappingFaces]:
+def first_turn(seed: int) -> tuple[State, Knowledge, Faces]:
     """A 4-player deal after the opening (R2.5) placed by greedy: the first real turn (R3)."""
     state, faces = new_random_game(4, seed)
     greedy = GreedyBot(random.Random(seed))
@@ -131,8 +132,8 @@ def test_the_budget_is_the_bots_own_cpu_time(monkeypatch: pytest.MonkeyPatch) ->
         clock[0] += 0.01
         return clock[0]
 
-    monkeypatch.setattr(mcts.time, "process_time", cpu)
-    monkeypatch.setattr(mcts.time, "perf_counter", lambda: pytest.fail("wall clock read"))
+    monkeypatch.setattr(time, "process_time", cpu)
+    monkeypatch.setattr(time, "perf_counter", lambda: pytest.fail("wall clock read"))
     state, know, _ = first_turn(4)
     bot = MctsBot(random.Random(1), seconds=0.25)
     bot.choose(state.copy(), know)

@@ -158,7 +158,7 @@ def test_a_stand_in_turn_is_told_as_what_the_stand_in_did(tmp_path: Path, lang: 
     """R8.2-R8.3: red misses the deadline; the history tells the stand-in's placement, the
     plague's move and the spreads in the third person, in each language."""
     from clitools import ok
-    from test_deadlines import at, new_game
+    from deadlinetools import at, new_game
 
     from pbem.host.games import load_game
     from pbem.views.narrate import entry_lines

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from boards import THREE, board, faces, play, tok
-from test_orders import games  # noqa: F401
+from ordertools import games  # noqa: F401
 
 from pbem.host.create import NewGame, create
 from pbem.log.game import Game
@@ -35,14 +35,14 @@ def outbreak(symbols: tuple[str, ...], cubes: dict[str, int],
     (("merchant",), {"red": 2, "green": 1}, {"merchant": "green"},
      "green loses a cube in Gallia: the rat shows the Merchant, which green holds (R4.3)"),
 ])
-def test_r4_3_a_lost_cube_says_why(games: dict[int, Game], symbols: tuple[str, ...],  # noqa: F811
+def test_r4_3_a_lost_cube_says_why(games: dict[int, Game], symbols: tuple[str, ...],
                                    cubes: dict[str, int], cards: dict[str, str] | None, said: str) -> None:
     lines = event_lines(games[3], outbreak(symbols, cubes, cards))
     assert f"  {said}" in lines, lines
     assert not any(line.endswith(("(M)", "(A)", "(merchant)")) for line in lines), lines
 
 
-def test_r4_3_an_outbreak_that_takes_no_cube_says_so(games: dict[int, Game]) -> None:  # noqa: F811
+def test_r4_3_an_outbreak_that_takes_no_cube_says_so(games: dict[int, Game]) -> None:
     """The Monk's symbol, and the Monk's holder has no cube in Gallia: the plague breaks out
     and nobody loses a cube; the narration says so, and why, right after the flip."""
     lines = event_lines(games[3], outbreak(("monk",), {"red": 2}, {"monk": "green"}))

@@ -15,13 +15,19 @@ from pathlib import Path
 
 import pytest
 from clitools import ok, snapshot
-from test_mail import ADDRESSES, HOST, no_picture, replies, setup_game  # noqa: F401
+from mailtools import ADDRESSES, HOST, replies, setup_game
 
 from pbem.errors import RulesError
 from pbem.fair.protocol import nonce_commitment
 from pbem.host.games import apply_move, load_game
 from pbem.log import notation
 from pbem.log.moves import after_of, parse_move
+
+
+@pytest.fixture(autouse=True)
+def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's PNG costs ~0.2 s a mail; tests/test_pictures.py checks it is sent."""
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""Issue 19, items 1-3: orders in plain text (the notation), never a prefix, R7.5's whole
+"""Orders in plain text (the notation), never a prefix, R7.5's whole
 turns, and the short template: every line short, at most 45 lines, and a turn made only
 of its lines, in its order, is accepted."""
 
@@ -12,53 +12,22 @@ from typing import Any
 
 import pytest
 from clitools import cli, ok, snapshot
+from ordertools import a_turn, games, items, live, positions  # noqa: F401
 
 import pbem.host.create
-from pbem.bots.randombot import random_action
 from pbem.errors import FormatError, RulesError
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
-from pbem.i18n import translator
-from pbem.i18n.names import canonical
 from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move
 from pbem.referee import admit as referee
 from pbem.referee.seatview import SeatView
-from pbem.rules import Phase, apply_in_place
+from pbem.rules import Phase
 from pbem.sim.demo import open_game
-from pbem.sim.simulate import new_random_game
 from pbem.views.template import template
 
 PLAYERS = ("red", "green", "blue", "yellow")
-
-
-@pytest.fixture(scope="module")
-def games(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Game]:
-    """A started game of each size, whose state the positions replace."""
-    out = {}
-    for n in (2, 3, 4):
-        folder = tmp_path_factory.mktemp(f"g{n}")
-        create(folder, NewGame("g", PLAYERS[:n], secret=bytes(32), first="red"))
-        out[n] = open_game(folder, "g", nonces={p: bytes([i]) * 16 for i, p in enumerate(PLAYERS[:n])})
-    return out
-
-
-def positions(n: int, seed: int) -> list[tuple[int, Any]]:
-    """``n`` positions of random 2-4 player games: setup, turns (every card comes into play),
-    Knight paths, Witch turns half done, the final round."""
-    out: list[tuple[int, Any]] = []
-    rng = random.Random(seed)
-    k = 0
-    while len(out) < n:
-        size = 2 + k % 3
-        state, faces = new_random_game(size, seed * 1000 + k)
-        k += 1
-        while state.to_move is not None and len(out) < n:
-            if rng.random() < 0.15 or state.phase is Phase.FINAL or state.turn.witch_open:
-                out.append((size, state.copy()))
-            apply_in_place(state, state.to_move, random_action(state, rng), faces)
-    return out
 
 
 # --- reading a template as a player does -----------------------------------------------------
@@ -79,149 +48,7 @@ def menu(text: str) -> list[tuple[str, list[str]]]:
     return sections
 
 
-def spreads(count: int, room: list[str], rng: random.Random) -> list[str]:
-    """``count`` spread lines over ``room``, a region marked ``(1)`` given one rat only (R4.1)."""
-    chosen: list[str] = []
-    for _ in range(count):
-        free = [r for r in room if not (r.endswith("(1)") and r.split()[0] in chosen)]
-        chosen.append(rng.choice(free).split()[0])
-    return [f"spread {r}" for r in chosen]
-
-
-def sections(text: str) -> list[tuple[str, list[str]]]:
-    """The template's sections: (the whole title, its choice lines, a line going on after
-    five spaces joined to the one before)."""
-    out: list[tuple[str, list[str]]] = []
-    for line in text.splitlines():
-        if line.startswith("#     ") and out and out[-1][1]:
-            out[-1][1][-1] += " " + line.strip("# ")
-        elif line.startswith("#   ") and out:
-            out[-1][1].append(line[4:].strip())
-        elif line.startswith("#  ") and out:
-            out[-1] = (out[-1][0] + " " + line[3:].strip(), out[-1][1])
-        elif line.startswith("# "):
-            out.append((line[2:], []))
-    return out
-
-
-def kind_of(title: str) -> str | None:
-    """Which choice a section offers, by the form its title holds (the forms are never translated)."""
-    for form, kind in (("look TOKEN", "look"), ("swap (", "swap"), ("take CARD", "take"), ("place REGION", "place"),
-                       ("king REGION (", "king"), ("plague REGION", "plague"), ("spread REGION", "spread"),
-                       ("knight cubes", "cubes"), ("knight REGION", "knight"), ("flip TOKEN", "flip"),
-                       ("end (", "end")):
-        if title.startswith(form):
-            return kind
-    return "via" if "plague VIA" in title else None
-
-
-def ident(word: str) -> str:
-    """A region's or card's id, from its name in any language."""
-    return canonical(word, "region") or canonical(word, "card") or word
-
-
-def items(lines: list[str]) -> list[str]:
-    return [i.strip() for i in " ".join(lines).split(",") if i.strip()]
-
-
-class Reader:
-    """The translated menu's own words, from the catalog: the destination lines and the
-    paths where no rat spreads."""
-
-    def __init__(self, lang: str) -> None:
-        said = translator(lang)
-        forms = {said.ngettext("{path}: {n} to {regions}", "{path}: {n} to {regions}", n) for n in range(1, 6)}
-        self.spreading = [re.compile(re.escape(f).replace(re.escape("{path}"), r"(?P<path>[^:]+)")
-                                     .replace(re.escape("{n}"), r"(?P<n>\d)")
-                                     .replace(re.escape("{regions}"), r"(?P<to>.+)")) for f in forms]
-        self.quiet = said.gettext("no rat spreads: {paths}").split("{paths}")[0]
-
-    def destinations(self, lines: list[str]) -> list[tuple[str, int, list[str]]]:
-        out: list[tuple[str, int, list[str]]] = []
-        for line in lines:
-            if line.startswith(self.quiet):
-                out += [(q.strip(), 0, []) for q in line.removeprefix(self.quiet).split(",")]
-                continue
-            found = next(m for m in (p.fullmatch(line) for p in self.spreading) if m is not None)
-            out.append((found["path"], int(found["n"]), [r.strip() for r in found["to"].split(",")]))
-        return out
-
-
-def via_paths(lines: list[str], state: Any) -> list[tuple[str, int, list[str]]]:
-    out = []
-    for line in lines:
-        via, _, ends = line.partition(": ")
-        for item in ends.split(", "):
-            end, n = item.split()
-            room = [r + (" (1)" if len(state.rats[r]) == 2 else "") for r in state.neighbours[ident(end)]
-                    if len(state.rats[r]) < 3]
-            out.append((f"{via} {end}", int(n), room))
-    return out
-
-
-def a_turn(text: str, state: Any, rng: random.Random,
-           reader: Reader | None = None) -> tuple[list[str], bool]:
-    """A turn of the template's lines, in its order, as its player reads it: in the reader's
-    language (English by default), the names as the template shows them."""
-    reader = reader or Reader("en")
-    player = state.to_move
-    on_board = sorted(t for ts in state.rats.values() for t in ts if t not in state.turn.witch_looked)
-    chosen: list[str] = []
-    took: str | None = None
-    knight = state.cards["knight"] == player
-    path_end: str | None = None
-    plague_at = 0
-    for title, lines in sections(text):
-        kind = kind_of(title)
-        witch = state.cards["witch"] == player or took == "witch"
-        if kind == "look" and witch and on_board and rng.random() < 0.2:
-            return [*chosen, f"look {rng.choice(on_board)}"], True
-        if kind == "swap" and len(state.turn.witch_looked) == 2 and rng.random() < 0.5:
-            chosen.append("swap")
-        elif kind == "take" and rng.random() < 0.5:
-            shown = rng.choice(items(lines))
-            took = ident(shown)
-            knight = knight or took == "knight"
-            chosen.append(f"take {shown}")
-        elif kind == "place" and lines and (state.phase is not Phase.FINAL or rng.random() < 0.5):
-            chosen.append(f"place {rng.choice(items(lines))}")
-        elif kind == "king" and lines and (took == "king" or state.cards["king"] == player):
-            chosen.append(f"king {rng.choice(items(lines))}")
-        elif kind == "plague":
-            path, n, room = rng.choice(reader.destinations(lines))
-            chosen.append(f"plague {path}")
-            path_end, plague_at = path, len(chosen) - 1
-            chosen += spreads(n, room, rng)
-        elif kind == "via" and knight and rng.random() < 0.5 and lines:
-            compact = "VIA: END N" in title
-            path, n, room = rng.choice(via_paths(lines, state) if compact else reader.destinations(lines))
-            del chosen[plague_at:]
-            chosen.append(f"plague {path}")
-            path_end = path
-            chosen += spreads(n, room, rng)
-        elif kind == "spread" and lines:
-            chosen += spreads(state.turn.spread_left, items(lines), rng)
-        elif kind == "knight" and lines and rng.random() < 0.5:
-            chosen.append(f"knight {rng.choice(items(lines))}")
-        elif kind == "cubes" and knight and rng.random() < 0.3:
-            chosen.append("knight cubes")
-        elif kind == "flip" and lines:
-            there = items(lines)
-            chosen.append("flip " + " ".join(rng.sample(there, len(there))))
-        elif kind == "flip" and "swap" not in chosen and rng.random() < 0.3:
-            there = state.rats[ident(path_end.split()[-1])] if path_end else state.rats[state.plague]
-            if there:
-                chosen.append("flip " + " ".join(rng.sample(list(there), len(there))))
-        elif kind == "end":
-            chosen.append("end")
-    return chosen, False
-
-
-def live(text: str) -> list[str]:
-    return [line for line in text.splitlines() if line and not line.startswith("#")]
-
-
-def test_issue19_templates_are_short_and_a_turn_of_their_lines_is_accepted_300_positions(
+def test_templates_are_short_and_a_turn_of_their_lines_is_accepted_300_positions(
         games: dict[int, Game]) -> None:
     """Over 300 positions (every card, Knight paths, Witch turns half done, open outbreaks of
     old logs, the final round): every line under 40 characters, at most 45 lines, and a turn
@@ -280,7 +107,7 @@ EVERY_LINE = {
 
 
 @pytest.mark.parametrize("line", sorted(EVERY_LINE))
-def test_issue19_each_notation_line_reads_as_its_canonical_action(line: str) -> None:
+def test_each_notation_line_reads_as_its_canonical_action(line: str) -> None:
     head = "game g red\nafter 3 0123456789abcdef\n"
     move = parse_move((head + line + "   # a comment\n").encode())
     assert move.data["actions"] == EVERY_LINE[line]
@@ -295,7 +122,7 @@ def test_issue19_each_notation_line_reads_as_its_canonical_action(line: str) -> 
     ("game g red\nafter 3 0123456789abcdef\nplace gallia 2\ncommit " + "ab" * 32 + "\n", "mixes"),
     ("place gallia 2\nplague italia\n", "does not say game and player and after"),
 ])
-def test_issue19_a_damaged_text_move_is_refused_whole_naming_the_line(text: str, says: str) -> None:
+def test_a_damaged_text_move_is_refused_whole_naming_the_line(text: str, says: str) -> None:
     with pytest.raises(FormatError, match=re.escape(says)):
         parse_move(text.encode())
 
@@ -381,9 +208,8 @@ def _an_ability(state: Any) -> str:
 
     for action in legal_actions(state):
         if action.kind != "end":
-            return notation.action_line(action.to_dict())
-    return "place " + state.regions[0] + " 1"
-
+            return str(notation.action_line(action.to_dict()))
+    return f"place {state.regions[0]} 1"
 
 
 def test_p4_a_commitment_hashed_over_the_nonces_hex_text_is_named_at_the_reveal(tmp_path: Path) -> None:
@@ -425,7 +251,7 @@ def test_p4_an_opening_move_answering_the_logs_last_entry_is_told_it_answers_ent
     assert snapshot(tmp_path) == before
 
 
-def test_issue19_check_takes_games_and_template_show_history_take_a_mailed_log(tmp_path: Path) -> None:
+def test_check_takes_games_and_template_show_history_take_a_mailed_log(tmp_path: Path) -> None:
     games = tmp_path / "games"
     ok("new", "m", "--players", "red,green", "--first", "red", "--games", games)
     mailed = tmp_path / "inbox" / "m-log.yaml"  # the log attached to a mail, saved anywhere
@@ -445,13 +271,13 @@ def test_issue19_check_takes_games_and_template_show_history_take_a_mailed_log(t
     assert "game m green" in out.read_text()
 
 
-def test_issue19_show_counts_the_palace_and_names_the_winner() -> None:
+def test_show_counts_the_palace_and_names_the_winner() -> None:
     """R6.5: the cubes on the board include the palace, and a finished game names its winner."""
     out = ok("show", Path(__file__).parent.parent / "examples" / "rattus-3p" / "log.yaml")
     assert "cubes on the board (the palace included):" in out and "winner: blue" in out and "R6.5" in out
 
 
-def test_issue19_the_trust_and_bot_seat_paragraphs_are_said_once_per_command_and_mail(tmp_path: Path) -> None:
+def test_the_trust_and_bot_seat_paragraphs_are_said_once_per_command_and_mail(tmp_path: Path) -> None:
     """`pbem new` with bot seats (whose commitments the host's step records at once) says the
     BOT SEATS notice once, not before and again after its report; a report mail says the seed
     line and each notice once, not in the report and again above the board."""

@@ -7,7 +7,7 @@ agree on every rat already flipped and differ (a random permutation) on every
 rat still face down: the same public history, different hidden faces.  The
 same move file is put to the host's path (the referee's verdict, then the
 resolution with the faces) under both; the verdict, exit code and text (in
-every language pbem speaks, issue 22) must be the same, and an admitted move
+every language pbem speaks) must be the same, and an admitted move
 must resolve under both.
 """
 
@@ -22,8 +22,8 @@ from pbem.bots.randombot import bot_actions
 from pbem.data import default_board, default_catalogue
 from pbem.errors import PbemError
 from pbem.fair.protocol import Deal
-from pbem.i18n import LANGS, error_text
 from pbem.host.step import resolve
+from pbem.i18n import LANGS, error_text
 from pbem.log.game import Facts, Game, Keys
 from pbem.log.records import Create
 from pbem.log.yamlio import dump_yaml
@@ -130,11 +130,11 @@ def move_file(game: Game, rng: random.Random) -> bytes:
 def host_verdict(
     game: Game, raw: bytes, faces: Faces, langs: tuple[str, ...] = ("en",)
 ) -> tuple[str, int, str, list[Any] | None]:
-    """What the host says and records: the refusal as printed (in each of ``langs``, issue
-    22), or the outcome."""
+    """What the host says and records: the refusal as printed (in each of ``langs``), or the
+    outcome."""
     try:
         verdict = referee.judge(game, referee.read(raw))
-        entry, _events = resolve(game, verdict, faces)  # cannot refuse (P10)
+        entry, _events = resolve(game, verdict, faces)  # type: ignore[arg-type]  # faces and salts, as HostFaces
     except PbemError as err:
         return err.label, int(err.exit_code), "\n".join(error_text(err, lang) for lang in langs), None
     return "accepted", 0, "", entry["outcome"]

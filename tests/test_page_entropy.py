@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from cdp import Browser
 from clitools import cli, ok
-from test_compose import MEASURE
+from composetools import MEASURE
 
 from pbem import __version__
 from pbem.errors import Exit

@@ -1,4 +1,4 @@
-"""The board picture is drawn once per entry (issue 21, pbem/mail/pictures.py): every mail of
+"""The board picture is drawn once per entry (pbem/mail/pictures.py): every mail of
 an entry (the report mails, each `board` command) reuses it, and a kept picture is used only
 for the very entry it was drawn for, sealed by the host."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_replaycache import _play
+from replaytools import _play
 
 from pbem.host import caches
 from pbem.host.games import apply_move, load_game

@@ -1,4 +1,4 @@
-"""Issue 11, items 7-9: `pbem show` (neighbours, cubes, --at, --svg, --png), `pbem history`,
+"""`pbem show` (neighbours, cubes, --at, --svg, --png), `pbem history`,
 `pbem list`, the board as SVG/PNG (P10: no hidden face in any picture), the report
 mail's inline PNG, and `pbem html` driven in a real headless Chromium."""
 
@@ -11,19 +11,19 @@ import re
 import shutil
 import struct
 import subprocess
-import tempfile
 import xml.etree.ElementTree as ET
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 from clitools import cli, ok, snapshot
+from picturetools import Drawn, browse, chromium, csp_reports
 
 from pbem.errors import Exit
 from pbem.host.games import abandon, apply_move, game_dir, load_game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import parse_move
+from pbem.log.records import Entry
 from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move
 from pbem.referee.audit import host_faces
@@ -47,14 +47,14 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return games
 
 
-def entries_of(games: Path) -> tuple[list[dict[str, Any]], list[str]]:
+def entries_of(games: Path) -> tuple[list[Entry], list[str]]:
     return read_checked(games / "g" / LOG_NAME)
 
 
 def mid_game_seq(games: Path) -> int:
     """An entry in the middle of play with rats on the board and cubes placed."""
     entries, _hashes = entries_of(games)
-    start = next(e["seq"] for e in entries if e["kind"] == "start")
+    start = next(e.seq for e in entries if e["kind"] == "start")
     return (start + len(entries)) // 2
 
 
@@ -213,7 +213,8 @@ def test_the_svg_of_a_custom_map_places_unknown_regions_apart(finished: Path) ->
         tuple((("atlantis" if a == "anglia" else a), b, k) for a, b, k in game.board.links),
         game.board.shades_for,
     )
-    game.facts = game.facts.__class__(*(renamed if f == "board" else getattr(game.facts, f) for f in game.facts._fields))
+    fields: dict[str, Any] = {f: renamed if f == "board" else getattr(game.facts, f) for f in game.facts._fields}
+    game.facts = game.facts.__class__(**fields)
     root = ET.fromstring(board_svg(game))
     boxes = []
     for g in root.iter(f"{SVG_NS}g"):
@@ -252,7 +253,7 @@ def test_pbem_apply_does_not_load_the_picture_modules() -> None:
 
 
 def test_report_mails_carry_the_board_inline_after_the_text(tmp_path: Path) -> None:
-    from test_mail import HOST, commit, deliver, eml, setup_game
+    from mailtools import HOST, commit, deliver, eml, setup_game
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
@@ -266,12 +267,12 @@ def test_report_mails_carry_the_board_inline_after_the_text(tmp_path: Path) -> N
         parts = [p for p in report.walk() if not p.is_multipart()]
         assert parts[0].get_content_type() == "text/plain"
         if parts[1].get_content_type() == "text/html":  # a seat with a part to send: its page draws the board
-            assert "round 1 of 2" in str(report["Subject"]) and parts[1].get_filename().endswith(".html")
+            assert "round 1 of 2" in str(report["Subject"]) and (parts[1].get_filename() or "").endswith(".html")
             continue
         assert parts[1].get_content_type() == "image/png"
         assert parts[1].get_content_disposition() == "inline"
         data = parts[1].get_payload(decode=True)
-        assert isinstance(data, bytes) and png_size(data) == (800, 624)  # the map alone, small (issue 19)
+        assert isinstance(data, bytes) and png_size(data) == (800, 624)  # the map alone, small
         assert len(data) < 60_000
         pictures += 1
     assert pictures  # the seat that sent the commitment gets the picture
@@ -292,84 +293,6 @@ def test_the_html_page_is_one_file_that_loads_nothing(finished: Path, tmp_path: 
     assert "verdict: FAIR." in text
     result = cli("html", finished / "g" / LOG_NAME, "-o", page)
     assert result.exit_code == Exit.STATE and "does not overwrite" in result.stderr
-
-
-class Drawn(HTMLParser):
-    """What the dumped page's DOM draws: the entry, each region's rats and cubes, the plague."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.entry: str | None = None
-        self.region: str | None = None
-        self.rats: dict[str, list[str]] = {}
-        self.cubes: dict[str, dict[str, int]] = {}
-        self.plague: list[str] = []
-        self.depth = 0
-        self.region_depth = -1
-        self.narration = False
-        self.words: list[str] = []
-        self.verdict = False
-        self.violations: str | None = None
-        self.handlers: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = dict(attrs)
-        self.depth += 1
-        self.handlers += [f"{tag} {k}" for k in a if k.lower().startswith("on")]
-        if tag == "html":
-            self.violations = a.get("data-csp-violations")
-        if a.get("id") == "view":
-            self.entry = a.get("data-entry")
-        self.narration = a.get("id") in ("narration", "verdict")
-        cls = a.get("class")
-        if tag == "g" and cls == "region" and a.get("data-in-play") == "true":
-            self.region, self.region_depth = str(a["data-region"]), self.depth
-            self.rats[self.region], self.cubes[self.region] = [], {}
-        elif tag == "g" and cls == "rat" and self.region:
-            self.rats[self.region].append(str(a["data-token"]))
-        elif tag == "g" and cls == "cubes" and self.region:
-            self.cubes[self.region][str(a["data-player"])] = int(str(a["data-count"]))
-        elif tag == "g" and cls == "plague":
-            self.plague.append(str(a["data-region"]))
-
-    def handle_endtag(self, tag: str) -> None:
-        if self.depth == self.region_depth:
-            self.region, self.region_depth = None, -1
-        self.depth -= 1
-
-    def handle_data(self, data: str) -> None:
-        if self.narration:
-            self.words.append(data)
-
-
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--enable-logging=stderr", "--v=0"]  # the page's console (CSP reports) on stderr
-
-
-def csp_reports(stderr: str) -> list[str]:
-    """The browser's console lines about the Content-Security-Policy (a refused script, style or handler)."""
-    return [line for line in stderr.splitlines() if "CONSOLE" in line and "Content Security Policy" in line]
-
-
-def browse(page: Path, seq: int) -> Drawn:
-    """The page opened at ``#entry=seq``: its DOM once the script ran; no CSP report, no handler."""
-    result = chromium("--dump-dom", f"{page.as_uri()}#entry={seq}")
-    drawn = Drawn()
-    drawn.feed(result.stdout)
-    assert csp_reports(result.stderr) == [], "the Content-Security-Policy refused something on the page"
-    assert drawn.violations == "0", "the page's securitypolicyviolation listener counted a violation"
-    assert drawn.handlers == [], "an inline event handler is in the page"
-    return drawn
-
-
-def chromium(*args: str) -> subprocess.CompletedProcess[str]:
-    browser = shutil.which("chromium")
-    if browser is None:
-        pytest.skip("no browser: Debian's 'chromium' is not installed (.ci/run installs it with apt-get)")
-    with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run([browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
-                              capture_output=True, text=True, timeout=120, check=True)
 
 
 def test_the_page_in_a_real_browser_shows_each_entry_as_pbem_show_does(finished: Path) -> None:

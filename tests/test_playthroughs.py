@@ -1,4 +1,4 @@
-"""Golden playthroughs (issue 17 item 6; OpenSpiel's playthrough files): every seat's view at
+"""Golden playthroughs (OpenSpiel's playthrough files): every seat's view at
 every entry of two recorded games, replayed and compared line by line.
 
 ``examples/playthrough-bots`` (a human against two host bot seats, Witch looks, timeouts)

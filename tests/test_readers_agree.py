@@ -1,4 +1,4 @@
-"""Issue 17, what it must show: the readers of a log agree, and every flip is counted.
+"""The readers of a log agree, and every flip is counted.
 
 1. P7: a log that `pbem verify` refuses is refused by every reader of a log -- `audit`,
    `html`, `history` -- each with one paragraph on stderr, no traceback, and no file
@@ -30,9 +30,9 @@ from typing import Any
 
 import pytest
 from clitools import cli, ok, snapshot
+from encodingtools import FORBIDDEN
 from hardening import mutate_log
-from test_strict_encodings import FORBIDDEN
-from test_tamper import EDITS
+from tampering import EDITS
 
 from pbem.bots.randombot import bot_actions
 from pbem.errors import PbemError
@@ -60,7 +60,7 @@ def rechain(entries: Entries) -> Entries:
     """The stronger attacker of tests/test_tamper.py: every seq, prev and recorded move's
     ``after`` recomputed, so the chain (P7) holds and only the edit itself is wrong.
     Robust to an entry whose kind or move the edit has broken."""
-    prev, out = ZERO_HASH, []
+    prev, out = ZERO_HASH, []  # type: ignore[var-annotated]
     for seq, entry in enumerate(entries):
         fixed = {"seq": seq, "prev": prev, **{k: v for k, v in entry.items() if k not in ("seq", "prev")}}
         move = fixed.get("move")

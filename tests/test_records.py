@@ -1,4 +1,4 @@
-"""Issue 17 item 1: the log's entries are records read once, by one strict reader (P2, P7).
+"""The log's entries are records read once, by one strict reader (P2, P7).
 
 Outside the records modules no module of pbem asks an entry for its ``kind`` string; every
 reader asks the record (its class, what it reveals).  The reader is exactly as strict as
@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from tampering import rechain
 
 from pbem.cli import main
 from pbem.log.logfile import read_docs
 from pbem.log.yamlio import dump_entry
-from tests.test_tamper import rechain
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "rattus-3p" / "log.yaml"

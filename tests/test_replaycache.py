@@ -1,4 +1,4 @@
-"""The replay cache (issue 21, pbem/host/replaycache.py): the host replays only what is new,
+"""The replay cache (pbem/host/replaycache.py): the host replays only what is new,
 and a cache never changes a result.
 
 Whatever the cache file holds (nothing, garbage, another game's cache, a pickle that would
@@ -19,38 +19,18 @@ from typing import Any
 
 import pytest
 from clitools import snapshot
+from replaytools import _play
 
 from pbem.bots.randombot import bot_actions
 from pbem.errors import PbemError, TamperError
 from pbem.fair.protocol import ZERO_HASH, entry_hash
 from pbem.host import caches, replaycache
-from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
 from pbem.log.logfile import LOG_NAME, read_docs, read_log
 from pbem.log.moves import read_move
 from pbem.log.yamlio import dump_entry
 from pbem.referee.replay import apply_entry, replay
-from pbem.sim.demo import open_game, write_move
-
-PLAYERS = ("red", "green", "blue", "yellow")
-
-
-def _play(games: Path, moves: int) -> tuple[Path, Path]:
-    """A 4-player game with ``moves`` whole turns played through the host; the game's folder
-    and the next move file (written, not applied)."""
-    path = create(games, NewGame("cached", PLAYERS, secret=bytes(range(32))))
-    rng = random.Random(3)
-    nonces = {p: bytes([k + 1]) * 16 for k, p in enumerate(PLAYERS)}
-    folder = games.parent / f"{games.name}-moves"
-    folder.mkdir()
-    game = open_game(games, "cached", nonces)
-    for n in range(moves + 1):
-        assert game.state is not None and game.state.to_move is not None
-        target = write_move(game, game.state.to_move, bot_actions(game.state, rng), folder, n)
-        if n == moves:
-            return path, target
-        game = apply_move(games, read_move(target)).game
-    raise AssertionError("unreachable")
+from pbem.sim.demo import write_move
 
 
 @pytest.fixture
@@ -94,7 +74,7 @@ def test_the_cache_is_written_again_only_once_enough_entries_follow_its_prefix(t
     games = tmp_path / "games"
     games.mkdir()
     path, _ = _play(games, 6)
-    cached = replaycache.read_sealed(path, replaycache.CACHE_NAME, replaycache.CACHE_LIMIT)
+    cached = caches.read_sealed(path, replaycache.CACHE_NAME, replaycache.CACHE_LIMIT)
     assert cached is not None
     covered = int(cached.split(b" ")[1])
     assert 0 < len(read_log(path / LOG_NAME)[0]) - covered < replaycache.REWRITE_AFTER + 8
@@ -224,7 +204,7 @@ def test_p7_a_log_edited_under_a_valid_cache_is_refused_exactly_as_without_it(
 ) -> None:
     games, path, nxt = played
     apply_move(games, read_move(nxt))  # the cache now holds all but the last move's entries
-    cached = replaycache.read_sealed(path, replaycache.CACHE_NAME, replaycache.CACHE_LIMIT)
+    cached = caches.read_sealed(path, replaycache.CACHE_NAME, replaycache.CACHE_LIMIT)
     assert cached is not None
     covered = int(cached.split(b" ")[1])
     docs, _ = read_docs(path / LOG_NAME)

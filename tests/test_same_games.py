@@ -1,4 +1,4 @@
-"""The pure-Python speed-ups of issue 21 change no game: every action chosen and every event
+"""The rules core's pure-Python speed-ups change no game: every action chosen and every event
 of 100 seeded random 4-player games hash exactly as they did before them.
 
 The hash was computed by the code of main at 57c751b (before the speed-ups) and is written
@@ -16,7 +16,7 @@ from pbem.rules.engine import apply_legal
 from pbem.sim.simulate import new_random_game
 
 BEFORE_SPEEDUPS = "d3245ab7a4d8be3b3a2a824516a229df3d5a4569c5cc387366190d841cb066ec"
-"""SHA-256 over the 100 games of :func:`games_digest`, by the code before issue 21's speed-ups."""
+"""SHA-256 over the 100 games of :func:`games_digest`, by the code before the core's speed-ups."""
 
 
 def games_digest(games: int = 100, players: int = 4, generator: type[random.Random] = random.Random) -> str:

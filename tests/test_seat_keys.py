@@ -1,4 +1,4 @@
-"""P8, issue 18 item 4: a key registered by mail is confirmed from the seat's address, and
+"""P8: a key registered by mail is confirmed from the seat's address, and
 one key per seat (never the host's), at `pbem new`, with a commitment, at `replace`, and
 in every reader (pbem verify, pbem audit, tools/audit_min.py).
 
@@ -14,9 +14,10 @@ from email.utils import make_msgid
 from pathlib import Path
 from typing import Any
 
+from audittools import TOOL_MODULE
 from clitools import cli, ok, snapshot
-from test_audit_min import TOOL_MODULE
-from test_mail import HOST, code_mail, commit, deliver, eml, load_log, replies, reveal, setup_game, signed
+from mailtools import HOST, code_mail, commit, deliver, eml, load_log, replies, reveal, setup_game, signed
+from seatkeytools import forged_mail, pub
 
 from pbem.errors import Exit
 from pbem.fair.keys import entry_message, load_private_key, sign, verify
@@ -46,11 +47,8 @@ def the_code(outbox: Path) -> str:
     body = code_mail(outbox).get_body(("plain",))
     assert body is not None
     line = next(x for x in body.get_content().splitlines() if x.strip().startswith("pbem confirm "))
-    return line.split()[2]
+    return str(line.split()[2])
 
-
-def pub(path: Path) -> str:
-    return path.with_name(path.name + ".pub").read_text().strip()
 
 
 def test_a_forged_from_cannot_register_a_key_for_another_seat(tmp_path: Path) -> None:
@@ -228,17 +226,6 @@ def test_readers_refuse_a_replace_onto_another_seats_key(tmp_path: Path) -> None
     at = max(i for i, e in enumerate(entries) if e["kind"] == "replace")
     entries[at]["key"] = pub(tmp_path / "a.key")
     readers_refuse(rewrite(tmp_path / "log.yaml", entries[: at + 1]), at)
-
-
-def forged_mail(tmp_path: Path) -> tuple[Path, Path]:
-    """A game, and a mail 'from blue' whose commitment registers mallory's key for blue."""
-    games, _inbox = setup_game(tmp_path)
-    ok("keygen", "--out", tmp_path / "mallory.key")
-    forged = signed({**commit(games, "blue"), "key": pub(tmp_path / "mallory.key")}, tmp_path / "mallory.key",
-                    tmp_path)
-    message = tmp_path / "forged.eml"
-    message.write_bytes(eml("blue@example.net", forged))
-    return games, message
 
 
 def test_pbem_apply_of_a_mailed_message_holds_the_key_too(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""One seat's view (issue 17 item 2, P10, R5.6): everything a seat may see, built in one place.
+"""One seat's view (P10, R5.6): everything a seat may see, built in one place.
 
 ``pbem.referee.seatview.SeatView`` is the public game plus that seat's own Witch looks;
 ``show --as``, the templates, the report mails' private part and the bots' knowledge
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from clitools import ok
-from test_layers import MODULES
+from layertools import MODULES
 
 from pbem.bots.knowledge import from_view
 from pbem.bots.randombot import bot_actions
@@ -60,7 +60,7 @@ def timed_out_game(games: Path) -> None:
 
 
 def test_r8_2_a_timeouts_flips_are_in_every_seats_view_and_the_bots_knowledge(tmp_path: Path) -> None:
-    """The bug of issue 17: the bots read flips from move entries only, so a rat flipped by
+    """An old bug: the bots read flips from move entries only, so a rat flipped by
     a timeout's stand-in turn broke every bot seat ('the log's reveals do not match')."""
     games = tmp_path / "games"
     timed_out_game(games)
@@ -75,9 +75,9 @@ def test_r8_2_a_timeouts_flips_are_in_every_seats_view_and_the_bots_knowledge(tm
         know = from_view(view)
         assert set(know.revealed) == set(game.state.flipped)
         assert not set(know.hidden) & set(game.state.flipped)
-    seat = game.to_move()
-    assert seat is not None
-    ok("bot", "g", "--player", seat, "--games", games, "--seconds", "0.1")  # it crashed before
+    mover = game.to_move()
+    assert mover is not None
+    ok("bot", "g", "--player", mover, "--games", games, "--seconds", "0.1")  # it crashed before
 
 
 def test_r5_6_a_seat_sees_its_own_looks_and_no_one_elses(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Issue 20, item 3: `pbem serve`, the mail host as one long-running command.
+"""`pbem serve`: the mail host as one long-running command.
 
 It fetches, applies, runs the deadlines and delivers, round after round; SIGTERM stops it
 cleanly; a server that is down is said once, retried with a growing wait, and its return
@@ -26,9 +26,9 @@ from typing import Any
 import pytest
 from clitools import ok
 from dovecot import Dovecot, dovecot_server, stopped
+from endtools import audits_alone, new_game
 from mailgame import HOST, THREE, Table, attachments, read_game
-from test_mail import smtp_server
-from test_mail_end import audits_alone, new_game
+from mailtools import smtp_server
 
 from pbem.mail.imap import ImapBox
 from pbem.mail.serve import Server

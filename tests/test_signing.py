@@ -11,9 +11,13 @@ import stat
 from pathlib import Path
 from typing import Any
 
-import pytest
 from clitools import cli as run
 from clitools import ok, snapshot
+from signingtools import (
+    commit_file,
+    keys,  # noqa: F401 (a fixture)
+    new_signed_game,
+)
 
 from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
@@ -28,37 +32,12 @@ from pbem.referee.replay import replay
 from pbem.sim.demo import write_move
 
 
-@pytest.fixture()
-def keys(tmp_path: Path) -> Path:
-    for name in ("host", "red", "blue", "mallory"):
-        ok("keygen", "--out", tmp_path / f"{name}.key")
-    return tmp_path
-
-
-def commit_file(games: Path, game_id: str, player: str, folder: Path) -> Path:
-    """P4 round 1: the commitment move `pbem nonce` writes (the nonce is kept in ``folder``)."""
-    out = folder / f"{player}-commit.yaml"
-    ok("nonce", game_id, "--player", player, "--keep", folder / f"nonce-{game_id}-{player}.yaml",
-       "--out", out, "--games", games)
-    return out
-
-
 def reveal_file(games: Path, game_id: str, player: str, folder: Path) -> Path:
     """P4 round 2: the move revealing the nonce kept by :func:`commit_file`."""
     out = folder / f"{player}-nonce.yaml"
     ok("nonce", game_id, "--player", player, "--reveal", "--keep", folder / f"nonce-{game_id}-{player}.yaml",
        "--out", out, "--games", games)
     return out
-
-
-def new_signed_game(keys: Path, host_key: bool = True) -> Path:
-    games = keys / "games"
-    args: list[str | Path] = ["new", "g", "--players", "red,blue", "--first", "red", "--games", games,
-            "--key", f"red={keys / 'red.key.pub'}"]
-    if host_key:
-        args += ["--host-key", keys / "host.key"]
-    ok(*args)
-    return games
 
 
 def load_game_unchecked(log: Path) -> Game:
@@ -161,7 +140,7 @@ def test_a_commitment_registers_the_key_it_is_signed_with(keys: Path) -> None:
     # registering the same key again is no swap
     ok("sign", red, "--key", keys / "red.key", "--register")
     ok("apply", red, "--games", games)
-    # a new key is recorded only once the host confirmed it as the seat's (P8, issue 18)
+    # a new key is recorded only once the host confirmed it as the seat's (P8)
     before = snapshot(games)
     result = run("apply", blue, "--games", games)
     assert result.exit_code == Exit.SIGNATURE and "--confirm-key" in result.output

@@ -1,4 +1,4 @@
-"""Issue 18: no one steers the deal (PROTOCOL P4, P7, P9).
+"""No one steers the deal (PROTOCOL P4, P7, P9).
 
 Each test is one attack of a host (or a player in league with it) that could
 steer the deal or a player's clock, and what pbem now says to it: a waiver of
@@ -106,7 +106,7 @@ def play_out(games: Path, game_id: str, seed: int = 7) -> Path:
         n += 1
         target = write_move(game, game.state.to_move, bot_actions(game.state, rng), moves, n)
         game = apply_move(games, read_move(target)).game
-    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal auto)
+    assert game.secret is not None  # P6: revealed by the host's step at the end (pbem new --reveal-secret auto)
     return games / game_id / "log.yaml"
 
 
@@ -139,7 +139,7 @@ def test_a_deal_no_player_seeded_is_never_fair_and_names_the_host(all_waived: Pa
 
 
 def test_audit_min_agrees_on_the_hosts_deal(all_waived: Path) -> None:
-    from test_audit_min import agree
+    from audittools import agree
 
     assert agree(all_waived).startswith("verdict: HOST'S DEAL.")
 
@@ -229,8 +229,8 @@ def test_the_kept_nonce_that_the_start_used_is_confirmed(games: Path, tmp_path: 
         out = tmp_path / f"{player}-nonce.yaml"
         ok("nonce", GAME, "--player", player, "--reveal", "--out", out, "--games", games)
         ok("apply", out, "--games", games)
-    out = ok("verify", log, "--nonce", tmp_path / f"nonce-{GAME}-green.yaml")
-    assert f"ok: the start (entry 7) used exactly the nonce green kept in nonce-{GAME}-green.yaml (P4)" in out
+    said = ok("verify", log, "--nonce", tmp_path / f"nonce-{GAME}-green.yaml")
+    assert f"ok: the start (entry 7) used exactly the nonce green kept in nonce-{GAME}-green.yaml (P4)" in said
 
 
 def test_audit_with_a_kept_nonce_the_start_did_not_use_is_refused(all_waived: Path, tmp_path: Path) -> None:
@@ -250,7 +250,7 @@ def test_audit_with_a_kept_nonce_the_start_did_not_use_is_refused(all_waived: Pa
 def test_history_and_list_say_test_game_and_custom_game(tmp_path: Path) -> None:
     import shutil
 
-    from test_editions import DATA
+    from editiontools import DATA
 
     data = tmp_path / "data"  # the standard map and a catalogue with one threshold changed
     data.mkdir()
@@ -335,8 +335,8 @@ def test_a_finished_game_whose_host_waived_a_committed_seat_is_refused_by_every_
     """The whole attack, as its log reads: blue committed, the host held blue's mailed reveal,
     waived blue for the deal it preferred and recorded the others. Old pbem called it FAIR
     (the seed honestly takes blue's nonce as empty); every reader now refuses the waiver."""
-    from test_audit_min import agree, minimal
-    from test_tamper import rechain
+    from audittools import agree, minimal
+    from tampering import rechain
 
     games = os_game(tmp_path, "held")
     for player in ("red", "green"):
@@ -377,7 +377,7 @@ def test_audit_min_and_pbem_audit_agree_on_games_with_waived_seats(tmp_path: Pat
         for player in (p for p in seats if p not in waived):
             ok("apply", send(games, make(load_game(games / "w"), player, nonces[player]), f"{player}.yaml"),
                "--games", games)
-    from test_audit_min import agree
+    from audittools import agree
 
     log = play_out(games, "w", seed=len(seats))
     assert agree(log).startswith("verdict: FAIR.")

@@ -22,12 +22,14 @@ import hashlib
 import json
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from clitools import cli, ok, snapshot
+from encodingtools import FORBIDDEN
 
 from pbem.errors import Exit
 from pbem.fair.keys import verify
@@ -164,14 +166,6 @@ def test_p2_a_nonce_with_a_trailing_newline_is_refused(
 
 # --- text fields: printable Unicode only ------------------------------------------------------
 
-FORBIDDEN = {
-    "NUL": "\x00", "C0 SOH": "\x01", "ESC": "\x1b", "CR": "\r", "DEL": "\x7f",
-    "C1 PAD": "\x80", "NEL": "\x85", "C1 APC": "\x9f", "LINE SEPARATOR": "\u2028",
-    "PARAGRAPH SEPARATOR": "\u2029", "high surrogate": "\ud800", "low surrogate": "\udfff",
-    "FDD0": "\ufdd0", "FDEF": "\ufdef", "FFFE": "\ufffe", "FFFF": "\uffff",
-    "1FFFE": "\U0001fffe", "10FFFF": "\U0010ffff",
-}
-"""Refused everywhere, comments included."""
 
 LINE_CHARS = {"TAB": "\t", "LF": "\n"}
 """Refused everywhere but in a comment."""
@@ -294,14 +288,14 @@ def test_p2_the_loader_leaves_pyyaml_alone() -> None:
     assert yaml.safe_load("k: no") == {"k": False}  # SafeLoader's own resolvers are untouched
 
 
-HOSTILE_YAML = {
+HOSTILE_YAML: dict[str, tuple[Callable[[dict[str, Any]], str], tuple[str, ...]]] = {
     "merge key": (lambda m: dump_yaml({k: v for k, v in m.items() if k != "after"})
                   + "base: &b {seq: 1}\nafter:\n  <<: *b\n", ("not allowed",)),
     "merge key alone": (lambda m: dump_yaml({k: v for k, v in m.items() if k != "after"})
                         + "after:\n  <<: {seq: 1, hash: abcdef12}\n", ("merge keys (<<) are not allowed",)),
     "anchor": (lambda m: dump_yaml(m).replace("player: ", "player: &p ", 1), ("anchors",)),
     "tag": (lambda m: dump_yaml(m) + "comment: !!str hello\n", ("tags",)),
-    # P2: no tags of any kind, the non-specific '!' too (issue 18 item 7)
+    # P2: no tags of any kind, the non-specific '!' too
     "! on a value": (lambda m: dump_yaml(m).replace("kind: move", "kind: ! move", 1), ("tags (!)",)),
     "! on an action": (lambda m: re.sub(r"action: (\w+)", r"action: ! \1", dump_yaml(m), count=1), ("tags (!)",)),
     "! on a number": (lambda m: dump_yaml(m).replace(f"seq: {m['after']['seq']}", f"seq: ! {m['after']['seq']}"),

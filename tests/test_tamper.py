@@ -11,50 +11,36 @@ commitments at entry k itself.
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from tampering import (
+    EDITS,
+    EXAMPLE,
+    Entries,
+    create_players,
+    cubes_placed_count,
+    first,
+    flip_cube_count,
+    flip_salt,
+    flip_token_id,
+    move_action,
+    rechain,
+    refused_at,
+    run,
+    start_commitment,
+    write,
+)
 
-from pbem.cli import main
 from pbem.errors import Exit
-from pbem.fair.protocol import ZERO_HASH, entry_hash
 from pbem.log.logfile import read_docs
-from pbem.log.yamlio import dump_entry
-
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rattus-3p" / "log.yaml"
-
-Entries = list[dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
 def entries() -> Entries:
     loaded, _hashes = read_docs(EXAMPLE)
     return loaded
-
-
-def write(path: Path, entries: Entries) -> Path:
-    path.write_text("".join(dump_entry(e) for e in entries), encoding="utf-8")
-    return path
-
-
-def rechain(entries: Entries, fix_after: bool = True) -> Entries:
-    """The stronger attacker: renumber and re-hash the whole chain after an edit, and
-    (``fix_after``) rewrite every recorded move's ``after`` to the new hashes."""
-    prev = ZERO_HASH
-    out: Entries = []
-    for seq, entry in enumerate(entries):
-        fixed = {"seq": seq, "prev": prev, **{k: v for k, v in entry.items() if k not in ("seq", "prev")}}
-        move = fixed.get("move")
-        if fix_after and isinstance(move, dict):
-            target = 0 if fixed["kind"] in ("commit", "nonce") else seq - 1
-            fixed["move"] = {**move, "after": {"seq": target, "hash": entry_hash(out[target])[:16]}}
-        prev = entry_hash(fixed)
-        out.append(fixed)
-    return out
 
 
 def test_p7_rechained_log_without_new_afters_fails_at_the_next_move(entries: Entries, tmp_path: Path) -> None:
@@ -68,96 +54,12 @@ def test_p7_rechained_log_without_new_afters_fails_at_the_next_move(entries: Ent
     assert at == k + 1 and "answer" in err
 
 
-def run(command: str, log: Path) -> tuple[int, str]:
-    result = CliRunner().invoke(main, [command, str(log)])
-    assert "Traceback" not in result.output + result.stderr
-    return result.exit_code, result.stderr
-
-
-def refused_at(command: str, log: Path) -> tuple[int, str]:
-    """Run ``command``; it must refuse the log (exit 7): the entry it names, and the message."""
-    code, err = run(command, log)
-    assert code == Exit.TAMPERED, err
-    assert err.startswith("pbem: log does not verify (")
-    assert len(err.strip().splitlines()) == 1, err
-    found = re.search(r"\): entry (\d+):", err)
-    assert found, err
-    return int(found.group(1)), err
-
-
-def first(entries: Entries, test: Callable[[dict[str, Any]], bool]) -> int:
-    return next(i for i, e in enumerate(entries) if test(e))
-
-
-def first_event(entries: Entries, event: str, after: int = 0) -> tuple[int, int]:
-    """(entry, index in its outcome) of the first ``event`` after entry ``after``."""
-    for seq, entry in enumerate(entries):
-        if seq <= after:
-            continue
-        for i, item in enumerate(entry.get("outcome", [])):
-            if item["event"] == event:
-                return seq, i
-    raise AssertionError(f"no {event} in the example")
-
-
 def test_untouched_log_verifies_and_rewrites_identically(entries: Entries, tmp_path: Path) -> None:
     log = write(tmp_path / "log.yaml", entries)
     assert log.read_bytes() == EXAMPLE.read_bytes()
     assert rechain(entries) == entries
     assert run("verify", log)[0] == Exit.OK
     assert run("audit", log)[0] == Exit.OK
-
-
-# Each edit changes entry k in place and returns k.
-def cubes_placed_count(es: Entries) -> int:
-    k, i = first_event(es, "cubes_placed")
-    es[k]["outcome"][i]["count"] += 1
-    return k
-
-
-def flip_cube_count(es: Entries) -> int:
-    k, i = first_event(es, "token_flipped")
-    es[k]["outcome"][i]["cubes"] += 1
-    return k
-
-
-def flip_token_id(es: Entries) -> int:
-    k, i = first_event(es, "token_flipped")
-    item = es[k]["outcome"][i]
-    item["token_id"] = "S02" if item["token_id"] != "S02" else "S03"
-    return k
-
-
-def flip_salt(es: Entries) -> int:
-    k, i = first_event(es, "token_flipped")
-    salt = es[k]["outcome"][i]["salt"]
-    es[k]["outcome"][i]["salt"] = ("0" if salt[0] != "0" else "1") + salt[1:]
-    return k
-
-
-def move_action(es: Entries) -> int:
-    k = first(es, lambda e: e["kind"] == "move" and e["move"]["actions"][0]["action"] == "place"
-              and "turn" in [ev.get("phase") for ev in e["outcome"]])
-    action = es[k]["move"]["actions"][0]
-    region = action["region"]
-    action["region"] = next(r for r in es[first(es, lambda e: e["kind"] == "start")]["setup"]["board"] if r != region)
-    return k
-
-
-def start_commitment(es: Entries) -> int:
-    k = first(es, lambda e: e["kind"] == "start")
-    c = es[k]["commitments"][0]
-    es[k]["commitments"][0] = ("0" if c[0] != "0" else "1") + c[1:]
-    return k
-
-
-def create_players(es: Entries) -> int:
-    es[0]["players"] = list(reversed(es[0]["players"]))
-    return 0
-
-
-EDITS = [cubes_placed_count, flip_cube_count, flip_token_id, flip_salt, move_action,
-         start_commitment, create_players]
 
 
 @pytest.mark.parametrize("edit", EDITS, ids=lambda f: f.__name__)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from boards import THREE, board
-from test_orders import Reader, games, items, kind_of, live, positions, sections, spreads  # noqa: F401
+from ordertools import Reader, games, items, kind_of, live, positions, sections, spreads  # noqa: F401
 
 from pbem.errors import RulesError
 from pbem.log.game import Game
@@ -171,7 +171,7 @@ def judged(game: Game, text: str, chosen: list[str]) -> Any:
 
 
 def test_r7_5_a_move_written_from_the_templates_own_words_is_never_refused_300_positions(
-        games: dict[int, Game]) -> None:  # noqa: F811 - the module's fixture
+        games: dict[int, Game]) -> None:
     """Over 300 random positions a player writes the turn from the template's lines alone,
     the Merchant's moves, the Monk's rats, the King's regions and the Peasant's +1 among
     them: every such move is accepted (R7.5, R3.2, R5.1-R5.5); the kinds of line tried are
@@ -196,7 +196,7 @@ def peasant_board(holder: str | None) -> State:
 
 @pytest.mark.parametrize("lang", ["en", "hu", "el", "uk"])
 def test_r5_5_the_peasants_held_counts_already_include_her_cube_and_say_so_once(
-        games: dict[int, Game], lang: str) -> None:  # noqa: F811 - the module's fixture
+        games: dict[int, Game], lang: str) -> None:
     """R5.5: holding the Peasant, Anglia with 1 rat is offered as 'anglia 1, anglia 2' and the
     note says the +1 is already in; 'place anglia 2' (the larger, as written) is accepted, and
     no line says to add a cube more."""
@@ -214,7 +214,7 @@ def test_r5_5_the_peasants_held_counts_already_include_her_cube_and_say_so_once(
 
 
 def test_r5_5_the_peasant_not_held_is_one_more_only_if_you_take_her(
-        games: dict[int, Game]) -> None:  # noqa: F811 - the module's fixture
+        games: dict[int, Game]) -> None:
     """R5.5, R3.1: the Peasant is free; the list is without her, and the note says 'if you take
     the Peasant: 1 more'; taking her, 'place anglia 2' (1 rat, +1) and 'place hispania 1' (no
     rat) are accepted; without taking her, 'anglia 1' as listed."""
@@ -228,7 +228,7 @@ def test_r5_5_the_peasant_not_held_is_one_more_only_if_you_take_her(
 
 
 def test_r5_2_r5_3_the_merchants_destinations_and_the_monks_regions_are_listed(
-        games: dict[int, Game]) -> None:  # noqa: F811 - the module's fixture
+        games: dict[int, Game]) -> None:
     """R5.2: 'merchant FROM TO N' lists, per region with the player's cubes, where they may go
     and how many; R5.3: 'monk TOKEN REGION' lists each region's rats and where they may go (a
     neighbour with fewer than 3 rats); a card not held says 'if you take it'."""

@@ -7,6 +7,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -106,10 +107,11 @@ def test_host_and_player_signatures() -> None:
 
     entries = {json.loads(i["canonical_json"])["seq"]: json.loads(i["canonical_json"]) for i in DATA["log"]["entries"]}
     host, player = DATA["signatures"]["host"], DATA["signatures"]["player"]
-    for side, items, message_of in (
+    sides: list[tuple[dict[str, Any], list[dict[str, Any]], Callable[[int], bytes]]] = [
         (host, host["entries"], lambda seq: signing.entry_message(entries[seq])),
         (player, player["moves"], lambda seq: signing.move_message(entries[seq]["move"])),
-    ):
+    ]
+    for side, items, message_of in sides:
         key = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(side["private_key"]))
         assert signing.public_text(key) == side["public_key"]
         assert items

@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from test_mail import ADDRESSES, HOST, attachment, eml, no_picture, red_move, started, to_of  # noqa: F401
+from mailtools import ADDRESSES, HOST, attachment, eml, red_move, started, to_of  # noqa: F401
 
 from pbem.host.secret import read_secret
 from pbem.host.settings import load_settings, save_settings
@@ -25,6 +25,12 @@ from pbem.referee.audit import host_faces
 from pbem.referee.replay import replay
 from pbem.referee.seatview import Look
 from pbem.views.text import face_text
+
+
+@pytest.fixture(autouse=True)
+def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's PNG costs ~0.2 s a mail; tests/test_pictures.py checks it is sent."""
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
 
 
 def game_of(games: Path):  # type: ignore[no-untyped-def]
@@ -62,7 +68,7 @@ def shown(msg: EmailMessage) -> str:
 
 
 def test_r5_6_the_witchs_look_is_in_the_mails_text_and_in_the_page(
-        started: tuple[Path, Path, Path]) -> None:  # noqa: F811 - the fixture of test_mail
+        started: tuple[Path, Path, Path]) -> None:
     """The holder (red, to move) reads the face in the mail's text, not only in an attachment,
     with where the rat is now; the page mailed with it lists the look in its 'looks' panel."""
     games, _inbox, _outbox = started
@@ -79,7 +85,7 @@ def test_r5_6_the_witchs_look_is_in_the_mails_text_and_in_the_page(
 
 
 def test_r5_6_the_look_is_said_in_the_seats_language(
-        started: tuple[Path, Path, Path]) -> None:  # noqa: F811 - the fixture of test_mail
+        started: tuple[Path, Path, Path]) -> None:
     games, _inbox, _outbox = started
     settings = load_settings(games / "g")
     settings.languages["red"] = "hu"
@@ -93,7 +99,7 @@ def test_r5_6_the_look_is_said_in_the_seats_language(
 
 @pytest.mark.parametrize("token", ["t01", "t02"])
 def test_p10_no_other_seats_mail_depends_on_what_the_witch_saw(
-        started: tuple[Path, Path, Path], token: str) -> None:  # noqa: F811 - the fixture of test_mail
+        started: tuple[Path, Path, Path], token: str) -> None:
     """Blue's mail is the same, word for word and attachment for attachment, whether red's
     Witch saw nothing, t01 or t02 (each a face hidden from blue)."""
     games, _inbox, _outbox = started

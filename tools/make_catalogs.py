@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pbem's translation catalogs (issue 22): extract the messages, merge them into each language's
+"""pbem's translation catalogs: extract the messages, merge them into each language's
 ``.po``, compile each ``.po`` to the ``.mo`` pbem ships, or check that nothing is stale.
 
     python tools/make_catalogs.py extract   # pbem/i18n/locale/pbem.pot, and new messages into each .po
@@ -226,12 +226,12 @@ def mo_bytes(entries: list[Entry]) -> bytes:
     ids_at, strs_at = start, start + len(keys) * 8
     data_at = strs_at + len(keys) * 8
     ids, strs, blob = [], [], b""
-    for key in keys:
-        ids.append((len(key), data_at + len(blob)))
-        blob += key + b"\0"
-    for key in keys:
-        strs.append((len(table[key]), data_at + len(blob)))
-        blob += table[key] + b"\0"
+    for k in keys:
+        ids.append((len(k), data_at + len(blob)))
+        blob += k + b"\0"
+    for k in keys:
+        strs.append((len(table[k]), data_at + len(blob)))
+        blob += table[k] + b"\0"
     head = struct.pack("<7I", 0x950412DE, 0, len(keys), ids_at, strs_at, 0, data_at)
     pairs = b"".join(struct.pack("<2I", *p) for p in ids + strs)
     return head + pairs + blob
@@ -267,8 +267,8 @@ def main(argv: list[str]) -> int:
         stale = [str(POT)] if POT.read_text(encoding="utf-8") != write_po(extract(), None, []) else []
         stale += [str(po_path(lang).with_suffix(".mo")) for lang in LANGS
                   if po_path(lang).with_suffix(".mo").read_bytes() != compiled(lang)]
-        for path in stale:
-            print(f"stale: {path} (run tools/make_catalogs.py extract, then compile)")
+        for name in stale:
+            print(f"stale: {name} (run tools/make_catalogs.py extract, then compile)")
         return 1 if stale else 0
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     return 2

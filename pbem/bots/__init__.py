@@ -1,4 +1,4 @@
-"""Bots that play a seat from that seat's view only (issue 13; PROTOCOL P10).
+"""Bots that play a seat from that seat's view only (PROTOCOL P10).
 
 A bot is asked for a seat's next actions with the public state and the
 seat's :class:`~pbem.bots.knowledge.Knowledge` (the public reveals plus its own

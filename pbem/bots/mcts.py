@@ -1,4 +1,4 @@
-"""The ``mcts`` level: information-set Monte Carlo tree search over whole turns (issue 21).
+"""The ``mcts`` level: information-set Monte Carlo tree search over whole turns.
 
 As Cowling, Powley and Whitehouse's single-observer ISMCTS (2012; OpenSpiel's
 ``is_mcts``): every iteration draws one *determinization* from the seat's
@@ -29,10 +29,8 @@ outbreak's flips resolved exactly under the drawn faces, R4.2-R4.5).
   times slower than the bot's own.  Its first edge, the greedy level's turn from the
   public knowledge, is what a greedy seat plays there (the greedy level never looks with
   the Witch, so its knowledge is the public one), and the iterations that would try the
-  others' less likely turns go to the bot's own choices instead.  Against three greedy
-  seats this took the win share at 0.25 s from 44% to 55% on the same 100 deals, and in
-  the bench's 200 deals from 37.5 / 47.0 / 49.0% to 48.5 / 52.5 / 50.5% at 0.25 / 1 / 4 s
-  (issue 21).  The others' nodes still widen with visits, so against a seat that plays
+  others' less likely turns go to the bot's own choices instead (its measured effect:
+  CHANGELOG.md, docs/benchmarks.md).  The others' nodes still widen with visits, so against a seat that plays
   otherwise a long search still looks at its other turns.
 * **Expansion**: one new node per iteration, whose turns are made on its second
   visit, so a line grows by one turn per visit and reaches the end of the game

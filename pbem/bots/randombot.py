@@ -26,7 +26,7 @@ def random_action(state: State, rng: random.Random) -> Action:
 
     The generators of :func:`pbem.rules.legal_by_kind`, called directly (no thunk per
     kind: this is the playouts' inner loop); the same draws from ``rng``.  Each draw is
-    ``rng.randrange(n)``'s, written out (issue 21: a call per draw was a twentieth of a
+    ``rng.randrange(n)``'s, written out (a call per draw was a twentieth of a
     random game): ``Random._randbelow(n)`` draws ``getrandbits(n.bit_length())`` until it
     is below ``n``.  A generator drawing otherwise goes through :func:`_by_randbelow`."""
     player = state.to_move

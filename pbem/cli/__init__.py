@@ -21,8 +21,8 @@ def run() -> None:
     A pbem command is a short process: it loads its modules, builds many small
     objects (a log's entries, a replay) and exits.  Marking what is loaded as
     permanent and collecting young objects less often spares the collector
-    from walking the same objects again and again (bench/bench.py: about 10%
-    of `pbem apply`).  Long commands (`pbem mail`) still collect.
+    from walking the same objects again and again (bench/bench.py times
+    `pbem apply`).  Long commands (`pbem mail`) still collect.
     """
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)

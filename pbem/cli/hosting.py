@@ -11,14 +11,35 @@ from typing import Any
 
 import click
 
-from pbem.cli.shell import _is_mail, _pairs, _report, games_option, main, refusals
+from pbem.cli.shell import _is_mail, _pairs, _report, games_option, main
 from pbem.errors import Exit, FormatError
 from pbem.i18n import Msg
+
+
+def transport_options(command: Any) -> Any:
+    """The six options of `pbem mail` and `pbem serve` that say where the mail comes from and goes."""
+    for option in reversed((
+        click.option("--inbox", type=click.Path(file_okay=False, path_type=Path),
+                     help="The Maildir where players' moves arrive."),
+        click.option("--imap", metavar="HOST[:PORT]",
+                     help="Or read the moves from an IMAP folder (TLS: port 993, else STARTTLS; "
+                          "$PBEM_IMAP_USER/_PASSWORD, $PBEM_IMAP_CAFILE)."),
+        click.option("--folder", default="INBOX", show_default=True, help="The IMAP folder of --imap."),
+        click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
+                     help="Put the replies into this Maildir (made one if it is empty)."),
+        click.option("--smtp", metavar="HOST:PORT",
+                     help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD)."),
+        click.option("--from", "from_address", envvar="PBEM_FROM",
+                     help="The host's own From address (required, or 'mail_from' in host.yaml)."),
+    )):
+        command = option(command)
+    return command
+
 
 # --- host commands ------------------------------------------------------------------
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @click.option("--players", required=True, help="Seat order, comma-separated: red,green,blue.")
 @click.option("--first", help="The first player (R2.1); drawn from the seed if not named.")
 @click.option(
@@ -39,22 +60,22 @@ from pbem.i18n import Msg
 @click.option("--bot", "bots", multiple=True, metavar="PLAYER=LEVEL",
               help="The host's bot plays this seat (random, greedy, mcts); named in entry 0.")
 @click.option("--bot-seconds", type=float, metavar="S",
-              help="How long the bot seats think per decision (mcts, CPU seconds; default 1; kept in host.yaml).")
-@click.option("--reveal", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,
+              help="How long the bot seats think per decision (mcts, CPU seconds; default 1; kept in host.yaml); "
+                   "measured, 0.25 s plays as well as 4 s (docs/benchmarks.md).")
+@click.option("--reveal-secret", "reveal", type=click.Choice(["auto", "manual"]), default="auto", show_default=True,
               help="When the game is over: reveal the secret at once (auto), or wait for 'pbem reveal' "
                    "(manual); kept in host.yaml (P6).")
-@click.option("--lang", "langs", multiple=True, metavar="SEAT=LANG",
+@click.option("--seat-lang", "langs", multiple=True, metavar="SEAT=LANG",
               help="The language a seat reads: en (the default), hu, el or uk; kept in host.yaml, and the "
                    "player may change it by mail ('language uk').")
 @games_option
-@refusals
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
     deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, reveal: str,
     langs: tuple[str, ...], games: Path,
 ) -> None:
-    """Create a game: its directory, secret (mode 0600) and first log entry (P3)."""
+    """Create the game GAME: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
     from pbem.fair.keys import read_public_key
     from pbem.files import read_limited
@@ -80,7 +101,7 @@ def new(
     spec.bots = _pairs(bots, "--bot")
     spec.bot_seconds = bot_seconds
     spec.reveal = reveal
-    spec.languages = _pairs(langs, "--lang")
+    spec.languages = _pairs(langs, "--seat-lang")
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration
 
@@ -111,23 +132,21 @@ def new(
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @click.option("--player", required=True, help="The seat whose nonce is waived.")
 @games_option
-@refusals
 def waive(game_id: str, player: str, games: Path) -> None:
-    """Host: record that a seat adds no nonce (P4; only before the first reveal)."""
+    """Host: record that a seat of GAME adds no nonce (P4; only before the first reveal)."""
     from pbem.host.games import waive as do_waive
 
     _report(do_waive(games, game_id, player))
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @games_option
-@refusals
 def abandon(game_id: str, games: Path) -> None:
-    """Host: abandon a game that cannot start (a nonce never revealed), on the record (P4)."""
+    """Host: abandon GAME, a game that cannot start (a nonce never revealed), on the record (P4)."""
     from pbem.host.games import abandon as do_abandon
 
     _report(do_abandon(games, game_id))
@@ -141,9 +160,8 @@ def abandon(game_id: str, games: Path) -> None:
               help="A move file (not a mail) whose commitment registers a key: you confirmed with the "
                    "seat's player that the key is theirs (P8).")
 @games_option
-@refusals
 def apply(move_file: Path, from_address: str | None, confirm_key: bool, games: Path) -> None:
-    """Check a player's move file and record it in the game's log.  A mailed message
+    """Check a player's move file, MOVE_FILE, and record it in the game's log.  A mailed message
     (MSG.eml) is admitted as 'pbem mail' admits it; its replies are queued in
     GAMES/+mail-queue for 'pbem mail' to deliver."""
     from pbem.host.games import apply_move
@@ -173,11 +191,10 @@ def apply(move_file: Path, from_address: str | None, confirm_key: bool, games: P
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @games_option
-@refusals
 def reveal(game_id: str, games: Path) -> None:
-    """When the game is over, publish the secret so anyone can audit (P6)."""
+    """When GAME is over, publish its secret so anyone can audit (P6)."""
     from pbem.host.games import reveal as do_reveal
 
     _report(do_reveal(games, game_id))
@@ -189,9 +206,8 @@ def reveal(game_id: str, games: Path) -> None:
 @click.argument("seat")
 @click.argument("language", metavar="LANG")
 @games_option
-@refusals
 def lang(game_id: str, seat: str, language: str, games: Path) -> None:
-    """Host: the language SEAT reads from now on: en, hu, el or uk (host.yaml; the player may
+    """Host: the language SEAT of GAME reads from now on, LANG: en, hu, el or uk (host.yaml; the player may
     also change it by mail: 'language uk')."""
     from pbem.host.games import game_dir, load_game
     from pbem.host.settings import set_language
@@ -202,32 +218,21 @@ def lang(game_id: str, seat: str, language: str, games: Path) -> None:
 
 
 @main.command()
-@click.option("--inbox", type=click.Path(file_okay=False, path_type=Path),
-              help="The Maildir where players' moves arrive.")
-@click.option("--imap", metavar="HOST[:PORT]",
-              help="Read the moves from an IMAP folder (TLS: port 993, else STARTTLS; "
-                   "$PBEM_IMAP_USER/_PASSWORD, $PBEM_IMAP_CAFILE).")
-@click.option("--folder", default="INBOX", show_default=True, help="The IMAP folder of --imap.")
+@transport_options
 @click.option("--stdin", "from_stdin", is_flag=True,
               help="Read one message from standard input (an MTA's pipe: .forward, procmail).")
-@click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
-              help="Put the replies into this Maildir (made one if it is empty).")
-@click.option("--smtp", metavar="HOST:PORT",
-              help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD).")
-@click.option("--from", "from_address", envvar="PBEM_FROM",
-              help="The host's own From address (required, or 'mail_from' in host.yaml).")
 @click.option("--flush", is_flag=True, help="Only deliver the replies still queued (at once, backoff or not).")
 @click.option("--now", "at", help="The time to act as of (tests, catching up): 2026-12-02T09:15:00Z.")
 @games_option
-@refusals
 def mail(inbox: Path | None, imap: str | None, folder: str, from_stdin: bool, outbox: Path | None,
          smtp: str | None, from_address: str | None, flush: bool, at: str | None, games: Path) -> None:
     """Apply every message not yet handled of a Maildir or an IMAP folder (or the one message
     on standard input), file it as seen (or quarantine it), queue the replies, then deliver the queue.  Exit 3 if a
     message was quarantined, 11 if a reply was refused for good (moved to
-    GAMES/+mail-queue/failed/), 9 if replies are still queued (retried, with backoff, by a
-    later run or at once by --flush).  With --stdin (an MTA's pipe): 0 once the message is
-    kept, whatever its verdict; 75 (EX_TEMPFAIL: the MTA tries again) if it could not be."""
+    GAMES/+mail-queue/failed/), 12 if replies are still queued after a temporary failure
+    (retried, with backoff, by a later run or at once by --flush).  With --stdin (an MTA's pipe):
+    0 once the message is kept, whatever its verdict; 75 (EX_TEMPFAIL: the MTA tries again) if it
+    could not be."""
     from pbem.mail.headers import MAIL_LIMIT
     from pbem.mail.imap import ImapBox
     from pbem.mail.run import process
@@ -251,7 +256,7 @@ def mail(inbox: Path | None, imap: str | None, folder: str, from_stdin: bool, ou
     if run.failed:
         sys.exit(int(Exit.UNDELIVERED))
     if run.kept:
-        sys.exit(int(Exit.BUSY))
+        sys.exit(int(Exit.DEFERRED))
 
 
 def _said_run(run: Any) -> None:
@@ -269,7 +274,6 @@ def _said_run(run: Any) -> None:
 @click.option("--from", "from_address", envvar="PBEM_FROM",
               help="The host's From address for reminders and notices (or 'mail_from' in host.yaml).")
 @games_option
-@refusals
 def tick(at: str | None, from_address: str | None, games: Path) -> None:
     """Host, from cron: remind players before their deadline (once), and record a timeout,
     played by the stand-in rule, for each turn whose deadline has passed (R8.1-R8.3).
@@ -287,15 +291,14 @@ def tick(at: str | None, from_address: str | None, games: Path) -> None:
 
 
 @main.command()
-@click.argument("game_id")
+@click.argument("game_id", metavar="GAME")
 @click.option("--seat", required=True, help="The seat handed to a new player.")
 @click.option("--email", help="The new player's address (host.yaml); without it the seat gets no mail.")
 @click.option("--key", "key_file", type=click.Path(dir_okay=False, path_type=Path),
               help="The new player's public key (.pub): their moves must be signed with it (P8).")
 @games_option
-@refusals
 def replace(game_id: str, seat: str, email: str | None, key_file: Path | None, games: Path) -> None:
-    """Host: hand a seat to a new player (R8.4); the seat's cubes, cards and turn order stay."""
+    """Host: hand a seat of GAME to a new player (R8.4); the seat's cubes, cards and turn order stay."""
     from pbem.fair.keys import read_public_key
     from pbem.host.games import replace as do_replace
 
@@ -304,21 +307,10 @@ def replace(game_id: str, seat: str, email: str | None, key_file: Path | None, g
 
 
 @main.command()
-@click.option("--inbox", type=click.Path(file_okay=False, path_type=Path),
-              help="The Maildir where players' moves arrive.")
-@click.option("--imap", metavar="HOST[:PORT]",
-              help="Or an IMAP folder (TLS: port 993, else STARTTLS; $PBEM_IMAP_USER/_PASSWORD).")
-@click.option("--folder", default="INBOX", show_default=True, help="The IMAP folder of --imap.")
-@click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
-              help="Put the replies into this Maildir.")
-@click.option("--smtp", metavar="HOST:PORT",
-              help="Send the replies by SMTP (STARTTLS if offered; $PBEM_SMTP_USER/_PASSWORD).")
-@click.option("--from", "from_address", envvar="PBEM_FROM",
-              help="The host's own From address (required, or 'mail_from' in host.yaml).")
+@transport_options
 @click.option("--interval", type=click.FloatRange(0.05, 3600), default=60.0, show_default=True,
               help="Seconds between two rounds (doubled, up to 15 minutes, while a server is down).")
 @games_option
-@refusals
 def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None, smtp: str | None,
           from_address: str | None, interval: float, games: Path) -> None:
     """Host: run the mail host until stopped: fetch and apply the moves, run the deadlines

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, refusals, writable
+from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, writable
 from pbem.errors import FormatError, StateError, UnknownError
 from pbem.i18n import LANGS, Msg
 
@@ -28,10 +28,9 @@ from pbem.i18n import LANGS, Msg
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
 @lang_option
 @games_option
-@refusals
 def nonce(game_id: str, player: str, reveal_it: bool, from_words: bool, keep: Path | None, out: Path | None,
           lang: str, games: Path) -> None:
-    """A player's nonce (P4): make and keep one and write its commitment; with --reveal, reveal it.
+    """A player's nonce (P4) for GAME: make and keep one and write its commitment; with --reveal, reveal it.
     GAME is a game's id, or the path of its log (the log a mail brought: it needs no host's folder)."""
     from pbem.log.yamlio import dump_yaml
     from pbem.player.nonces import commit_move, keep_path, reveal_move
@@ -105,7 +104,6 @@ def _words_nonce(game: Any, player: str, lang: str, confirm: bool = False) -> by
 @main.command()
 @click.argument("page", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @lang_option
-@refusals
 def fingerprint(page: Path | None, lang: str) -> None:
     """The composer page's fingerprint for this version of pbem; with PAGE, check that the page
     file is exactly that page (its head, and nothing else that can run: docs/fairplay.md)."""
@@ -134,7 +132,6 @@ def fingerprint(page: Path | None, lang: str) -> None:
               help="The language to write in: en, hu (magyar), el (ελληνικά), uk (українська) [default: the "
                    "seat's language in the host's settings, else en]; the notation's keywords stay as they are.")
 @games_option
-@refusals
 def template(game_id: str, player: str | None, out: Path | None, resigning: bool, force: bool, lang: str | None,
              games: Path) -> None:
     """A move file for the player to move (or, before the start, P4's commitment or nonce).
@@ -180,9 +177,8 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
               help="The game's public log (default: the move's game under --games).")
 @lang_option
 @games_option
-@refusals
 def check(move_file: Path, log: Path | None, lang: str, games: Path) -> None:
-    """Before mailing: schema, staleness and rules against the public log only."""
+    """Before mailing: check MOVE_FILE's schema, staleness and rules against the public log only."""
     from pbem.i18n import say
     from pbem.player.check import check_move, move_game
 
@@ -197,7 +193,6 @@ def check(move_file: Path, log: Path | None, lang: str, games: Path) -> None:
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The private key file (mode 0600); the public key goes to OUT.pub.")
 @lang_option
-@refusals
 def keygen(out: Path, lang: str) -> None:
     """Make an Ed25519 key pair for signing moves or, for the host, log entries (P8)."""
     from pbem.fair.keys import keygen as make
@@ -217,9 +212,8 @@ def keygen(out: Path, lang: str) -> None:
               help="The game's log: a text move's region words are read through the game's own map, "
                    "as the host reads them (a custom map, P3).")
 @lang_option
-@refusals
 def sign(move_file: Path, key: Path, register: bool, log: Path | None, lang: str) -> None:
-    """Sign a move file in place (a 'signature:' line over the parsed move, P8)."""
+    """Sign MOVE_FILE in place (a 'signature:' line over the parsed move, P8)."""
     from pbem.i18n import say
     from pbem.player.signfile import sign_move_file
 
@@ -233,7 +227,6 @@ def sign(move_file: Path, key: Path, register: bool, log: Path | None, lang: str
 @click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Your private key file: the key the commitment registers.")
 @lang_option
-@refusals
 def confirm(code: str, key: Path, lang: str) -> None:
     """Confirm the key your commitment registers (P8): the line to send back to the host's
     code mail, 'confirm CODE SIGNATURE', signed with that key.  Send it only if the code mail
@@ -252,9 +245,8 @@ def confirm(code: str, key: Path, lang: str) -> None:
 @main.command()
 @click.argument("query", required=False)
 @lang_option
-@refusals
 def rules(query: str | None, lang: str) -> None:
-    """The rules reference: all of it, one rule (R3.2, P7) or the rules mentioning a word;
+    """The rules reference: all of it, or QUERY: one rule (R3.2, P7) or the rules mentioning a word;
     'notation': how to write a move. With --lang, in Hungarian, Greek or Ukrainian."""
     from pbem.views.rulesref import lookup
 

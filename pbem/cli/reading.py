@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, refusals, writable
+from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, writable
 from pbem.errors import StateError
 from pbem.i18n import Msg, say, translator
 from pbem.log.logfile import read_log
@@ -30,7 +30,6 @@ from pbem.views.text import audit_verdict
 @force_option
 @lang_option
 @games_option
-@refusals
 def show(game_id: str, as_player: str | None, as_json: bool, at_seq: int | None,
          svg_out: Path | None, png_out: Path | None, force: bool, lang: str, games: Path) -> None:
     """The board as a person reads it; with --as, that player's private reveals too.
@@ -82,7 +81,6 @@ def _pictures(game: Any, svg_out: Path | None, png_out: Path | None, force: bool
 @click.argument("game_id", metavar="GAME")
 @lang_option
 @games_option
-@refusals
 def history(game_id: str, lang: str, games: Path) -> None:
     """The game told entry by entry, in words, from its public log (GAME: its id, or the
     path of its log, e.g. a mailed log.yaml)."""
@@ -94,7 +92,6 @@ def history(game_id: str, lang: str, games: Path) -> None:
 
 @main.command(name="list")
 @games_option
-@refusals
 def list_games(games: Path) -> None:
     """Every game in the games folder: its state, who is to move, and since when."""
     from pbem.host.head import list_line
@@ -113,11 +110,10 @@ def list_games(games: Path) -> None:
 @click.option("--to", "to", default=None, metavar="ADDRESS", help="With --compose: the host's address for Send.")
 @force_option
 @lang_option
-@refusals
 def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, lang: str) -> None:
-    """A page that steps through the game entry by entry: the board, the narration and,
+    """A page that steps through the game of LOG (a log.yaml) entry by entry: the board, the narration and,
     once the secret is revealed, the audit's verdict (works offline); with --compose SEAT,
-    a page that writes SEAT's move (issue 19)."""
+    a page that writes SEAT's move."""
     from pbem.i18n import Msg, say
 
     writable(out, force)
@@ -190,7 +186,6 @@ def _own_nonce(game: Any, nonce_file: Path | None, words_seat: str | None, lang:
               help="The last log you received: LOG must continue it, entry for entry (P9).")
 @nonce_option
 @lang_option
-@refusals
 def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str | None, lang: str) -> None:
     """Check a log: the chain, every reveal against its commitment, a full replay (P6-P7);
     with --extends OLD, also that LOG continues the log you kept (P9)."""
@@ -294,9 +289,8 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path, lang: 
 @click.argument("log", type=click.Path(path_type=Path))
 @nonce_option
 @lang_option
-@refusals
 def audit(log: Path, nonce_file: Path | None, words_seat: str | None, lang: str) -> None:
-    """After the reveal: recompute every draw and commitment and replay the game (P6).
+    """After the reveal: recompute every draw and commitment of LOG and replay the game (P6).
 
     The protocol it checks, and how to check it yourself: docs/protocol.md."""
     from pbem.errors import SignatureError, TamperError

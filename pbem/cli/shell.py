@@ -7,13 +7,11 @@ Commands import what they need inside their bodies, for start-up speed: a
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,17 +22,17 @@ from pbem.i18n import LANGS, Msg
 if TYPE_CHECKING:
     from pbem.host.step import Applied
 
-F = TypeVar("F", bound=Callable[..., Any])
+class Command(click.Command):
+    """A pbem command: a refusal (:class:`pbem.errors.PbemError`) becomes one paragraph on stderr
+    and its kind's exit code, and an unexpected failure says so without a traceback.  The
+    ``pbem`` group makes every command of this class (``Group.command_class``), so a new command
+    cannot forget it (tests/test_cli_options.py)."""
 
-def refusals(func: F) -> F:
-    """Turn a PbemError (or any unexpected failure) into one paragraph and an exit code."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def invoke(self, ctx: click.Context) -> Any:
         try:
-            return func(*args, **kwargs)
+            return super().invoke(ctx)
         except PbemError as err:
-            click.echo(f"pbem: {_said(err, kwargs.get('lang'))}", err=True)
+            click.echo(f"pbem: {_said(err, ctx.params.get('lang'))}", err=True)
             sys.exit(int(err.exit_code))
         except BrokenPipeError:  # `pbem show | head`: the reader left; not an error of ours
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -55,11 +53,15 @@ def refusals(func: F) -> F:
             )
             sys.exit(int(Exit.INTERNAL))
 
-    return wrapper  # type: ignore[return-value]
+
+class Group(click.Group):
+    """The ``pbem`` group: each of its commands is a :class:`Command`."""
+
+    command_class = Command
 
 
 def _said(err: PbemError, lang: Any) -> str:
-    """A refusal's paragraph, in the language of the command's ``--lang`` (issue 22)."""
+    """A refusal's paragraph, in the language of the command's ``--lang``."""
     if lang not in LANGS or lang == "en":  # a command without --lang, or English
         return str(err)
     from pbem.i18n import error_text  # lazily: only a refusal in another language needs it (start-up)
@@ -112,7 +114,7 @@ def writable(out: Path, force: bool) -> None:
                            folder=str(out.parent)), "P7")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pbem")
 def main() -> None:
     """Play Rattus by email, with a log anyone can verify (see README.md)."""

@@ -1,4 +1,4 @@
-"""The host's bot seats (issue 13 items 1 and 3): a seat's view from the game folder, its
+"""The host's bot seats: a seat's view from the game folder, its
 decision as a move, and the host's thinking time.
 
 A bot seat is named in entry 0 (``options.bots``: seat -> level), so every

@@ -1,4 +1,4 @@
-"""The host's sealed caches (issue 21): files beside a game's log that save work, never trusted.
+"""The host's sealed caches: files beside a game's log that save work, never trusted.
 
 A cache is only ever a shortcut to what reading the log gives: every cache file carries
 an HMAC-SHA256 under the game's cache key (``.cache-key``: 32 random bytes, mode 0600,

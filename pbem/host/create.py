@@ -52,10 +52,10 @@ class NewGame:
     emails: dict[str, str] = field(default_factory=dict)
     deadline: int | None = None  # R8.1: seconds a turn may take (pbem.referee.deadlines)
     reminder: int | None = None  # seconds before the deadline a reminder is mailed
-    bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (issue 13; entry 0)
+    bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (entry 0)
     bot_seconds: float | None = None  # their thinking time per decision (host.yaml; None: the default)
     reveal: str = "manual"  # P6: "auto": the host's step reveals the secret once the game is over
-    languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it reads (host.yaml, issue 22)
+    languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it reads (host.yaml)
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -167,7 +167,7 @@ def _write_game(
             save_settings(tmp, settings)
         append(tmp / LOG_NAME, [sealer.seal(first) if sealer else first])
         with contextlib.suppress(PbemError):
-            head_of(tmp, write=True)  # the head index of list and tick (issue 21), kept from here on by the host
+            head_of(tmp, write=True)  # the head index of list and tick, kept from here on by the host
         try:
             os.rename(tmp, games / game_id)
         except OSError:  # another `pbem new` made it first

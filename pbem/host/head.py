@@ -1,4 +1,4 @@
-"""A small index of each game's head (issue 21): what `pbem list` and `pbem tick` need to
+"""A small index of each game's head: what `pbem list` and `pbem tick` need to
 know of a game, without replaying its log while the log has not changed.
 
 ``head.cache`` beside the log holds the game's `pbem list` line and its deadlines (who is
@@ -6,7 +6,7 @@ to move and when their deadline passes, when the reminder is due, the turn's fir
 the timeout entries), with the size and the SHA-256 of the exact log bytes it was made
 from, sealed by the host (:mod:`pbem.host.caches`).  It is used only when the log read
 now has that size and that hash; anything else (a move recorded since, a log changed out
-of band, a damaged or foreign index) means: read the log whole, as before issue 21, and
+of band, a damaged or foreign index) means: read the log whole, as if there were no index, and
 write the index again.  A log that does not verify gets no index (it is read, and
 refused, every time).
 """

@@ -1,4 +1,4 @@
-"""P8: a key registered by mail is confirmed from the seat's address (issue 18 item 4).
+"""P8: a key registered by mail is confirmed from the seat's address.
 
 A nonce commitment that carries a ``key`` (``pbem sign --register``) would hand the seat
 to whoever signed it: a From header is easy to forge, so a mail claiming to be blue's,

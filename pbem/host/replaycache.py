@@ -1,4 +1,4 @@
-"""The replayed game kept beside its log (issue 21): the host replays only what is new.
+"""The replayed game kept beside its log: the host replays only what is new.
 
 ``pbem apply`` is a fresh process for every mailed move, and replaying the whole log grew
 with the game.  After every entry the host records, it keeps ``replay.cache``: the game
@@ -16,7 +16,7 @@ Reading a game (:func:`cached_game`) then takes, in this order and no other:
    would read them (:func:`pbem.log.logfile.log_records`, :func:`pbem.referee.replay.apply_entry`).
 
 Any mismatch, and any refusal in steps 2-4, means: read and replay the whole log from
-scratch, as before issue 21.  So a tampered log is refused with the very words it was
+scratch, as if there were no cache.  So a tampered log is refused with the very words it was
 refused with before, and a cache can save time but never change a result.  The cache is
 written only after an input was recorded (:func:`CachedGame.keep`), so a refused input
 still changes no file; and only once :data:`REWRITE_AFTER` entries follow its prefix.

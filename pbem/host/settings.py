@@ -39,12 +39,12 @@ class Settings:
     emails: dict[str, str] = field(default_factory=dict)
     host_key: str | None = None  # path of the host's private key file
     mail_from: str | None = None  # the host's own address for 'pbem mail' replies
-    bot_seconds: float | None = None  # the thinking time of the host's bot seats, per decision (issue 13)
+    bot_seconds: float | None = None  # the thinking time of the host's bot seats, per decision
     # P6: whether the host's step reveals the secret as soon as the game is over ("auto", what
     # 'pbem new' writes by default) or leaves it to the host's 'pbem reveal' ("manual"; a game
-    # whose host.yaml does not say, e.g. one made before issue 20 or through the library)
+    # whose host.yaml does not say, e.g. an older one or one made through the library)
     reveal: str = "manual"
-    # issue 22: the language each seat reads (pbem.i18n.LANGS); a seat not listed reads English
+    # the language each seat reads (pbem.i18n.LANGS); a seat not listed reads English
     languages: dict[str, str] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
@@ -164,14 +164,14 @@ def seen_ids(game_dir: Path) -> dict[str, int]:
 def record_seen(game_dir: Path, message_id: str, seq: int) -> None:
     """Add one applied Message-ID (the caller holds the game's lock): one line appended and
     synced, as the mail ledger and the delivery journal are (one wait for the disk, where the
-    whole list was rewritten, synced, renamed and its folder synced: issue 21).  A line the
+    whole list was rewritten, synced, renamed and its folder synced).  A line the
     disk cut short has no newline: :func:`seen_ids` skips it, and the next line ends it with a
     word no line holds, so that it is never read (``<id> 1`` may be the start of ``<id> 12``)."""
     path = game_dir / SEEN_NAME
     made = not path.exists()
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
-        os.fchmod(fd, 0o600)  # the host's own, whatever the umask (issue 10)
+        os.fchmod(fd, 0o600)  # the host's own, whatever the umask
         size = os.fstat(fd).st_size
         cut = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
         os.write(fd, (b" -\n" if cut else b"") + f"{message_id} {seq}\n".encode())  # ' -': never read
@@ -182,8 +182,8 @@ def record_seen(game_dir: Path, message_id: str, seq: int) -> None:
         sync_folder(game_dir)
 
 
-def check_languages(players: tuple[str, ...], languages: dict[str, str], option: str = "--lang") -> None:
-    """Issue 22: each seat named is a player of the game, and each language one pbem speaks."""
+def check_languages(players: tuple[str, ...], languages: dict[str, str], option: str = "--seat-lang") -> None:
+    """Each seat named is a player of the game, and each language one pbem speaks."""
     for seat, lang in languages.items():
         if seat not in players:
             raise FormatError(Msg("{option} {seat}={lang}: {quoted} is not one of the players ({players}); "
@@ -196,7 +196,7 @@ def check_languages(players: tuple[str, ...], languages: dict[str, str], option:
 
 
 def set_language(game_dir: Path, players: tuple[str, ...], seat: str, lang: str) -> str:
-    """Issue 22: the language ``seat`` (one of the game's ``players``) reads from now on, in
+    """The language ``seat`` (one of the game's ``players``) reads from now on, in
     host.yaml under the game's lock; no entry is written (the log is language-neutral).
     Returns the language the seat read before."""
     check_languages(players, {seat: lang}, "language")

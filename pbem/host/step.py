@@ -1,4 +1,4 @@
-"""The host's one step (issue 17): every recorded entry, and then the game brought to the
+"""The host's one step: every recorded entry, and then the game brought to the
 next human decision, in the game's lock.
 
 Whatever records an entry (a move, a commitment, a nonce, a waiver, a timeout, a
@@ -11,7 +11,7 @@ lock; :func:`record` chains and writes the entry and then adds, in the same lock
   moves, each an ordinary entry admitted by the referee (:mod:`pbem.host.botseat`),
   until a human seat is awaited or the game is over;
 * P6: once the game is over, the secret revealed in a final entry, when the host chose
-  so at ``pbem new`` (``--reveal auto``, kept in host.yaml; else the host's ``pbem reveal``).
+  so at ``pbem new`` (``--reveal-secret auto``, kept in host.yaml; else the host's ``pbem reveal``).
 
 So no path can leave a bot seat, a stand-in or the start waiting for a deadline.
 The log is written last, atomically, for each decision; a private file (R5.6) first.
@@ -105,7 +105,7 @@ def _reveals_at_once(path: Path) -> bool:
 
 
 def _answer(path: Path, applied: Applied, seconds: float) -> Applied:
-    """The bot seats' decisions until a human seat is awaited (issue 13, issue 17)."""
+    """The bot seats' decisions until a human seat is awaited."""
     if not applied.game.bots:
         return applied
     from pbem.host.botseat import next_bot_move  # start-up speed: a game without bot seats never loads a bot

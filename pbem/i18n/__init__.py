@@ -1,4 +1,4 @@
-"""Players in their own language (issue 22): English, Hungarian, Greek and Ukrainian.
+"""Players in their own language: English, Hungarian, Greek and Ukrainian.
 
 A sentence a player reads is written once, in English, with named placeholders, as a
 :class:`Msg`: a ``str`` holding the English text (so every English output stays what

@@ -1,4 +1,4 @@
-"""Regions and cards as the players of each language know them, and back (issue 22).
+"""Regions and cards as the players of each language know them, and back.
 
 A sentence shows a region or card by its name in the reader's language (the catalogs'
 context ``region`` or ``card``, keyed by the canonical id); a move may name one in any

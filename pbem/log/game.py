@@ -18,7 +18,7 @@ from pbem.rules import State
 from pbem.rules.data import Board, Catalogue
 
 BOT_LEVELS = ("random", "greedy", "mcts")
-"""The levels of pbem's bots a seat may be given (entry 0 ``options.bots``, issue 13)."""
+"""The levels of pbem's bots a seat may be given (entry 0 ``options.bots``)."""
 
 
 class Opening(StrEnum):

@@ -39,7 +39,7 @@ def read_log(path: Path) -> tuple[list[Entry], list[str]]:
     ``schemas/entry.json``: each entry's shape (:func:`pbem.log.records.parse_entry`).
     Any departure is a :class:`TamperError` naming the entry and the rule."""
     data = read_limited(path, LOG_LIMIT, Msg("log"))
-    if path.name.endswith(".gz"):  # a report mail's copy (issue 19, item 6)
+    if path.name.endswith(".gz"):  # a report mail's copy
         data = gunzip_log(data, path)
     return log_records(data)
 

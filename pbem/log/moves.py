@@ -48,14 +48,6 @@ class Move(Record):
     kind: str  # "move", P4's "commit" and "nonce", or R8.4's "resign"
     data: dict[str, Any]  # the move as sent
 
-    @property
-    def after_seq(self) -> int:
-        return int(self.data["after"]["seq"])
-
-    @property
-    def after_hash(self) -> str:
-        return str(self.data["after"]["hash"])
-
 
 class TextMove(Move):
     """A move read from the notation, with what it was read from: its region words were read
@@ -102,8 +94,7 @@ def _all_of(validator: Any, all_of: list[Any], instance: Any, schema: Any) -> An
     C}}}, "then": ...}`` with no ``else``, and for an object whose F is another string that
     ``if`` fails, so the branch asks nothing and yields no error.  Skipping those branches gives
     the same errors (tests/test_schemas.py holds it) without evaluating a dozen ``if``s for every
-    entry, action and event: about twice as fast (``pbem verify`` reads every entry this way;
-    the 177 entries of three examples, warm: 436 ms before, 256-269 ms after)."""
+    entry, action and event (``pbem verify`` reads every entry this way)."""
     for index, subschema in enumerate(all_of):
         tag = _discriminator(subschema) if isinstance(instance, dict) else ()
         if tag:

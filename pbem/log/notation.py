@@ -1,4 +1,4 @@
-"""Orders in plain text: a turn in a few short lines, one action a line (issue 19, R7.3, R7.5).
+"""Orders in plain text: a turn in a few short lines, one action a line (R7.3, R7.5).
 
 A move in the notation reads as a Judge's orders or chess's SAN::
 
@@ -264,8 +264,8 @@ def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> Non
 
 
 def _name(where: str, value: str, what: str = "region") -> str:
-    """A region or card: its id, also when named in a player's language (``Γαλλία``, ``Papság``;
-    issue 22); a card or a word no map's id could be that names none is refused ("did you mean")."""
+    """A region or card: its id, also when named in a player's language (``Γαλλία``, ``Papság``,
+    without accents too): the move records the id; a word that names none is refused ("did you mean")."""
     found = canonical(value, what)
     if found is not None:
         return found

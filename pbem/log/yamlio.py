@@ -170,8 +170,8 @@ _OTHER_BAD = r"\x7f-\x9f\u2028\u2029\ud800-\udfff" + _NONCHARACTERS  # DEL, C1, 
 class _Refused:
     """A character class of what P2 refuses, searched as ``re.Pattern.search`` would.
 
-    For start-up speed: compiling the whole class (its ranges reach every plane) costs
-    about 0.4 ms, and ``pbem apply`` needs four of them for text that is nearly always
+    For start-up speed: compiling the whole class (its ranges reach every plane) is slow,
+    and ``pbem apply`` needs four of them for text that is nearly always
     ASCII.  ASCII text is searched for the class's ASCII part (the controls given and
     DEL), the same matches; the whole class is compiled the first time other text comes."""
 

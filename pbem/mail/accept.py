@@ -3,23 +3,13 @@ refusal says to the sender; the admission path that uses them is :mod:`pbem.mail
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Callable
-from email.message import EmailMessage
 from typing import Any
 
 from pbem.errors import PbemError, SenderError
 from pbem.i18n import Msg, error_text, translator
 from pbem.mail.headers import Mail
 from pbem.views.rulesref import sentence
-
-Send = Callable[[EmailMessage], None]
-_log = logging.getLogger("pbem.mail.host")
-
-
-
-
 
 
 def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
@@ -44,7 +34,7 @@ _ALREADY = re.compile(r"already applied, as entry (\d+)")
 
 
 def refused_text(err: PbemError, lang: str = "en") -> str:
-    """The refusal's mail text in ``lang`` (the seat's, issue 22): what happened, the
+    """The refusal's mail text in ``lang`` (the seat's): what happened, the
     refusal's paragraph, and its rule's first sentence from the reference in that language."""
     said = translator(lang)
     paragraph = public_text(error_text(err, lang))

@@ -1,4 +1,4 @@
-"""One mail admission path (issue 17 item 4): a message in, a verdict and the replies out.
+"""One mail admission path: a message in, a verdict and the replies out.
 
 A transport hands :meth:`Admission.admit` the raw bytes of one message and its own
 key for this delivery (:class:`Inbound`); the Maildir reader of ``pbem mail``
@@ -15,7 +15,7 @@ One function decides, for every transport:
   signatures, P8, where the game has keys) whichever way they came;
 * the message counted once, keyed by its Message-ID and a hash of its bytes
   (:func:`message_key`): a message counts as applied only once its replies are
-  spooled in the outbox (``GAMES/+mail-queue``, issue 10); a message applied before is
+  spooled in the outbox (``GAMES/+mail-queue``); a message applied before is
   refused; a move whose replies a stopped run never spooled gets them now;
 * the move applied through the host's step (:func:`pbem.host.games.apply_move`: the
   start, the stand-ins and the bot seats answer in the same lock);
@@ -189,7 +189,7 @@ class Admission:
         It is the log's latest move but for the host's own answers after it (bot seats,
         stand-ins, the start and the reveal), no message is counted as having applied it,
         and no reply to this message was ever spooled.  Its replies are then written as
-        they would have been (issue 10: a reply is never lost); anything else is the
+        they would have been (a reply is never lost); anything else is the
         duplicate the log refused."""
         game = load_game(path)
         seq = game.sent.get(sent_key(read_names(game, move).data))
@@ -220,7 +220,7 @@ class Admission:
     def _refusal(self, mail: Mail, to: str, err: PbemError, batch: str, seat: tuple[Path, str] | None) -> EmailMessage:
         """The refusal; for a stale move (P7) from its seat's own address, with the seat's
         current template, built from that seat's view alone (P10)."""
-        # the seat's language (issue 22); else that of the sender's one seat on this host, if it has one
+        # the seat's language; else that of the sender's one seat on this host, if it has one
         lang = load_settings(seat[0]).language(seat[1]) if seat is not None else language_of(self.games, to)
         text = refused_text(err, lang)
         current = (self._current_template(*seat, lang) if isinstance(err, StaleError) and seat is not None
@@ -291,7 +291,7 @@ class Admission:
         return reply(host, mail, to, body, self.queue.message_id(batch, index, host), lang)
 
     def _applied(self, mail: Mail, applied: Applied, batch: str = "") -> list[EmailMessage]:
-        """One mail per player per applied move (issue 10, item 7), and the mover's result."""
+        """One mail per player per applied move, and the mover's result."""
         queue, host = self.queue, self._sender_address()
         game = applied.game
         path = game_dir(self.games, game.game_id)

@@ -1,5 +1,5 @@
-"""What a player may ask by mail (issue 20, item 5): the board, the template, the log, the
-history, a rule; and the language the seat reads (issue 22).
+"""What a player may ask by mail: the board, the template, the log, the
+history, a rule; and the language the seat reads.
 
 A message whose subject (less ``Re:`` and a ``[rattus GAME]`` or ``[pbem GAME]`` tag) or
 first line of text is one of ``board``, ``template``, ``log``, ``history`` or
@@ -100,7 +100,7 @@ def seats_of(games: Path, address: str, tag: str | None = None) -> list[tuple[Pa
     if games.is_dir():
         for child in sorted(games.iterdir()):
             if tag is not None and child.name != tag:
-                continue  # the subject names the game: no other game's host.yaml is read (issue 21)
+                continue  # the subject names the game: no other game's host.yaml is read
             if (child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file():
                 seats += [(child, player) for player in load_settings(child).players_of(address)]
     return seats
@@ -136,7 +136,7 @@ def answer(games: Path, address: str, command: Command) -> Answer:
     path, player = sender_seat(games, address, command.tag)
     if command.word == "language" and command.rule is not None:
         return _language(path, player, command.rule, command.code)
-    lang = load_settings(path).language(player)  # every answer in the seat's language (issue 22)
+    lang = load_settings(path).language(player)  # every answer in the seat's language
     said = translator(lang)
     game = load_game(path)
     head = replies.tag(game.game_id)
@@ -170,7 +170,7 @@ def language_of(games: Path, address: str, tag: str | None = None) -> str:
 
 
 def _language(path: Path, player: str, lang: str, code: str | None = None) -> Answer:
-    """Issue 22: the seat of the sender reads ``lang`` from now on; the answer is in it.  A
+    """The seat of the sender reads ``lang`` from now on; the answer is in it.  A
     seat that holds a key (P8) changes only with the one-time code mailed to its address."""
     game = load_game(path)
     if game.keys.get(player) is not None:

@@ -1,7 +1,7 @@
-"""The end of a game by mail (issue 20, item 1): every player's last mail, queued once.
+"""The end of a game by mail: every player's last mail, queued once.
 
 Once a game's secret is revealed (by the host's step at the game's end, ``pbem new
---reveal auto``, or by the host's ``pbem reveal``), each player with an address gets
+--reveal-secret auto``, or by the host's ``pbem reveal``), each player with an address gets
 one mail: the final scores, the winner and how a tie was broken (R6.5), the secret,
 the audit's verdict as ``pbem audit`` prints it, and the final log attached, so that
 ``pbem audit log.yaml`` (or ``tools/audit_min.py log.yaml``) on that attachment alone
@@ -106,7 +106,7 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     texts: dict[str, tuple[str, str]] = {}
     out: list[EmailMessage] = []
     for index, player in enumerate(p for p in game.players if p in emails):
-        lang = settings.language(player)  # in the seat's language (issue 22)
+        lang = settings.language(player)  # in the seat's language
         if lang not in texts:
             texts[lang] = end_text(game, lang)
         subject, body = texts[lang]

@@ -1,6 +1,6 @@
 """Reading a received message safely: limits on the raw bytes, then its headers, then the parse.
 
-Mail is untrusted input, so the cheap checks come first (issue 10, item 3):
+Mail is untrusted input, so the cheap checks come first:
 the message's size, its header block's size and lines, the headers pbem reads
 (no controls, no undecodable bytes, no broken encoded words, no duplicates),
 the mail host's sender check on those headers alone, the MIME structure
@@ -26,7 +26,7 @@ from pbem.i18n import Msg
 
 UTF8: dict[str, str] = {"charset": "utf-8"}
 """The parameter of every text attachment pbem sends: its templates and pages are UTF-8 (Γαλλία),
-and a client told no charset reads them as ASCII (issue 22)."""
+and a client told no charset reads them as ASCII."""
 
 
 def shared_part(data: bytes, maintype: str, subtype: str, filename: str, disposition: str | None = None,
@@ -48,7 +48,7 @@ def attach_part(msg: EmailMessage, part: EmailMessage) -> None:
 
 
 MAIL_LIMIT = 8 * 1024 * 1024
-# Limits checked on the raw bytes, before the MIME parser sees them (issue 10, item 3):
+# Limits checked on the raw bytes, before the MIME parser sees them:
 HEADER_LIMIT = 64 * 1024  # the header block
 HEADER_LINES = 256
 MAX_PARTS = 64  # MIME parts of the whole tree

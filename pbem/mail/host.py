@@ -2,7 +2,7 @@
 
 Each new message of the inbox Maildir is taken in arrival order and handed, with its
 Maildir key, to :meth:`pbem.mail.admission.Admission.admit` (the verdict, the move
-through the host's step, the replies), on its own (issue 10):
+through the host's step, the replies), on its own:
 
 * size, header and MIME limits are checked on the raw bytes, and the sender on the
   headers alone, before the body is parsed (:func:`pbem.mail.headers.parse_mail`);
@@ -122,7 +122,7 @@ class MailHost(Admission):
         state: dict[str, Any] = {}
         try:
             result = self._handle(inbox / folder / name, key, state)
-        except Exception as err:  # isolation: no message stops the run (issue 10, item 1)
+        except Exception as err:  # isolation: no message stops the run
             self._quarantine(inbox, key, name, colon, err, state, folder)
             return
         if folder == "new":
@@ -225,7 +225,7 @@ class MailHost(Admission):
         except Exception:  # no notice then
             return None
 
-    # --- invitations (issue 10, item 5): pbem.mail.invite ----------------------------------
+    # --- invitations: pbem.mail.invite ----------------------------------
 
     def invite(self) -> None:
         """Invitations not yet sent, each round once, and the last mail of every game whose

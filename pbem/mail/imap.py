@@ -1,4 +1,4 @@
-"""`pbem mail --imap HOST[:PORT] --folder rattus`: the IMAP transport (issue 20, item 2).
+"""`pbem mail --imap HOST[:PORT] --folder rattus`: the IMAP transport.
 
 The standard library's :mod:`imaplib`, always over TLS: implicit TLS on port 993 (the
 default), else STARTTLS, which the server must offer.  Plain IMAP is refused, but for a
@@ -170,7 +170,7 @@ def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, earlier: set
         result = host.admit(Inbound(data, key), state, screen=host._admit).result
     except (OSError, imaplib.IMAP4.abort):
         raise  # the connection, not the message: the run stops, the message is read next run
-    except Exception as err:  # isolation: no message stops the run (issue 10, item 1)
+    except Exception as err:  # isolation: no message stops the run
         conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen \\Flagged)")
         host.quarantined(host.queue.path / "imap-quarantine.log", key, err, state)
         return idents

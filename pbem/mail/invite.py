@@ -1,4 +1,4 @@
-"""The opening's invitations (issue 10, item 5): each round's templates mailed once.
+"""The opening's invitations: each round's templates mailed once.
 
 Once a game is created each awaited player gets the commitment template, once
 every commitment is in the reveal template, and at the start the first move's
@@ -109,7 +109,7 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
     batch = queue.game_batch("invite", game, game.opening.value)
     out = []
     for index, player in enumerate(sorted(p for p in players if p in emails)):
-        lang = settings.language(player)  # in the seat's language (issue 22)
+        lang = settings.language(player)  # in the seat's language
         said = translator(lang)
         subject = tag(game.game_id) + " " + (
             said.say(Msg("your move, {player} (after entry {seq})", player=player, seq=game.last_seq))

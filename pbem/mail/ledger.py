@@ -1,4 +1,4 @@
-"""What a transport has handled, by its own key (issue 20, item 2): nothing skipped silently.
+"""What a transport has handled, by its own key: nothing skipped silently.
 
 A message is the same message by its key (:func:`pbem.mail.admission.message_key`: its
 Message-ID, else a hash of its bytes), not by the folder it sits in.  A Maildir an IMAP

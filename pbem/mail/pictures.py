@@ -1,11 +1,11 @@
-"""The board picture drawn once per entry (issue 21): every mail of an entry reuses it.
+"""The board picture drawn once per entry: every mail of an entry reuses it.
 
-Drawing the board's PNG is most of what a mailed move costs the host (about 80-110 ms
-here, for the report mails and each ``board`` command).  The picture of the game as of
+Drawing the board's PNG is most of what a mailed move costs the host (for the report
+mails and each ``board`` command).  The picture of the game as of
 its last entry is kept beside the log in ``board.cache``, under the entry's hash (the hash
 of the whole public log up to it, P7), sealed by the host (:mod:`pbem.host.caches`: a
 picture from other code, another key or another entry is drawn again).  Only the latest
-entry's picture is kept, one per language (issue 22: the labels are in the reader's
+entry's picture is kept, one per language (the labels are in the reader's
 language): English in ``board.cache``, Hungarian in ``board.hu.cache``, and so on, each keyed
 by the entry's hash and its language.
 """

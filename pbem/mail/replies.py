@@ -3,7 +3,7 @@
 Every reply comes from the host's configured address, never from an incoming
 header; every address is checked to be a plain ``local@domain`` and every
 header value is printable text of bounded length.  After an applied move each
-player gets one mail (issue 10, item 7): the mover's result, the public report
+player gets one mail: the mover's result, the public report
 and log, the board's picture, the next template, and that player's own private
 reveal only.
 """
@@ -126,7 +126,7 @@ def safe_header(value: str, limit: int = SUBJECT_LIMIT) -> str:
 
 
 def composer_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | None, str]:
-    """The seat's composer page (issue 19, item 4) for its mail, in ``lang``, or None and why
+    """The seat's composer page for its mail, in ``lang``, or None and why
     not (in ``lang``); a page the host cannot make never holds the mail back (the template is in it)."""
     from pbem.views.compose import TooLarge, compose_page  # start-up: only a mail to the seat to move
 
@@ -242,7 +242,7 @@ class Report:
 
     applied: Applied
     lines: list[str]
-    log_gz: bytes  # the public log, gzip-compressed: a report mail stays small (issue 19, item 6)
+    log_gz: bytes  # the public log, gzip-compressed: a report mail stays small
     board: str
     picture: bytes | None  # the English picture; :meth:`picture_in` gives a seat's
     folder: Path  # the game's folder: each player's own view (their looks) is read from it
@@ -297,7 +297,7 @@ def applied_mails(
     for player in game.players:
         if player not in emails:
             continue
-        lang = settings.language(player)  # every mail to a seat in its language (issue 22)
+        lang = settings.language(player)  # every mail to a seat in its language
         is_mover = normal_address(emails[player]) == sender and player == mover
         if player == game.to_move() or player in inviting:  # the page shows the seat's own looks (R5.6)
             pages[player] = composer_page(seat_view(report.folder, game, player), from_address, lang)
@@ -349,7 +349,7 @@ def _player_text(
     page: tuple[bytes | None, str] | None = None, lang: str = "en",
 ) -> tuple[str, str]:
     """One player's subject and body in ``lang``: the result, the report (its notes once), and
-    what is theirs to do or see; the template inline, short lines (issue 19, items 3, 6)."""
+    what is theirs to do or see; the template inline, short lines."""
     game = report.applied.game
     said = translator(lang)
     subject = f"{tag(game.game_id)} {entries_subject(list(report.applied.entries), lang)}"

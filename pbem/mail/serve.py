@@ -1,4 +1,4 @@
-"""`pbem serve`: the mail host as one long-running command (issue 20, item 3).
+"""`pbem serve`: the mail host as one long-running command.
 
 Each round is one ``pbem mail`` pass (:func:`pbem.mail.run.process`): fetch the messages
 (a Maildir or an IMAP folder) and apply them through the one admission path, run the

@@ -3,7 +3,7 @@
 For each game in the games folder whose deadline runs (R8.1):
 
 * when the deadline of the player to move has passed, a **timeout** entry is
-  recorded, whose turn the stand-in rule plays (R8.2, R8.3; ``pbem.host.timeout``),
+  recorded, whose turn the stand-in rule plays (R8.2, R8.3; ``pbem.host.games.timeout``),
   and every player is mailed what the stand-in did, the player now to move with
   their template;
 * when the reminder time of the current turn has come, the player to move is
@@ -110,7 +110,7 @@ def tick(games: Path, from_address: str | None = None) -> Tick:
 
 
 def _head(path: Path) -> Head | None:
-    """The game's head index (issue 21), or None: read the log, which says what is wrong."""
+    """The game's head index, or None: read the log, which says what is wrong."""
     try:
         return head_of(path)
     except PbemError:
@@ -212,7 +212,7 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
     def said_in(lang: str) -> tuple[str, str]:
         if lang not in told:
             lines = entry_lines(game, game.entries[seq], lang=lang)
-            for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers (issue 17)
+            for entry in game.entries[seq + 1:last + 1]:  # the bot seats' and stand-in's answers
                 lines += entry_lines(game, entry, lang=lang)
             told[lang] = ("\n".join(lines), "\n".join([*board_lines(game, notes=False, lang=lang),
                                                          *mark_lines(game, lang)]))  # the notices in one line each

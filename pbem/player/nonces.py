@@ -114,7 +114,8 @@ def _page_nonce(path: Path, raw: bytes, game: Game) -> tuple[str, bytes]:
             Msg("{path} is {player}'s {kind} move, not a nonce: give the nonce move (round 2: the page's "
                 "'Download the nonce move'), the file 'pbem nonce' kept, or check your words with "
                 "--words SEAT", path=str(path), player=move.player, kind=move.kind), "P4")
-    if move.game != game.game_id or move.after_seq != 0 or not game.hashes[0].startswith(move.after_hash):
+    after = move.data["after"]
+    if move.game != game.game_id or int(after["seq"]) != 0 or not game.hashes[0].startswith(str(after["hash"])):
         raise StateError(
             Msg("{path} holds a nonce for {player} in another game (or another entry 0 "
                 "of game {game}: the game was created again)", path=str(path), player=repr(move.player),

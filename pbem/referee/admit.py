@@ -73,7 +73,7 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
 
     ``faces`` is for replays only: the recorded reveals resolve the move in the
     same pass, and cannot change the verdict (P10).  ``signatures=False`` leaves
-    P8 to a whole-log check (``pbem.fair.keys.require_valid``)."""
+    P8 to a whole-log check (``pbem.referee.signatures.require_valid``)."""
     if move.game != game.game_id:
         raise UnknownError(Msg("the move is for game {move}, but this is game {game}",
                                move=repr(move.game), game=repr(game.game_id)), "P1")

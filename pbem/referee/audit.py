@@ -74,7 +74,7 @@ def audit(game: Game) -> list[str]:
             if flip.token_id != faces.look(flip.token) or flip.salt != faces.salt(flip.token):
                 raise TamperError(Msg("entry {seq}: the reveal of {token} is not the dealt token", seq=entry.seq,
                                       token=flip.token), "P6")
-    return [  # sentences (pbem.i18n.Msg): each reader's language says them (issue 22)
+    return [  # sentences (pbem.i18n.Msg): each reader's language says them
         Msg("the secret matches its commitment (P3)"),
         Msg("the seed, every draw and the public setup are what the secret and nonces give (P4-P5)"),
         Msg("all {count} commitments recomputed; they commit to exactly the game's catalogue (P6)", count=N_TOKENS),

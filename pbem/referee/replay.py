@@ -138,15 +138,6 @@ def _recorded_move(entry: Sent) -> Move:
     return Move(move["game"], str(entry.player), move["kind"], move)
 
 
-def _hex(value: object, shortest: int, longest: int) -> bool:
-    return (
-        isinstance(value, str)
-        and shortest <= len(value) <= longest
-        and len(value) % 2 == 0
-        and all(c in "0123456789abcdef" for c in value)
-    )
-
-
 def apply_entry(game: Game, entry: Entry, entry_hash: str) -> None:
     """Check one more entry against the game so far, the way the host admitted it, and add it.
 

@@ -4,7 +4,7 @@ Each action has a ``kind`` and a few fields; :func:`action_from_dict` and
 :meth:`Action.to_dict` convert to and from the move-file form
 ``{action: place, region: gallia, count: 2}``.  Shape errors (a missing field,
 a wrong type) raise :class:`ActionFormatError`; whether the action is *legal*
-is for :func:`pbem.rules.apply` to say.
+is for :func:`pbem.rules.step` to say.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ _NONCHARACTERS = "\ufdd0-\ufdef" + "".join(f"{chr(p * 0x10000 + 0xFFFE)}{chr(p *
 _NOT_PRINTABLE_ASCII = re.compile("[\x00-\x1f\x7f]")
 _NOT_PRINTABLE = f"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff{_NONCHARACTERS}]"
 """P2: what text does not admit (as :mod:`pbem.log.yamlio`, which this pure layer cannot import).
-For start-up speed the whole class (about 0.4 ms to compile) is compiled only for a name
+For start-up speed the whole class (slow to compile) is compiled only for a name
 that is not ASCII; an ASCII name is searched for the class's ASCII part, the same matches."""
 
 

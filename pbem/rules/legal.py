@@ -61,7 +61,7 @@ _A = TypeVar("_A")
 
 
 class _Shared(dict[Any, _A]):
-    """One action object per distinct action (issue 21): actions are immutable records, so a
+    """One action object per distinct action: actions are immutable records, so a
     generator hands out the same object every time it lists that action instead of building
     a new one per listing (the playouts list actions millions of times; the games are the
     same, tests/test_same_games.py).  Keyed by the action's fields, as a tuple if several."""

@@ -1,4 +1,4 @@
-"""`pbem html --compose SEAT`: a page that writes the seat's move (issue 19, items 4 and 5).
+"""`pbem html --compose SEAT`: a page that writes the seat's move.
 
 One self-contained offline file, built from the seat's :class:`SeatView` alone (P10):
 the board as everyone sees it, the seat's own Witch looks, and the tree of every
@@ -43,7 +43,7 @@ MAX_DATA = 300_000
 """The most tree data a page carries (bytes of JSON); a larger position is refused, not cut."""
 
 MAX_POSITIONS = 150_000
-"""The most positions walked for one page (about 6 s here, where the median is 20 ms): a
+"""The most positions walked for one page (seconds of work, far above a typical turn's): a
 host making a page for every "your move" mail stops there; a larger position is refused."""
 
 

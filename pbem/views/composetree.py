@@ -7,7 +7,7 @@ the rules' own generators (:func:`pbem.rules.legal.generators`) on copies of the
 public state, faces unknown (:class:`pbem.rules.NoFaces`): nothing in it depends
 on a hidden face (P10).
 
-The steps come in a fixed order (issue 19, item 4): a Witch's look (after which
+The steps come in a fixed order: a Witch's look (after which
 the move stops, R7.5, so its holder sees the face before going on), the card,
 the Monk, the cubes, the King, the Merchant, the plague, each drawn rat, and last
 the outbreak's preferences (the Knight's cubes and a flip order, R4.2, R5.4);

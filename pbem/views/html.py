@@ -7,7 +7,7 @@ verdict (P6).  The page loads nothing: the drawings and a few lines of script
 are inline, and its Content-Security-Policy forbids any fetch.  It honours a
 ``#entry=N`` fragment, so a link (or a test) can open it at entry N.
 
-Nothing from the log reaches the page as markup (issue 17): the title is escaped,
+Nothing from the log reaches the page as markup: the title is escaped,
 every entry's drawing, narration and verdict travel in one JSON data block whose
 ``<``, ``>`` and ``&`` are ``\\u`` escapes (and U+2028/2029, with all non-ASCII),
 and the script puts the words in with ``textContent``.  The policy admits no

@@ -1,4 +1,4 @@
-"""A template's short lines (issue 19): words wrapped under 40 characters, a value kept whole
+"""A template's short lines: words wrapped under 40 characters, a value kept whole
 on a line, and the names a line shows in a language (:mod:`pbem.views.orders` uses them all)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The short template: what is left of a turn, in the plain-text notation (issue 19, R7.5).
+"""The short template: what is left of a turn, in the plain-text notation (R7.5).
 
 At most about 40 lines, none of 40 characters or more (no mail client wraps
 them), in the true playing order: a Witch's second look and swap first once

@@ -9,7 +9,7 @@ test (or a screen reader's user) can read the picture back.
 
 The drawing is a tree of :mod:`xml.etree.ElementTree` elements, serialized by the
 library: every text and attribute value is escaped by construction, and no markup
-is made by formatting strings (issue 17).  A custom map's names reach the picture
+is made by formatting strings.  A custom map's names reach the picture
 only as text or attribute values; its ids are held to P2-like patterns on the way
 in (:mod:`pbem.rules.data`).
 """
@@ -296,7 +296,7 @@ def _legend(out: ET.Element, state: State, x: int, y: int, lang: str = "en") -> 
 def map_svg(game: Game, lang: str = "en") -> str:
     """The map alone (x < MAP_WIDTH), drawn without the side panel: what :func:`map_only` shows of
     :func:`board_svg`, pixel for pixel, without the panel's words to lay out where no one sees them
-    (a fifth of a report picture's drawing time: issue 21)."""
+    (a fifth of a report picture's drawing time)."""
     return board_svg(game, lang, panel=False)
 
 
@@ -308,7 +308,7 @@ def map_only(svg: str) -> str:
 
 MAIL_WIDTH = 800
 """A report mail's picture: the map alone, this wide, drawn with crisp edges (about 30 KB,
-against 120 KB for the whole drawing: issue 19, item 6); the mail's text has the rest."""
+against 120 KB for the whole drawing); the mail's text has the rest."""
 
 
 def mail_png(svg: str) -> bytes:

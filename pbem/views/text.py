@@ -4,7 +4,7 @@ Everything here is built from public data only (a face-down token is shown by
 its public name), except :func:`private_lines`, which shows one player's own
 Witch reveals when they ask with ``--as``.
 
-Every sentence is a :class:`pbem.i18n.Msg` said in the reader's ``lang`` (issue 22): its
+Every sentence is a :class:`pbem.i18n.Msg` said in the reader's ``lang``: its
 English is the text these views have always written, byte for byte; regions and cards
 are :class:`pbem.i18n.Name` s, said as the players of each language know them.
 """
@@ -77,10 +77,6 @@ CARD_NAMES = {
 }
 
 
-def region_name(game: Game, region: str) -> str:
-    return game.board.name_of(region)
-
-
 def region_word(game: Game, region: str) -> str:
     """A region in a sentence: its map name in English (as every English text has shown
     it), a :class:`Name` said in the reader's language; a custom map's region by its own name."""
@@ -91,7 +87,7 @@ def region_word(game: Game, region: str) -> str:
 
 
 def _region_name(game: Game, region: str, lang: str) -> str:
-    """A region by its name in ``lang`` (issue 22); a custom map's region by its own name."""
+    """A region by its name in ``lang``; a custom map's region by its own name."""
     return translator(lang).say(region_word(game, region))
 
 
@@ -133,10 +129,10 @@ _END_REASONS = {  # R6.1: pbem.rules.turnflow.end_turn's reasons, as the log rec
 
 
 def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
-    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`).
+    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.events.event_from_dict`).
 
     Long because each of the fifteen kinds of event is its own whole sentence (a ``Msg``
-    per form, issue 22), matched in one place."""
+    per form), matched in one place."""
     said = translator(lang)
 
     def name(region: str) -> str:
@@ -234,8 +230,8 @@ def next_step(state: State, lang: str = "en") -> str:
 
 def board_lines(game: Game, notes: bool = True, lang: str = "en") -> list[str]:
     """The board in words; ``notes=False`` leaves out the seed line and the notices, for a text
-    that says them once already (a report mail: issue 19, item 7); in ``lang``, its labels
-    and sentences, and the regions and cards by the names its players know (issue 22)."""
+    that says them once already (a report mail); in ``lang``, its labels
+    and sentences, and the regions and cards by the names its players know."""
     said = translator(lang)
     state = game.state
 

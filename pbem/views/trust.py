@@ -1,7 +1,7 @@
 """What every verdict and public output says about a game's fairness: the trust statement,
 whose nonces made the seed (P4), the game's notices (P3, P7), the audit's verdict, where the
 opening stands, and the record of timeouts and stand-ins (R8), each a :class:`pbem.i18n.Msg`
-said in the reader's ``lang`` (issue 22; English as it has always been written).
+said in the reader's ``lang`` (English as it has always been written).
 
 Split from :mod:`pbem.views.text`, which still offers every name here.
 """

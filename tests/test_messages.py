@@ -1,4 +1,4 @@
-"""Issue 11, items 4-6: the messages a new player met, each as they expect it; the rules
+"""The messages a new player met, each as they expect it; the rules
 reference; faces in words."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def place_line(game: Game, avoid: str = "") -> str:
     return f"  - {{action: place, region: {region}, count: {len(game.state.rats[region])}}}\n"
 
 
-def test_issue11_region_names_in_any_case_are_normalised(game: Game) -> None:
+def test_region_names_in_any_case_are_normalised(game: Game) -> None:
     assert game.state is not None
     region = next(r for r in game.state.regions if game.state.rats[r])
     name = game.board.name_of(region)  # as 'pbem show' prints it: "Gallia"
@@ -73,13 +73,13 @@ def test_issue11_region_names_in_any_case_are_normalised(game: Game) -> None:
         referee.judge(game, move)
 
 
-def test_issue11_a_misspelt_region_gets_did_you_mean(game: Game) -> None:
+def test_a_misspelt_region_gets_did_you_mean(game: Game) -> None:
     err = refusal(game, move_text(game, "  - {action: place, region: galia, count: 1}\n"))
     assert isinstance(err, RulesError)
     assert "'galia' is not a region in use in this game; did you mean gallia?" in err.message
 
 
-def test_issue11_a_non_neighbour_lists_the_neighbours(game: Game) -> None:
+def test_a_non_neighbour_lists_the_neighbours(game: Game) -> None:
     assert game.state is not None
     plague = game.state.plague
     far = next(r for r in game.state.regions if r != plague and r not in game.state.neighbours[plague])
@@ -88,7 +88,7 @@ def test_issue11_a_non_neighbour_lists_the_neighbours(game: Game) -> None:
            f"{', '.join(game.state.neighbours[plague])})" in err.message
 
 
-def test_issue11_one_spread_too_many_says_how_many_were_drawn(game: Game) -> None:
+def test_one_spread_too_many_says_how_many_were_drawn(game: Game) -> None:
     assert game.state is not None
     s = game.state
     # a neighbour of the plague with one rat and no cube: it spreads 1 rat, and no outbreak follows
@@ -102,20 +102,20 @@ def test_issue11_one_spread_too_many_says_how_many_were_drawn(game: Game) -> Non
     assert "turn" not in err.message
 
 
-def test_issue11_a_tab_is_named_with_the_fix(game: Game) -> None:
+def test_a_tab_is_named_with_the_fix(game: Game) -> None:
     err = refusal(game, move_text(game, "\t- {action: place, region: gallia, count: 1}\n"))
     assert isinstance(err, FormatError)
     assert "line 6 holds a tab; YAML indents with spaces only: replace the tab with spaces" in err.message
 
 
-def test_issue11_a_utf16_file_is_named_with_the_fix(game: Game) -> None:
+def test_a_utf16_file_is_named_with_the_fix(game: Game) -> None:
     for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
         err = refusal(game, move_text(game, place_line(game)).encode(encoding))
         assert isinstance(err, FormatError)
         assert "is UTF-16 text, not UTF-8: save it again as UTF-8" in err.message
 
 
-def test_issue11_an_old_hash_with_the_right_seq_is_worded_right(game: Game) -> None:
+def test_an_old_hash_with_the_right_seq_is_worded_right(game: Game) -> None:
     old = {"seq": game.last_seq, "hash": game.hashes[game.last_seq - 2][:16]}
     err = refusal(game, move_text(game, place_line(game), old))
     assert isinstance(err, StaleError)
@@ -123,7 +123,7 @@ def test_issue11_an_old_hash_with_the_right_seq_is_worded_right(game: Game) -> N
     assert "no such entry" not in err.message
 
 
-def test_issue11_actions_count_from_1_in_schema_and_shape_errors(game: Game) -> None:
+def test_actions_count_from_1_in_schema_and_shape_errors(game: Game) -> None:
     err = refusal(game, move_text(game, place_line(game) + "  - {action: place, region: gallia}\n"))
     assert isinstance(err, FormatError)
     assert "at action 2: 'count' is a required property" in err.message
@@ -135,7 +135,7 @@ def test_issue11_actions_count_from_1_in_schema_and_shape_errors(game: Game) -> 
 
 
 @pytest.mark.parametrize("value", ['""', '"00"', "00"])
-def test_issue11_placeholders_are_never_accepted(value: str) -> None:
+def test_placeholders_are_never_accepted(value: str) -> None:
     text = f"game: g\nplayer: red\nkind: nonce\nafter: {{seq: 0, hash: \"{'0' * 16}\"}}\nnonce: {value}\n"
     with pytest.raises(FormatError) as caught:
         parse_move(text.encode())
@@ -145,7 +145,7 @@ def test_issue11_placeholders_are_never_accepted(value: str) -> None:
 
 # --- item 4: the rules reference ------------------------------------------------------------
 
-def test_issue11_every_rule_cited_in_pbem_is_in_the_reference() -> None:
+def test_every_rule_cited_in_pbem_is_in_the_reference() -> None:
     cited: set[str] = set()
     for path in PBEM.rglob("*.py"):
         cited |= set(re.findall(r"\b(R[1-8](?:\.\d+)?|P(?:10|[1-9]))\b", path.read_text(encoding="utf-8")))
@@ -154,20 +154,20 @@ def test_issue11_every_rule_cited_in_pbem_is_in_the_reference() -> None:
     assert not missing, missing
 
 
-def test_issue11_the_reference_is_numbered_like_the_rules() -> None:
+def test_the_reference_is_numbered_like_the_rules() -> None:
     expected = {f"R{n}.{k}" for n, top in ((1, 7), (2, 6), (3, 4), (4, 5), (5, 7), (6, 5), (7, 4), (8, 4))
                 for k in range(1, top + 1)} | {f"P{n}" for n in range(1, 11)}
     assert expected <= set(rules())
 
 
-def test_issue11_pbem_rules_looks_up_a_number_and_a_word() -> None:
+def test_pbem_rules_looks_up_a_number_and_a_word() -> None:
     out = cli("rules", "R3.2")
     assert out.exit_code == 0 and out.output.startswith("R3.2  Phase B:")
     assert "R5.6" in cli("rules", "witch").output
     assert cli("rules", "nothing-like-this").exit_code == 6
 
 
-def test_issue11_a_mailed_refusal_quotes_the_rule() -> None:
+def test_a_mailed_refusal_quotes_the_rule() -> None:
     text = refused_text(RulesError("you cannot place there", "R3.2"))
     assert f'R3.2 says: "{sentence("R3.2")}"' in text
     assert sentence("R3.2") == ("Phase B: you place on one region in use as many cubes as it holds rats "
@@ -176,7 +176,7 @@ def test_issue11_a_mailed_refusal_quotes_the_rule() -> None:
 
 # --- item 5: faces in words -------------------------------------------------------------------
 
-def test_issue11_faces_in_words(game: Game) -> None:
+def test_faces_in_words(game: Game) -> None:
     token = next(t for t in default_catalogue().tokens if "M" in t.symbols and len(t.symbols) > 1)
     words = face_words(token)
     assert words.startswith(f"threshold {token.threshold}: majority, ")

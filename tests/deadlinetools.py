@@ -1,0 +1,62 @@
+"""Shared helpers for the deadline tests (R8): a game with a deadline, moves at chosen times, a
+log with a timeout in it."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from clitools import ok
+
+from pbem.bots.randombot import bot_actions
+from pbem.host.create import NewGame, create
+from pbem.host.games import apply_move
+from pbem.host.settings import Settings, save_settings
+from pbem.log.clock import at_of, pinned, seconds
+from pbem.log.game import Game
+from pbem.log.logfile import LOG_NAME, read_docs
+from pbem.log.moves import after_of, parse_move
+from pbem.log.yamlio import dump_yaml
+from pbem.referee.deadlines import parse_duration
+from pbem.sim.demo import open_game
+
+PLAYERS = ("red", "green", "blue", "yellow")
+
+
+T0 = "2026-12-01T09:00:00Z"
+
+
+HOUR = 3600
+
+
+def at(hours: float) -> str:
+    return at_of(seconds(T0) + int(hours * HOUR))
+
+
+def new_game(games: Path, deadline: str = "72h", reminder: str | None = "24h", emails: bool = False) -> Game:
+    with pinned(T0):
+        create(games, NewGame("g", PLAYERS, first="red", secret=bytes(range(32)),
+                              deadline=parse_duration(deadline, "--deadline"),
+                              reminder=parse_duration(reminder, "--reminder") if reminder else None))
+        if emails:
+            save_settings(games / "g", Settings({p: f"{p}@example.org" for p in PLAYERS}, None, "host@example.org"))
+        return open_game(games, "g", {p: bytes([i + 1]) * 16 for i, p in enumerate(PLAYERS)})
+
+
+def move(games: Path, game: Game, when: str, actions: list[Any] | None = None, seed: int = 0) -> Game:
+    assert game.state is not None
+    player = game.to_move()
+    chosen = actions if actions is not None else bot_actions(game.state, random.Random(seed))
+    data = {"game": game.game_id, "player": player, "kind": "move", "after": after_of(game),
+            "actions": [a.to_dict() for a in chosen]}
+    with pinned(when):
+        return apply_move(games, parse_move(dump_yaml(data).encode())).game
+
+
+def timed_out_log(tmp_path: Path) -> list[dict[str, Any]]:
+    new_game(tmp_path / "games")
+    ok("tick", "--now", at(72), "--games", tmp_path / "games")
+    entries, _ = read_docs(tmp_path / "games" / "g" / LOG_NAME)
+    assert entries[-1]["kind"] == "timeout"
+    return entries
