@@ -123,7 +123,7 @@ def test_a_sentence_is_translated_whole_then_filled() -> None:
     assert outer == "action 2 (take): you already hold the Monk card"
     assert say(outer, "en") == outer
     assert say(outer, "hu") == "2. akció (take: kártya elvétele): már nálad van a Szerzetes kártya"
-    assert say(outer, "uk") == "дія 2 (take: узяти карту): карта «Чернець» вже у вас"
+    assert say(outer, "uk") == "дія 2 (take: взяти карту): карта «Чернець» вже у вас"
 
 
 def test_the_plural_is_the_languages_own() -> None:

@@ -178,3 +178,16 @@ def test_a_stand_in_turn_is_told_as_what_the_stand_in_did(tmp_path: Path, lang: 
         said = standin_did(game, action_from_dict(action), lang)
         assert said.lower().startswith({"en": "the stand-in", "hu": "a helyettesítő", "el": "ο αναπληρωτής",
                                         "uk": "замінник"}[lang]), said
+
+
+# --- the seat's language wherever the host knows it ------------------------------------------
+
+def test_a_seats_template_is_in_the_language_the_host_registered_for_it(tmp_path: Path) -> None:
+    """P4's first template for red, registered as Hungarian, is in Hungarian unless --lang
+    asks otherwise; green, registered as nothing, reads English."""
+    from clitools import ok
+
+    ok("new", "g", "--players", "red,green", "--lang", "red=hu", "--games", tmp_path)
+    assert "1. forduló" in ok("template", "g", "--player", "red", "--games", tmp_path)
+    assert "Round 1 of 2" in ok("template", "g", "--player", "red", "--games", tmp_path, "--lang", "en")
+    assert "Round 1 of 2" in ok("template", "g", "--player", "green", "--games", tmp_path)

@@ -117,7 +117,7 @@ def test_history_tells_every_entry_in_order_with_its_events(finished: Path) -> N
     assert "the host creates game g for red, green, blue" in text
     assert "nonce commitment recorded (P4)" in text
     assert re.search(r"^entry \d+: the game starts; first player \w+, plague in [A-Z]\w+", text, re.M)
-    assert re.search(r"^  \w+ places 2 cube\(s\) in [A-Z]\w+$", text, re.M)
+    assert re.search(r"^  \w+ places 2 cubes in [A-Z]\w+$", text, re.M)
     assert re.search(r"^  the plague moves to ", text, re.M)
     assert re.search(r"^  rat t\d\d in \w+ is [SN]\d\d \(threshold \d", text, re.M)  # revealed by the flip
     assert re.search(r"^  game over: red \d+, green \d+, blue \d+; \w+ wins$", text, re.M)
