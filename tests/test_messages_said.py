@@ -187,7 +187,7 @@ def test_a_seats_template_is_in_the_language_the_host_registered_for_it(tmp_path
     asks otherwise; green, registered as nothing, reads English."""
     from clitools import ok
 
-    ok("new", "g", "--players", "red,green", "--lang", "red=hu", "--games", tmp_path)
+    ok("new", "g", "--players", "red,green", "--seat-lang", "red=hu", "--games", tmp_path)
     assert "1. forduló" in ok("template", "g", "--player", "red", "--games", tmp_path)
     assert "Round 1 of 2" in ok("template", "g", "--player", "red", "--games", tmp_path, "--lang", "en")
     assert "Round 1 of 2" in ok("template", "g", "--player", "green", "--games", tmp_path)
