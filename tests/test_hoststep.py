@@ -118,7 +118,7 @@ def test_r8_4_pbem_replace_runs_the_step(tmp_path: Path) -> None:
         later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
         with pinned(later), locked(path):
             faces = host_faces(game, secret_for(game, path))
-            game = _write(path, game, [standin_entry(game, Timeout, faces)], faces=faces).game
+            game = _write(path, game, [standin_entry(game, faces, timed_out=True)], faces=faces).game
     waiting = load_game(path)
     assert waiting.to_move() == "blue"
     ok("replace", "g", "--seat", "red", "--games", games)

@@ -234,6 +234,7 @@ def test_a_move_named_in_greek_is_recorded_byte_identical_to_the_english_one(tmp
 
     from pbem.host.games import load_game
     from pbem.log.notation import write
+    from pbem.log.records import move_of
 
     logs, texts = [], []
     for lang in ("en", "el"):
@@ -241,7 +242,7 @@ def test_a_move_named_in_greek_is_recorded_byte_identical_to_the_english_one(tmp
         path = make_game(games, "g", 3, seed=5, moves=6)  # past the setup (R2.5): a whole turn
         game = load_game(path)
         assert game.state is not None and game.state.phase.value == "turn"
-        text = write(yaml.safe_load(bot_move(game, random.Random(8))))
+        text = write(move_of(yaml.safe_load(bot_move(game, random.Random(8)))))
         if lang == "el":
             for ident in SHIPPED["region"]:
                 text = re.sub(rf"\b{ident}\b", translator("el").pgettext("region", ident).upper(), text)
@@ -506,7 +507,7 @@ def test_a_stale_move_is_refused_in_every_language(tmp_path: Path) -> None:
     from hardening import make_game
 
     from pbem.host.games import load_game
-    from pbem.log.moves import Move
+    from pbem.log.records import move_of
     from pbem.referee.admit import check_fresh
 
     game = load_game(make_game(tmp_path, "g", 3, seed=1, moves=5))
@@ -518,7 +519,7 @@ def test_a_stale_move_is_refused_in_every_language(tmp_path: Path) -> None:
         data = {"game": "g", "player": "red", "kind": kind, "after": {"seq": seq, "hash": prefix[:16]},
                 "actions": [{"action": "end"}]}
         with pytest.raises(PbemError) as refused:
-            check_fresh(game, Move("g", "red", kind, data))
+            check_fresh(game, move_of(data))
         err = refused.value
         assert isinstance(err.words, Msg) and err.rule == "P7"
         why, fix = err.words.params["why"], err.words.params["fix"]  # why it is stale, and what to do
@@ -536,6 +537,7 @@ def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> Non
     from pbem.host.create import NewGame, create
     from pbem.host.games import apply_move, load_game
     from pbem.log.moves import Move, after_of
+    from pbem.log.records import move_of
     from pbem.player.nonces import commit_move, reveal_move
     from pbem.referee.admit import judge
 
@@ -544,7 +546,7 @@ def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> Non
     refusals: list[PbemError] = []
 
     def move(data: dict[str, Any]) -> Move:
-        return Move(str(data["game"]), str(data["player"]), str(data["kind"]), data)
+        return move_of(data)
 
     def refused(data: dict[str, Any]) -> None:
         with pytest.raises(PbemError) as caught:

@@ -283,8 +283,8 @@ EVERY_LINE = {
 def test_issue19_each_notation_line_reads_as_its_canonical_action(line: str) -> None:
     head = "game g red\nafter 3 0123456789abcdef\n"
     move = parse_move((head + line + "   # a comment\n").encode())
-    assert move.data["actions"] == EVERY_LINE[line]
-    assert notation.parse(notation.write(move.data)) == move.data  # written back, read the same
+    assert move.to_raw()["actions"] == EVERY_LINE[line]
+    assert notation.parse(notation.write(move)) == move.to_raw()  # written back, read the same
 
 
 @pytest.mark.parametrize(("text", "says"), [

@@ -158,7 +158,7 @@ def sign(move_file: Path, key: Path, register: bool, lang: str) -> None:
 
     move = sign_move_file(move_file, key, register)
     click.echo(say(Msg("signed {file} ({player}'s {kind} for game {game})", file=str(move_file),
-                       player=move.player, kind=move.kind, game=move.game), lang))
+                       player=move.player, kind=move.KIND, game=move.game), lang))
 
 
 @main.command()

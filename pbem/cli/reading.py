@@ -191,7 +191,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, lang: str) -> N
 
     checked = require_valid(entries)
     if checked is not None:
-        if entries[0].raw.get("host_key"):
+        if game.keys.host:
             ok(Msg.plural("all {n} entries carry the host's signature (P8)",
                           "all {n} entries carry the host's signature (P8)", checked.entries_signed))
         ok(Msg.plural("{n} signed moves verify with their players' keys (P8)",
@@ -248,7 +248,7 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path, lang: 
                               reason=err.words), err.rule) from None
     said = Msg("OLD ({old}), the log you kept, reads and its chain holds (P7)", old=str(old))
     click.echo(f"ok: {say(said, lang)}")
-    result = compare([e.raw for e in entries], hashes, [e.raw for e in old_entries], old_hashes)
+    result = compare([e.to_raw() for e in entries], hashes, [e.to_raw() for e in old_entries], old_hashes)
     if result.ok:
         click.echo(f"ok: {say(result.message, lang)}")
         return

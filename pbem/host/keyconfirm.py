@@ -23,7 +23,7 @@ import json
 import re
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from pbem.errors import SenderError, SignatureError, StateError, UnknownError
 from pbem.files import read_limited, write_atomic
@@ -34,6 +34,7 @@ from pbem.host.step import Applied
 from pbem.i18n import Msg, translator
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.moves import Move, parse_move
+from pbem.log.records import CommitMove
 from pbem.record import Record
 from pbem.referee.admit import judge
 
@@ -52,9 +53,9 @@ class Held(Record):
     to: str
 
 
-def registers_key(move: Move) -> bool:
+def registers_key(move: Move) -> TypeGuard[CommitMove]:
     """P8: a nonce commitment that registers a key (the only move that can)."""
-    return move.kind == "commit" and isinstance(move.data.get("key"), str)
+    return isinstance(move, CommitMove) and move.key is not None
 
 
 def code_in(subject: str, body: str | None) -> str | None:
@@ -87,7 +88,7 @@ def _save(path: Path, pending: dict[str, Any]) -> None:
     write_atomic(_pending_path(path), json.dumps(pending, sort_keys=True, indent=1).encode())
 
 
-def hold(games: Path, move: Move, sender: str) -> Held | Applied:
+def hold(games: Path, move: CommitMove, sender: str) -> Held | Applied:
     """Judge a key-registering commitment and hold it under a new code (see the module);
     one that names the key already registered for its seat registers nothing new: applied."""
     path = game_dir(games, move.game)
@@ -95,7 +96,7 @@ def hold(games: Path, move: Move, sender: str) -> Held | Applied:
     with locked(path):
         game = load_game(path)
         judge(game, move)  # the referee's verdict first: a refused commitment is not held
-        known = game.keys.get(move.player) == move.data["key"]
+        known = game.keys.get(move.player) == move.key
         if not known and to is None:
             raise SignatureError(Msg(
                 "the commitment registers a key for {player}, but this host has no address for "
@@ -113,7 +114,7 @@ def _hold(path: Path, move: Move, sender: str) -> str:
     for old in mine[: max(0, len(mine) - PER_SEAT + 1)]:
         del pending[old]
     code = base64.b32encode(secrets.token_bytes(10)).decode("ascii")
-    pending[code] = {"seat": move.player, "move": move.data, "from": sender}
+    pending[code] = {"seat": move.player, "move": move.to_raw(), "from": sender}
     _save(path, pending)
     return code
 

@@ -28,31 +28,13 @@ from pbem.files import read_limited
 from pbem.i18n import N_, Msg
 from pbem.log import notation
 from pbem.log.game import Game
+from pbem.log.records.sent import Move as Move  # the type of a move file, offered here as before
+from pbem.log.records.sent import move_of
 from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
-from pbem.record import Record
 
 SCHEMAS = Path(__file__).parent.parent / "schemas"
 MAX_ACTIONS = 64  # as schemas/move.json
 SCHEMA_NAMES = ("move.json", "entry.json")
-
-
-OPENING_KINDS = ("commit", "nonce")
-"""P4: the move kinds of the opening; they answer entry 0."""
-
-
-class Move(Record):
-    game: str
-    player: str
-    kind: str  # "move", P4's "commit" and "nonce", or R8.4's "resign"
-    data: dict[str, Any]  # the move as sent
-
-    @property
-    def after_seq(self) -> int:
-        return int(self.data["after"]["seq"])
-
-    @property
-    def after_hash(self) -> str:
-        return str(self.data["after"]["hash"])
 
 
 @cache
@@ -236,7 +218,7 @@ def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | N
             "{what}: at key: the public key is not in canonical base64 (the spare bits of "
             "its last character must be zero; copy the key as 'pbem keygen' wrote it)", what=named), "P2",
         )
-    return Move(doc["game"], doc["player"], doc["kind"], doc)
+    return move_of(doc)
 
 
 _ORDER = ("game", "player", "kind", "after", "actions", "nonce_commitment", "nonce", "key", "comment", "signature")

@@ -190,7 +190,7 @@ class Admission:
         they would have been (issue 10: a reply is never lost); anything else is the
         duplicate the log refused."""
         game = load_game(path)
-        seq = game.sent.get(sent_key(move.data))
+        seq = game.sent.get(sent_key(move))
         if seq is None or seq in seen.values():
             return None
         if any(e.player not in game.bots and not isinstance(e, _HOSTS_OWN)

@@ -19,7 +19,7 @@ from pbem.files import read_limited
 from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.moves import after_of
-from pbem.log.records import Start
+from pbem.log.records import CommitMove, NonceMove, Start
 from pbem.log.yamlio import decode, dump_yaml, load_one
 
 NONCE_BYTES = 32
@@ -32,24 +32,13 @@ def keep_path(game_id: str, player: str, folder: Path) -> Path:
 
 def commit_move(game: Game, player: str, nonce: bytes) -> dict[str, Any]:
     """P4 round 1: the move that records ``H(tag || nonce)``; answers entry 0 (P7)."""
-    return {
-        "game": game.game_id,
-        "player": player,
-        "kind": "commit",
-        "after": after_of(game, opening=True),
-        "nonce_commitment": protocol.nonce_commitment(nonce),
-    }
+    return CommitMove.write(game.game_id, player, after_of(game, opening=True),
+                            protocol.nonce_commitment(nonce)).to_raw()
 
 
 def reveal_move(game: Game, player: str, nonce: bytes) -> dict[str, Any]:
     """P4 round 2: the move that reveals the nonce; answers entry 0 (P7)."""
-    return {
-        "game": game.game_id,
-        "player": player,
-        "kind": "nonce",
-        "after": after_of(game, opening=True),
-        "nonce": nonce.hex(),
-    }
+    return NonceMove.write(game.game_id, player, after_of(game, opening=True), nonce.hex()).to_raw()
 
 
 def keep(path: Path, game: Game, player: str) -> bytes:
@@ -109,7 +98,7 @@ def check_kept(path: Path, game: Game) -> str:
     if start is None:
         raise StateError(Msg("the game has not started: {player}'s nonce is checked against the start entry, "
                              "which comes after the last reveal", player=player), "P4")
-    used = start.raw["nonces"].get(player, "")
+    used = start.nonces.get(player, "")
     if used != nonce:
         params = {"seq": start.seq, "player": player, "file": path.name, "kept": nonce[:16]}
         raise TamperError(

@@ -26,6 +26,7 @@ from pbem.log.records import (
     Waive,
 )
 from pbem.rules import action_from_dict
+from pbem.rules.events import TurnStarted
 from pbem.views.text import describe_action, describe_event, next_step, opening_line, region_word
 
 
@@ -36,14 +37,14 @@ def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
     any entry of the same log.
     """
     said = translator(lang)
-    seq, player, raw = entry.seq, entry.player, entry.raw
+    seq, player = entry.seq, entry.player
     match entry:
         case Create():
             return [said.say(Msg("entry {seq}: the host creates game {game} for {players} and commits to a secret (P3)",
-                                 seq=seq, game=raw["game"], players=", ".join(raw["players"])))]
+                                 seq=seq, game=entry.game_id, players=", ".join(entry.players)))]
         case Move():
             lines = [said.say(Msg("entry {seq}: {player}'s move accepted", seq=seq, player=player))]
-            lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if e["event"] != "turn_started")
+            lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if not isinstance(e, TurnStarted))
             return lines
         case Commit():
             return [said.say(Msg("entry {seq}: {player}'s nonce commitment recorded (P4)", seq=seq, player=player))]
@@ -55,9 +56,9 @@ def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
         case Abandon():
             return [said.say(Msg("entry {seq}: the host abandoned the game before its start (P4)", seq=seq))]
         case Start():
-            setup = raw["setup"]
+            setup = entry.setup
             return [said.say(Msg("entry {seq}: the game starts; first player {player}, plague in {region}", seq=seq,
-                                 player=setup["first_player"], region=said.say(region_word(game, setup["plague"]))))]
+                                 player=setup.first_player, region=said.say(region_word(game, setup.plague))))]
         case Reveal():
             return [said.say(Msg("entry {seq}: the secret is revealed; anyone can now run 'pbem audit'", seq=seq))]
         case Resign():
@@ -97,7 +98,7 @@ def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
         listed = said.say(Msg("{actions}; {action}", actions=listed, action=action))
     did = Msg("the stand-in: {actions}", actions=listed) if done else Msg("the stand-in: does nothing (R8.3)")
     lines = [said.say(head), "  " + said.say(did)]
-    lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if e["event"] != "turn_started")
+    lines.extend(f"  {describe_event(game, e, lang)}" for e in entry.outcome if not isinstance(e, TurnStarted))
     return lines
 
 

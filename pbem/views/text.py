@@ -11,8 +11,6 @@ are :class:`pbem.i18n.Name` s, said as the players of each language know them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.i18n import Msg, Name, translator
 from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game
@@ -44,6 +42,7 @@ from pbem.rules.events import (
     CubesMoved,
     CubesPlaced,
     CubeToPalace,
+    Event,
     GameEnding,
     GameOver,
     KnightCubesDeclared,
@@ -54,7 +53,6 @@ from pbem.rules.events import (
     TokenLooked,
     TokensSwapped,
     TurnStarted,
-    event_from_dict,
 )
 from pbem.rules.plague import NEUTRAL_CUBES
 from pbem.views.trust import HOST_DEAL as HOST_DEAL  # the trust statement's names, offered here as before the split
@@ -130,8 +128,8 @@ _END_REASONS = {  # R6.1: pbem.rules.turnflow.end_turn's reasons, as the log rec
 }
 
 
-def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
-    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.event_from_dict`).
+def describe_event(game: Game, event: Event, lang: str = "en") -> str:
+    """One event of a recorded outcome in a sentence (the typed events of :attr:`pbem.log.records.Turn.outcome`).
 
     Long because each of the fifteen kinds of event is its own whole sentence (a ``Msg``
     per form, issue 22), matched in one place."""
@@ -146,7 +144,7 @@ def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
     def path_text(path: tuple[str, ...] | list[str]) -> str:
         return " -> ".join(map(name, path))
 
-    match event_from_dict(data):
+    match event:
         case CubesPlaced(player=p, region=r, count=n):
             return said.say(Msg.plural("{player} places {n} cube(s) in {region}",
                                        "{player} places {n} cube(s) in {region}", n, player=p, region=name(r)))
@@ -204,7 +202,7 @@ def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
         case GameOver(scores=scores, winner=best):
             return said.say(Msg("game over: {scores}; {winner} wins",
                                 scores=", ".join(f"{p} {n}" for p, n in scores), winner=best))
-    return str(data)  # pragma: no cover - every event kind is matched above
+    return str(event)  # pragma: no cover - every event kind is matched above
 
 
 def next_step(state: State, lang: str = "en") -> str:
