@@ -64,7 +64,7 @@ def make_game(
     open_game(games, game_id, {p: rng.getrandbits(128).to_bytes(16, "big") for p in players})
     for _ in range(moves):
         game = load_game(path)
-        if game.to_move() is None:
+        if game.to_move is None:
             break
         apply_move(games, parse_move(bot_move(game, rng)))
     return path
@@ -75,7 +75,7 @@ def bot_move(game: Game, rng: random.Random, player: str | None = None) -> bytes
     assert game.state is not None
     data: dict[str, Any] = {
         "game": game.game_id,
-        "player": player or game.to_move(),
+        "player": player or game.to_move,
         "kind": "move",
         "after": after_of(game),
         "actions": [a.to_dict() for a in bot_actions(game.state, rng)],
@@ -507,7 +507,7 @@ def leak_game(
     move_file = games / f".{game_id}.move.yaml"
     while True:
         game = load_game(path)
-        player = game.to_move()
+        player = game.to_move
         for args, ids in ((["show", game_id], True), (["show", game_id, "--json"], True),
                           (["template", game_id], True)):
             if player is None and args[0] == "template":
@@ -530,7 +530,7 @@ def leak_game(
                 leak.leaks.append(f"{game_id}: a refused move changed {changed(before, snapshot(path))}")
             leak.check(err + out, game, f"{game_id} entry {game.last_seq}: refusal", data.decode())
         game = load_game(path)
-        if game.to_move() is None:
+        if game.to_move is None:
             continue
         move_file.write_bytes(bot_move(game, rng))
         code, out, err = run_cli(["apply", str(move_file), "--games", str(games)], f"{game_id}: bot move")
@@ -599,7 +599,7 @@ def leak_game_memory(
         return True, out.getvalue()
 
     while True:
-        player = game.to_move()
+        player = game.to_move
         where = f"{game_id} entry {game.last_seq}"
         for lang in langs:
             leak.check("\n".join(board_lines(game, lang=lang)), game, f"{where}: show --lang {lang}")
@@ -613,7 +613,7 @@ def leak_game_memory(
             leak.check(text, game, f"{where}: {'report' if ok else 'refusal'}", str(data))
             if ok:
                 break
-        player = game.to_move()
+        player = game.to_move
         if player is None:
             continue
         assert game.state is not None
@@ -755,7 +755,7 @@ def kill_campaign(games: Path, appends: int, seed: int, inbox: Path, verify_ever
     durations: list[float] = []
     game_id = ""
     while result.attempts < appends:
-        if not game_id or load_game(games / game_id).to_move() is None:
+        if not game_id or load_game(games / game_id).to_move is None:
             game_id = f"kill-{seed}-{result.games}"
             make_game(games, game_id, n_players=4, seed=seed + result.games)
             result.games += 1

@@ -124,7 +124,7 @@ def test_issue19_the_opening_and_turns_from_the_page_attached_to_each_mail(
         player = next(p for p, a in ADDRESSES.items() if a == to_of(msg))
         names = [part.get_filename() or "" for part in msg.iter_attachments()]
         assert any(n.endswith("-log.yaml.gz") for n in names), names
-        assert any(n.endswith(f"-{player}.html") for n in names) == (player == game.to_move()), names
+        assert any(n.endswith(f"-{player}.html") for n in names) == (player == game.to_move), names
     log = next(p.get_filename() for p in t.sent[0].iter_attachments() if p.get_filename().endswith(".gz"))
     copy = tmp_path / log
     copy.write_bytes(next(p.get_payload(decode=True) for p in t.sent[0].iter_attachments()
@@ -145,7 +145,7 @@ def test_issue19_a_whole_game_by_mail_from_the_pages_and_the_notation(tmp_path: 
         game = load_game(t.games / "g")
         if game.over:
             break
-        if turn % 2 == 0 and attachment(t.last_mail_to(game.to_move() or ""), ".html") is not None:
+        if turn % 2 == 0 and attachment(t.last_mail_to(game.to_move or ""), ".html") is not None:
             out = turn_from_page(t, browser, tmp_path, turn)
         else:
             player, lines = turn_lines(t, rng)

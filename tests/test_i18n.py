@@ -341,7 +341,7 @@ def test_check_says_a_refusal_in_the_players_language(tmp_path: Path) -> None:
     assert game.state is not None
     region = next(r for r in game.state.regions if len(game.state.rats[r]) == 1)
     move = tmp_path / "move.txt"
-    move.write_text(f"game g {game.to_move()}\nafter {after_of(game)['seq']} {after_of(game)['hash']}\n"
+    move.write_text(f"game g {game.to_move}\nafter {after_of(game)['seq']} {after_of(game)['hash']}\n"
                     f"place {region} 5\n", encoding="utf-8")
     english = cli("check", move, "--games", tmp_path)
     assert english.exit_code == 4 and "illegal move (R3.2): action 1 (place):" in english.stderr

@@ -249,7 +249,7 @@ def test_issue22_resign_and_replace_refusals_and_records_are_translated(games: d
         assert english_lines(said) == [] and said != str(err), said
     for line in record_lines(game):
         assert english_lines(translator(lang).say(line)) == []
-    assert orders.left(game.state, game.to_move() or "", lang) != orders.left(game.state, game.to_move() or "")  # type: ignore[arg-type]
+    assert orders.left(game.state, game.to_move or "", lang) != orders.left(game.state, game.to_move or "")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -92,7 +92,7 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
         from pbem.views.template import resign_template
 
         make = resign_template  # the resignation's move file instead
-    who = player or game.to_move()
+    who = player or game.to_move
     if who is None:
         raise StateError(
             Msg("name the player with --player (before the start every player commits to a nonce, then reveals it)")

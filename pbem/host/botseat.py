@@ -84,7 +84,7 @@ def _next_data(path: Path, game: Game, seconds: float) -> dict[str, Any] | None:
                 nonce = bot_nonce(read_secret(path)[0], player)
                 return (commit_move if opening is Opening.COMMIT else reveal_move)(game, player, nonce)
         return None
-    to_move = game.to_move()
+    to_move = game.to_move
     if to_move is None or to_move not in game.bots:
         return None
     seed = int(protocol.sha256_hex(f"{game.last_hash}/{to_move}".encode())[:16], 16)

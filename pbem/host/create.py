@@ -24,12 +24,20 @@ from pbem.files import write_atomic
 from pbem.host.head import head_of
 from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
-from pbem.host.settings import BOT_SECONDS, REVEALS, Settings, check_languages, check_registrations, save_settings
+from pbem.host.settings import (
+    BOT_SECONDS,
+    REVEALS,
+    RevealWhen,
+    Settings,
+    check_languages,
+    check_registrations,
+    save_settings,
+)
 from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import BOT_LEVELS, Keys
 from pbem.log.logfile import LOG_NAME, append, link
-from pbem.log.records import Create, Draft, Options
+from pbem.log.records import Create, Draft, Edition, Made, Options
 from pbem.log.yamlio import dump_yaml
 from pbem.rules.data import Board, Catalogue
 
@@ -54,7 +62,7 @@ class NewGame:
     reminder: int | None = None  # seconds before the deadline a reminder is mailed
     bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (issue 13; entry 0)
     bot_seconds: float | None = None  # their thinking time per decision (host.yaml; None: the default)
-    reveal: str = "manual"  # P6: "auto": the host's step reveals the secret once the game is over
+    reveal: RevealWhen = RevealWhen.MANUAL  # P6: AUTO: the host's step reveals the secret once the game is over
     languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it reads (host.yaml, issue 22)
 
 
@@ -65,7 +73,7 @@ def create(games: Path, spec: NewGame) -> Path:
     if path.exists():
         raise StateError(Msg("game {game} already exists in {folder}", game=repr(spec.game_id),
                              folder=repr(str(games))), "P1")
-    made = "supplied" if spec.secret is not None else "os-csprng"
+    made = Made.SUPPLIED if spec.secret is not None else Made.OS_CSPRNG
     secret = spec.secret if spec.secret is not None else secrets.token_bytes(32)
     if len(secret) != 32:
         raise FormatError(Msg("the secret must be 32 bytes (64 hex digits)"), "P1")
@@ -81,10 +89,10 @@ def create(games: Path, spec: NewGame) -> Path:
         raise FormatError(Msg("--key: one key per seat, and none the host's: {clash}; each player "
                               "makes a key of their own with 'pbem keygen'; nothing was changed", clash=clash), "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
-                        bot_seconds=spec.bot_seconds, reveal=spec.reveal, languages=dict(spec.languages))
+                        bot_seconds=spec.bot_seconds, reveal=RevealWhen(spec.reveal), languages=dict(spec.languages))
     # --- end P8 ---
     entry = _first_entry(spec, secret, made, bots)
-    _write_game(games, spec.game_id, {"secret": secret.hex(), "made": made}, entry, settings, sealer)
+    _write_game(games, spec.game_id, {"secret": secret.hex(), "made": made.value}, entry, settings, sealer)
     return path
 
 
@@ -113,7 +121,7 @@ def _check_spec(spec: NewGame) -> None:
                               low=BOT_SECONDS[0], high=BOT_SECONDS[1], seconds=spec.bot_seconds), "P1")
 
 
-def _first_entry(spec: NewGame, secret: bytes, made: str, bots: dict[str, str]) -> Draft:
+def _first_entry(spec: NewGame, secret: bytes, made: Made, bots: dict[str, str]) -> Draft:
     """Entry 0 before it is chained (P3): the game, its data and edition, the secret's
     commitment, the options (R2.1, R8.1, the bot seats) and the keys (P8)."""
     data = {"map": spec.board.to_data(), "tokens": spec.catalogue.to_data()}
@@ -122,7 +130,7 @@ def _first_entry(spec: NewGame, secret: bytes, made: str, bots: dict[str, str]) 
     return Create.new(
         protocol=protocol.PROTOCOL, engine={"name": ENGINE_NAME, "version": __version__}, game=spec.game_id,
         players=tuple(spec.players), options=options, commitment=protocol.secret_commitment(secret), made=made,
-        edition="standard" if data_hash in STANDARD_DATA_HASHES else "custom",  # P3
+        edition=Edition.STANDARD if data_hash in STANDARD_DATA_HASHES else Edition.CUSTOM,  # P3
         data_hash=data_hash, data=data, keys=spec.keys, host_key=spec.host_key or None,
     )
 

@@ -27,7 +27,7 @@ from pbem.fair.dealing import HostFaces
 from pbem.host.private import write_private
 from pbem.host.sealer import game_sealer
 from pbem.host.secret import secret_for
-from pbem.host.settings import load_settings
+from pbem.host.settings import RevealWhen, load_settings
 from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import Game
@@ -98,7 +98,7 @@ def _bot_seconds(path: Path, game: Game) -> float:
 def _reveals_at_once(path: Path) -> bool:
     """P6: the game's host.yaml says the step reveals the secret at the game's end (a
     damaged host.yaml raises here, before the log is written: nothing changes)."""
-    return load_settings(path).reveal == "auto"
+    return load_settings(path).reveal is RevealWhen.AUTO
 
 
 def _answer(path: Path, applied: Applied, seconds: float) -> Applied:

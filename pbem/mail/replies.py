@@ -298,7 +298,7 @@ def applied_mails(
             continue
         lang = settings.language(player)  # every mail to a seat in its language (issue 22)
         is_mover = normal_address(emails[player]) == sender and player == mover
-        if player == game.to_move() or player in inviting:
+        if player == game.to_move or player in inviting:
             pages[player] = composer_page(SeatView(game, player), from_address, lang)
         subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates,
                                      pages.get(player), lang)
@@ -357,7 +357,7 @@ def _player_text(
     if is_mover:
         parts.append(said.gettext(ACCEPTED_TEXT))
     parts += ["\n".join(lines), board, log_text(game, lang)]
-    if player == game.to_move():
+    if player == game.to_move:
         subject += "; " + said.say(Msg("your move, {player}", player=player))
         parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
                      + template(SeatView(game, player), lang=lang))
@@ -382,7 +382,7 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
         attach_part(msg, report.part(("picture", lang), picture, "image", "png",
                                      f"{game.game_id}-{game.last_seq}.png", disposition="inline"))
     attach_part(msg, report.part(("log", ""), report.log_gz, "application", "gzip", log_name(game)))
-    if player == game.to_move():
+    if player == game.to_move:
         msg.add_attachment(
             template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
             filename=f"{game.game_id}-{game.last_seq}-{player}.txt",

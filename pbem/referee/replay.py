@@ -26,6 +26,7 @@ from pbem.log.records import (
     CommitMove,
     Create,
     Difference,
+    Edition,
     Entry,
     NonceMove,
     Replace,
@@ -99,7 +100,7 @@ def _facts(first: Create) -> Facts:
     if protocol.sha256_hex(protocol.checked_json({"map": data["map"], "tokens": data["tokens"]})) != recorded:
         # (entry 0 was checked for P2's values when its own hash was computed)
         raise ValueError("its data_hash is not the hash of its map and token catalogue")
-    if edition == "standard" and recorded not in STANDARD_DATA_HASHES:
+    if edition is Edition.STANDARD and recorded not in STANDARD_DATA_HASHES:
         raise ValueError(
             "it claims the standard edition, but its map or token catalogue differ from "
             "the data pbem ships (a custom game must say 'custom')"
@@ -175,9 +176,9 @@ def apply_entry(game: Game, entry: Entry, entry_hash: str) -> None:
         raise TamperError(Msg("entry {seq}: every nonce is in, so the game must start with this entry (P4)", seq=seq),
                           "P4")
     turn_before = _turn_key(game)
-    if not isinstance(entry, Standin) and game.resigned and game.to_move() in game.resigned:
+    if not isinstance(entry, Standin) and game.resigned and game.to_move in game.resigned:
         raise TamperError(Msg("entry {seq}: {seat} resigned, so the stand-in plays their turn "
-                              "at once, in this entry (R8.4)", seq=seq, seat=game.to_move()), "R8.4")
+                              "at once, in this entry (R8.4)", seq=seq, seat=game.to_move), "R8.4")
     try:
         _apply(game, entry)
     except TamperError:

@@ -59,7 +59,7 @@ def standin_entry(game: Game, faces: HostFaces, timed_out: bool = False) -> Draf
 
 def resigned_to_move(game: Game) -> str | None:
     """R8.4: the resigned seat the stand-in must play at once, if one is to move."""
-    player = game.to_move()
+    player = game.to_move
     return player if player is not None and player in game.resigned else None
 
 

@@ -111,7 +111,7 @@ def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[s
     opening = _opening_data(view)
     if opening is not None:
         data.update(opening)
-    elif view.to_move and game.state is not None:
+    elif view.my_turn and game.state is not None:
         try:
             tree = Tree(game.state, view.seat, budget=MAX_POSITIONS).data()
         except OverBudget:

@@ -9,7 +9,7 @@ from pbem.i18n import Msg, translator
 from pbem.log import notation
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
-from pbem.log.records import Entry
+from pbem.log.records import Edition, Entry
 from pbem.referee.deadlines import duration_text, phrase, rule_text
 from pbem.referee.seats import SEAT_RECORDS
 from pbem.referee.seatview import SeatView
@@ -77,7 +77,7 @@ def _short_notices(game: Game, lang: str = "en") -> list[str]:
         short.append(Msg("BOT SEATS: {seats}, the host's bots (P4).", seats=", ".join(sorted(game.bots))))
     if host_alone(game):
         short.append(Msg("HOST'S DEAL: no player's nonce is in the seed (P4)."))
-    if game.edition != "standard":
+    if game.edition is not Edition.STANDARD:
         short.append(Msg("CUSTOM GAME: not pbem's standard data (P3)."))
     said = translator(lang)
     return [line for text in short for line in orders.wrap(said.say(text).split(), "# ", "#   ")]

@@ -42,6 +42,7 @@ from pbem.rules.events import (
     CubesMoved,
     CubesPlaced,
     CubeToPalace,
+    EndReason,
     Event,
     GameEnding,
     GameOver,
@@ -69,10 +70,7 @@ from pbem.views.trust import seed_line as seed_line
 from pbem.views.trust import seed_sources as seed_sources
 from pbem.views.trust import trust_lines as trust_lines
 
-CARD_NAMES = {
-    "peasant": "Peasant", "merchant": "Merchant", "monk": "Monk",
-    "knight": "Knight", "witch": "Witch", "king": "King",
-}
+CARD_NAMES = {card: card.capitalize() for card in CLASSES}  # R1.5: each card's English name
 
 
 def region_name(game: Game, region: str) -> str:
@@ -121,10 +119,10 @@ def face_text(game: Game, token_id: str, lang: str = "en") -> str:
     return face_words(game.catalogue.by_id(token_id), lang)
 
 
-_END_REASONS = {  # R6.1: pbem.rules.turnflow.end_turn's reasons, as the log records them
-    "the rat supply ran out": Msg("the rat supply ran out"),
-    "a player has no cube left in their supply": Msg("a player has no cube left in their supply"),
-    "no rat is left on the board": Msg("no rat is left on the board"),
+_END_REASONS = {  # R6.1: each ending in words (its English is the sentence the log records)
+    EndReason.RAT_SUPPLY: Msg("the rat supply ran out"),
+    EndReason.CUBE_SUPPLY: Msg("a player has no cube left in their supply"),
+    EndReason.NO_RATS: Msg("no rat is left on the board"),
 }
 
 
@@ -196,7 +194,7 @@ def describe_event(game: Game, event: Event, lang: str = "en") -> str:
                     "final": Msg("{player} plays in the final round", player=p)}
             return said.say(what.get(phase, Msg("{player} is to move", player=p)))
         case GameEnding(reason=why, final_round=seats):
-            reason = said.say(_END_REASONS[why]) if why in _END_REASONS else why
+            reason = said.say(_END_REASONS[why])
             return said.say(Msg("the game ends ({reason}); final round: {seats}", reason=reason,
                                 seats=", ".join(seats)))
         case GameOver(scores=scores, winner=best):

@@ -38,11 +38,12 @@ from pbem.log.records.sent import (
     TurnMove,
     move_of,
 )
-from pbem.log.records.values import Difference, Flip, Options, Setup, written_outcome
+from pbem.log.records.values import Difference, Edition, Flip, Made, Options, Setup, written_outcome
 
 __all__ = [
     "KINDS", "MOVE_KINDS", "OPENING_MOVES", "ZEROS", "Abandon", "Commit", "CommitMove", "Create", "Difference",
-    "Draft", "Entry", "Flip", "Move", "Nonce", "NonceMove", "Options", "Replace", "Resign", "ResignMove", "Reveal",
+    "Draft", "Edition", "Entry", "Flip", "Made", "Move", "Nonce", "NonceMove", "Options", "Replace", "Resign",
+    "ResignMove", "Reveal",
     "Sent", "SentMove", "Setup", "Standin", "Start", "Timeout", "Turn", "TurnMove", "Waive", "as_sent", "move_of",
     "parse_entry", "written_outcome",
 ]

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, assert_never
 
 from pbem.log.records.sent import CommitMove, NonceMove, ResignMove, move_of
 from pbem.log.records.sent import Move as SentMove
-from pbem.log.records.values import Difference, Flip, Options, SaltOf, Setup, written_outcome
+from pbem.log.records.values import Difference, Edition, Flip, Made, Options, SaltOf, Setup, written_outcome
 from pbem.record import Record
 from pbem.rules.events import Event, event_from_dict
 
@@ -85,12 +85,12 @@ class Create(Entry):
 
     @classmethod
     def new(cls, *, protocol: str, engine: dict[str, str], game: str, players: tuple[str, ...], options: Options,
-            commitment: str, made: str, edition: str, data_hash: str, data: dict[str, Any],
+            commitment: str, made: Made, edition: Edition, data_hash: str, data: dict[str, Any],
             keys: dict[str, str], host_key: str | None) -> Draft:
         fields: dict[str, Any] = {
             "protocol": protocol, "engine": engine, "game": game, "players": list(players),
-            "options": options.to_raw(), "secret": {"commitment": commitment, "made": made}, "edition": edition,
-            "data_hash": data_hash, "data": data,
+            "options": options.to_raw(), "secret": {"commitment": commitment, "made": made.value},
+            "edition": edition.value, "data_hash": data_hash, "data": data,
         }
         if keys:
             fields["keys"] = dict(sorted(keys.items()))
@@ -121,13 +121,13 @@ class Create(Entry):
         return str(self.raw["secret"]["commitment"])
 
     @property
-    def made(self) -> str:
+    def made(self) -> Made:
         """P7: how the secret was made (``os-csprng``, or ``supplied`` for a test game)."""
-        return str(self.raw["secret"]["made"])
+        return Made(self.raw["secret"]["made"])
 
     @property
-    def edition(self) -> str:
-        return str(self.raw["edition"])
+    def edition(self) -> Edition:
+        return Edition(self.raw["edition"])
 
     @property
     def data_hash(self) -> str:

@@ -28,6 +28,7 @@ from pbem.log.records.entries import (
     Timeout,
     Waive,
 )
+from pbem.log.records.values import Edition, Made
 from pbem.log.shape import AT, HASH, NAME, PUBLIC_KEY, SIGNATURE, Bad, Check, listed, mapping, whole
 
 ZEROS = "0" * 64
@@ -47,8 +48,8 @@ _CREATE = mapping({
     **_CHAIN, "protocol": shape.one_of("pbem-rattus/v2"), "engine": mapping(
         {"name": shape.text(), "version": shape.text()}, rest=shape.anything),
     "game": shape.GAME_ID, "players": listed(NAME, 2, 4, unique=True), "options": _OPTIONS,
-    "secret": mapping({"commitment": HASH, "made": shape.one_of("os-csprng", "supplied")}),
-    "edition": shape.one_of("standard", "custom"), "data_hash": HASH,
+    "secret": mapping({"commitment": HASH, "made": shape.one_of(*(m.value for m in Made))}),
+    "edition": shape.one_of(*(e.value for e in Edition)), "data_hash": HASH,
     "data": mapping({
         "map": mapping({"regions": shape.anything, "links": shape.anything, "players": shape.anything},
                        rest=shape.anything),

@@ -4,12 +4,27 @@ turn's outcome as written (and where a replay departs from it)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 from pbem.record import Record
 from pbem.rules.events import Event, TokenFlipped
 
 SaltOf = Callable[[str], str]
+
+
+class Made(StrEnum):
+    """P3, P7: how the game's secret was made (entry 0 ``secret.made``)."""
+
+    OS_CSPRNG = "os-csprng"  # by the operating system's random source
+    SUPPLIED = "supplied"  # given by the caller: a test game, whose deal anyone can know
+
+
+class Edition(StrEnum):
+    """P3: the game's data: the map and tokens pbem ships, or others (entry 0 ``edition``)."""
+
+    STANDARD = "standard"
+    CUSTOM = "custom"
 
 
 class Flip(Record):
