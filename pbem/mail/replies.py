@@ -220,10 +220,10 @@ _DRAWN: list[tuple[Game, str, str, str]] = []  # the map drawn last: (its game, 
 
 def drawn_map(game: Game, lang: str) -> str:
     """The map's drawing (``map_svg``) of this very game and entry in ``lang``, once for its picture and page."""
-    from pbem.views.svg import map_svg  # start-up: only where a picture or a page is made
+    from pbem.views.compose import marked_map  # start-up: only where a picture or a page is made
     if _DRAWN and _DRAWN[0][0] is game and _DRAWN[0][1:3] == (game.last_hash, lang):
         return _DRAWN[0][3]
-    svg = map_svg(game, lang)
+    svg = marked_map(game, lang)
     _DRAWN[:] = [(game, game.last_hash, lang, svg)]
     return svg
 
