@@ -8,7 +8,6 @@ other module of pbem).
 """
 
 from pbem.log.records.entries import (
-    KINDS,
     Abandon,
     Commit,
     Create,
@@ -41,7 +40,7 @@ from pbem.log.records.sent import (
 from pbem.log.records.values import Difference, Edition, Flip, Made, Options, Setup, written_outcome
 
 __all__ = [
-    "KINDS", "MOVE_KINDS", "OPENING_MOVES", "ZEROS", "Abandon", "Commit", "CommitMove", "Create", "Difference",
+    "MOVE_KINDS", "OPENING_MOVES", "ZEROS", "Abandon", "Commit", "CommitMove", "Create", "Difference",
     "Draft", "Edition", "Entry", "Flip", "Made", "Move", "Nonce", "NonceMove", "Options", "Replace", "Resign",
     "ResignMove", "Reveal",
     "Sent", "SentMove", "Setup", "Standin", "Start", "Timeout", "Turn", "TurnMove", "Waive", "as_sent", "move_of",

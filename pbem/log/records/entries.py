@@ -341,7 +341,3 @@ def as_sent(move: CommitMove | NonceMove | ResignMove) -> Draft:
             assert_never(move)
     return Draft(entry, {"player": move.player, "move": move.to_raw()})
 
-
-KINDS: tuple[type[Entry], ...] = (Create, Commit, Nonce, Resign, Waive, Abandon, Start, Move, Timeout, Standin,
-                                  Replace, Reveal)
-"""Every kind of entry (``schemas/entry.json``)."""

@@ -43,11 +43,6 @@ class SentMove(Record):
         return str(self.sent["after"]["hash"])
 
     @property
-    def after(self) -> dict[str, Any]:
-        """P7: the entry this move answers, as written (``seq`` and a hash prefix)."""
-        return dict(self.sent["after"])
-
-    @property
     def signature(self) -> str | None:
         value = self.sent.get("signature")
         return value if isinstance(value, str) else None
@@ -67,18 +62,9 @@ class SentMove(Record):
         """Does the move carry a ``key`` field (a commitment's, or one a move may not have)?"""
         return "key" in self.sent
 
-    @property
-    def comment(self) -> str | None:
-        value = self.sent.get("comment")
-        return value if isinstance(value, str) else None
-
     def unsigned(self) -> dict[str, Any]:
         """The move as sent, less its signature: what a signature signs (P8)."""
         return {k: v for k, v in self.sent.items() if k != "signature"}
-
-    def signed_with(self, signature: str) -> dict[str, Any]:
-        """The move as sent with ``signature`` (P8), in a move file's order."""
-        return {**self.unsigned(), "signature": signature}
 
 
 class CommitMove(SentMove):
