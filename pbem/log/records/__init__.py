@@ -9,6 +9,7 @@ other module of pbem).
 
 from pbem.log.records.entries import (
     Abandon,
+    AnyEntry,
     Commit,
     Create,
     Draft,
@@ -25,6 +26,7 @@ from pbem.log.records.entries import (
     Turn,
     Waive,
     as_sent,
+    kinded,
 )
 from pbem.log.records.reader import ZEROS, parse_entry
 from pbem.log.records.sent import (
@@ -40,9 +42,40 @@ from pbem.log.records.sent import (
 from pbem.log.records.values import Difference, Edition, Flip, Made, Options, Setup, written_outcome
 
 __all__ = [
-    "MOVE_KINDS", "OPENING_MOVES", "ZEROS", "Abandon", "Commit", "CommitMove", "Create", "Difference",
-    "Draft", "Edition", "Entry", "Flip", "Made", "Move", "Nonce", "NonceMove", "Options", "Replace", "Resign",
-    "ResignMove", "Reveal",
-    "Sent", "SentMove", "Setup", "Standin", "Start", "Timeout", "Turn", "TurnMove", "Waive", "as_sent", "move_of",
-    "parse_entry", "written_outcome",
+    "MOVE_KINDS",
+    "OPENING_MOVES",
+    "ZEROS",
+    "Abandon",
+    "AnyEntry",
+    "Commit",
+    "CommitMove",
+    "Create",
+    "Difference",
+    "Draft",
+    "Edition",
+    "Entry",
+    "Flip",
+    "Made",
+    "Move",
+    "Nonce",
+    "NonceMove",
+    "Options",
+    "Replace",
+    "Resign",
+    "ResignMove",
+    "Reveal",
+    "Sent",
+    "SentMove",
+    "Setup",
+    "Standin",
+    "Start",
+    "Timeout",
+    "Turn",
+    "TurnMove",
+    "Waive",
+    "as_sent",
+    "kinded",
+    "move_of",
+    "parse_entry",
+    "written_outcome",
 ]

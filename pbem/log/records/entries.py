@@ -12,7 +12,7 @@ Writing: each kind's ``new`` is the one writer of a new entry of its kind.  It r
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, assert_never
+from typing import Any, ClassVar, TypeAlias, assert_never, cast
 
 from pbem.log.records.sent import CommitMove, NonceMove, ResignMove, move_of
 from pbem.log.records.sent import Move as SentMove
@@ -324,6 +324,17 @@ class Reveal(Entry):
     @property
     def secret(self) -> str:
         return str(self.raw["secret"])
+
+
+AnyEntry: TypeAlias = (Create | Commit | Nonce | Resign | Waive | Abandon | Start | Move | Timeout | Standin
+                       | Replace | Reveal)
+"""Every kind of entry (``schemas/entry.json``): the closed set a ``match`` with ``assert_never``
+covers (the reader makes no other: :func:`kinded`)."""
+
+
+def kinded(entry: Entry) -> AnyEntry:
+    """``entry`` as one of the closed set of kinds (every record the reader makes is one)."""
+    return cast(AnyEntry, entry)
 
 
 def as_sent(move: CommitMove | NonceMove | ResignMove) -> Draft:
