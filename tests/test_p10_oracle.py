@@ -25,7 +25,7 @@ from pbem.fair.protocol import Deal
 from pbem.i18n import LANGS, error_text
 from pbem.host.step import resolve
 from pbem.log.game import Facts, Game, Keys
-from pbem.log.records import Create
+from pbem.log.records import Create, TurnMove
 from pbem.log.yamlio import dump_yaml
 from pbem.referee import admit as referee
 from pbem.rules import MappingFaces, Phase, Stage, State, play
@@ -133,11 +133,13 @@ def host_verdict(
     """What the host says and records: the refusal as printed (in each of ``langs``, issue
     22), or the outcome."""
     try:
-        verdict = referee.judge(game, referee.read(raw))
-        entry, _events = resolve(game, verdict, faces)  # cannot refuse (P10)
+        move = referee.read(raw)
+        verdict = referee.judge(game, move)
+        assert isinstance(move, TurnMove)  # the oracle sends turns only
+        entry, _events = resolve(game, verdict, move, faces)  # cannot refuse (P10)
     except PbemError as err:
         return err.label, int(err.exit_code), "\n".join(error_text(err, lang) for lang in langs), None
-    return "accepted", 0, "", entry["outcome"]
+    return "accepted", 0, "", entry.to_raw()["outcome"]
 
 
 def run_cases(n: int, seed: int) -> dict[str, int]:
