@@ -107,7 +107,7 @@ class Host:
     def finish(self, script: Callable[[Host, int], None]) -> None:
         """Play to the end, ``script(host, turn)`` deciding each human decision; then the reveal."""
         turn = 0
-        while self.game.to_move() is not None:
+        while self.game.to_move is not None:
             turn += 1
             script(self, turn)
         with self.at(10):
@@ -133,10 +133,10 @@ def seats_game(games: Path) -> Path:
     def humans(h: Host, turn: int) -> None:
         nonlocal resigned, missed
         game = h.game
-        if turn >= 7 and not missed and game.to_move() == "blue":
+        if turn >= 7 and not missed and game.to_move == "blue":
             h.miss()
             missed = True
-        elif turn >= 12 and not resigned and game.to_move() == "yellow":
+        elif turn >= 12 and not resigned and game.to_move == "yellow":
             h.resign("yellow")  # R8.4: the stand-in plays yellow's turn in the same step
             resigned = True
         elif resigned and turn == 30:

@@ -46,6 +46,12 @@ class Record:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def __copy__(self) -> Record:
+        return self  # immutable: a copy is the record itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Record:
+        return self  # immutable, whatever it holds (a record's mappings are never changed)
+
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, f) for f in self._fields)
 

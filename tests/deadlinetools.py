@@ -46,7 +46,7 @@ def new_game(games: Path, deadline: str = "72h", reminder: str | None = "24h", e
 
 def move(games: Path, game: Game, when: str, actions: list[Any] | None = None, seed: int = 0) -> Game:
     assert game.state is not None
-    player = game.to_move()
+    player = game.to_move
     chosen = actions if actions is not None else bot_actions(game.state, random.Random(seed))
     data = {"game": game.game_id, "player": player, "kind": "move", "after": after_of(game),
             "actions": [a.to_dict() for a in chosen]}

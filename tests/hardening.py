@@ -38,6 +38,7 @@ from pbem.host.games import apply_move, load_game
 from pbem.host.secret import SECRET_NAME, read_secret, secret_for
 from pbem.log.game import Game
 from pbem.log.moves import Move, after_of, parse_move
+from pbem.log.records import TurnMove, move_of
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.audit import host_faces
 from pbem.referee.seatview import SeatView
@@ -63,7 +64,7 @@ def make_game(
     open_game(games, game_id, {p: rng.getrandbits(128).to_bytes(16, "big") for p in players})
     for _ in range(moves):
         game = load_game(path)
-        if game.to_move() is None:
+        if game.to_move is None:
             break
         apply_move(games, parse_move(bot_move(game, rng)))
     return path
@@ -74,7 +75,7 @@ def bot_move(game: Game, rng: random.Random, player: str | None = None) -> bytes
     assert game.state is not None
     data: dict[str, Any] = {
         "game": game.game_id,
-        "player": player or game.to_move(),
+        "player": player or game.to_move,
         "kind": "move",
         "after": after_of(game),
         "actions": [a.to_dict() for a in bot_actions(game.state, rng)],
@@ -506,7 +507,7 @@ def leak_game(
     move_file = games / f".{game_id}.move.yaml"
     while True:
         game = load_game(path)
-        player = game.to_move()
+        player = game.to_move
         for args, ids in ((["show", game_id], True), (["show", game_id, "--json"], True),
                           (["template", game_id], True)):
             if player is None and args[0] == "template":
@@ -529,7 +530,7 @@ def leak_game(
                 leak.leaks.append(f"{game_id}: a refused move changed {changed(before, snapshot(path))}")
             leak.check(err + out, game, f"{game_id} entry {game.last_seq}: refusal", data.decode())
         game = load_game(path)
-        if game.to_move() is None:
+        if game.to_move is None:
             continue
         move_file.write_bytes(bot_move(game, rng))
         code, out, err = run_cli(["apply", str(move_file), "--games", str(games)], f"{game_id}: bot move")
@@ -585,9 +586,10 @@ def leak_game_memory(
     def attempt(data: dict[str, Any]) -> tuple[bool, str]:
         out = io.StringIO()
         try:
-            move = Move(data["game"], data["player"], data["kind"], data)  # parsing is fuzzed elsewhere
+            move = move_of(data)  # parsing is fuzzed elsewhere
             verdict = judge(game, move)  # every refusal comes from here, before any face
-            entry, events = host.resolve(game, verdict, host_faces_)
+            assert isinstance(move, TurnMove)  # the attempts are turns
+            entry, events = host.resolve(game, verdict, move, host_faces_)
             with mock.patch.object(host, "append"), mock.patch.object(host, "write_private", return_value=[]):
                 applied = host._write(path, game, [entry], events=events, faces=host_faces_)
             with contextlib.redirect_stdout(out):
@@ -597,7 +599,7 @@ def leak_game_memory(
         return True, out.getvalue()
 
     while True:
-        player = game.to_move()
+        player = game.to_move
         where = f"{game_id} entry {game.last_seq}"
         for lang in langs:
             leak.check("\n".join(board_lines(game, lang=lang)), game, f"{where}: show --lang {lang}")
@@ -611,7 +613,7 @@ def leak_game_memory(
             leak.check(text, game, f"{where}: {'report' if ok else 'refusal'}", str(data))
             if ok:
                 break
-        player = game.to_move()
+        player = game.to_move
         if player is None:
             continue
         assert game.state is not None
@@ -679,7 +681,7 @@ def race_one_game(games: Path, game_id: str, n: int, seed: int, inbox: Path) -> 
     result.lost = max(0, result.accepted - added)
     result.torn = max(0, added - result.accepted)
     if winner is not None and added == 1:
-        sent = parse_move(winner.read_bytes()).data
+        sent = parse_move(winner.read_bytes()).to_raw()
         if entries[-1].get("move") != sent:
             result.lost += 1
     for f in files:
@@ -709,7 +711,7 @@ def race_many_games(games: Path, game_ids: list[str], seed: int, inbox: Path) ->
             result.other.append(f"{g}: exit {p.returncode}: {err.strip()}")
         entries, _ = read_log_checked(games / g)
         added = len(entries) - before[g]
-        if p.returncode == 0 and (added != 1 or entries[-1].get("move") != parse_move(f.read_bytes()).data):
+        if p.returncode == 0 and (added != 1 or entries[-1].get("move") != parse_move(f.read_bytes()).to_raw()):
             result.lost += 1
         if added > (1 if p.returncode == 0 else 0):
             result.torn += 1
@@ -753,7 +755,7 @@ def kill_campaign(games: Path, appends: int, seed: int, inbox: Path, verify_ever
     durations: list[float] = []
     game_id = ""
     while result.attempts < appends:
-        if not game_id or load_game(games / game_id).to_move() is None:
+        if not game_id or load_game(games / game_id).to_move is None:
             game_id = f"kill-{seed}-{result.games}"
             make_game(games, game_id, n_players=4, seed=seed + result.games)
             result.games += 1
@@ -785,7 +787,7 @@ def kill_campaign(games: Path, appends: int, seed: int, inbox: Path, verify_ever
             result.torn += 1
             raise Crash(f"after a kill the log of {game_id} does not verify: {e}") from None
         added = len(entries) - before
-        if added not in (0, 1) or (added == 1 and entries[-1].get("move") != parse_move(data).data):
+        if added not in (0, 1) or (added == 1 and entries[-1].get("move") != parse_move(data).to_raw()):
             result.torn += 1
         if code == 0:
             result.completed += 1

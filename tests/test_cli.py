@@ -235,14 +235,14 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         path = tmp_path / f"move-{n:03d}.txt"
         ok("template", GAME, "--out", path, "--games", games)
         after = after_of(game)
-        assert f"game {GAME} {game.to_move()}\nafter {after['seq']} {after['hash']}\n" in path.read_text()
+        assert f"game {GAME} {game.to_move}\nafter {after['seq']} {after['hash']}\n" in path.read_text()
         assert game.state is not None
         actions = [a.to_dict() for a in bot_actions(game.state, rng)]
         path.write_text(path.read_text() + "".join(action_line(a) + "\n" for a in actions))
         checked = ok("check", path, "--log", log)
         accepted = "the 1 action" if len(actions) == 1 else f"all {len(actions)} actions"
         assert f"ok: the host would accept {accepted} against entry {game.last_seq} (P10)" in checked
-        assert f"{game.to_move()}'s move accepted" in ok("apply", path, "--games", games)
+        assert f"{game.to_move}'s move accepted" in ok("apply", path, "--games", games)
         if not shown and n >= 6:
             shown = True
             board = ok("show", GAME, "--games", games)
@@ -250,7 +250,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
             assert "private to green" in ok("show", GAME, "--as", "green", "--games", games)
             data = json.loads(ok("show", GAME, "--json", "--games", games))
             now = load_game(games / GAME)
-            assert data["to_move"] == now.to_move()
+            assert data["to_move"] == now.to_move
             assert data["last_entry"] == {"seq": now.last_seq, "hash": now.last_hash}
             mine = json.loads(ok("show", GAME, "--json", "--as", "red", "--games", games))
             assert mine["private"]["player"] == "red"
@@ -392,7 +392,7 @@ def test_unknown_game_and_player(at: Any, tmp_path: Path) -> None:
     assert other_game != valid
     refused(g, Exit.UNKNOWN, "apply", _write(tmp_path, "a.yaml", other_game), "--games", g,
             says=("no game 'nope'", "(P1)"))
-    player = load_game(g / GAME).to_move()
+    player = load_game(g / GAME).to_move
     assert player is not None
     refused(g, Exit.UNKNOWN, "apply", _write(tmp_path, "b.yaml", valid.replace(f"player: {player}", "player: black")),
             "--games", g, says=("'black' is not a player", "(R2.1)"))
@@ -430,10 +430,10 @@ def test_pbem_start_is_gone(at: Any) -> None:
 def test_not_your_turn(at: Any, tmp_path: Path) -> None:
     pos = at("turn")
     game = load_game(pos.games / GAME)
-    other = next(p for p in PLAYERS if p != game.to_move())
+    other = next(p for p in PLAYERS if p != game.to_move)
     text = move_text(game, other, [{"action": "take_card", "card": "monk"}])
     refused(pos.games, Exit.RULES, "apply", _write(tmp_path, "m.yaml", text), "--games", pos.games,
-            says=(f"it is {game.to_move()}'s turn", "(R3)"))
+            says=(f"it is {game.to_move}'s turn", "(R3)"))
 
 
 def test_stale_and_resent_moves(at: Any, tmp_path: Path) -> None:
@@ -551,7 +551,7 @@ def test_nothing_follows_the_end_of_a_turn(at: Any, tmp_path: Path) -> None:
     pos = at("turn")
     g = pos.games
     game = load_game(g / GAME)
-    player = game.to_move()
+    player = game.to_move
     assert player is not None
     outbreak, ended = _whole_turns(game)
     extra = {"action": "take_card", "card": "monk"}
@@ -843,11 +843,11 @@ def test_two_concurrent_applies(at: Any, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     for round_ in range(4):
         game = load_game(g / GAME)
-        assert game.state is not None and game.to_move() is not None
+        assert game.state is not None and game.to_move is not None
         options = legal_actions(game.state)[:2]
         assert len(options) == 2
         files = [
-            _write(tmp_path, f"r{round_}-{i}.yaml", move_text(game, str(game.to_move()), [a.to_dict()]))
+            _write(tmp_path, f"r{round_}-{i}.yaml", move_text(game, str(game.to_move), [a.to_dict()]))
             for i, a in enumerate(options)
         ]
         procs = [

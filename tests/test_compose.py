@@ -321,7 +321,7 @@ def test_pbem_check_accepts_the_move_of_a_page_pbem_html_compose_wrote(browser: 
     log = games / "e2e" / LOG_NAME
     texts = []
     for turn in range(8):  # the setup's six placements, one a move (R2.5), then two turns
-        seat = game.to_move()
+        seat = game.to_move
         assert seat is not None
         page = tmp_path / f"e2e-{turn}.html"
         ok("html", log, "-o", page, "--compose", seat, "--to", "host@example.org")

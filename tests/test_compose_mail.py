@@ -113,7 +113,7 @@ def test_the_opening_and_turns_from_the_page_attached_to_each_mail(
         player = next(p for p, a in ADDRESSES.items() if a == to_of(msg))
         names = [part.get_filename() or "" for part in msg.iter_attachments()]
         assert any(n.endswith("-log.yaml.gz") for n in names), names
-        assert any(n.endswith(f"-{player}.html") for n in names) == (player == game.to_move()), names
+        assert any(n.endswith(f"-{player}.html") for n in names) == (player == game.to_move), names
     log = attachment(t.sent[0], "-log.yaml.gz")  # the compressed log as mailed, not inflated
     assert log is not None
     copy = tmp_path / "mailed-log.yaml.gz"
@@ -134,7 +134,7 @@ def test_a_whole_game_by_mail_from_the_pages_and_the_notation(tmp_path: Path, br
         game = load_game(t.games / "g")
         if game.over:
             break
-        if turn % 2 == 0 and attachment(t.last_mail_to(game.to_move() or ""), ".html") is not None:
+        if turn % 2 == 0 and attachment(t.last_mail_to(game.to_move or ""), ".html") is not None:
             out = turn_from_page(t, browser, tmp_path, turn)
         else:
             player, lines = turn_lines(t, rng)

@@ -57,13 +57,13 @@ def games(tmp_path: Path) -> Path:
     folder = tmp_path / "games"
     create(folder, NewGame("m", ("red", "green"), first="red", secret=bytes(32), board=small_map()))
     game = open_game(folder, "m", nonces={"red": bytes(16), "green": bytes([1]) * 16})
-    assert game.edition == "custom" and game.to_move() == "red"
+    assert game.edition == "custom" and game.to_move == "red"
     return folder
 
 
 def text(game: Game, line: str) -> str:
     after = after_of(game)
-    return "\n".join([*notation.header_lines("m", game.to_move() or "", after["seq"], after["hash"]), line]) + "\n"
+    return "\n".join([*notation.header_lines("m", game.to_move or "", after["seq"], after["hash"]), line]) + "\n"
 
 
 def recorded_region(games: Path, line: str) -> str:

@@ -83,7 +83,7 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
             break
         step += 1
         t += STEP
-        player = game.to_move()
+        player = game.to_move
         assert player is not None and game.state is not None
         assert player != "green" or not resigned
         if player == "blue" and game.turn_since != blue_since:

@@ -146,14 +146,14 @@ def resign_data(game: Game, player: str) -> dict[str, Any]:
 def test_after_a_resignation_the_stand_in_plays_the_seat_at_once(tmp_path: Path) -> None:
     game = new_game(tmp_path)
     game = move(tmp_path, game, at(1), [Place(game.state.regions[0], 2)])  # type: ignore[union-attr]
-    assert game.to_move() == "green"
+    assert game.to_move == "green"
     (tmp_path / "resign.yaml").write_text(dump_yaml(resign_data(game, "green")))
     with pinned(at(2)):
         out = ok("apply", tmp_path / "resign.yaml", "--games", tmp_path)
     assert "green resigns" in out and "the stand-in rule (R8.3) played the turn" in out
     game = load_game(tmp_path / "g")
     assert [e["kind"] for e in game.entries[-2:]] == ["resign", "standin"]
-    assert game.to_move() == "blue" and due(game) == ("blue", at(74))
+    assert game.to_move == "blue" and due(game) == ("blue", at(74))
     # the snake (R2.5: red green blue yellow yellow blue green) comes back to green: at once
     for hour in (3, 4, 5, 6):
         game = move(tmp_path, game, at(hour))
@@ -185,14 +185,14 @@ def test_a_new_player_takes_a_resigned_seat_with_a_new_key(tmp_path: Path) -> No
     with pinned(at(1)):
         ok("apply", tmp_path / "r.yaml", "--games", games)
     game = load_game(games / "g")
-    assert game.resigned == {"green"} and game.to_move() == "blue"
+    assert game.resigned == {"green"} and game.to_move == "blue"
     with pinned(at(2)):
         out = ok("replace", "g", "--seat", "green", "--email", "new@example.org",
                  "--key", tmp_path / "newgreen.key.pub", "--games", games)
     assert "hands green's seat to a new player with a new key" in out
     game = load_game(games / "g")
     assert game.resigned == set()
-    while game.to_move() != "green":
+    while game.to_move != "green":
         game = move(games, game, at(3))
     data = {"game": "g", "player": "green", "kind": "move", "after": after_of(game),
             "actions": [a.to_dict() for a in bot_actions(game.state, random.Random(1))]}  # type: ignore[arg-type]

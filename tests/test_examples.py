@@ -50,7 +50,7 @@ def test_move_files_are_the_recorded_moves(name: str) -> None:
     for number, (path, entry) in enumerate(zip(files, recorded, strict=True), start=1):
         assert path.name.startswith(f"{number:04d}-")  # in the order the host applied them
         move = read_move(path)
-        assert move.data == entry["move"], path.name
+        assert move.to_raw() == entry["move"], path.name
         assert move.player == entry["player"] and path.name.split("-")[1].removesuffix(".yaml") == entry["player"]
         assert path.read_bytes() == dump_yaml(entry["move"]).encode("utf-8"), path.name
 

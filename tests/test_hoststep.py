@@ -49,8 +49,8 @@ def bot_game(games: Path, players: str, bots: dict[str, str], *extra: str) -> Ga
 
 
 def move_of(game: Game, rng: random.Random) -> dict[str, Any]:
-    assert game.state is not None and game.to_move() is not None
-    return {"game": game.game_id, "player": game.to_move(), "kind": "move", "after": after_of(game),
+    assert game.state is not None and game.to_move is not None
+    return {"game": game.game_id, "player": game.to_move, "kind": "move", "after": after_of(game),
             "actions": [a.to_dict() for a in bot_actions(game.state, rng)]}
 
 
@@ -64,13 +64,13 @@ def test_r8_2_a_bot_seat_answers_a_timeout_in_the_same_tick(tmp_path: Path) -> N
     never stood in for."""
     games = tmp_path / "games"
     game = bot_game(games, "red,blue,green", {"blue": "random"}, "--deadline", "24h")
-    assert game.to_move() == "red"
+    assert game.to_move == "red"
     later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
     out = ok("tick", "--now", later, "--games", games)
     assert "1 timeout(s) recorded" in out
     after = load_game(games / "g")
     assert kinds_since(after, game.last_seq + 1) == [("timeout", "red"), ("move", "blue")]
-    assert after.to_move() == "green"
+    assert after.to_move == "green"
     assert "0 timeout(s)" in ok("tick", "--now", later, "--games", games)  # green's deadline runs anew
 
 
@@ -83,7 +83,7 @@ def test_r8_4_after_a_resignation_the_stand_in_then_the_bot_seats_play_on(tmp_pa
     after = load_game(games / "g")
     assert kinds_since(after, game.last_seq + 1) == [
         ("resign", "red"), ("standin", "red"), ("move", "blue"), ("move", "yellow")]
-    assert after.to_move() == "green"
+    assert after.to_move == "green"
 
 
 def test_p4_after_a_waiver_the_bot_seat_reveals_at_once(tmp_path: Path) -> None:
@@ -112,19 +112,19 @@ def test_r8_4_pbem_replace_runs_the_step(tmp_path: Path) -> None:
     game = bot_game(games, "red,blue,green", {"blue": "random"}, "--deadline", "24h")
     send(games, {"game": "g", "player": "red", "kind": "resign", "after": after_of(game)})
     game = load_game(games / "g")
-    assert game.to_move() == "green"  # red stood in for, blue answered
+    assert game.to_move == "green"  # red stood in for, blue answered
     path = games / "g"
-    while game.to_move() != "blue":  # green's timeouts without the step (red stood in): blue waits
+    while game.to_move != "blue":  # green's timeouts without the step (red stood in): blue waits
         later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
         with pinned(later), locked(path):
             faces = host_faces(game, secret_for(game, path))
-            game = _write(path, game, [standin_entry(game, Timeout, faces)], faces=faces).game
+            game = _write(path, game, [standin_entry(game, faces, timed_out=True)], faces=faces).game
     waiting = load_game(path)
-    assert waiting.to_move() == "blue"
+    assert waiting.to_move == "blue"
     ok("replace", "g", "--seat", "red", "--games", games)
     after = load_game(path)
     assert kinds_since(after, waiting.last_seq + 1)[:2] == [("replace", "red"), ("move", "blue")]
-    assert after.to_move() in ("red", "green")  # a human seat (red is one again)
+    assert after.to_move in ("red", "green")  # a human seat (red is one again)
 
 
 def test_r5_6_a_look_is_filed_under_the_entry_that_recorded_it(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_r5_6_a_look_is_filed_under_the_entry_that_recorded_it(tmp_path: Path) -
     rng = random.Random(5)
     for _ in range(300):
         game = load_game(games / "g")
-        assert game.state is not None and game.to_move() == "red"
+        assert game.state is not None and game.to_move == "red"
         looks = legal_of(game.state, WitchLook)
         if not looks:
             send(games, move_of(game, rng))
@@ -238,7 +238,7 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
         game = load_game(games / "g")
         if game.over:
             break
-        mover = game.to_move()
+        mover = game.to_move
         assert mover is not None and mover in addresses and mover not in game.resigned, mover  # never a bot's turn
         if mover == "green" and game.state is not None and game.state.turn_number >= 4:
             by_file({"game": "g", "player": "green", "kind": "resign", "after": after_of(game)})

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import fnmatch
 import gettext
-import importlib
-import inspect
 import re
 import subprocess
 import sys
@@ -24,6 +22,7 @@ import pytest
 import yaml
 from clitools import cli, ok, snapshot
 from mailtools import started  # noqa: F401 (a fixture)
+from ruletesttools import refusals_of_the_rule_tests
 
 from pbem.errors import PbemError
 from pbem.i18n import LANGS, LOCALE_DIR, Msg, Name, error_text, fold, mo_path, say, translator
@@ -145,8 +144,6 @@ def test_an_unknown_language_is_refused() -> None:
 
 # --- every refusal of the rule tests, in every language (R7.3) --------------------------------
 
-RULE_TESTS = ("test_rules_setup", "test_rules_turn", "test_rules_plague", "test_rules_classes", "test_rules_end",
-              "test_legal", "test_standin")
 COMMON_ENGLISH = frozenset(
     ["a", "an", "the", "is", "are", "was", "were", "be", "been", "not", "no", "of", "to", "in", "on", "at", "by", "for", "from", "with", "and", "or", "but", "you", "your", "it", "its", "this", "that", "there", "their", "they", "has", "have", "had", "can", "may", "must", "only", "before", "after", "one", "two", "more", "already", "now", "turn", "move", "moves", "cube", "cubes", "rat", "rats", "card", "region", "plague", "place", "player", "game"])
 
@@ -163,24 +160,6 @@ def english_runs(text: str) -> list[str]:
             runs.append(" ".join(run))
         run = []
     return runs
-
-
-def refusals_of_the_rule_tests() -> list[RuleError]:
-    """Every RuleError the rule tests make (each test without arguments, run here)."""
-    made: list[RuleError] = []
-    original = RuleError.__init__
-
-    def noting(self: RuleError, message: str, rule: str | None = None) -> None:
-        original(self, message, rule)
-        made.append(self)
-
-    with mock.patch.object(RuleError, "__init__", noting):
-        for name in RULE_TESTS:
-            for test_name, test in vars(importlib.import_module(name)).items():
-                if (test_name.startswith("test_") and inspect.isfunction(test)
-                        and not inspect.signature(test).parameters and not hasattr(test, "hypothesis")):
-                    test()
-    return made
 
 
 def test_every_refusal_of_the_rule_tests_is_said_in_every_language() -> None:
@@ -231,6 +210,7 @@ def test_a_move_named_in_greek_is_recorded_byte_identical_to_the_english_one(tmp
 
     from pbem.host.games import load_game
     from pbem.log.notation import write
+    from pbem.log.records import move_of
 
     logs, texts = [], []
     for lang in ("en", "el"):
@@ -238,7 +218,7 @@ def test_a_move_named_in_greek_is_recorded_byte_identical_to_the_english_one(tmp
         path = make_game(games, "g", 3, seed=5, moves=6)  # past the setup (R2.5): a whole turn
         game = load_game(path)
         assert game.state is not None and game.state.phase.value == "turn"
-        text = write(yaml.safe_load(bot_move(game, random.Random(8))))
+        text = write(move_of(yaml.safe_load(bot_move(game, random.Random(8)))))
         if lang == "el":
             for ident in SHIPPED["region"]:
                 text = re.sub(rf"\b{ident}\b", translator("el").pgettext("region", ident).upper(), text)
@@ -338,7 +318,7 @@ def test_check_says_a_refusal_in_the_players_language(tmp_path: Path) -> None:
     assert game.state is not None
     region = next(r for r in game.state.regions if len(game.state.rats[r]) == 1)
     move = tmp_path / "move.txt"
-    move.write_text(f"game g {game.to_move()}\nafter {after_of(game)['seq']} {after_of(game)['hash']}\n"
+    move.write_text(f"game g {game.to_move}\nafter {after_of(game)['seq']} {after_of(game)['hash']}\n"
                     f"place {region} 5\n", encoding="utf-8")
     english = cli("check", move, "--games", tmp_path)
     assert english.exit_code == 4 and "illegal move (R3.2): action 1 (place):" in english.stderr
@@ -504,7 +484,7 @@ def test_a_stale_move_is_refused_in_every_language(tmp_path: Path) -> None:
     from hardening import make_game
 
     from pbem.host.games import load_game
-    from pbem.log.moves import Move
+    from pbem.log.records import move_of
     from pbem.referee.admit import check_fresh
 
     game = load_game(make_game(tmp_path, "g", 3, seed=1, moves=5))
@@ -516,7 +496,7 @@ def test_a_stale_move_is_refused_in_every_language(tmp_path: Path) -> None:
         data = {"game": "g", "player": "red", "kind": kind, "after": {"seq": seq, "hash": prefix[:16]},
                 "actions": [{"action": "end"}]}
         with pytest.raises(PbemError) as refused:
-            check_fresh(game, Move("g", "red", kind, data))
+            check_fresh(game, move_of(data))
         err = refused.value
         assert isinstance(err.words, Msg) and err.rule == "P7"
         why, fix = err.words.params["why"], err.words.params["fix"]  # why it is stale, and what to do
@@ -534,6 +514,7 @@ def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> Non
     from pbem.host.create import NewGame, create
     from pbem.host.games import apply_move, load_game
     from pbem.log.moves import Move, after_of
+    from pbem.log.records import move_of
     from pbem.player.nonces import commit_move, reveal_move
     from pbem.referee.admit import judge
 
@@ -542,7 +523,7 @@ def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> Non
     refusals: list[PbemError] = []
 
     def move(data: dict[str, Any]) -> Move:
-        return Move(str(data["game"]), str(data["player"]), str(data["kind"]), data)
+        return move_of(data)
 
     def refused(data: dict[str, Any]) -> None:
         with pytest.raises(PbemError) as caught:

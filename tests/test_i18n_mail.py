@@ -183,9 +183,9 @@ def mails_of_a_three_language_game(tmp: Path) -> dict[str, list[EmailMessage]]:
         run()
         for _ in range(400):
             game = read_game((games / "g" / "log.yaml").read_bytes())
-            if stalled is None and game.started and game.to_move() is not None:
+            if stalled is None and game.started and game.to_move is not None:
                 # the seat to move lets its deadline pass: reminded at 16 h, timed out at 24 h (R8.1-R8.3)
-                stalled = game.to_move()
+                stalled = game.to_move
                 assert stalled is not None
                 table.hold = {stalled}
                 others = table.answers()

@@ -23,6 +23,7 @@ from pbem.i18n import error_text, translator
 from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move
+from pbem.log.records import ResignMove
 from pbem.referee import admit as referee
 from pbem.referee.seats import check_replace, check_resign, record_lines
 from pbem.referee.seatview import SeatView
@@ -114,7 +115,7 @@ def test_the_opening_and_resignation_templates_are_translated(tmp_path: Path, la
         assert english_lines(text, COMMANDS) == [], text
         assert all(len(x) < 40 for x in text.splitlines()), text
     assert "# commit" in texts[0] and texts[1].rstrip().endswith("resign")
-    assert parse_move(texts[1].encode()).kind == "resign"
+    assert isinstance(parse_move(texts[1].encode()), ResignMove)
 
 
 # --- what is said about a move file -------------------------------------------------------------
@@ -218,17 +219,18 @@ def test_signature_refusals_are_said_in_the_readers_language(tmp_path: Path, gam
 def _sig(game: Game, which: str) -> str:
     """A signature refusal's words, made by the code that refuses (P8)."""
     from pbem.log.game import Keys
-    from pbem.log.moves import Move
+    from pbem.log.records import move_of
     from pbem.referee.signatures import check_move, check_one_key, key_for
 
     key = "ed25519:" + "A" * 43 + "="
     try:
         if which == "key_for":
-            key_for(Keys({"red": key}), {"key": "ed25519:" + "B" * 43 + "="}, "red")
+            key_for(Keys({"red": key}), move_of({"game": "g", "player": "red", "kind": "commit",
+                                                 "key": "ed25519:" + "B" * 43 + "="}), "red")
         elif which == "one_key":
             check_one_key(dataclasses.replace(game, keys=Keys({"red": key})), "green", key)
         else:
-            check_move(game, Move("g", "red", "move", {"signature": "abc"}))
+            check_move(game, move_of({"game": "g", "player": "red", "kind": "move", "signature": "abc"}))
     except SignatureError as err:
         return err.words
     raise AssertionError(which)
@@ -249,7 +251,7 @@ def test_resign_and_replace_refusals_and_records_are_translated(games: dict[int,
         assert english_lines(said) == [] and said != str(err), said
     for line in record_lines(game):
         assert english_lines(translator(lang).say(line)) == []
-    assert orders.left(game.state, game.to_move() or "", lang) != orders.left(game.state, game.to_move() or "")  # type: ignore[arg-type]
+    assert orders.left(game.state, game.to_move or "", lang) != orders.left(game.state, game.to_move or "")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -48,7 +48,7 @@ def cases(games: Path) -> dict[str, Callable[[], Any]]:
         "player name": lambda: create(games, NewGame("g2", ("Ann", "bob"))),
         "first": lambda: create(games, NewGame("g2", ("ann", "bob"), first="cid")),
         "reminder": lambda: create(games, NewGame("g2", ("ann", "bob"), reminder=60)),
-        "reveal": lambda: create(games, NewGame("g2", ("ann", "bob"), reveal="never")),
+        "reveal": lambda: create(games, NewGame("g2", ("ann", "bob"), reveal="never")),  # type: ignore[arg-type]
         "bot seconds": lambda: create(games, NewGame("g2", ("ann", "bob"), bot_seconds=5.0)),
         "exists": lambda: create(games, NewGame("g1", ("ann", "bob"))),
         "secret": lambda: create(games, NewGame("g2", ("ann", "bob"), secret=b"short")),

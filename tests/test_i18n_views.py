@@ -88,7 +88,7 @@ def test_every_kind_of_entry_and_event_is_in_the_examples_told_above() -> None:
     for name in EXAMPLES:
         entries, _ = example(name)
         kinds |= {type(e).__name__ for e in entries}
-        events |= {x["event"] for e in entries for x in (getattr(e, "outcome", None) or ())}
+        events |= {x.kind for e in entries for x in e.outcome}
     assert {"Create", "Commit", "Nonce", "Start", "Move", "Timeout", "Resign", "Standin", "Replace",
             "Reveal"} <= kinds
     assert {"cubes_placed", "card_taken", "cubes_moved", "cube_to_palace", "rat_moved", "token_looked",

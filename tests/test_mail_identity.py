@@ -17,6 +17,7 @@ import pytest
 from mailtools import replies
 
 from pbem.host.create import NewGame, create
+from pbem.host.settings import RevealWhen
 from pbem.host.games import apply_move, load_game
 from pbem.log.clock import at_of, pinned, seconds
 from pbem.log.moves import after_of, parse_move
@@ -49,7 +50,7 @@ def one_life(games: Path, inbox: Path, outbox: Path, t0: int) -> tuple[dict[str,
     said: dict[str, list[str]] = {}
     with pinned(at_of(t0)):
         create(games, NewGame("g", ("red", "blue"), first="red", emails=dict(EMAILS), deadline=24 * HOUR,
-                              reminder=8 * HOUR, reveal="auto"))
+                              reminder=8 * HOUR, reveal=RevealWhen.AUTO))
         process(inbox, games, outbox, None, HOST)
         said["invited"] = [str(m["Subject"]) for m in taken(outbox)]
         open_game(games, "g")

@@ -10,6 +10,7 @@ from mailmsgtools import HTML_ONLY, TWO_ATTACHMENTS
 from pbem.errors import Exit, FormatError
 from pbem.fair.keys import load_private_key, move_message, sign, verify
 from pbem.log.moves import parse_move
+from pbem.log.records import CommitMove
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.headers import parse_mail
 from pbem.mail.message import looks_like_mail, mail_move, unflow, yaml_block
@@ -25,7 +26,7 @@ CLIENTS = [
 
 
 def expected() -> dict[str, object]:
-    return parse_move((MAIL / "expected-move.yaml").read_bytes()).data
+    return parse_move((MAIL / "expected-move.yaml").read_bytes()).to_raw()
 
 
 @pytest.mark.parametrize("name", CLIENTS)
@@ -37,10 +38,10 @@ def test_every_client_yields_the_same_signed_move(name: str) -> None:
     assert mail.message_id and mail.message_id.startswith("<")
     assert not mail.automatic
     move, where = mail_move(mail)
-    assert move.data == expected()
+    assert move.to_raw() == expected()
     assert ("attachment" in where) == (name == "thunderbird-attachment.eml")
     public = (MAIL / "red.key.pub").read_text().strip()
-    assert verify(public, move.data["signature"], move_message(move.data))
+    assert verify(public, move.to_raw()["signature"], move_message(move.to_raw()))
 
 
 def test_outlook_fixture_really_is_crlf_base64_with_html() -> None:
@@ -126,8 +127,8 @@ def test_a_mailed_commitment_registering_a_key_survives_hard_wraps() -> None:
     mail = parse_mail(b"From: red@example.org\nTo: h@b.c\nSubject: commit\n\nMy commitment:\n\n"
                       + text.encode() + b"\n-- \nRed\n")
     move, _where = mail_move(mail)
-    assert move.kind == "commit" and move.data == {**data, "signature": signature}
-    assert verify(public, move.data["signature"], move_message(move.data))
+    assert isinstance(move, CommitMove) and move.to_raw() == {**data, "signature": signature}
+    assert verify(public, move.to_raw()["signature"], move_message(move.to_raw()))
 
 
 def test_r7_3_a_sentence_a_client_wrapped_to_begin_with_a_keyword_is_prose_not_a_move() -> None:
@@ -140,7 +141,7 @@ def test_r7_3_a_sentence_a_client_wrapped_to_begin_with_a_keyword_is_prose_not_a
              "so the cubes go west.", "", "place gallia 2", "plague italia", "", "take care,", "Ann"]
     assert move_lines(lines) == [False, False, False, False, True, True, False, True, False]
     move = text_move(lines, "the message text", {"game": "g", "player": "red", "after": {"seq": 3, "hash": "ab" * 8}})
-    assert move is not None and [a["action"] for a in move.data["actions"]] == ["place", "move_plague"]  # 'take care'
+    assert move is not None and [a["action"] for a in move.to_raw()["actions"]] == ["place", "move_plague"]  # 'take care'
     with pytest.raises(FormatError, match="both sides"):  # a second block after the sign-off
         text_move([*lines, "", "spread anglia"], "the message text", {})
     damaged = ["My turn:", "place gallia 2", "plague ital", "y"]  # a short cut line stays a move line

@@ -17,12 +17,14 @@ from pbem.data import default_catalogue
 from pbem.errors import FormatError, PbemError, RulesError, StaleError
 from pbem.host.create import NewGame, create
 from pbem.log.game import Game
-from pbem.log.moves import Move, after_of, parse_move
+from pbem.log.moves import after_of, parse_move
+from pbem.log.records import move_of
 from pbem.mail.accept import refused_text
 from pbem.referee import admit as referee
 from pbem.referee.seatview import Look, SeatView
 from pbem.rules import NoFaces, Phase, apply_in_place
 from pbem.rules.data import face_words
+from pbem.rules.events import TokenFlipped
 from pbem.sim.demo import open_game
 from pbem.views.rulesref import rules, sentence
 from pbem.views.text import describe_event, private_lines
@@ -68,7 +70,7 @@ def test_region_names_in_any_case_are_normalised(game: Game) -> None:
     region = next(r for r in game.state.regions if game.state.rats[r])
     name = game.board.name_of(region)  # as 'pbem show' prints it: "Gallia"
     move = parse_move(move_text(game, f"  - {{action: place, region: {name}, count: 1}}\n").encode())
-    assert move.data["actions"][0]["region"] == region
+    assert move.to_raw()["actions"][0]["region"] == region
     with pytest.raises(RulesError, match=r"R7\.5"):  # the name is known; only the turn is unfinished
         referee.judge(game, move)
 
@@ -127,9 +129,9 @@ def test_actions_count_from_1_in_schema_and_shape_errors(game: Game) -> None:
     err = refusal(game, move_text(game, place_line(game) + "  - {action: place, region: gallia}\n"))
     assert isinstance(err, FormatError)
     assert "at action 2: 'count' is a required property" in err.message
-    bad = Move("g", "red", "move", {**parse_move(move_text(game, place_line(game)).encode()).data,
-                                     "actions": [{"action": "place", "region": "gallia", "count": 1},
-                                                 {"action": "monk", "token": "t01"}]})
+    bad = move_of({**parse_move(move_text(game, place_line(game)).encode()).to_raw(),
+                   "actions": [{"action": "place", "region": "gallia", "count": 1},
+                               {"action": "monk", "token": "t01"}]})
     with pytest.raises(FormatError, match="action 2: action monk: missing field 'target'"):
         referee.judge(game, bad)
 
@@ -180,9 +182,7 @@ def test_faces_in_words(game: Game) -> None:
     token = next(t for t in default_catalogue().tokens if "M" in t.symbols and len(t.symbols) > 1)
     words = face_words(token)
     assert words.startswith(f"threshold {token.threshold}: majority, ")
-    flipped = describe_event(game, {"event": "token_flipped", "token": "t04", "token_id": token.id,
-                                    "region": "gallia", "cubes": 2, "threshold": token.threshold,
-                                    "outbreak": True})
+    flipped = describe_event(game, TokenFlipped("t04", token.id, "gallia", 2, token.threshold, True))
     assert words in flipped
     look = private_lines(SeatView(game, game.players[0], [Look(game.last_seq, "t04", token.id, "ab")]))
     assert f"you saw rat t04 = {token.id} ({words}; entry {game.last_seq}; salt ab)" in look[0]

@@ -135,7 +135,7 @@ INTERNAL_IDS = re.compile(r"take_card|move_plague|knight_move|knight_cubes|witch
 
 def test_a_refusal_names_the_action_by_the_word_a_player_writes() -> None:
     """R7.3: 'action 2 (take): ...', never the log's id (take_card), in every language."""
-    from test_i18n import refusals_of_the_rule_tests
+    from ruletesttools import refusals_of_the_rule_tests
 
     from pbem.i18n import error_text
 

@@ -16,15 +16,16 @@ from pbem.rules import Flip, MovePlague
 from pbem.views.narrate import event_lines
 from pbem.views.report import report_lines
 from pbem.views.trust import TRUST, TRUST_MARK
+from pbem.rules.events import Event
 
 
 def outbreak(symbols: tuple[str, ...], cubes: dict[str, int],
-             cards: dict[str, str] | None = None) -> list[dict[str, object]]:
+             cards: dict[str, str] | None = None) -> list[Event]:
     """Red moves the plague into Gallia, where rat t01 (threshold 1, ``symbols``) is flipped."""
     state = board(plague="hispania", players=THREE, rats={"gallia": ["t01"]}, cubes={"gallia": cubes},
                   cards=cards or {}, placed=True, rat_supply=())
     events = play(state, "red", [MovePlague(("gallia",)), Flip("t01")], faces(t01=tok(1, *symbols)))
-    return [e.to_dict() for e in events]
+    return list(events)
 
 
 @pytest.mark.parametrize(("symbols", "cubes", "cards", "said"), [

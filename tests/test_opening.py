@@ -141,7 +141,7 @@ def test_p4_a_start_with_a_missing_reveal_is_impossible_and_caught(games: Path, 
     assert cli("start", GAME, "--games", games).exit_code == Exit.USAGE
     entries, hashes = read_docs(games / GAME / "log.yaml")
     dealt = start_entry(load_game(games / GAME), bytes.fromhex(SECRET))  # blue's nonce as empty
-    forged = link(dealt, len(entries), hashes[-1], entries[-1]["at"])
+    forged = link(dealt.to_raw(), len(entries), hashes[-1], entries[-1]["at"])
     log = tmp_path / "forged.yaml"
     log.write_text("".join(dump_entry(e) for e in [*entries, forged]), encoding="utf-8")
     result = cli("verify", log)

@@ -22,6 +22,7 @@ from pbem.fair.protocol import nonce_commitment
 from pbem.host.games import apply_move, load_game
 from pbem.log import notation
 from pbem.log.moves import after_of, parse_move
+from pbem.log.records import CommitMove
 
 
 @pytest.fixture(autouse=True)
@@ -87,7 +88,7 @@ def test_p4_the_mails_pbem_command_runs_on_what_the_mail_brought(
     finally:
         os.chdir(here)
     move = parse_move((folder / "commit.txt").read_bytes())
-    assert move.kind == "commit" and apply_move(games, move).game.commits["red"] == move.data["nonce_commitment"]
+    assert isinstance(move, CommitMove) and apply_move(games, move).game.commits["red"] == move.nonce_commitment
 
 
 @pytest.mark.skipif(not all(shutil.which(t) for t in ("bash", "openssl", "xxd", "sha256sum")),

@@ -110,8 +110,8 @@ EVERY_LINE = {
 def test_each_notation_line_reads_as_its_canonical_action(line: str) -> None:
     head = "game g red\nafter 3 0123456789abcdef\n"
     move = parse_move((head + line + "   # a comment\n").encode())
-    assert move.data["actions"] == EVERY_LINE[line]
-    assert notation.parse(notation.write(move.data)) == move.data  # written back, read the same
+    assert move.to_raw()["actions"] == EVERY_LINE[line]
+    assert notation.parse(notation.write(move)) == move.to_raw()  # written back, read the same
 
 
 @pytest.mark.parametrize(("text", "says"), [
@@ -134,7 +134,7 @@ def started(tmp_path: Path) -> tuple[Path, Game]:
     create(tmp_path, NewGame("r", ("red", "green"), secret=bytes(32), first="red"))
     game = open_game(tmp_path, "r", nonces={"red": bytes(16), "green": bytes([1]) * 16})
     while game.state is not None and game.state.phase is Phase.SETUP:
-        text = template(SeatView(game, game.to_move() or ""))
+        text = template(SeatView(game, game.to_move or ""))
         apply_move(tmp_path, parse_move((text + f"place {items(menu(text)[-1][1])[0]}\n").encode()))
         game = load_game(tmp_path / "r")
     return tmp_path, game
@@ -143,7 +143,7 @@ def started(tmp_path: Path) -> tuple[Path, Game]:
 def lines_file(folder: Path, game: Game, body: list[str], name: str = "move.txt") -> Path:
     after = after_of(game)
     path = folder.parent / f"{folder.name}-{name}"
-    path.write_text("\n".join([*notation.header_lines("r", game.to_move() or "", after["seq"], after["hash"]), *body])
+    path.write_text("\n".join([*notation.header_lines("r", game.to_move or "", after["seq"], after["hash"]), *body])
                     + "\n")
     return path
 
@@ -171,7 +171,7 @@ def test_r7_5_a_move_stops_right_after_a_witch_look_and_the_next_goes_on(started
     assert text.index("# look TOKEN (R5.6): a second look") < text.index("# place REGION N")  # the Witch first
     rest = next(t for t, stopped in (a_turn(text, game.state, random.Random(k)) for k in range(50)) if not stopped)
     ok("apply", lines_file(games, game, rest, "rest.txt"), "--games", games)
-    assert load_game(games / "r").to_move() == "green"
+    assert load_game(games / "r").to_move == "green"
 
 
 def test_r7_5_holds_only_for_games_made_by_the_version_that_brings_it(
@@ -182,12 +182,12 @@ def test_r7_5_holds_only_for_games_made_by_the_version_that_brings_it(
     game = open_game(tmp_path, "r", nonces={"red": bytes(16), "green": bytes([1]) * 16})
     assert not game.facts.whole_turns
     while game.state is not None and game.state.phase is Phase.SETUP:
-        text = template(SeatView(game, game.to_move() or ""))
+        text = template(SeatView(game, game.to_move or ""))
         apply_move(tmp_path, parse_move((text + f"place {items(menu(text)[-1][1])[0]}\n").encode()))
         game = load_game(tmp_path / "r")
     place = f"place {items(dict(menu(template(SeatView(game, 'red'))))['place'])[0]}"
     ok("apply", lines_file(tmp_path, game, [place]), "--games", tmp_path)  # a half turn, as before
-    assert load_game(tmp_path / "r").to_move() == "red"
+    assert load_game(tmp_path / "r").to_move == "red"
     assert "game r:" in ok("verify", tmp_path / "r" / "log.yaml")
 
 

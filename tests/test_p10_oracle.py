@@ -25,12 +25,13 @@ from pbem.fair.protocol import Deal
 from pbem.host.step import resolve
 from pbem.i18n import LANGS, error_text
 from pbem.log.game import Facts, Game, Keys
-from pbem.log.records import Create
+from pbem.log.records import Create, TurnMove
 from pbem.log.yamlio import dump_yaml
 from pbem.referee import admit as referee
 from pbem.rules import MappingFaces, Phase, Stage, State, play
 from pbem.rules.data import CLASSES, Token
 from pbem.sim.simulate import new_random_game
+from pbem.log.records.values import Edition, Made
 
 ENTRY0 = "ab" * 32
 
@@ -66,7 +67,7 @@ def position(seed: int) -> tuple[Game, Faces, Faces]:
     faces_two: dict[str, Token] = {**faces_one, **dict(zip(hidden, shuffled, strict=True))}
     facts = Facts(
         game_id="p10", players=state.players, board=default_board(), catalogue=default_catalogue(),
-        first_named=None, secret_commitment="00" * 32, made="supplied", edition="standard",
+        first_named=None, secret_commitment="00" * 32, made=Made.SUPPLIED, edition=Edition.STANDARD,
         data_hash="00" * 32, bots={}, deadline=None, reminder=None, whole_turns=True,
     )
     first = Create(0, "2026-11-30T09:00:00Z", None, {"at": "2026-11-30T09:00:00Z"})
@@ -133,11 +134,13 @@ def host_verdict(
     """What the host says and records: the refusal as printed (in each of ``langs``), or the
     outcome."""
     try:
-        verdict = referee.judge(game, referee.read(raw))
-        entry, _events = resolve(game, verdict, faces)  # type: ignore[arg-type]  # faces and salts, as HostFaces
+        move = referee.read(raw)
+        verdict = referee.judge(game, move)
+        assert isinstance(move, TurnMove)  # the oracle sends turns only
+        entry, _events = resolve(game, verdict, move, faces)  # type: ignore[arg-type]  # cannot refuse (P10)
     except PbemError as err:
         return err.label, int(err.exit_code), "\n".join(error_text(err, lang) for lang in langs), None
-    return "accepted", 0, "", entry["outcome"]
+    return "accepted", 0, "", entry.to_raw()["outcome"]
 
 
 def run_cases(n: int, seed: int) -> dict[str, int]:

@@ -262,22 +262,22 @@ def test_the_fingerprint_pbem_publishes_is_every_pages_own(games: Path, tmp_path
 
 def test_p4_pbem_nonce_words_commits_and_reveals_the_words_nonce(games: Path, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """`pbem nonce --words`: the same nonce as the page's; the reveal takes the words again and
+    """`pbem nonce --from-words`: the same nonce as the page's; the reveal takes the words again and
     refuses words that do not give the commitment (no file written)."""
     monkeypatch.chdir(tmp_path)
     entry0 = load_game(games / "w").hashes[0]
     for seat in PLAYERS:
-        ok("nonce", "w", "--player", seat, "--words", "--out", tmp_path / f"{seat}-c.yaml", "--games", games,
+        ok("nonce", "w", "--player", seat, "--from-words", "--out", tmp_path / f"{seat}-c.yaml", "--games", games,
            input=WORDS[seat] + "\n")
         ok("apply", tmp_path / f"{seat}-c.yaml", "--games", games)
     assert load_game(games / "w").commits["red"] == nonce_commitment(words_nonce(entry0, "red", WORDS["red"]))
-    wrong = cli("nonce", "w", "--player", "red", "--reveal", "--words", "--out", tmp_path / "red-n.yaml",
+    wrong = cli("nonce", "w", "--player", "red", "--reveal", "--from-words", "--out", tmp_path / "red-n.yaml",
                 "--games", games, input="these are not the words\n")
     assert wrong.exit_code == Exit.TAMPERED and "not to the nonce of red's words" in wrong.stderr
     assert not (tmp_path / "red-n.yaml").exists()
-    few = cli("nonce", "w", "--player", "red", "--reveal", "--words", "--games", games, input="too few words\n")
+    few = cli("nonce", "w", "--player", "red", "--reveal", "--from-words", "--games", games, input="too few words\n")
     assert few.exit_code == Exit.FORMAT and "5 words or more" in few.stderr and few.stdout == ""
-    ok("nonce", "w", "--player", "red", "--reveal", "--words", "--out", tmp_path / "red-n.yaml", "--games", games,
+    ok("nonce", "w", "--player", "red", "--reveal", "--from-words", "--out", tmp_path / "red-n.yaml", "--games", games,
        input=WORDS["red"].lower() + "\n")
     ok("apply", tmp_path / "red-n.yaml", "--games", games)
     ok("nonce", "w", "--player", "green", "--reveal", "--out", tmp_path / "green-n.yaml", "--games", games)

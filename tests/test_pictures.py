@@ -4,6 +4,7 @@ mail's inline PNG, and `pbem html` driven in a real headless Chromium."""
 
 from __future__ import annotations
 
+import ast
 import json
 import mailbox
 import os
@@ -28,7 +29,8 @@ from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move
 from pbem.referee.audit import host_faces
 from pbem.sim.demo import open_game, play_demo
-from pbem.views.svg import board_svg
+from pbem.views.layout import HEIGHT, MAP_WIDTH
+from pbem.views.svg import board_svg, map_svg
 from pbem.views.timeline import game_at, read_checked
 
 PLAYERS = ("red", "green", "blue")
@@ -203,6 +205,40 @@ def test_the_svg_is_xml_with_every_region_and_face_down_rat_and_no_hidden_face(f
              if el.get("class") == "card"}
     assert game.state is not None
     assert cards == {c: h or "" for c, h in game.state.cards.items()}
+
+
+def test_the_builder_marks_the_changed_regions_and_draws_the_map_alone(finished: Path) -> None:
+    """Highlights and the map-only view are the builder's parameters (as python-chess's
+    ``svg.board(..., lastmove=, fill=)``): no markup is edited after it is built."""
+    entries, hashes = entries_of(finished)
+    game = game_at(entries, hashes, mid_game_seq(finished))
+    state = game.state
+    assert state is not None
+    marked = sorted(state.regions)[:2]
+    root = ET.fromstring(board_svg(game, changed=marked))
+    groups = {str(g.get("data-region")): g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "region"}
+    assert sorted(r for r, g in groups.items() if g.get("data-changed") == "true") == marked
+    assert ET.fromstring(board_svg(game)).find(f".//{SVG_NS}g[@data-changed]") is None
+    plain = ET.fromstring(map_svg(game))
+    assert plain.get("viewBox") == f"0 0 {MAP_WIDTH} {HEIGHT}" and plain.get("width") == str(MAP_WIDTH)
+
+
+def test_no_view_edits_markup_after_the_builder() -> None:
+    """No view, report or page module rewrites a drawing or a page with a regular expression or
+    by replacing one of its attributes: the builder says it all (tests it above)."""
+    offenders = []
+    for path in sorted([*(ROOT / "pbem" / "views").glob("*.py"), *(ROOT / "pbem" / "mail").glob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            regex = isinstance(node.func.value, ast.Name) and node.func.value.id == "re" and node.func.attr in (
+                "sub", "subn")
+            markup = node.func.attr == "replace" and any(
+                isinstance(a, ast.Constant) and isinstance(a.value, str) and ('="' in a.value or "viewBox" in a.value)
+                for a in node.args)
+            if regex or markup:
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []
 
 
 def test_the_svg_of_a_custom_map_places_unknown_regions_apart(finished: Path) -> None:

@@ -360,7 +360,7 @@ def standin_game(games: Path) -> Path:
         if game.over:
             break
         clock += 120
-        player = game.to_move()
+        player = game.to_move
         with pinned(at_of(clock)):
             if player == "blue":
                 assert timeout(games, "g") is not None

@@ -23,7 +23,7 @@ from pbem.rules import (
     WitchSwap,
     winner,
 )
-from pbem.rules.events import GameEnding, GameOver, PlagueMoved, TokenFlipped
+from pbem.rules.events import EndReason, GameEnding, GameOver, PlagueMoved, TokenFlipped
 
 # --- R6.1 End conditions -----------------------------------------------------------------------
 
@@ -31,7 +31,7 @@ from pbem.rules.events import GameEnding, GameOver, PlagueMoved, TokenFlipped
 def test_r6_1_the_game_ends_after_the_turn_the_rat_supply_ran_out() -> None:
     state = board(plague="anglia", rats={"gallia": ["g1"]}, rat_supply=["s1"], placed=True)
     events = play(state, "red", [MovePlague(("gallia",)), Spread("italia")])
-    assert GameEnding("the rat supply ran out", ("yellow", "blue", "green")) in events
+    assert GameEnding(EndReason.RAT_SUPPLY, ("yellow", "blue", "green")) in events
     assert state.phase is Phase.FINAL and state.to_move == "yellow"
 
 
@@ -49,7 +49,7 @@ def test_r6_1_the_game_ends_after_the_turn_a_player_places_their_last_cube() -> 
     events = play(state, "red", [Place("gallia", 2), MovePlague(("scandia",))])
     assert state.supply["red"] == 0
     assert events[-2] == GameEnding(
-        "a player has no cube left in their supply", ("yellow", "blue", "green")
+        EndReason.CUBE_SUPPLY, ("yellow", "blue", "green")
     )
 
 
@@ -69,7 +69,7 @@ def test_r6_1_ruling_a_turn_that_ends_with_no_rat_on_the_board_ends_the_game() -
     state.turn.stage = Stage.OUTBREAK  # the spread is done (built position)
     events = play(state, "red", [Flip("g1")], faces(g1=tok(4, "M")))
     assert not any(state.rats[r] for r in state.regions) and state.rat_supply
-    assert events[-2] == GameEnding("no rat is left on the board", ("yellow", "blue", "green"))
+    assert events[-2] == GameEnding(EndReason.NO_RATS, ("yellow", "blue", "green"))
     assert state.phase is Phase.FINAL
 
 

@@ -37,6 +37,7 @@ from pbem.rules import (
 from pbem.rules import play as play_move
 from pbem.rules.data import Token
 from pbem.rules.events import (
+    EndReason,
     CubeRemoved,
     CubesPlaced,
     GameEnding,
@@ -114,7 +115,7 @@ def test_r3_2_phase_b_is_skipped_when_no_region_has_rats() -> None:
     events = play(state, "red", [MovePlague(("scandia",))])  # no R3.2 refusal: nothing to place
     assert state.plague == "scandia" and state.supply["red"] == 20
     # R6.1 ruling: a turn that ends with no rat on the board ends the game
-    assert GameEnding("no rat is left on the board", ("yellow", "blue", "green")) in events
+    assert GameEnding(EndReason.NO_RATS, ("yellow", "blue", "green")) in events
     assert state.phase is Phase.FINAL and state.to_move == "yellow"
 
 

@@ -51,10 +51,10 @@ def timed_out_game(games: Path) -> None:
             return
         clock += 120
         with pinned(at_of(clock)):
-            if game.to_move() == "red":
+            if game.to_move == "red":
                 assert timeout(games, "g") is not None
             else:
-                data = {"game": "g", "player": game.to_move(), "kind": "move", "after": after_of(game),
+                data = {"game": "g", "player": game.to_move, "kind": "move", "after": after_of(game),
                         "actions": [a.to_dict() for a in bot_actions(game.state, rng)]}
                 apply_move(games, parse_move(dump_yaml(data).encode()))
 
@@ -75,7 +75,7 @@ def test_r8_2_a_timeouts_flips_are_in_every_seats_view_and_the_bots_knowledge(tm
         know = from_view(view)
         assert set(know.revealed) == set(game.state.flipped)
         assert not set(know.hidden) & set(game.state.flipped)
-    mover = game.to_move()
+    mover = game.to_move
     assert mover is not None
     ok("bot", "g", "--player", mover, "--games", games, "--seconds", "0.1")  # it crashed before
 

@@ -65,16 +65,16 @@ def test_sign_keeps_the_file_text_and_replaces_an_old_signature(keys: Path) -> N
     assert text.startswith(before) and text.count("signature:") == 1
     move = read_move(path)
     public = (keys / "red.key.pub").read_text().strip()
-    assert verify(public, move.data["signature"], move_message(move.data))
+    assert verify(public, move.to_raw()["signature"], move_message(move.to_raw()))
     # CRLF files stay CRLF; a flow-style document is rewritten plainly
     crlf = keys / "crlf.yaml"
     crlf.write_bytes(before.replace("\n", "\r\n").encode())
     ok("sign", crlf, "--key", keys / "red.key")
     assert b"\r\nsignature: " in crlf.read_bytes() and b"\n" not in crlf.read_bytes().replace(b"\r\n", b"")
     flow = keys / "flow.yaml"
-    flow.write_text(json.dumps({k: v for k, v in move.data.items() if k != "signature"}))
+    flow.write_text(json.dumps({k: v for k, v in move.to_raw().items() if k != "signature"}))
     ok("sign", flow, "--key", keys / "red.key")
-    assert read_move(flow).data == move.data
+    assert read_move(flow).to_raw() == move.to_raw()
 
 
 def test_apply_refuses_unsigned_and_wrongly_signed_moves(keys: Path) -> None:
@@ -83,7 +83,7 @@ def test_apply_refuses_unsigned_and_wrongly_signed_moves(keys: Path) -> None:
     refused with exit 8 and no file changes."""
     games = new_signed_game(keys)
     path = commit_file(games, "g", "red", keys)
-    commitment = read_move(path).data["nonce_commitment"]
+    commitment = read_move(path).to_raw()["nonce_commitment"]
     before = snapshot(games)
     result = run("apply", path, "--games", games)
     assert result.exit_code == Exit.SIGNATURE and "(P8)" in result.output and "not signed" in result.output
@@ -114,7 +114,7 @@ def test_a_commitment_registers_the_key_it_is_signed_with(keys: Path) -> None:
     text = blue.read_text()
     blue_pub = (keys / "blue.key.pub").read_text().strip()
     mallory = (keys / "mallory.key.pub").read_text().strip()
-    assert read_move(blue).data["key"] == blue_pub
+    assert read_move(blue).to_raw()["key"] == blue_pub
     before = snapshot(games)
     # registering mallory's key, but signed with blue's: refused
     forged = keys / "forged.yaml"
@@ -338,7 +338,7 @@ def test_a_signed_move_of_a_player_without_key_is_refused(tmp_path: Path) -> Non
     result = run("apply", path, "--games", games)
     assert result.exit_code == Exit.SIGNATURE and "(P8)" in result.output and "no registered key" in result.output
     assert snapshot(games) == before
-    data = parse_move(path.read_bytes()).data
+    data = parse_move(path.read_bytes()).to_raw()
     del data["signature"]
     path.write_text(dump_yaml(data))
     ok("apply", path, "--games", games)

@@ -46,7 +46,7 @@ class Player:
         if not self.chosen:
             return self.state
         head = live(self.text)
-        actions = parse_move(("\n".join(head + self.chosen) + "\n").encode()).data["actions"]
+        actions = parse_move(("\n".join(head + self.chosen) + "\n").encode()).to_raw()["actions"]
         state = self.state.copy()
         for a in actions:
             apply_in_place(state, self.me, action_from_dict(a), MappingFaces({}))

@@ -51,7 +51,7 @@ def send(games: Path, game: Game, body: list[str]) -> Game:
 
 def move_text(game: Game, body: list[str]) -> str:
     after = after_of(game)
-    return "\n".join([*notation.header_lines("t", game.to_move() or "", after["seq"], after["hash"]), *body]) + "\n"
+    return "\n".join([*notation.header_lines("t", game.to_move or "", after["seq"], after["hash"]), *body]) + "\n"
 
 
 def at_last_placement(games: Path) -> Game:
@@ -60,7 +60,7 @@ def at_last_placement(games: Path) -> Game:
     for _ in range(3):
         game = send(games, game, ["place north 2"])
     assert game.state is not None and game.state.phase is Phase.SETUP and not game.state.queue
-    assert game.to_move() == "red"
+    assert game.to_move == "red"
     return game
 
 
@@ -112,7 +112,7 @@ def test_r7_5_the_last_placement_alone_ends_a_go(tmp_path: Path) -> None:
     out = ok("apply", path, "--games", games)
     assert "accepted" in out and "not finished" not in out
     game = load_game(games / "t")
-    assert game.state is not None and game.state.phase is Phase.TURN and game.to_move() == "red"
+    assert game.state is not None and game.state.phase is Phase.TURN and game.to_move == "red"
     assert "# plague REGION (R3.3)" in template(SeatView(game, "red"))
 
 
@@ -123,7 +123,7 @@ def test_r7_5_the_last_placement_and_the_whole_of_turn_1_is_one_move(tmp_path: P
     path.write_text(move_text(game, ["place west 2", "place south 1", "plague east", "spread south"]))
     assert "the turn is complete: mail it" in ok("check", path, "--log", games / "t" / "log.yaml")
     ok("apply", path, "--games", games)
-    assert load_game(games / "t").to_move() == "green"
+    assert load_game(games / "t").to_move == "green"
 
 
 def test_r7_5_the_last_placement_and_turn_1_up_to_a_witch_look_may_stop_there(tmp_path: Path) -> None:
@@ -165,13 +165,13 @@ def test_r4_2_a_flip_order_closes_a_turn_whose_plague_moved_in_an_earlier_move_f
     assert not game.facts.whole_turns
     game = send(games, game, ["place west 2"])
     game = send(games, game, ["place south 1", "plague east"])  # a half turn: 1 rat owed
-    assert game.state is not None and game.state.turn.spread_left == 1 and game.to_move() == "red"
+    assert game.state is not None and game.state.turn.spread_left == 1 and game.to_move == "red"
     path = tmp_path / "rest.txt"
     path.write_text(move_text(game, ["spread south", "flip t03"]))
     assert "the turn is complete: mail it" in ok("check", path, "--log", games / "t" / "log.yaml")
     ok("apply", path, "--games", games)
     game = load_game(games / "t")
-    assert game.to_move() == "green"
+    assert game.to_move == "green"
     assert "game t:" in ok("verify", games / "t" / "log.yaml")
 
 

@@ -38,7 +38,19 @@ PLURAL_FORMS = {
     "uk": "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
 }
 LANGUAGE_NAMES = {"hu": "Hungarian", "el": "Greek", "uk": "Ukrainian"}
-CARDS = ("peasant", "merchant", "monk", "knight", "witch", "king")  # pbem.rules.data.CLASSES, R1.5
+
+
+def _declared(path: Path, name: str) -> tuple[str, ...]:
+    """A tuple of strings assigned once at the top of ``path`` (read, not imported: this
+    checkout's pbem, whatever pbem is installed)."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name
+                and node.value is not None):
+            return tuple(ast.literal_eval(node.value))
+    raise LookupError(f"{name} is not declared in {path}")
+
+
+CARDS = _declared(PBEM / "rules" / "data.py", "CLASSES")  # R1.5: the class cards, declared once
 ACTIONS = ("take_card", "place", "king", "merchant", "monk", "witch_look", "witch_swap", "move_plague", "spread",
            "knight_cubes", "knight_move", "flip", "end")  # pbem.i18n.ACTION_WORDS
 

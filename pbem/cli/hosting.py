@@ -80,6 +80,7 @@ def new(
     from pbem.fair.keys import read_public_key
     from pbem.files import read_limited
     from pbem.host.create import NewGame, create
+    from pbem.host.settings import RevealWhen
     from pbem.rules.data import GameDataError
 
     secret = None
@@ -100,7 +101,7 @@ def new(
     spec.emails = _pairs(emails, "--email")
     spec.bots = _pairs(bots, "--bot")
     spec.bot_seconds = bot_seconds
-    spec.reveal = reveal
+    spec.reveal = RevealWhen(reveal)
     spec.languages = _pairs(langs, "--seat-lang")
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration

@@ -20,7 +20,7 @@ from pbem.i18n import LANGS, Msg
 @click.argument("game_id", metavar="GAME")
 @click.option("--player", required=True, help="Your seat.")
 @click.option("--reveal", "reveal_it", is_flag=True, help="Round 2: write the move revealing the kept nonce.")
-@click.option("--words", "from_words", is_flag=True,
+@click.option("--from-words", "from_words", is_flag=True,
               help="Make the nonce from words you type and keep (5 or more, nobody could guess them): after "
                    "the game, they prove the nonce was yours (docs/fairplay.md). With --reveal: the words again.")
 @click.option("--keep", type=click.Path(dir_okay=False, path_type=Path),
@@ -149,7 +149,7 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
         from pbem.views.template import resign_template
 
         make = resign_template  # the resignation's move file instead
-    who = player or game.to_move()
+    who = player or game.to_move
     if who is None:
         raise StateError(
             Msg("name the player with --player (before the start every player commits to a nonce, then reveals it)")
@@ -208,7 +208,7 @@ def keygen(out: Path, lang: str) -> None:
 @click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="Your private key file.")
 @click.option("--register", is_flag=True, help="Commit moves: also add your public key ('key:').")
-@click.option("--log", "log", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--log", "log", type=click.Path(path_type=Path),
               help="The game's log: a text move's region words are read through the game's own map, "
                    "as the host reads them (a custom map, P3).")
 @lang_option
@@ -219,7 +219,7 @@ def sign(move_file: Path, key: Path, register: bool, log: Path | None, lang: str
 
     move = sign_move_file(move_file, key, register, log)
     click.echo(say(Msg("signed {file} ({player}'s {kind} for game {game})", file=str(move_file),
-                       player=move.player, kind=move.kind, game=move.game), lang))
+                       player=move.player, kind=move.KIND, game=move.game), lang))
 
 
 @main.command()

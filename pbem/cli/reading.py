@@ -145,7 +145,7 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
 def nonce_option(command: Any) -> Any:
     command = click.option(
         "--words", "words_seat", metavar="SEAT",
-        help="Type the words you made SEAT's nonce from (the page, or 'pbem nonce --words'): check that the "
+        help="Type the words you made SEAT's nonce from (the page, or 'pbem nonce --from-words'): check that the "
              "log holds exactly their nonce (P4; it rests on nothing the host sent: docs/fairplay.md).",
     )(command)
     return click.option(
@@ -209,7 +209,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str
 
     checked = require_valid(entries)
     if checked is not None:
-        if entries[0].raw.get("host_key"):
+        if game.keys.host:
             ok(Msg.plural("the {n} entry carries the host's signature (P8)",
                           "all {n} entries carry the host's signature (P8)", checked.entries_signed))
         ok(Msg.plural("{n} signed move verifies with its player's key (P8)",
@@ -266,7 +266,7 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path, lang: 
                               reason=err.words), err.rule) from None
     said = Msg("OLD ({old}), the log you kept, reads and its chain holds (P7)", old=str(old))
     click.echo(f"ok: {say(said, lang)}")
-    result = compare([e.raw for e in entries], hashes, [e.raw for e in old_entries], old_hashes)
+    result = compare([e.to_raw() for e in entries], hashes, [e.to_raw() for e in old_entries], old_hashes)
     if result.ok:
         click.echo(f"ok: {say(result.message, lang)}")
         return

@@ -34,6 +34,7 @@ from pbem.host.settings import load_settings
 from pbem.i18n import Msg
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, after_of, parse_move
+from pbem.log.records import TurnMove
 from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move, reveal_move
 
@@ -60,10 +61,7 @@ def bot_move(path: Path, game: Game, player: str, level: str, seconds: float = D
 
     bot = make_bot(level, rng or random.Random(secrets.randbits(64)), seconds)
     actions = bot.choose(game.state, seat_knowledge(path, game, player))
-    return {
-        "game": game.game_id, "player": player, "kind": "move", "after": after_of(game),
-        "actions": [a.to_dict() for a in actions],
-    }
+    return TurnMove.write(game.game_id, player, after_of(game), [a.to_dict() for a in actions]).to_raw()
 
 
 def bot_nonce(secret: bytes, player: str) -> bytes:
@@ -86,7 +84,7 @@ def _next_data(path: Path, game: Game, seconds: float) -> dict[str, Any] | None:
                 nonce = bot_nonce(read_secret(path)[0], player)
                 return (commit_move if opening is Opening.COMMIT else reveal_move)(game, player, nonce)
         return None
-    to_move = game.to_move()
+    to_move = game.to_move
     if to_move is None or to_move not in game.bots:
         return None
     seed = int(protocol.sha256_hex(f"{game.last_hash}/{to_move}".encode())[:16], 16)

@@ -14,7 +14,6 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pbem import ENGINE_NAME, __version__
 from pbem.data import STANDARD_DATA_HASHES, default_board, default_catalogue
@@ -25,11 +24,20 @@ from pbem.files import write_atomic
 from pbem.host.head import head_of
 from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
-from pbem.host.settings import BOT_SECONDS, REVEALS, Settings, check_languages, check_registrations, save_settings
+from pbem.host.settings import (
+    BOT_SECONDS,
+    REVEALS,
+    RevealWhen,
+    Settings,
+    check_languages,
+    check_registrations,
+    save_settings,
+)
 from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import BOT_LEVELS, Keys
 from pbem.log.logfile import LOG_NAME, append, link
+from pbem.log.records import Create, Draft, Edition, Made, Options
 from pbem.log.yamlio import dump_yaml
 from pbem.rules.data import Board, Catalogue
 
@@ -54,7 +62,7 @@ class NewGame:
     reminder: int | None = None  # seconds before the deadline a reminder is mailed
     bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (entry 0)
     bot_seconds: float | None = None  # their thinking time per decision (host.yaml; None: the default)
-    reveal: str = "manual"  # P6: "auto": the host's step reveals the secret once the game is over
+    reveal: RevealWhen = RevealWhen.MANUAL  # P6: AUTO: the host's step reveals the secret once the game is over
     languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it reads (host.yaml)
 
 
@@ -65,11 +73,11 @@ def create(games: Path, spec: NewGame) -> Path:
     if path.exists():
         raise StateError(Msg("game {game} already exists in {folder}", game=repr(spec.game_id),
                              folder=repr(str(games))), "P1")
-    made = "supplied" if spec.secret is not None else "os-csprng"
+    made = Made.SUPPLIED if spec.secret is not None else Made.OS_CSPRNG
     secret = spec.secret if spec.secret is not None else secrets.token_bytes(32)
     if len(secret) != 32:
         raise FormatError(Msg("the secret must be 32 bytes (64 hex digits)"), "P1")
-    entry = _first_entry(spec, secret, made)
+    bots = _bot_seats(spec) if spec.bots else {}  # its refusals first, as entry 0's options
     # --- P8: the host key signs entry 0 too; host.yaml keeps its path (pbem.fair.keys) ---
     emails = check_registrations(spec.players, spec.keys, spec.emails)
     sealer = None
@@ -81,11 +89,10 @@ def create(games: Path, spec: NewGame) -> Path:
         raise FormatError(Msg("--key: one key per seat, and none the host's: {clash}; each player "
                               "makes a key of their own with 'pbem keygen'; nothing was changed", clash=clash), "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
-                        bot_seconds=spec.bot_seconds, reveal=spec.reveal, languages=dict(spec.languages))
+                        bot_seconds=spec.bot_seconds, reveal=RevealWhen(spec.reveal), languages=dict(spec.languages))
     # --- end P8 ---
-    if spec.host_key:
-        entry["host_key"] = spec.host_key
-    _write_game(games, spec.game_id, {"secret": secret.hex(), "made": made}, entry, settings, sealer)
+    entry = _first_entry(spec, secret, made, bots)
+    _write_game(games, spec.game_id, {"secret": secret.hex(), "made": made.value}, entry, settings, sealer)
     return path
 
 
@@ -114,41 +121,22 @@ def _check_spec(spec: NewGame) -> None:
                               low=BOT_SECONDS[0], high=BOT_SECONDS[1], seconds=spec.bot_seconds), "P1")
 
 
-def _first_entry(spec: NewGame, secret: bytes, made: str) -> dict[str, Any]:
-    """Entry 0 before it is chained (P3): the game, its data and edition, the secret's commitment."""
+def _first_entry(spec: NewGame, secret: bytes, made: Made, bots: dict[str, str]) -> Draft:
+    """Entry 0 before it is chained (P3): the game, its data and edition, the secret's
+    commitment, the options (R2.1, R8.1, the bot seats) and the keys (P8)."""
     data = {"map": spec.board.to_data(), "tokens": spec.catalogue.to_data()}
     data_hash = protocol.data_hash(data["map"], data["tokens"])
-    entry: dict[str, Any] = {
-        "kind": "create",
-        "protocol": protocol.PROTOCOL,
-        "engine": {"name": ENGINE_NAME, "version": __version__},
-        "game": spec.game_id,
-        "players": list(spec.players),
-        "options": _options(spec),
-        "secret": {"commitment": protocol.secret_commitment(secret), "made": made},
-        "edition": "standard" if data_hash in STANDARD_DATA_HASHES else "custom",  # P3
-        "data_hash": data_hash,
-        "data": data,
-    }
-    if spec.keys:
-        entry["keys"] = dict(sorted(spec.keys.items()))
-    return entry
-
-
-def _options(spec: NewGame) -> dict[str, Any]:
-    """Entry 0's options: the first player (R2.1) and, when set, the deadline (R8.1)."""
-    options: dict[str, Any] = {"first": spec.first}
-    if spec.deadline is not None:
-        options["deadline"] = spec.deadline
-    if spec.reminder is not None:
-        options["reminder"] = spec.reminder
-    if spec.bots:
-        options["bots"] = _bot_seats(spec)
-    return options
+    options = Options(spec.first, spec.deadline, spec.reminder, bots)
+    return Create.new(
+        protocol=protocol.PROTOCOL, engine={"name": ENGINE_NAME, "version": __version__}, game=spec.game_id,
+        players=tuple(spec.players), options=options, commitment=protocol.secret_commitment(secret), made=made,
+        edition=Edition.STANDARD if data_hash in STANDARD_DATA_HASHES else Edition.CUSTOM,  # P3
+        data_hash=data_hash, data=data, keys=spec.keys, host_key=spec.host_key or None,
+    )
 
 
 def _write_game(
-    games: Path, game_id: str, secret: dict[str, str], entry: dict[str, Any], settings: Settings,
+    games: Path, game_id: str, secret: dict[str, str], entry: Draft, settings: Settings,
     sealer: Sealer | None,
 ) -> None:
     """The game's files written in a private temporary folder, then renamed into place at once."""
@@ -162,7 +150,7 @@ def _write_game(
         write_atomic(tmp / SECRET_NAME, dump_yaml(secret).encode(), 0o600)
         os.close(os.open(tmp / ".lock", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
         os.chmod(tmp / ".lock", 0o600)
-        first = link(entry, 0, protocol.ZERO_HASH, stamp(None))
+        first = link(entry.to_raw(), 0, protocol.ZERO_HASH, stamp(None))
         if not settings.empty():
             save_settings(tmp, settings)
         append(tmp / LOG_NAME, [sealer.seal(first) if sealer else first])

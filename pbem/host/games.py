@@ -11,7 +11,6 @@ and the bot seats' turns, in the same lock).  A refused input changes no file.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import SignatureError, StateError, UnknownError
 from pbem.fair import protocol
@@ -25,7 +24,7 @@ from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.moves import Move
-from pbem.log.records import Timeout
+from pbem.log.records import Abandon, Replace, Reveal, Waive
 from pbem.referee.admit import check_abandon, check_waive
 from pbem.referee.audit import host_faces
 from pbem.referee.deadlines import due
@@ -106,8 +105,8 @@ def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
         read = cached_game(path)
         game = read.game
         written = judged(path, game, move)
-        offered = move.data.get("key") if move.kind == "commit" else None
-        if isinstance(offered, str) and offered != game.keys.get(move.player) and not key_confirmed:
+        offered = move.key
+        if offered is not None and offered != game.keys.get(move.player) and not key_confirmed:
             raise SignatureError(Msg(
                 "the commitment registers a key for {seat}, and anyone could have written "
                 "it in {seat}'s name: it is recorded only once the key is confirmed as "
@@ -134,7 +133,7 @@ def waive(games: Path, game_id: str, player: str) -> Applied:
         read = cached_game(path)
         game = read.game
         check_waive(game, player)
-        return _recorded(path, read, record(path, game, [{"kind": "waive", "player": player}]))
+        return _recorded(path, read, record(path, game, [Waive.new(player)]))
 
 
 def abandon(games: Path, game_id: str) -> Applied:
@@ -144,7 +143,7 @@ def abandon(games: Path, game_id: str) -> Applied:
         read = cached_game(path)
         game = read.game
         check_abandon(game)
-        return _recorded(path, read, record(path, game, [{"kind": "abandon"}]))
+        return _recorded(path, read, record(path, game, [Abandon.new()]))
 
 
 # --- R8: timeouts and new players ----------------------------------------------------------
@@ -163,7 +162,7 @@ def timeout(games: Path, game_id: str) -> Applied | None:
             return None
         faces = host_faces(game, secret_for(game, path))
         assert due_at(game) == found[1]
-        return _recorded(path, read, record(path, game, [standin_entry(game, Timeout, faces)], faces=faces))
+        return _recorded(path, read, record(path, game, [standin_entry(game, faces, timed_out=True)], faces=faces))
 
 
 def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | None) -> Applied:
@@ -179,11 +178,8 @@ def replace(games: Path, game_id: str, seat: str, email: str | None, key: str | 
             settings.emails[seat] = check_address(email, seat)
         elif seat in settings.emails:
             del settings.emails[seat]  # the old player's address must not get the new player's mail
-        entry: dict[str, Any] = {"kind": "replace", "player": seat}
-        if key is not None:
-            entry["key"] = key
         save_settings(path, settings)  # before the log: a crash leaves at worst no entry
-        return _recorded(path, read, record(path, game, [entry]))
+        return _recorded(path, read, record(path, game, [Replace.new(seat, key)]))
 
 
 # --- the end ------------------------------------------------------------------------
@@ -199,4 +195,4 @@ def reveal(games: Path, game_id: str) -> Applied:
         if game.secret is not None:
             raise StateError(Msg("the secret has already been revealed"), "P6")
         secret = secret_for(game, path)
-        return _recorded(path, read, record(path, game, [{"kind": "reveal", "secret": secret.hex()}]))
+        return _recorded(path, read, record(path, game, [Reveal.new(secret)]))

@@ -96,7 +96,7 @@ def refresh(folder: Path, read: CachedGame) -> None:
 
 
 def _key(game: Game) -> tuple[Any, ...]:
-    return (status(game), game.opening.value, game.to_move())
+    return (status(game), game.opening.value, game.to_move)
 
 
 def _head(

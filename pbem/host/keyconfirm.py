@@ -28,7 +28,7 @@ import json
 import re
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from pbem.errors import SenderError, SignatureError, StateError, UnknownError
 from pbem.fair.keys import confirm_message, fingerprint, verify
@@ -40,6 +40,7 @@ from pbem.host.step import Applied
 from pbem.i18n import Msg, translator
 from pbem.log.logfile import LOG_NAME, locked
 from pbem.log.moves import Move, parse_move
+from pbem.log.records import CommitMove
 from pbem.record import Record
 from pbem.referee.admit import judge
 
@@ -69,9 +70,9 @@ class Confirmation(Record):
     signature: str | None
 
 
-def registers_key(move: Move) -> bool:
+def registers_key(move: Move) -> TypeGuard[CommitMove]:
     """P8: a nonce commitment that registers a key (the only move that can)."""
-    return move.kind == "commit" and isinstance(move.data.get("key"), str)
+    return isinstance(move, CommitMove) and move.key is not None
 
 
 def code_in(subject: str, body: str | None) -> Confirmation | None:
@@ -136,7 +137,7 @@ def take_setting(path: Path, seat: str, code: str, change: dict[str, str]) -> bo
     return bool(held["change"] == change)
 
 
-def hold(games: Path, move: Move, sender: str) -> Held | Applied:
+def hold(games: Path, move: CommitMove, sender: str) -> Held | Applied:
     """Judge a key-registering commitment and hold it under a new code (see the module);
     one that names the key already registered for its seat registers nothing new: applied."""
     path = game_dir(games, move.game)
@@ -144,7 +145,7 @@ def hold(games: Path, move: Move, sender: str) -> Held | Applied:
     with locked(path):
         game = load_game(path)
         judge(game, move)  # the referee's verdict first: a refused commitment is not held
-        known = game.keys.get(move.player) == move.data["key"]
+        known = game.keys.get(move.player) == move.key
         if not known and to is None:
             raise SignatureError(Msg(
                 "the commitment registers a key for {player}, but this host has no address for "
@@ -153,7 +154,7 @@ def hold(games: Path, move: Move, sender: str) -> Held | Applied:
             )
         code = "" if known else _hold(path, move, sender)
     return apply_move(games, move) if known or to is None else Held(move.game, move.player, code, to,
-                                                                     move.data["key"])
+                                                                     str(move.key))
 
 
 def _hold(path: Path, move: Move, sender: str) -> str:
@@ -163,7 +164,7 @@ def _hold(path: Path, move: Move, sender: str) -> str:
     for old in mine[: max(0, len(mine) - PER_SEAT + 1)]:
         del pending[old]
     code = base64.b32encode(secrets.token_bytes(10)).decode("ascii")
-    pending[code] = {"seat": move.player, "move": move.data, "from": sender}
+    pending[code] = {"seat": move.player, "move": move.to_raw(), "from": sender}
     _save(path, pending)
     return code
 

@@ -44,7 +44,7 @@ def sealer_for(key_path: Path, public: str | None = None) -> Sealer:
 
 def game_sealer(game_dir: Path, game: Game) -> Sealer | None:
     """The sealer for a game whose entry 0 names a host key; None when there is none."""
-    public = game.entries[0].raw.get("host_key")
+    public = game.keys.host
     if not isinstance(public, str):
         return None
     settings = load_settings(game_dir)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,14 @@ SETTINGS_LIMIT = 64 * 1024
 SEEN_LIMIT = 16 * 1024 * 1024
 
 
-REVEALS = ("auto", "manual")
-"""P6: the end of a game: the secret revealed by the host's step, or by the host's 'pbem reveal'."""
+class RevealWhen(StrEnum):
+    """P6: the end of a game: the secret revealed by the host's step, or by the host's 'pbem reveal'."""
+
+    AUTO = "auto"
+    MANUAL = "manual"
+
+
+REVEALS = tuple(r.value for r in RevealWhen)
 
 BOT_SECONDS = (0.1, 60.0)
 """The thinking time a host may give its bot seats, per decision, in seconds."""
@@ -43,7 +50,7 @@ class Settings:
     # P6: whether the host's step reveals the secret as soon as the game is over ("auto", what
     # 'pbem new' writes by default) or leaves it to the host's 'pbem reveal' ("manual"; a game
     # whose host.yaml does not say, e.g. an older one or one made through the library)
-    reveal: str = "manual"
+    reveal: RevealWhen = RevealWhen.MANUAL
     # the language each seat reads (pbem.i18n.LANGS); a seat not listed reads English
     languages: dict[str, str] = field(default_factory=dict)
 
@@ -57,8 +64,8 @@ class Settings:
             data["mail_from"] = self.mail_from
         if self.bot_seconds is not None:  # whole milliseconds: pbem's YAML has no floats (P2)
             data["bot_milliseconds"] = round(self.bot_seconds * 1000)
-        if self.reveal != "manual":
-            data["reveal"] = self.reveal
+        if self.reveal is not RevealWhen.MANUAL:
+            data["reveal"] = self.reveal.value
         if self.languages:
             data["languages"] = dict(sorted(self.languages.items()))
         return data
@@ -142,7 +149,7 @@ def load_settings(game_dir: Path) -> Settings:
                               "'languages' (seat: {langs})", path=str(path), low=f"{BOT_SECONDS[0] * 1000:.0f}",
                               high=f"{BOT_SECONDS[1] * 1000:.0f}", auto=REVEALS[0], manual=REVEALS[1],
                               langs=", ".join(LANGS)))
-    return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, str(reveal),
+    return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, RevealWhen(reveal),
                     dict(languages))
 
 

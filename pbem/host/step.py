@@ -20,7 +20,6 @@ The log is written last, atomically, for each decision; a private file (R5.6) fi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import InternalError, PbemError, StateError, TamperError
 from pbem.fair import protocol
@@ -28,18 +27,18 @@ from pbem.fair.dealing import HostFaces
 from pbem.host.private import write_private
 from pbem.host.sealer import game_sealer
 from pbem.host.secret import secret_for
-from pbem.host.settings import load_settings
+from pbem.host.settings import RevealWhen, load_settings
 from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, append, link
 from pbem.log.moves import Move
-from pbem.log.records import Entry, Standin, parse_entry
+from pbem.log.records import Draft, Entry, Reveal, TurnMove, as_sent, parse_entry
+from pbem.log.records import Move as Played
 from pbem.record import Record
 from pbem.referee.admit import Verdict, judge
 from pbem.referee.audit import host_faces, start_entry
 from pbem.referee.replay import apply_entry
-from pbem.referee.reveals import outcome_dicts
 from pbem.referee.seats import resigned_to_move, standin_entry
 from pbem.rules import play
 from pbem.rules.events import Event
@@ -56,31 +55,30 @@ class Applied(Record):
     game: Game
 
 
-def resolve(game: Game, verdict: Verdict, faces: HostFaces) -> tuple[dict[str, Any], list[Event]]:
-    """An admitted move resolved with the faces, as its log entry (P10: this cannot refuse)."""
-    move = verdict.move
+def resolve(game: Game, verdict: Verdict, move: TurnMove, faces: HostFaces) -> tuple[Draft, list[Event]]:
+    """An admitted turn resolved with the faces, as its log entry (P10: this cannot refuse)."""
     assert game.state is not None  # the referee admits moves of a started game only
     try:
         _state, events = play(game.state, move.player, verdict.actions, faces)
     except Exception as err:  # pragma: no cover - a bug in pbem, never a refusal
         raise InternalError(f"an admitted move did not resolve: {err}") from err
-    entry = {"kind": "move", "player": move.player, "move": move.data, "outcome": outcome_dicts(events, faces.salt)}
-    return entry, events
+    return Played.played_as(move, events, faces.salt), events
 
 
-def judged(path: Path, game: Game, move: Move) -> tuple[list[dict[str, Any]], list[Event], HostFaces | None]:
+def judged(path: Path, game: Game, move: Move) -> tuple[list[Draft], list[Event], HostFaces | None]:
     """The referee's verdict on ``move`` (P10: on public facts only), then, if admitted, its
     entry: resolved with the faces for a move (P4, P7, R1-R7), as sent for the opening's."""
     verdict = judge(game, move)
-    if move.kind != "move":
-        return [{"kind": move.kind, "player": move.player, "move": move.data}], [], None
+    move = verdict.move  # a text move as the game's own map reads it (P3)
+    if not isinstance(move, TurnMove):
+        return [as_sent(move)], [], None
     faces = host_faces(game, secret_for(game, path))
-    entry, events = resolve(game, verdict, faces)
+    entry, events = resolve(game, verdict, move, faces)
     return [entry], events, faces
 
 
 def record(
-    path: Path, game: Game, entries: list[dict[str, Any]],
+    path: Path, game: Game, entries: list[Draft],
     events: list[Event] | None = None, faces: HostFaces | None = None,
 ) -> Applied:
     """Under the game's lock: write ``entries``, then the host's step (see the module).
@@ -101,7 +99,7 @@ def _bot_seconds(path: Path, game: Game) -> float:
 def _reveals_at_once(path: Path) -> bool:
     """P6: the game's host.yaml says the step reveals the secret at the game's end (a
     damaged host.yaml raises here, before the log is written: nothing changes)."""
-    return load_settings(path).reveal == "auto"
+    return load_settings(path).reveal is RevealWhen.AUTO
 
 
 def _answer(path: Path, applied: Applied, seconds: float) -> Applied:
@@ -130,7 +128,7 @@ def _answer(path: Path, applied: Applied, seconds: float) -> Applied:
 def _write(
     path: Path,
     game: Game,
-    entries: list[dict[str, Any]],
+    entries: list[Draft],
     events: list[Event] | None = None,
     faces: HostFaces | None = None,
 ) -> Applied:
@@ -140,13 +138,12 @@ def _write(
     first = seq = game.last_seq
     prev = game.last_hash
     sealer = None
-    if game.entries[0].raw.get("host_key"):  # P8: the host signs every entry
+    if game.keys.host:  # P8: entry 0 names a host key: the host signs every entry
         sealer = game_sealer(path, game)
     pending = list(entries)
     while pending:
-        entry = pending.pop(0)
         seq += 1
-        entry = link(entry, seq, prev, stamp(game.last_at))
+        entry = link(pending.pop(0).to_raw(), seq, prev, stamp(game.last_at))
         if sealer is not None:
             entry = sealer.seal(entry)
         prev = protocol.entry_hash(entry)
@@ -162,9 +159,9 @@ def _write(
         elif game.resigned and not pending and resigned_to_move(game) is not None:
             # R8.4: a resigned seat is played by the stand-in at once, turn after turn
             faces = faces or host_faces(game, secret_for(game, path))
-            pending.append(standin_entry(game, Standin, faces))
+            pending.append(standin_entry(game, faces))
         elif game.over and game.secret is None and not pending and _reveals_at_once(path):
-            pending.append({"kind": "reveal", "secret": secret_for(game, path).hex()})  # P6
+            pending.append(Reveal.new(secret_for(game, path)))  # P6
     # R5.6: ``events`` are the first entry's (the move's), so its looks are filed under it
     private = write_private(path, game, events or [], faces, first + 1, first)
     append(path / LOG_NAME, chained)

@@ -109,7 +109,7 @@ _OWN_MAP: ContextVar[Mapping[str, str] | None] = ContextVar("pbem_own_map", defa
 def own_map(regions: Mapping[str, str] | None) -> Iterator[None]:
     """Within it, :func:`canonical` reads a region's word through ``regions`` (id -> name on
     the map), a game's own map where it is not the shipped one (P3): a text move read again
-    for its game (:class:`pbem.log.moves.TextMove`) names that game's regions; None: the shipped map."""
+    for its game (:class:`pbem.log.moves.read_again`) names that game's regions; None: the shipped map."""
     token = _OWN_MAP.set(regions)
     try:
         yield

@@ -7,12 +7,14 @@ secret: the host's secret file and the players' private files stay outside.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Any
 
 from pbem.i18n import Msg
-from pbem.log.records import Entry
+from pbem.log.records import Edition, Entry, Made
 from pbem.record import Record, Slots
 from pbem.rules import State
 from pbem.rules.data import Board, Catalogue
@@ -39,8 +41,8 @@ class Facts(Record):
     catalogue: Catalogue
     first_named: str | None
     secret_commitment: str
-    made: str  # P7: "os-csprng", or "supplied" (a test game)
-    edition: str  # P3: "standard" or "custom"
+    made: Made  # P7: by the OS, or supplied (a test game)
+    edition: Edition  # P3: the shipped data, or a custom map or tokens
     data_hash: str
     bots: Mapping[str, str]  # entry 0: seat -> bot level, played by the host
     deadline: int | None  # R8.1: seconds a turn may take (entry 0's options), or none
@@ -60,6 +62,12 @@ class Entropy(Slots):
         self.nonces: dict[str, str] = {}  # player -> revealed nonce, hex
         self.abandoned = False
 
+    def copy(self) -> Entropy:
+        made = Entropy()
+        made.commits, made.waived, made.nonces = dict(self.commits), set(self.waived), dict(self.nonces)
+        made.abandoned = self.abandoned
+        return made
+
 
 class Keys:
     """P8: the key in force for each seat, in one place for the replay and the signature check:
@@ -70,6 +78,9 @@ class Keys:
     def __init__(self, first: Mapping[str, str], host: str | None = None) -> None:
         self.by_player: dict[str, str] = dict(first)
         self.host = host  # entry 0's host_key: no seat may hold it (P8)
+
+    def copy(self) -> Keys:
+        return Keys(self.by_player, self.host)
 
     def get(self, player: str) -> str | None:
         return self.by_player.get(player)
@@ -172,11 +183,11 @@ class Game:
         return self.facts.secret_commitment
 
     @property
-    def made(self) -> str:
+    def made(self) -> Made:
         return self.facts.made
 
     @property
-    def edition(self) -> str:
+    def edition(self) -> Edition:
         return self.facts.edition
 
     @property
@@ -245,27 +256,42 @@ class Game:
     @property
     def test_game(self) -> bool:
         """P7: a game made from a supplied secret is a test game."""
-        return self.made == "supplied"
+        return self.made is Made.SUPPLIED
 
     def at_of(self, seq: int) -> str:
         """The ``at`` of entry ``seq`` (P7; every replayed entry has one)."""
         return self.entries[seq].at
 
+    @property
     def to_move(self) -> str | None:
+        """The seat to move (as :attr:`pbem.rules.State.to_move`); None before the start and at the end."""
         return self.state.to_move if self.state is not None else None
 
     def fork(self) -> Game:
-        """A copy that replaying more entries into either leaves the other as it was (every
-        mutable field copied; the records and the facts are immutable, so shared)."""
-        p4 = Entropy()
-        p4.commits, p4.waived, p4.nonces = dict(self.commits), set(self.waived), dict(self.nonces)
-        p4.abandoned = self.abandoned
-        keys = Keys(self.keys.by_player, self.keys.host)
-        return Game(facts=self.facts, entries=list(self.entries), hashes=list(self.hashes), keys=keys, p4=p4,
-                    commitments=list(self.commitments), state=None if self.state is None else self.state.copy(),
-                    secret=self.secret, sent=dict(self.sent), resigned=set(self.resigned),
-                    turn_since=self.turn_since, revealed=dict(self.revealed))
+        """A copy that replaying more entries into either leaves the other as it was: every
+        field copied, whatever fields a later version adds (the records and the facts are
+        immutable, so a copy of them is themselves)."""
+        return Game(**{f.name: _forked(getattr(self, f.name)) for f in fields(self)})
 
     def seed_nonces(self) -> list[bytes]:
         """P4: each seat's nonce in seat order, a waived seat's as zero bytes."""
         return [bytes.fromhex(self.nonces.get(p, "")) for p in self.players]
+
+
+_SHARED = (Record, str, bytes, int, float, bool, type(None))
+"""Values a fork shares with its game: immutable ones."""
+
+
+def _forked(value: Any) -> Any:
+    """One field of a game for its fork: an immutable value as it is, a container of immutable
+    values copied one level, the state, the opening and the keys by their own copy, anything
+    else copied whole (so a field added later is never shared by accident)."""
+    if isinstance(value, _SHARED):
+        return value
+    if isinstance(value, State | Entropy | Keys):
+        return value.copy()
+    if isinstance(value, list | set | tuple) and all(isinstance(x, _SHARED) for x in value):
+        return type(value)(value)
+    if isinstance(value, dict) and all(isinstance(x, _SHARED) for x in value.values()):
+        return dict(value)
+    return copy.deepcopy(value)

@@ -115,7 +115,7 @@ def gzip_log(data: bytes) -> bytes:
 def read_docs(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """:func:`read_log`'s entries as written (for tools that rewrite a log: tests, vectors)."""
     records, hashes = read_log(path)
-    return [r.raw for r in records], hashes
+    return [r.to_raw() for r in records], hashes
 
 
 def parse_log(docs: list[Any]) -> tuple[list[Entry], list[str]]:

@@ -30,6 +30,8 @@ from pbem.i18n import N_, Msg
 from pbem.i18n.names import own_map
 from pbem.log import notation
 from pbem.log.game import Game
+from pbem.log.records.sent import Move as Move  # the type of a move file, offered here as before
+from pbem.log.records.sent import move_of
 from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
 from pbem.record import Record
 
@@ -42,26 +44,29 @@ OPENING_KINDS = ("commit", "nonce")
 """P4: the move kinds of the opening; they answer entry 0."""
 
 
-class Move(Record):
-    game: str
-    player: str
-    kind: str  # "move", P4's "commit" and "nonce", or R8.4's "resign"
-    data: dict[str, Any]  # the move as sent
-
-
-class TextMove(Move):
-    """A move read from the notation, with what it was read from: its region words were read
-    through the shipped map's names, and a game whose map is its own reads them again through
-    its own (P3; :func:`pbem.referee.admit.judge`)."""
+class TextSource(Record):
+    """The text a move was read from (the notation), so that a game whose map is its own can
+    read its region words again through that map (P3; :func:`pbem.referee.admit.judge`)."""
 
     text: str
     what: str
     context: dict[str, Any] | None
 
-    def read_again(self, regions: Mapping[str, str]) -> Move:
-        """The move read again through ``regions`` (id -> name), a game's own map."""
-        with own_map(regions):
-            return parse_move(self.text.encode("utf-8"), self.what, self.context)
+
+def text_source(move: Move) -> TextSource | None:
+    """What ``move`` was read from, if it was read from the notation (:func:`parse_move`)."""
+    source = move.__dict__.get("_text_source")
+    return source if isinstance(source, TextSource) else None
+
+
+def read_again(move: Move, regions: Mapping[str, str]) -> Move:
+    """A text move read again through ``regions`` (id -> name), a game's own map; any other
+    move as it is.  Its words were read through the shipped map's names."""
+    source = text_source(move)
+    if source is None:
+        return move
+    with own_map(regions):
+        return parse_move(source.text.encode("utf-8"), source.what, source.context)
 
 
 @cache
@@ -265,9 +270,10 @@ def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | N
             "{what}: at key: the public key is not in canonical base64 (the spare bits of "
             "its last character must be zero; copy the key as 'pbem keygen' wrote it)", what=named), "P2",
         )
-    if plain:
-        return TextMove(doc["game"], doc["player"], doc["kind"], doc, text, what, context)
-    return Move(doc["game"], doc["player"], doc["kind"], doc)
+    move = move_of(doc)
+    if plain:  # the text it was read from, beside the record's fields (never signed, hashed or written)
+        move.__dict__["_text_source"] = TextSource(text, what, context)
+    return move
 
 
 _ORDER = ("game", "player", "kind", "after", "actions", "nonce_commitment", "nonce", "key", "comment", "signature")

@@ -36,6 +36,7 @@ from typing import Any
 from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
 from pbem.i18n.names import canonical, unknown_name
+from pbem.log.records.sent import CommitMove, Move, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
 
 HEADER_WORDS = ("game", "player", "after")
 KEYWORDS = frozenset({
@@ -141,7 +142,7 @@ class _Reading:
         self.what = what
         self.fields: dict[str, Any] = {}
         self.actions: list[dict[str, Any]] = []
-        self.kinds: list[str] = []  # the move file kinds its lines make (one is allowed)
+        self.kinds: list[type[SentMove]] = []  # the kinds of move its lines make (one is allowed)
         self.sig: list[str] = []
         self.notes: list[str] = []
         self.last = ""
@@ -153,14 +154,14 @@ class _Reading:
         word, rest = words[0].lower(), words[1:]
         if word in _ACTIONS:
             self.actions.extend(_ACTIONS[word](where, rest))  # each field folds its case (a name: as typed)
-            self._kind(_TURN)
+            self._kind(TurnMove)
         elif word in _OPENING:
             _arity(where, f"{word} HEX", rest, 1)
             value = rest[0].lower()
             if not _HEX.match(value):
                 raise NotationError(Msg("{where}: {word} takes hex digits (0-9, a-f)", where=where, word=word), "P4")
-            self._kind(word)
-            _set(self.fields, _OPENING[word], value, where)
+            self._kind(_OPENING[word][0])
+            _set(self.fields, _OPENING[word][1], value, where)
         elif word in HEADER_WORDS:
             _header(self.fields, word, [w.lower() for w in rest], where)
         elif word in _OTHER:
@@ -173,7 +174,7 @@ class _Reading:
             )
         self.last = word
 
-    def _kind(self, kind: str) -> None:
+    def _kind(self, kind: type[SentMove]) -> None:
         if kind not in self.kinds:
             self.kinds.append(kind)
 
@@ -194,13 +195,14 @@ class _Reading:
 
     def resign(self, where: str, body: str, rest: list[str]) -> None:
         _arity(where, "resign", rest, 0)
-        self._kind(_RESIGN)
+        self._kind(ResignMove)
 
     def move(self) -> dict[str, Any]:
         if len(self.kinds) > 1:
             raise NotationError(Msg(
                 "{what} mixes {kinds}: one move file is one kind of move "
-                "(a turn, a commitment, a nonce or a resignation)", what=self.what, kinds=joined(sorted(self.kinds))),
+                "(a turn, a commitment, a nonce or a resignation)", what=self.what,
+                kinds=joined(sorted(kind_name(k) for k in self.kinds))),
                 "P7",
             )
         if not self.kinds:
@@ -209,7 +211,7 @@ class _Reading:
                 "below the 'game' and 'after' lines, one action a line (a commitment: 'commit' and "
                 "its 64 hex digits; 'pbem rules notation')", what=self.what), "R7.3",
             )
-        move = {**self.fields, "kind": self.kinds[0]}
+        move = written(self.kinds[0], self.fields)
         if self.actions:
             move["actions"] = self.actions
         if self.sig:
@@ -219,8 +221,7 @@ class _Reading:
         return move
 
 
-_TURN, _RESIGN = "move", "resign"  # move file kinds (schemas/move.json)
-_OPENING = {"commit": "nonce_commitment", "nonce": "nonce"}  # P4's kinds and the field each fills
+_OPENING = {"commit": (CommitMove, "nonce_commitment"), "nonce": (NonceMove, "nonce")}  # P4's kinds, fields
 _OTHER: dict[str, Callable[[_Reading, str, str, list[str]], None]] = {
     "note": _Reading.note, "sig": _Reading.signature, "key": _Reading.key, "resign": _Reading.resign,
 }
@@ -364,8 +365,9 @@ def header_lines(game: str, player: str, seq: int, hash_prefix: str) -> list[str
     return [f"game {game} {player}", f"after {seq} {hash_prefix}"]
 
 
-def write(data: dict[str, Any]) -> str:
-    """A move dict as notation text (reads back to the same dict: :func:`parse`)."""
+def write(move: Move) -> str:
+    """A move as notation text (reads back to the same move: :func:`parse`)."""
+    data = move.to_raw()
     lines: list[str] = []
     if "game" in data:
         lines.append(f"game {data['game']}" + (f" {data['player']}" if "player" in data else ""))
@@ -373,11 +375,10 @@ def write(data: dict[str, Any]) -> str:
         lines.append(f"player {data['player']}")
     if "after" in data:
         lines.append(f"after {data['after']['seq']} {data['after']['hash']}")
-    kind = str(data.get("kind"))
-    if kind in _OPENING:
-        lines.append(f"{kind} {data[_OPENING[kind]]}")
-    elif kind == _RESIGN:
-        lines.append(_RESIGN)
+    if isinstance(move, CommitMove | NonceMove):  # P4's lines: 'commit HEX', 'nonce HEX'
+        lines.append(f"{move.KIND} {move.nonce_commitment if isinstance(move, CommitMove) else move.nonce}")
+    elif isinstance(move, ResignMove):
+        lines.append("resign")
     if "key" in data:
         lines.append(f"key {data['key']}")
     flips: list[str] = []

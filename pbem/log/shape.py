@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pbem.rules.data import CLASSES
+
 Where = str | tuple[Any, str | int]
 """Where a value is in its entry: a path like ``outcome/3/token``, or, for start-up speed,
 (where its container is, its key or index), rendered only when a check fails: every
@@ -148,7 +150,7 @@ GAME_ID = text("[a-z0-9][a-z0-9_-]{0,63}")
 PUBLIC_KEY = text("ed25519:[A-Za-z0-9+/]{43}=")
 SIGNATURE = text("[A-Za-z0-9+/]{86}==")
 COUNT = whole(0, 100)
-CARD = one_of("peasant", "merchant", "monk", "knight", "witch", "king")
+CARD = one_of(*CLASSES)
 PATH = listed(NAME, 1, 2)
 NONCE = text("(?:[0-9a-f]{2}){16,64}")
 
@@ -196,7 +198,7 @@ _EVENTS: dict[str, dict[str, Check]] = {
     "token_flipped": {"token": TOKEN, "token_id": text(), "region": NAME, "cubes": COUNT,
                       "threshold": COUNT, "outbreak": flag, "salt": text("[0-9a-f]{32}")},
     "cube_removed": {"player": NAME, "region": NAME,
-                     "symbol": one_of("M", "A", "peasant", "merchant", "monk", "knight", "witch", "king")},
+                     "symbol": one_of("M", "A", *CLASSES)},
     "turn_started": {"player": NAME, "phase": one_of("setup", "turn", "final")},
     "game_ending": {"reason": text(), "final_round": listed(NAME)},
     "game_over": {"scores": mapping({}, rest=COUNT), "winner": NAME},

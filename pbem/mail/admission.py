@@ -192,7 +192,7 @@ class Admission:
         they would have been (a reply is never lost); anything else is the
         duplicate the log refused."""
         game = load_game(path)
-        seq = game.sent.get(sent_key(read_names(game, move).data))
+        seq = game.sent.get(sent_key(read_names(game, move)))
         if seq is None or seq in seen.values():
             return None
         if any(e.player not in game.bots and not isinstance(e, _HOSTS_OWN)

@@ -103,7 +103,7 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
         return
     started = game.opening.value == "started"
     players = invite_round(child, game)
-    to_move = game.to_move()
+    to_move = game.to_move
     if started and to_move is not None:  # started without a mail (pbem waive...)
         players = {to_move}
     batch = queue.game_batch("invite", game, game.opening.value)

@@ -221,10 +221,10 @@ _DRAWN: list[tuple[Game, str, str, str]] = []  # the map drawn last: (its game, 
 
 def drawn_map(game: Game, lang: str) -> str:
     """The map's drawing (``map_svg``) of this very game and entry in ``lang``, once for its picture and page."""
-    from pbem.views.svg import map_svg  # start-up: only where a picture or a page is made
+    from pbem.views.compose import marked_map  # start-up: only where a picture or a page is made
     if _DRAWN and _DRAWN[0][0] is game and _DRAWN[0][1:3] == (game.last_hash, lang):
         return _DRAWN[0][3]
-    svg = map_svg(game, lang)
+    svg = marked_map(game, lang)
     _DRAWN[:] = [(game, game.last_hash, lang, svg)]
     return svg
 
@@ -299,7 +299,7 @@ def applied_mails(
             continue
         lang = settings.language(player)  # every mail to a seat in its language
         is_mover = normal_address(emails[player]) == sender and player == mover
-        if player == game.to_move() or player in inviting:  # the page shows the seat's own looks (R5.6)
+        if player == game.to_move or player in inviting:  # the page shows the seat's own looks (R5.6)
             pages[player] = composer_page(seat_view(report.folder, game, player), from_address, lang)
         subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates,
                                      pages.get(player), lang)
@@ -358,7 +358,7 @@ def _player_text(
     if is_mover:
         parts.append(said.gettext(ACCEPTED_TEXT))
     parts += ["\n".join(lines), board, log_text(game, lang)]
-    if player == game.to_move():
+    if player == game.to_move:
         subject += "; " + said.say(Msg("your move, {player}", player=player))
         parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
                      + template(SeatView(game, player), lang=lang))
@@ -384,7 +384,7 @@ def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, priva
         attach_part(msg, report.part(("picture", lang), picture, "image", "png",
                                      f"{game.game_id}-{game.last_seq}.png", disposition="inline"))
     attach_part(msg, report.part(("log", ""), report.log_gz, "application", "gzip", log_name(game)))
-    if player == game.to_move():
+    if player == game.to_move:
         msg.add_attachment(
             template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
             filename=f"{game.game_id}-{game.last_seq}-{player}.txt",

@@ -218,7 +218,7 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
                                                          *mark_lines(game, lang)]))  # the notices in one line each
         return told[lang]
 
-    to_move = game.to_move()
+    to_move = game.to_move
     log_gz = gzip_log((game_dir(host.games, game.game_id) / LOG_NAME).read_bytes())
     out = []
     for index, player in enumerate(p for p in game.players if p in emails):

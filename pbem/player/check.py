@@ -8,10 +8,12 @@ the resolution with the faces, which never refuses.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import assert_never
 
 from pbem.files import read_limited
 from pbem.i18n import Msg
 from pbem.log.logfile import read_log
+from pbem.log.records import CommitMove, NonceMove, ResignMove, TurnMove
 from pbem.log.yamlio import MOVE_LIMIT
 from pbem.referee import admit as referee
 from pbem.referee.owed import owed
@@ -33,14 +35,20 @@ def check_move(move_file: Path, log: Path) -> list[str]:
     entries, hashes = read_log(log)
     game = replay(entries, hashes)
     verdict = referee.judge(game, move)
-    if move.kind == "commit":
-        return [Msg("ok: {player}'s nonce commitment would be recorded (P4); keep your nonce secret "
-                    "until every seat has committed", player=move.player)]
-    if move.kind == "nonce":
-        return [Msg("ok: {player}'s nonce matches the commitment and would be recorded (P4)", player=move.player)]
-    if move.kind == "resign":
-        return [Msg("ok: {player}'s resignation would be recorded against entry {seq}; from then on the "
-                    "stand-in rule plays the seat at once (R8.4)", player=move.player, seq=game.last_seq)]
+    match move:
+        case CommitMove():
+            return [Msg("ok: {player}'s nonce commitment would be recorded (P4); keep your nonce secret "
+                        "until every seat has committed", player=move.player)]
+        case NonceMove():
+            return [Msg("ok: {player}'s nonce matches the commitment and would be recorded (P4)",
+                        player=move.player)]
+        case ResignMove():
+            return [Msg("ok: {player}'s resignation would be recorded against entry {seq}; from then on the "
+                        "stand-in rule plays the seat at once (R8.4)", player=move.player, seq=game.last_seq)]
+        case TurnMove():
+            pass
+        case _:
+            assert_never(move)
     head = Msg.plural("ok: the host would accept the {n} action against entry {seq} (P10)",
                       "ok: the host would accept all {n} actions against entry {seq} (P10)",
                       len(verdict.actions), seq=game.last_seq)  # one English form; other languages have theirs

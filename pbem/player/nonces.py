@@ -1,6 +1,6 @@
 """A player's side of the opening (PROTOCOL.md P4): make a nonce, commit to it, reveal it.
 
-``pbem nonce GAME --player P`` makes 32 random bytes (or, with ``--words``, the nonce
+``pbem nonce GAME --player P`` makes 32 random bytes (or, with ``--from-words``, the nonce
 of words the player types: :mod:`pbem.fair.words`), keeps them in a local file (mode
 0600, never sent) and writes the commitment move; once every seat has committed,
 ``pbem nonce GAME --player P --reveal`` writes the move that reveals the kept nonce (or
@@ -24,7 +24,7 @@ from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move
 from pbem.log.notation import is_notation
-from pbem.log.records import Commit, Start
+from pbem.log.records import Commit, CommitMove, NonceMove, Start
 from pbem.log.yamlio import MOVE_LIMIT, decode, dump_yaml, load_one
 
 NONCE_BYTES = 32
@@ -37,24 +37,13 @@ def keep_path(game_id: str, player: str, folder: Path) -> Path:
 
 def commit_move(game: Game, player: str, nonce: bytes) -> dict[str, Any]:
     """P4 round 1: the move that records ``H(tag || nonce)``; answers entry 0 (P7)."""
-    return {
-        "game": game.game_id,
-        "player": player,
-        "kind": "commit",
-        "after": after_of(game, opening=True),
-        "nonce_commitment": protocol.nonce_commitment(nonce),
-    }
+    return CommitMove.write(game.game_id, player, after_of(game, opening=True),
+                            protocol.nonce_commitment(nonce)).to_raw()
 
 
 def reveal_move(game: Game, player: str, nonce: bytes) -> dict[str, Any]:
     """P4 round 2: the move that reveals the nonce; answers entry 0 (P7)."""
-    return {
-        "game": game.game_id,
-        "player": player,
-        "kind": "nonce",
-        "after": after_of(game, opening=True),
-        "nonce": nonce.hex(),
-    }
+    return NonceMove.write(game.game_id, player, after_of(game, opening=True), nonce.hex()).to_raw()
 
 
 def keep(path: Path, game: Game, player: str, nonce: bytes | None = None) -> bytes:
@@ -109,19 +98,18 @@ def _page_nonce(path: Path, raw: bytes, game: Game) -> tuple[str, bytes]:
     """The seat and nonce of a nonce move file (the one the composer page downloads, or
     'pbem nonce --reveal' wrote), once it answers this game's entry 0 (P4, P7)."""
     move = parse_move(raw, Msg("nonce file {name}", name=path.name))
-    if move.kind != "nonce":
+    if not isinstance(move, NonceMove):
         raise FormatError(
             Msg("{path} is {player}'s {kind} move, not a nonce: give the nonce move (round 2: the page's "
                 "'Download the nonce move'), the file 'pbem nonce' kept, or check your words with "
-                "--words SEAT", path=str(path), player=move.player, kind=move.kind), "P4")
-    after = move.data["after"]
-    if move.game != game.game_id or int(after["seq"]) != 0 or not game.hashes[0].startswith(str(after["hash"])):
+                "--words SEAT", path=str(path), player=move.player, kind=move.KIND), "P4")
+    if move.game != game.game_id or move.after_seq != 0 or not game.hashes[0].startswith(move.after_hash):
         raise StateError(
             Msg("{path} holds a nonce for {player} in another game (or another entry 0 "
                 "of game {game}: the game was created again)", path=str(path), player=repr(move.player),
                 game=repr(game.game_id)), "P4",
         )
-    return move.player, bytes.fromhex(str(move.data["nonce"]))
+    return move.player, bytes.fromhex(move.nonce)
 
 
 def nonce_file(path: Path, game: Game) -> tuple[str, bytes, bool]:
@@ -164,7 +152,7 @@ def check_nonce(game: Game, player: str, nonce: bytes, source: Msg) -> Msg:
     """The log's nonce for ``player`` is ``nonce``: the start's once started, else the commitment."""
     start = next((e for e in game.entries if isinstance(e, Start)), None)
     if start is not None:
-        used = start.raw["nonces"].get(player, "")
+        used = start.nonces.get(player, "")
         if used == nonce.hex():
             return Msg("the start (entry {seq}) used exactly {source} (P4)", seq=start.seq, source=source)
         raise TamperError(
@@ -175,11 +163,12 @@ def check_nonce(game: Game, player: str, nonce: bytes, source: Msg) -> Msg:
             Msg("entry {seq}: the start used the nonce {used}... for {player}, not {source} ({kept}...): "
                 "this seed is not the one {player}'s nonce was to make", seq=start.seq, used=used[:16],
                 player=player, source=source, kept=nonce.hex()[:16]), "P4")
-    commit = next((e for e in game.entries if isinstance(e, Commit) and e.raw["player"] == player), None)
+    commit = next((e for e in game.entries if isinstance(e, Commit) and e.move.player == player), None)
     if commit is None:
         raise StateError(Msg("{player} has not committed to a nonce yet: there is nothing to check (P4)",
                              player=player), "P4")
-    if commit.move["nonce_commitment"] == protocol.nonce_commitment(nonce):
+    sent = commit.move
+    if isinstance(sent, CommitMove) and sent.nonce_commitment == protocol.nonce_commitment(nonce):
         return Msg("{player}'s commitment (entry {seq}) is to exactly {source} (P4)", player=player,
                    seq=commit.seq, source=source)
     raise TamperError(

@@ -13,6 +13,7 @@ from pbem.i18n.names import own_map
 from pbem.log import notation
 from pbem.log.logfile import read_log
 from pbem.log.moves import Move, parse_move
+from pbem.log.records import CommitMove, move_of
 from pbem.log.yamlio import MOVE_LIMIT, dump_yaml
 from pbem.referee.admit import own_regions
 from pbem.referee.replay import game_from_first
@@ -47,9 +48,9 @@ def _sign(path: Path, key_path: Path, register: bool) -> Move:
     plain = notation.is_notation(text)  # a text move is signed with 'sig' lines, as it is written
     drop = _SIG_LINE if plain else _SIGNATURE_LINE
     lines = [ln for ln in text.splitlines() if not drop.match(ln)]
-    data = {k: v for k, v in move.data.items() if k != "signature"}
+    data = move.unsigned()
     if register:
-        if move.kind != "commit":
+        if not isinstance(move, CommitMove):
             raise FormatError(Msg("only a nonce commitment registers a key (P8): drop --register"), "P8")
         if data.get("key") not in (None, public):
             raise FormatError(Msg("the commitment already registers another key; remove its 'key:' line"), "P8")
@@ -64,20 +65,20 @@ def _sign(path: Path, key_path: Path, register: bool) -> Move:
             key=fingerprint(public)), "P8",
         )
     signature = sign(key, move_message(data))
+    signed = {**data, "signature": signature}
     if plain:
-        lines += [ln for ln in notation.write({"signature": signature}).splitlines() if ln.startswith("sig ")]
+        lines += [ln for ln in notation.write(move_of(signed)).splitlines() if ln.startswith("sig ")]
     else:
         lines.append(f'signature: "{signature}"')
     new_text = newline.join(lines) + newline
-    signed = {**data, "signature": signature}
     try:
-        kept = parse_move(new_text.encode("utf-8"), f"move file {path.name}").data == signed
+        kept = parse_move(new_text.encode("utf-8"), f"move file {path.name}").to_raw() == signed
     except FormatError:
         kept = False
     if not kept:  # e.g. a flow-style document: rewrite it plainly (comments are lost)
-        new_text = notation.write(signed) if plain else dump_yaml(signed)
+        new_text = notation.write(move_of(signed)) if plain else dump_yaml(signed)
     result = parse_move(new_text.encode("utf-8"), f"move file {path.name}")
-    if result.data != signed or not verify(public, signature, move_message(result.data)):
+    if result.to_raw() != signed or not verify(public, signature, move_message(result.to_raw())):
         raise InternalError("the signed move does not read back")  # pragma: no cover
     mode = path.stat().st_mode & 0o777
     write_atomic(path, new_text.encode("utf-8"), mode)

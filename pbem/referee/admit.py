@@ -22,13 +22,15 @@ admitted move with the faces comes after, and cannot refuse
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, assert_never
 
 from pbem.errors import FormatError, RulesError, SignatureError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.i18n import N_, Msg
 from pbem.log.game import Game, Opening
-from pbem.log.moves import Move, TextMove, parse_move
+from pbem.log.moves import Move, parse_move, read_again
+from pbem.log.records import OPENING_MOVES, CommitMove, NonceMove, ResignMove, SentMove, TurnMove
+from pbem.log.records.values import Edition
 from pbem.record import Record
 from pbem.referee.signatures import check_move as check_signature
 from pbem.referee.signatures import check_one_key
@@ -81,26 +83,29 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
         raise UnknownError(Msg("{player} is not a player in game {game} (players: {players})", player=repr(move.player),
                                game=repr(game.game_id), players=", ".join(game.players)), "R2.1")
     sent, move = move, read_names(game, move)
-    if signatures and (game.keys or "signature" in move.data or "key" in move.data):
+    if signatures and (game.keys or move.signed or move.carries_key):
         _signed(game, move, sent)  # P8 (cryptography is imported only when a key is used)
     key = check_fresh(game, move)
-    if move.kind == "commit":
-        _commit(game, move)
-    elif move.kind == "nonce":
-        _nonce(game, move)
-    elif move.kind == "resign":
-        from pbem.referee.seats import check_resign  # lazily: R8.4, rare (apply's start-up speed)
+    match move:
+        case CommitMove():
+            _commit(game, move)
+        case NonceMove():
+            _nonce(game, move)
+        case ResignMove():
+            from pbem.referee.seats import check_resign  # lazily: R8.4, rare (apply's start-up speed)
 
-        check_resign(game, move.player)
-    else:
-        return _turn(game, move, key, faces)
+            check_resign(game, move.player)
+        case TurnMove():
+            return _turn(game, move, key, faces)
+        case _:
+            assert_never(move)
     return Verdict(move, key, (), None, (), True)
 
 
 def own_regions(game: Game) -> dict[str, str] | None:
     """P3: the game's own map (region id -> name), where its data is not pbem's standard data;
     None for a standard game, whose map is the shipped one."""
-    return None if game.edition == "standard" else {region.id: region.name for region in game.board.regions}
+    return None if game.edition == Edition.STANDARD else {region.id: region.name for region in game.board.regions}
 
 
 def read_names(game: Game, move: Move) -> Move:
@@ -109,7 +114,7 @@ def read_names(game: Game, move: Move) -> Move:
     keeps (:func:`pbem.i18n.names.canonical`).  A standard game's map is the shipped one,
     through which every text move was read already."""
     regions = own_regions(game)
-    return move.read_again(regions) if isinstance(move, TextMove) and regions is not None else move
+    return read_again(move, regions) if regions is not None else move
 
 
 def _signed(game: Game, move: Move, sent: Move) -> None:
@@ -118,7 +123,7 @@ def _signed(game: Game, move: Move, sent: Move) -> None:
     try:
         check_signature(game, move)
     except SignatureError:
-        if move.data == sent.data:
+        if move.to_raw() == sent.to_raw():
             raise
         raise SignatureError(Msg(
             "the move names regions by words that this game's own map reads otherwise than pbem's "
@@ -129,12 +134,12 @@ def _signed(game: Game, move: Move, sent: Move) -> None:
 
 # --- P7: freshness -----------------------------------------------------------------
 
-def sent_key(data: dict[str, Any]) -> str:
+def sent_key(move: SentMove) -> str:
     """What makes two moves the same move: their data without the signature (P7, P8).
 
     Sorted-key JSON of data already checked to be JSON's (by the schema, or by the
     log's hashing), as a string: the replay computes one per recorded move."""
-    return _SENT_KEY.encode({k: v for k, v in data.items() if k != "signature"})
+    return _SENT_KEY.encode(move.unsigned())
 
 
 _SENT_KEY = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
@@ -145,13 +150,12 @@ once a recorded move (start-up speed)."""
 def check_fresh(game: Game, move: Move) -> str:
     """P7: refuse a move sent twice, or written against any entry but the one it must answer;
     returns the move's :func:`sent_key`."""
-    key = sent_key(move.data)
+    key = sent_key(move)
     earlier = game.sent.get(key)
     if earlier is not None:
         raise StaleError(Msg("this move was already applied, as entry {seq}; nothing was changed", seq=earlier), "P7")
-    after = move.data["after"]
-    seq, prefix = after["seq"], after["hash"]
-    target = 0 if move.kind in ("commit", "nonce") else game.last_seq  # P4's answer entry 0
+    seq, prefix = move.after_seq, move.after_hash
+    target = 0 if isinstance(move, OPENING_MOVES) else game.last_seq  # P4's answer entry 0
     target_hash = game.hashes[target]
     if seq == target and target_hash.startswith(prefix):
         return key
@@ -217,7 +221,7 @@ def _opening(game: Game, what: str) -> Opening:
     return opening
 
 
-def _commit(game: Game, move: Move) -> None:
+def _commit(game: Game, move: CommitMove) -> None:
     _opening(game, "commitments")
     player = move.player
     if player in game.waived:
@@ -227,15 +231,15 @@ def _commit(game: Game, move: Move) -> None:
                              "(otherwise a player could choose it after seeing others)", player=player), "P4")
     if game.nonces:
         raise StateError(Msg("the reveal round has begun: no more commitments are taken"), "P4")
-    key = move.data.get("key")
-    if isinstance(key, str):
+    key = move.key
+    if key is not None:
         check_one_key(game, player, key)
 
 
-def _nonce(game: Game, move: Move) -> None:
+def _nonce(game: Game, move: NonceMove) -> None:
     player = move.player
     check_reveal(game, player)
-    nonce = move.data["nonce"]
+    nonce = move.nonce
     if protocol.nonce_commitment(bytes.fromhex(nonce)) != game.commits[player]:
         text = nonce.encode("ascii")
         if protocol.nonce_commitment(text) == game.commits[player] and len(text) <= 64:
@@ -314,7 +318,7 @@ def parse_actions(raw: Any) -> list[Action]:
     return out
 
 
-def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
+def _turn(game: Game, move: TurnMove, key: str, faces: Faces | None) -> Verdict:
     state = game.state
     if state is None:
         opening = game.opening
@@ -333,7 +337,7 @@ def _turn(game: Game, move: Move, key: str, faces: Faces | None) -> Verdict:
     if state.to_move != move.player:
         raise RulesError(Msg("it is {current}'s turn, not {player}'s", current=state.to_move, player=move.player),
                          "R3")
-    actions = parse_actions(move.data.get("actions"))
+    actions = parse_actions(move.actions)
     after, events = play(state, move.player, actions, faces)  # a RuleError is the refusal (R7.3)
     complete = (
         after.to_move != move.player

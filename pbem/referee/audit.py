@@ -9,15 +9,13 @@ check every reveal in the log against the dealt tokens.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.errors import StateError, TamperError
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
 from pbem.fair.tokens import commitments
 from pbem.i18n import Msg
 from pbem.log.game import Game
-from pbem.log.records import Start
+from pbem.log.records import Draft, Setup, Start
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.rules.data import N_TOKENS
 
@@ -29,22 +27,18 @@ def host_faces(game: Game, secret: bytes) -> HostFaces:
     return HostFaces(seed, deal, game.catalogue)
 
 
-def start_entry(game: Game, secret: bytes) -> dict[str, Any]:
+def dealt_start(game: Game, secret: bytes) -> tuple[dict[str, str], Setup, tuple[str, ...]]:
+    """P5-P6: what the start entry must say, from the secret and the nonces: the nonces used,
+    the public setup, the 49 commitments."""
     faces = host_faces(game, secret)
     deal = faces.deal
-    """P5-P6: the start entry the secret and the nonces give: public setup, 49 commitments."""
-    return {
-        "kind": "start",
-        "nonces": {p: game.nonces.get(p, "") for p in game.players},
-        "setup": {
-            "first_player": deal.first_player,
-            "board": dict(deal.board),
-            "supply": list(deal.supply),
-            "removed": list(deal.removed),
-            "plague": deal.plague_start,
-        },
-        "commitments": commitments(faces.seed, deal),
-    }
+    setup = Setup(deal.first_player, dict(deal.board), tuple(deal.supply), tuple(deal.removed), deal.plague_start)
+    return {p: game.nonces.get(p, "") for p in game.players}, setup, tuple(commitments(faces.seed, deal))
+
+
+def start_entry(game: Game, secret: bytes) -> Draft:
+    """P5-P6: the start entry the secret and the nonces give."""
+    return Start.new(*dealt_start(game, secret))
 
 
 def audit(game: Game) -> list[str]:
@@ -57,9 +51,11 @@ def audit(game: Game) -> list[str]:
     faces = host_faces(game, game.secret)
     recorded = next(e for e in game.entries if isinstance(e, Start))
     start_seq = recorded.seq
-    expected = start_entry(game, game.secret)
-    for key in ("nonces", "setup", "commitments"):
-        if recorded.raw[key] != expected[key]:
+    nonces, setup, dealt = dealt_start(game, game.secret)
+    published = (("nonces", recorded.nonces, nonces), ("setup", recorded.setup, setup),
+                 ("commitments", recorded.commitments, dealt))
+    for key, theirs, ours in published:
+        if theirs != ours:
             raise TamperError(
                 Msg("entry {seq}: the published {key} are not what the revealed secret gives", seq=start_seq, key=key),
                 "P5",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, assert_never
 
 from pbem import ENGINE_NAME
 from pbem.data import STANDARD_DATA_HASHES
@@ -21,10 +21,27 @@ from pbem.fair import protocol
 from pbem.i18n import Msg
 from pbem.log.game import Facts, Game, Keys, Opening
 from pbem.log.moves import Move, validate
-from pbem.log.records import Abandon, Commit, Create, Entry, Nonce, Replace, Reveal, Sent, Standin, Start, Waive
+from pbem.log.records import (
+    Abandon,
+    CommitMove,
+    Create,
+    Difference,
+    Edition,
+    Entry,
+    NonceMove,
+    Replace,
+    ResignMove,
+    Reveal,
+    Sent,
+    Standin,
+    Start,
+    TurnMove,
+    Waive,
+    kinded,
+)
 from pbem.log.records import Move as Played
 from pbem.referee.admit import check_abandon, check_waive, judge
-from pbem.referee.reveals import RevealFaces, outcome_dicts
+from pbem.referee.reveals import RevealFaces
 from pbem.referee.seats import replay_seat_entry
 from pbem.rules import FaceUnknown, State, new_state
 from pbem.rules.data import N_TOKENS, Board, Catalogue, GameDataError
@@ -34,10 +51,9 @@ SaltOf = Callable[[str], str]
 
 def _setup_state(game: Game, entry: Start) -> State:
     """Rebuild R2.1-R2.4 from the start entry's public setup (its shape is entry.json's)."""
-    seq, raw = entry.seq, entry.raw
-    setup = raw["setup"]
-    board_names: Mapping[str, str] = setup["board"]
-    supply, removed = list(setup["supply"]), list(setup["removed"])
+    seq, setup = entry.seq, entry.setup
+    board_names: Mapping[str, str] = setup.board
+    supply, removed = list(setup.supply), list(setup.removed)
     regions = game.board.regions_in_use(len(game.players))
     if list(board_names) != list(regions):
         raise TamperError(Msg("entry {seq}: the start entry's board does not list the regions in use in map "
@@ -46,17 +62,17 @@ def _setup_state(game: Game, entry: Start) -> State:
     if names != [protocol.Deal.name(i) for i in range(1, len(names) + 1)] or len(names) != N_TOKENS:
         raise TamperError(Msg("entry {seq}: token positions must run t01..t49: board, supply, removed", seq=seq),
                           "P6")
-    game.commitments = list(raw["commitments"])
+    game.commitments = list(entry.commitments)
     try:
         return new_state(
             players=game.players,
-            first=setup["first_player"],
+            first=setup.first_player,
             regions=regions,
             neighbours=game.board.adjacency(regions),
             board={r: [n] for r, n in board_names.items()},
             rat_supply=supply,
             removed=removed,
-            plague=setup["plague"],
+            plague=setup.plague,
             catalogue=game.catalogue,
         )
     except ValueError as err:  # new_state's refusals of a setup (R2): the start entry is at fault
@@ -69,42 +85,41 @@ def game_from_first(first: Entry, first_hash: str) -> Game:
     was checked when it was read: pbem.log.records)."""
     if not isinstance(first, Create):
         raise TamperError(Msg("entry 0: the first entry is malformed: it must be a 'create' entry"), "P3")
-    raw = first.raw
     try:
-        facts = _facts(raw)
+        facts = _facts(first)
     except (ValueError, GameDataError) as err:  # _facts' own refusals, and the data's (P3)
         raise TamperError(Msg("entry 0: the first entry is malformed: {why}", why=str(err)), "P3") from None
-    keys = Keys(raw.get("keys", {}), raw.get("host_key"))
+    keys = Keys(first.keys, first.host_key)
     clash = keys.clash()
     if clash is not None:
         raise TamperError(Msg("entry 0: one key per seat, and none the host's (P8): {clash}", clash=clash), "P8")
     return Game(facts=facts, entries=[first], hashes=[first_hash], keys=keys)
 
 
-def _facts(raw: dict[str, Any]) -> Facts:
-    data, recorded, edition = raw["data"], raw["data_hash"], raw["edition"]
+def _facts(first: Create) -> Facts:
+    data, recorded, edition = first.data, first.data_hash, first.edition
     if protocol.sha256_hex(protocol.checked_json({"map": data["map"], "tokens": data["tokens"]})) != recorded:
         # (entry 0 was checked for P2's values when its own hash was computed)
         raise ValueError("its data_hash is not the hash of its map and token catalogue")
-    if edition == "standard" and recorded not in STANDARD_DATA_HASHES:
+    if edition is Edition.STANDARD and recorded not in STANDARD_DATA_HASHES:
         raise ValueError(
             "it claims the standard edition, but its map or token catalogue differ from "
             "the data pbem ships (a custom game must say 'custom')"
         )
-    options = raw["options"]
-    players, bots = tuple(raw["players"]), dict(options.get("bots", {}))
+    options = first.options
+    players, bots = first.players, options.bots
     if not set(bots) <= set(players):
         raise ValueError("options.bots names a seat that is not a player")
-    deadline, reminder = options.get("deadline"), options.get("reminder")
+    deadline, reminder = options.deadline, options.reminder
     if reminder is not None and (deadline is None or reminder >= deadline):
         raise ValueError("options.reminder needs a deadline, and must be shorter than it (R8.1)")
     board = Board.from_data(data["map"])
     board.regions_in_use(len(players))
     return Facts(
-        game_id=raw["game"], players=players, board=board, catalogue=Catalogue.from_data(data["tokens"]),
-        first_named=options.get("first"), secret_commitment=raw["secret"]["commitment"],
-        made=raw["secret"]["made"], edition=edition, data_hash=recorded, bots=bots,
-        deadline=deadline, reminder=reminder, whole_turns=whole_turns(raw["engine"]),
+        game_id=first.game_id, players=players, board=board, catalogue=Catalogue.from_data(data["tokens"]),
+        first_named=options.first, secret_commitment=first.secret_commitment,
+        made=first.made, edition=edition, data_hash=recorded, bots=bots,
+        deadline=deadline, reminder=reminder, whole_turns=whole_turns(first.engine),
     )
 
 
@@ -133,9 +148,9 @@ def _recorded_move(entry: Sent) -> Move:
     """The move an entry records, in the shape the referee reads (move.json's shape was
     checked when the log was read; its player must be the entry's)."""
     move = entry.move
-    if move["player"] != entry.player:
+    if move.player != entry.player:
         raise TamperError(Msg("entry {seq}: the recorded move's player was changed", seq=entry.seq), "P7")
-    return Move(move["game"], str(entry.player), move["kind"], move)
+    return move
 
 
 def apply_entry(game: Game, entry: Entry, entry_hash: str) -> None:
@@ -153,9 +168,9 @@ def apply_entry(game: Game, entry: Entry, entry_hash: str) -> None:
         raise TamperError(Msg("entry {seq}: every nonce is in, so the game must start with this entry (P4)", seq=seq),
                           "P4")
     turn_before = _turn_key(game)
-    if not isinstance(entry, Standin) and game.resigned and game.to_move() in game.resigned:
+    if not isinstance(entry, Standin) and game.resigned and game.to_move in game.resigned:
         raise TamperError(Msg("entry {seq}: {seat} resigned, so the stand-in plays their turn "
-                              "at once, in this entry (R8.4)", seq=seq, seat=game.to_move()), "R8.4")
+                              "at once, in this entry (R8.4)", seq=seq, seat=game.to_move), "R8.4")
     try:
         _apply(game, entry)
     except TamperError:
@@ -173,6 +188,7 @@ def apply_entry(game: Game, entry: Entry, entry_hash: str) -> None:
 
 def _apply(game: Game, entry: Entry) -> None:
     """How each kind of entry changes the game."""
+    entry = kinded(entry)  # the closed set of kinds: a kind left out fails mypy below
     match entry:
         case Sent():
             _replay_move(game, entry)
@@ -188,9 +204,11 @@ def _apply(game: Game, entry: Entry) -> None:
             _replay_start(game, entry)
         case Reveal():
             _replay_reveal(game, entry)
-        case _:
+        case Create():  # the reader takes one, as entry 0 (P3)
             raise TamperError(Msg("entry {seq}: a second {kind} entry", seq=entry.seq,
                                  kind=type(entry).__name__.lower()), "P3")
+        case unknown:
+            assert_never(unknown)
 
 
 def _turn_key(game: Game) -> tuple[Any, ...] | None:
@@ -205,16 +223,20 @@ def _replay_move(game: Game, entry: Sent) -> None:
     seq, move = entry.seq, _recorded_move(entry)
     if not isinstance(entry, Played):
         verdict = judge(game, move, signatures=False)
-        if isinstance(entry, Commit):
-            game.commits[move.player] = move.data["nonce_commitment"]
-            if isinstance(move.data.get("key"), str):
-                game.keys.register(move.player, move.data["key"])  # P8: registered with the commitment
-        elif isinstance(entry, Nonce):
-            game.nonces[move.player] = move.data["nonce"]
-        else:
-            game.resigned.add(move.player)  # R8.4: the stand-in plays the seat from now on
+        match move:
+            case CommitMove():
+                game.commits[move.player] = move.nonce_commitment
+                if move.key is not None:
+                    game.keys.register(move.player, move.key)  # P8: registered with the commitment
+            case NonceMove():
+                game.nonces[move.player] = move.nonce
+            case ResignMove():
+                game.resigned.add(move.player)  # R8.4: the stand-in plays the seat from now on
+            case TurnMove():
+                pass  # a turn is recorded as a move entry, with its outcome (parse_entry checks)
+            case _:
+                assert_never(move)
     else:
-        outcome = entry.outcome
         faces = RevealFaces(game, entry)
         try:
             verdict = judge(game, move, faces=faces, signatures=False)
@@ -223,9 +245,9 @@ def _replay_move(game: Game, entry: Sent) -> None:
                 Msg("entry {seq}: the replay flips {token}, whose reveal the entry does not record",
                     seq=seq, token=err.args[0]), "P6",
             ) from None
-        recomputed = outcome_dicts(list(verdict.events), faces.salt)
-        if recomputed != outcome:
-            raise TamperError(_first_difference(seq, recomputed, outcome), "P7")
+        difference = entry.difference(list(verdict.events), faces.salt)
+        if difference is not None:
+            raise TamperError(_first_difference(seq, difference), "P7")
         game.state = verdict.state
     game.sent[verdict.key] = seq
 
@@ -241,20 +263,19 @@ def _replay_start(game: Game, entry: Start) -> None:
                 "nothing); a partial start would let someone choose", seq=seq), "P4",
         )
     expected = {p: game.nonces.get(p, "") for p in game.players}
-    if entry.raw["nonces"] != expected:
+    if entry.nonces != expected:
         raise TamperError(Msg("entry {seq}: the nonces differ from the revealed ones", seq=seq), "P4")
     game.state = _setup_state(game, entry)
 
 
-def _first_difference(seq: int, ours: list[Any], theirs: list[Any]) -> Msg:
+def _first_difference(seq: int, found: Difference) -> Msg:
     """The refusal of an entry whose outcome is not the replay's, naming the first difference."""
-    for i, (a, b) in enumerate(zip(ours, theirs, strict=False)):
-        if a != b:
-            return Msg("entry {seq}: the recorded outcome differs from the replay at event {event}: "
-                       "replay gives {ours}, log says {theirs}", seq=seq, event=i + 1, ours=str(a),
-                       theirs=str(b))
+    if found.index:
+        return Msg("entry {seq}: the recorded outcome differs from the replay at event {event}: "
+                   "replay gives {ours}, log says {theirs}", seq=seq, event=found.index, ours=found.ours,
+                   theirs=found.theirs)
     return Msg("entry {seq}: the recorded outcome differs from the replay (replay gives {ours} events, "
-               "log has {theirs})", seq=seq, ours=len(ours), theirs=len(theirs))
+               "log has {theirs})", seq=seq, ours=int(found.ours), theirs=int(found.theirs))
 
 
 def _replay_reveal(game: Game, entry: Reveal) -> None:
@@ -276,6 +297,6 @@ def check_schema(entries: list[Entry]) -> None:
     second, independent reading; the records' reader is as strict, tests/test_records.py)."""
     for entry in entries:
         try:
-            validate(entry.raw, "entry.json", f"entry {entry.seq}")
+            validate(entry.to_raw(), "entry.json", f"entry {entry.seq}")
         except FormatError as err:
             raise TamperError(err.message, "P7") from None

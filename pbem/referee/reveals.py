@@ -1,19 +1,17 @@
 """The faces a log entry reveals (PROTOCOL.md P6): each flip's token id and salt, checked
-against its commitment before the rules may use it; and an outcome's public form."""
+against its commitment before the rules may use it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from pbem.errors import TamperError
 from pbem.fair.tokens import check_reveal, position_of
 from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.records import Entry
-from pbem.rules import Event, FaceUnknown
+from pbem.rules import FaceUnknown
 from pbem.rules.data import Token
-from pbem.rules.events import TokenFlipped
 
 SaltOf = Callable[[str], str]
 
@@ -52,14 +50,3 @@ class RevealFaces:
 
     def salt(self, token: str) -> str:
         return self._reveals[token][1]
-
-
-def outcome_dicts(events: list[Event], salt_of: SaltOf) -> list[dict[str, Any]]:
-    """The public outcome of a move: each event's public form, flips with their salts."""
-    out = []
-    for event in events:
-        data = event.to_dict()
-        if isinstance(event, TokenFlipped):
-            data["salt"] = salt_of(event.token)
-        out.append(data)
-    return out

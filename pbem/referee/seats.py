@@ -21,15 +21,13 @@ admitted depends on the log only.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.errors import StaleError, StateError, TamperError, UnknownError
 from pbem.fair.dealing import HostFaces
 from pbem.i18n import Msg
 from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
-from pbem.log.records import Replace, Resign, Standin, Timeout
-from pbem.referee.reveals import RevealFaces, outcome_dicts
+from pbem.log.records import Draft, Replace, Resign, Standin, Timeout
+from pbem.referee.reveals import RevealFaces
 from pbem.referee.signatures import check_one_key
 from pbem.rules import FaceUnknown, RuleError, action_from_dict, play
 from pbem.rules.standin import standin_actions
@@ -45,24 +43,23 @@ def due_at(game: Game) -> str:
 
 # --- the host: the entries ----------------------------------------------------------------
 
-def standin_entry(game: Game, kind: type[Standin], faces: HostFaces) -> dict[str, Any]:
-    """The ``timeout`` or ``standin`` entry for the player to move: R8.3's actions on the
-    public state, resolved with the host's faces (P10: the choice never saw a face)."""
+def standin_entry(game: Game, faces: HostFaces, timed_out: bool = False) -> Draft:
+    """The ``timeout`` (``timed_out``) or ``standin`` entry for the player to move: R8.3's
+    actions on the public state, resolved with the host's faces (P10: the choice never saw a face)."""
     state = game.state
     assert state is not None and state.to_move is not None
     player = state.to_move
     actions = standin_actions(state)
     _after, events = play(state, player, actions, faces)
-    entry: dict[str, Any] = {"kind": kind.KIND, "player": player}
-    if kind is Timeout:
-        entry.update({"since": game.turn_since, "due": due_at(game)})
-    entry.update({"actions": [a.to_dict() for a in actions], "outcome": outcome_dicts(events, faces.salt)})
-    return entry
+    written = [a.to_dict() for a in actions]
+    if timed_out:
+        return Timeout.timed_out(player, game.turn_since, due_at(game), written, events, faces.salt)
+    return Standin.new(player, written, events, faces.salt)
 
 
 def resigned_to_move(game: Game) -> str | None:
     """R8.4: the resigned seat the stand-in must play at once, if one is to move."""
-    player = game.to_move()
+    player = game.to_move
     return player if player is not None and player in game.resigned else None
 
 
@@ -137,7 +134,7 @@ def _replay_standin(game: Game, entry: Standin) -> None:
     except RuleError as err:  # pragma: no cover - R8.3's actions are legal by construction
         raise TamperError(Msg("entry {seq}: the stand-in's actions break {rule}: {message}", seq=seq,
                               rule=err.rule, message=err.message), err.rule) from None
-    if outcome_dicts(events, faces.salt) != entry.outcome:
+    if entry.difference(events, faces.salt) is not None:
         raise TamperError(Msg("entry {seq}: the recorded outcome differs from the replay of the stand-in's turn",
                               seq=seq), "P7")
     game.state = after

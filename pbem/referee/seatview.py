@@ -97,8 +97,9 @@ class SeatView:
         return self.game.state
 
     @property
-    def to_move(self) -> bool:
-        return self.game.to_move() == self.seat
+    def my_turn(self) -> bool:
+        """Is it this seat's turn?"""
+        return self.game.to_move == self.seat
 
     @property
     def public(self) -> dict[str, str]:

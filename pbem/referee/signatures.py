@@ -9,38 +9,37 @@ signed and the Ed25519 primitives are :mod:`pbem.fair.keys`'.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from pbem.errors import SignatureError
 from pbem.fair.keys import entry_message, fingerprint, is_public_text, move_message, verify
 from pbem.i18n import Msg
 from pbem.log.game import Game, Keys
 from pbem.log.moves import Move
-from pbem.log.records import Commit, Entry, Replace, Sent
+from pbem.log.records import Commit, Create, Entry, Replace, Sent
 
 
 def log_has_signatures(entries: list[Entry]) -> bool:
     """P8: does any entry or move carry a key or a signature (so signatures must be checked)?"""
-    first = entries[0].raw
-    if first.get("host_key") or first.get("keys"):
+    first = entries[0]
+    if isinstance(first, Create) and first.names_keys:
         return True
     for entry in entries:
-        move = entry.move if isinstance(entry, Sent) else {}
-        if entry.signature is not None or "signature" in move or "key" in move:
+        move = entry.move if isinstance(entry, Sent) else None
+        if entry.signature is not None or (move is not None and (move.signed or move.carries_key)):
             return True
         if isinstance(entry, Replace) and entry.key is not None:  # R8.4: a new player's key
             return True
     return False
 
 
-def key_for(keys: Keys, data: dict[str, Any], player: str) -> tuple[str | None, str]:
+def key_for(keys: Keys, move: Move, player: str) -> tuple[str | None, str]:
     """The key a move of ``player`` must be signed with, and where that key comes from.
 
     A key registered earlier (entry 0 or an earlier commitment) is in force; a
     commitment that registers a key must itself be signed with it (proof of possession).
     """
     registered = keys.get(player)
-    offered = data.get("key")  # move.json: only a nonce commitment carries a key
+    offered = move.key  # move.json: only a nonce commitment carries a key
     if registered is not None:
         if isinstance(offered, str) and offered != registered:
             raise SignatureError(Msg(
@@ -67,8 +66,8 @@ def check_one_key(game: Game, player: str, key: str) -> None:
 
 def check_move(game: Game, move: Move) -> None:
     """Refuse a move of a player with a key that is unsigned or wrongly signed (P8)."""
-    public, source = key_for(game.keys, move.data, move.player)
-    signature = move.data.get("signature")
+    public, source = key_for(game.keys, move, move.player)
+    signature = move.signature
     if public is None:
         if signature is not None:
             raise SignatureError(Msg(
@@ -83,7 +82,7 @@ def check_move(game: Game, move: Move) -> None:
             "this move is not signed: run 'pbem sign MOVE --key YOUR_KEY' and send it again",
             player=move.player, source=source, key=fingerprint(public)), "P8",
         )
-    if not verify(public, signature, move_message(move.data)):
+    if not verify(public, signature, move_message(move.to_raw())):
         raise SignatureError(Msg(
             "the move's signature does not verify with {source} ({key}...): "
             "it was signed with another key, or the move was changed after signing; "
@@ -105,18 +104,20 @@ def check_log(entries: list[Entry]) -> LogSignatures:
 
     The keys in force are :class:`pbem.log.game.Keys`, as the replay tracks them."""
     failures: list[str] = []
-    host_key = entries[0].raw.get("host_key")
+    first = entries[0]
+    assert isinstance(first, Create)  # the reader takes no other entry 0 (P3)
+    host_key = first.host_key
     if host_key is not None and not is_public_text(host_key):
         failures.append(Msg("entry 0: 'host_key' is not an ed25519 public key"))
         host_key = None
-    keys = Keys(entries[0].raw.get("keys") or {})
+    keys = Keys(first.keys)
     entries_signed = moves_signed = 0
     for entry in entries:
         seq, signature = entry.seq, entry.signature
         if isinstance(host_key, str):
             if signature is None:
                 failures.append(Msg("entry {seq}: no host signature (entry 0 names a host key)", seq=seq))
-            elif not verify(host_key, signature, entry_message(entry.raw)):
+            elif not verify(host_key, signature, entry_message(entry.to_raw())):
                 failures.append(Msg("entry {seq}: the host signature does not verify", seq=seq))
             else:
                 entries_signed += 1
@@ -135,14 +136,14 @@ def check_log(entries: list[Entry]) -> LogSignatures:
             failures.append(Msg("entry {seq}: {failure}", seq=seq, failure=err.words))
             continue
         if public is not None:
-            if "signature" not in move:
+            if move.signature is None:
                 failures.append(Msg("entry {seq}: {player}'s move is not signed ({source} is in force)", seq=seq,
                                     player=player, source=source))
-            elif not verify(public, move["signature"], move_message(move)):
+            elif not verify(public, move.signature, move_message(move.to_raw())):
                 failures.append(Msg("entry {seq}: {player}'s move signature does not verify", seq=seq, player=player))
             else:
                 moves_signed += 1
-        elif "signature" in move:
+        elif move.signed:
             failures.append(Msg("entry {seq}: {player}'s move is signed, but {player} has no key", seq=seq,
                                 player=player))
         if isinstance(entry, Commit) and isinstance(public, str):

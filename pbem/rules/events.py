@@ -7,6 +7,7 @@ and available only through :attr:`TokenLooked.token_id`.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from pbem.record import Record
@@ -22,7 +23,7 @@ class Event(Record):
             if name in self.private:
                 continue
             value = getattr(self, name)
-            out[name] = list(value) if isinstance(value, tuple) else value
+            out[name] = list(value) if isinstance(value, tuple) else str(value) if isinstance(value, StrEnum) else value
         return out
 
 
@@ -125,11 +126,19 @@ class TurnStarted(Event):
     phase: str
 
 
+class EndReason(StrEnum):
+    """R6.1: why the game ends; the log records the sentence (``game_ending``'s ``reason``)."""
+
+    RAT_SUPPLY = "the rat supply ran out"
+    CUBE_SUPPLY = "a player has no cube left in their supply"
+    NO_RATS = "no rat is left on the board"
+
+
 class GameEnding(Event):
     """R6.1: the end condition was met; the final round (R6.2) follows."""
 
     kind: ClassVar[str] = "game_ending"
-    reason: str
+    reason: EndReason
     final_round: tuple[str, ...]
 
 
@@ -165,6 +174,8 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         raise ValueError(f"unknown event {data.get('event')!r}")
     if cls is GameOver:
         return GameOver(tuple(data["scores"].items()), data["winner"])
+    if cls is GameEnding:
+        return GameEnding(EndReason(data["reason"]), tuple(data["final_round"]))
     values = []
     for name in cls._fields:
         value = data.get(name) if name in cls.private else data[name]

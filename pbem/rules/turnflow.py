@@ -10,6 +10,7 @@ from pbem.rules.actions import (
     Action,
 )
 from pbem.rules.events import (
+    EndReason,
     Event,
     GameEnding,
     GameOver,
@@ -44,11 +45,11 @@ def end_turn(state: State, out: list[Event]) -> None:
     n = len(state.players)
     reason = None
     if not state.rat_supply:
-        reason = "the rat supply ran out"
+        reason = EndReason.RAT_SUPPLY
     elif 0 in state.supply.values():
-        reason = "a player has no cube left in their supply"
+        reason = EndReason.CUBE_SUPPLY
     elif not any(state.rats[r] for r in state.regions):  # R6.1 ruling: nothing can threaten a cube again
-        reason = "no rat is left on the board"
+        reason = EndReason.NO_RATS
     if reason is None:
         start_part(state, (state.current + 1) % n, TURN, out)
         return

@@ -21,6 +21,7 @@ from pbem.host.games import apply_move, game_dir, load_game, reveal
 from pbem.i18n import Msg
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move, read_move
+from pbem.log.records import TurnMove
 from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move, reveal_move
 from pbem.referee.audit import audit
@@ -55,15 +56,9 @@ def open_game(games: Path, game_id: str, nonces: Mapping[str, bytes] | None = No
 
 
 def write_move(game: Game, player: str, actions: list[Action], path: Path, n: int) -> Path:
-    data: dict[str, Any] = {
-        "game": game.game_id,
-        "player": player,
-        "kind": "move",
-        "after": after_of(game),
-        "actions": [a.to_dict() for a in actions],
-    }
+    move = TurnMove.write(game.game_id, player, after_of(game), [a.to_dict() for a in actions])
     target = path / f"{n:04d}-{player}.yaml"
-    target.write_text(dump_yaml(data), encoding="utf-8")
+    target.write_text(dump_yaml(move.to_raw()), encoding="utf-8")
     return target
 
 
@@ -96,10 +91,11 @@ def play_demo(
     while game.state is not None and game.state.to_move is not None:
         player = game.state.to_move
         n += 1
-        target = write_move(game, player, bot_actions(game.state, rng), moves_dir, n)
+        actions = bot_actions(game.state, rng)
+        target = write_move(game, player, actions, moves_dir, n)
         applied = apply_move(games, read_move(target))
         game = applied.game
-        say(f"entry {game.last_seq}: {player} - {', '.join(a['action'] for a in read_move(target).data['actions'])}")
+        say(f"entry {game.last_seq}: {player} - {', '.join(a.to_dict()['action'] for a in actions)}")
     reveal(games, game_id)
     game = load_game(game_dir(games, game_id))
     findings = audit(game)

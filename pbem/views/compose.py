@@ -22,7 +22,6 @@ JSON (:func:`pbem.views.html.script_data`) put in with ``textContent``.
 from __future__ import annotations
 
 import hashlib
-from html import escape
 from typing import Any
 
 from pbem import __version__
@@ -34,7 +33,8 @@ from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composetree import OverBudget, Tree
-from pbem.views.html import changed_between, head_block, mark_changed, page_head, script_data
+from pbem.views.html import changed_between, head_block, page_head, script_data
+from pbem.views.markup import Markup, lines, render
 from pbem.views.narrate import status_line
 from pbem.views.svg import map_svg
 from pbem.views.text import result_lines
@@ -114,6 +114,12 @@ def changed_regions(game: Game) -> list[str]:
                            game.state)
 
 
+def marked_map(game: Game, lang: str = "en") -> str:
+    """The map's drawing with the regions the last entry changed marked: the composer page's, and
+    the report picture's (the marks are the page's only: a picture looks the same without them)."""
+    return map_svg(game, lang=lang, changed=changed_regions(game))
+
+
 def _opening_data(view: SeatView) -> dict[str, Any] | None:
     game = view.game
     opening = game.opening
@@ -135,7 +141,7 @@ def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[s
     opening = _opening_data(view)
     if opening is not None:
         data.update(opening)
-    elif view.to_move and game.state is not None:
+    elif view.my_turn and game.state is not None:
         try:
             tree = Tree(game.state, view.seat, budget=MAX_POSITIONS).data()
         except OverBudget:
@@ -193,16 +199,15 @@ def _looks(view: SeatView, lang: str = "en") -> list[str]:
 
 
 def _board(game: Game, changed: list[str], lang: str = "en", drawn: str | None = None) -> str:
-    """The map part of the board drawing (the panel is said in words), last entry's regions marked;
-    drawn without the panel (:func:`map_svg`, or ``drawn``, that drawing made already: the same
-    picture, no hidden words in the page)."""
-    return mark_changed(map_svg(game, lang=lang) if drawn is None else drawn, changed)
+    """The map part of the board drawing (the panel is said in words), the last entry's regions
+    marked: :func:`map_svg`, or ``drawn``, that very drawing made already (the same picture)."""
+    return map_svg(game, lang=lang, changed=changed) if drawn is None else drawn
 
 
 def _page_words(lang: str) -> dict[str, str]:
-    """The page's fixed sentences in ``lang``, escaped for the markup."""
+    """The page's fixed sentences in ``lang`` (text: :func:`pbem.views.markup.render` escapes them)."""
     say = translator(lang).say
-    return {key: escape(say(msg)) for key, msg in (
+    return {key: say(msg) for key, msg in (
         ("changed", Msg("dashed: the regions the last entry changed ({marks}); green: where a choice now goes\n"
                         "(click one to see only its choices)", marks="{marks}")),
         ("undo", Msg("undo")), ("send", Msg("Send")), ("copy", Msg("Copy")), ("download", Msg("Download")),
@@ -220,28 +225,33 @@ def _page_words(lang: str) -> dict[str, str]:
 
 def compose_page(view: SeatView, to: str | None = None, lang: str = "en", drawn: str | None = None) -> str:
     """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``
-    (``drawn``: the game's :func:`map_svg` in ``lang``, if the caller has it)."""
+    (``drawn``: the game's :func:`map_svg` in ``lang`` with :func:`changed_regions` marked, if the
+    caller has it)."""
     say = translator(lang).say
     game = view.game
     data = page_data(view, to, lang)
     changed = changed_regions(game)
     words = {"info": _info_lines(view, lang), "looks": _looks(view, lang),
              "result": [say(line) for line in result_lines(game.state, lang=lang)]}
-    title = escape(say(Msg("Rattus {game}: {seat}'s move", game=game.game_id, seat=view.seat)))
+    title = say(Msg("Rattus {game}: {seat}'s move", game=game.game_id, seat=view.seat))
     blob = script_data({**data, "changed": changed})
-    info = "\n".join(escape(line) for line in words["info"])
-    looks = "\n".join(escape(line) for line in words["looks"])
-    result = "\n".join(escape(line) for line in words["result"])
-    marks = escape(say(Names.regions(changed))) if changed else escape(say(Msg("none")))
+    marks = say(Names.regions(changed)) if changed else say(Msg("none"))
     text = _page_words(lang)
-    print_note = text["print"].replace("{print}", fingerprint())
-    return page_head(title, SCRIPT, STYLE, lang) + f"""<body>
+    text["changed"] = text["changed"].replace("{marks}", marks)  # the names, said whole in the sentence
+    text["print"] = text["print"].replace("{print}", fingerprint())
+    return page_head(title, SCRIPT, STYLE, lang) + render(
+        PAGE, title=title, board=Markup(_board(game, changed, lang, drawn)), result=lines(words["result"]),
+        info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
+        pbem=f"{__version__} {fingerprint()}", **text)
+
+
+PAGE = """<body>
 <main id="view" data-complete="false">
 <h1>{title}</h1>
 <div id="page">
 <div id="left">
-<div id="board">{_board(game, changed, lang, drawn)}</div>
-<p class="note">{text["changed"].replace("{marks}", marks)}</p>
+<div id="board">{board}</div>
+<p class="note">{changed}</p>
 <pre id="result">{result}</pre>
 <pre class="note" id="info">{info}</pre>
 <pre class="note" id="looks">{looks}</pre>
@@ -249,21 +259,23 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en", drawn:
 <div id="right">
 <p id="step"></p>
 <div id="choices"></div>
-<p><button id="undo">{text["undo"]}</button></p>
+<p><button id="undo">{undo}</button></p>
 <pre id="move"></pre>
 <p id="status" class="note"></p>
-<p><a id="send" class="button off" href="#">{text["send"]}</a> <button id="copy" disabled>{text["copy"]}</button>
-<a id="download" class="button off" href="#">{text["download"]}</a> <span id="copied" class="note"></span></p>
-<p class="note">{text["how"]}</p>
+<p><a id="send" class="button off" href="#">{send}</a> <button id="copy" disabled>{copy}</button>
+<a id="download" class="button off" href="#">{download}</a> <span id="copied" class="note"></span></p>
+<p class="note">{how}</p>
 <div id="keep" hidden><pre id="nonce"></pre>
-<div id="words-note" hidden><p class="note">{text["words"]}</p><pre id="words-kept"></pre></div>
-<p class="note">{text["keep"]}</p>
-<a id="nonce-file" class="button off" href="#">{text["nonce_file"]}</a></div>
+<div id="words-note" hidden><p class="note">{words}</p><pre id="words-kept"></pre></div>
+<p class="note">{keep}</p>
+<a id="nonce-file" class="button off" href="#">{nonce_file}</a></div>
 </div>
 </div>
-<p class="note" id="fingerprint" data-pbem="{escape(__version__)} {fingerprint()}">{print_note}</p>
+<p class="note" id="fingerprint" data-pbem="{pbem}">{print}</p>
 </main>
 <script type="application/json" id="pbem-data">{blob}</script>
 </body>
 </html>
 """
+"""The composer page's body: :func:`pbem.views.markup.render` escapes every value but the map's
+drawing (made by the escaping SVG builder) and the data's JSON."""

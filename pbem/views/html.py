@@ -20,8 +20,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import re
-from html import escape
 from typing import Any
 
 from pbem.errors import PbemError
@@ -29,6 +27,7 @@ from pbem.i18n import Msg, Names, error_text, translator
 from pbem.log.records import Entry, Reveal
 from pbem.referee.audit import audit
 from pbem.rules import State
+from pbem.views.markup import Markup, render
 from pbem.views.narrate import entry_lines, status_line
 from pbem.views.svg import board_svg
 from pbem.views.text import audit_verdict, host_alone, result_lines, seed_line  # `pbem audit`'s words
@@ -46,31 +45,32 @@ def policy(script: str, style: str) -> str:
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 
-def head_block(script: str, style: str) -> str:
-    """The part of a page's head that decides what runs, the same in every language: from the
-    line ``<head>`` to the line ``</script>`` (the policy first, then the one script)."""
-    return f"""<head>
+HEAD_BLOCK = """<head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="{policy(script, style)}">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
 <script>{script}</script>
 """
+"""The part of a page's head that decides what runs, the same in every language: from the line
+``<head>`` to the line ``</script>`` (the policy first, then the one script)."""
 
-
-def page_start(lang: str) -> str:
-    """A page's first two lines: the doctype and ``<html>`` with its language."""
-    return f"""<!DOCTYPE html>
-<html lang="{escape(lang)}" data-csp-violations="0">
-"""
-
-
-def page_head(title: str, script: str, style: str, lang: str = "en") -> str:
-    """A page's doctype and head: its language (``<html lang>``), a phone's viewport, the CSP
-    admitting exactly ``script`` and ``style`` (by hash), both inline; ``title`` already escaped."""
-    return page_start(lang) + head_block(script, style) + f"""<title>{title}</title>
+HEAD = """<!DOCTYPE html>
+<html lang="{lang}" data-csp-violations="0">
+{head}<title>{title}</title>
 <style>{style}</style>
 </head>
 """
+
+
+def head_block(script: str, style: str) -> Markup:
+    """:data:`HEAD_BLOCK` for ``script`` and ``style``: what a page's fingerprint is taken over."""
+    return render(HEAD_BLOCK, policy=Markup(policy(script, style)), script=Markup(script))
+
+
+def page_head(title: str, script: str, style: str, lang: str = "en") -> Markup:
+    """A page's doctype and head: its language (``<html lang>``), a phone's viewport, the CSP
+    admitting exactly ``script`` and ``style`` (by hash), both inline; ``title`` is text."""
+    return render(HEAD, lang=lang, head=head_block(script, style), title=title, style=Markup(style))
 
 
 def script_data(data: Any) -> str:
@@ -85,14 +85,6 @@ def changed_between(before: State | None, now: State | None) -> list[str]:
     if before is None or now is None:
         return []
     return [r for r in now.regions if now.rats[r] != before.rats.get(r) or now.cubes[r] != before.cubes.get(r)]
-
-
-def mark_changed(svg: str, changed: list[str]) -> str:
-    """The board drawing with those regions' groups marked ``data-changed`` (the page dashes them)."""
-    for region in changed:
-        svg = re.sub(f'class="region" data-region="{re.escape(region)}"',
-                     f'class="region" data-changed="true" data-region="{region}"', svg, count=1)
-    return svg
 
 
 STYLE = """
@@ -206,7 +198,7 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tupl
         frames.append({
             "seq": game.last_seq,
             "at": entry.at,
-            "svg": mark_changed(board_svg(game, lang=lang), changed),
+            "svg": board_svg(game, lang=lang, changed=changed),
             "lines": _frame_lines(game, entry, changed, lang),
         })
         before = game.state.copy() if game.state is not None else None
@@ -214,20 +206,24 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tupl
                             "verdict": _verdict(game, reveal_seq, lang) if reveal_seq is not None else None,
                             "words": _words(lang)}
     blob = script_data(data)
-    title = escape(say(Msg("Rattus game {game}", game=game.game_id)))
-    hint = {key: escape(say(text)) for key, text in (
+    title = say(Msg("Rattus game {game}", game=game.game_id))
+    words = {f"{key}_hint": say(text) for key, text in (
         ("first", Msg("first entry (Home)")), ("prev", Msg("previous entry (left arrow)")),
         ("next", Msg("next entry (right arrow)")), ("last", Msg("last entry (End)")))}
-    label = {key: escape(say(text)) for key, text in (
-        ("first", Msg("first")), ("prev", Msg("previous")), ("next", Msg("next")), ("last", Msg("last")))}
-    page = page_head(title, SCRIPT, STYLE, lang) + f"""<body>
+    words.update({key: say(text) for key, text in (
+        ("first", Msg("first")), ("prev", Msg("previous")), ("next", Msg("next")), ("last", Msg("last")))})
+    page = page_head(title, SCRIPT, STYLE, lang) + render(PAGE, title=title, blob=Markup(blob), **words)
+    return page, len(frames)
+
+
+PAGE = """<body>
 <main id="view" data-entry="">
 <h1>{title}</h1>
 <div id="controls">
-<button id="first" title="{hint["first"]}">&laquo; {label["first"]}</button>
-<button id="prev" title="{hint["prev"]}">&lsaquo; {label["prev"]}</button>
-<button id="next" title="{hint["next"]}">{label["next"]} &rsaquo;</button>
-<button id="last" title="{hint["last"]}">{label["last"]} &raquo;</button>
+<button id="first" title="{first_hint}">&laquo; {first}</button>
+<button id="prev" title="{prev_hint}">&lsaquo; {prev}</button>
+<button id="next" title="{next_hint}">{next} &rsaquo;</button>
+<button id="last" title="{last_hint}">{last} &raquo;</button>
 <span id="where"></span>
 </div>
 <div id="board"></div>
@@ -238,4 +234,4 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tupl
 </body>
 </html>
 """
-    return page, len(frames)
+"""The page's body: :func:`pbem.views.markup.render` escapes every value but the data's JSON."""

@@ -20,7 +20,7 @@ def state_json(game: Game) -> dict[str, Any]:
         "committed": sorted(game.commits),
         "waived": sorted(game.waived),
         "nonces_from": sorted(game.nonces),
-        "edition": game.edition,
+        "edition": game.edition.value,
         "test_game": game.test_game,
     }
     if state is None:

@@ -31,7 +31,7 @@ def seat_lines(view: SeatView) -> list[str]:
     lines = [f"## {view.seat}: {len(view.public)} faces public; known to {view.seat} alone: {private}"]
     lines += private_lines(view)
     game = view.game
-    deciding = view.to_move if game.opening is Opening.STARTED else view.seat in game.awaited
+    deciding = view.my_turn if game.opening is Opening.STARTED else view.seat in game.awaited
     if deciding:
         lines += ["template:", *("  " + line if line else "" for line in template(view).splitlines())]
     return lines

@@ -11,6 +11,7 @@ from pbem.log.game import Game
 from pbem.log.records import Entry, Move
 from pbem.referee.deadlines import phrase
 from pbem.referee.owed import owed, unfinished
+from pbem.rules.events import TurnStarted
 from pbem.views.narrate import entry_lines
 from pbem.views.text import next_step, opening_line, trust_lines
 from pbem.views.trust import mark_lines
@@ -59,8 +60,8 @@ def _what_followed(game: Game, entry: Move, mover: str, lang: str) -> list[str]:
     one), or what the mover's unfinished turn still owes (R7.5)."""
     state = game.state
     assert state is not None
-    began = [e for e in entry.outcome if e["event"] == "turn_started"]
-    if began and began[-1]["phase"] == "turn" and state.turn_number == 1 and state.to_move == mover:
+    began = [e for e in entry.outcome if isinstance(e, TurnStarted)]
+    if began and began[-1].phase == "turn" and state.turn_number == 1 and state.to_move == mover:
         return [translator(lang).say(Msg("the setup is over (R2.5): {player} placed the last initial cubes and "
                                          "plays the first turn now, a new move (R2.6)", player=mover))]
     if began or not unfinished(state, mover):

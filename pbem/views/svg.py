@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import textwrap
 import xml.etree.ElementTree as ET  # only pictures load this module, never `pbem apply`
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from pbem.i18n import Msg, Name, translator
 from pbem.i18n.names import SHIPPED
@@ -97,9 +97,10 @@ def _region_label(game: Game, rid: str, name: str, lang: str) -> str:
     return translator(lang).name(Name.region(rid))
 
 
-def board_svg(game: Game, lang: str = "en", panel: bool = True) -> str:
+def board_svg(game: Game, lang: str = "en", panel: bool = True, changed: Collection[str] = ()) -> str:
     """The whole board as of the game's last entry, as an SVG document, its words in ``lang``;
-    without the ``panel`` (:func:`map_svg`), the map alone."""
+    without the ``panel`` (:func:`map_svg`), the map alone.  The ``changed`` regions' groups
+    are marked ``data-changed`` (a page dashes them: what an entry changed)."""
     say = translator(lang).say
     board, state = game.board, game.state
     at = places(tuple(r.id for r in board.regions))
@@ -130,7 +131,8 @@ def board_svg(game: Game, lang: str = "en", panel: bool = True) -> str:
             _el(root, "line", {"class": "link", "data-link": f"{a} {b}", "data-kind": kind, "x1": xa, "y1": ya,
                                "x2": xb, "y2": yb, "stroke": "#7a5c2e", "stroke-width": 10, "opacity": opacity})
     for region in board.regions:
-        _region(root, game, region.id, region.name, region.shade, at[region.id], region.id in in_use, colours, lang)
+        _region(root, game, region.id, region.name, region.shade, at[region.id], region.id in in_use, colours, lang,
+                region.id in changed)
     if panel:
         _panel(root, game, colours, lang)
     root.text = "\n"
@@ -140,7 +142,7 @@ def board_svg(game: Game, lang: str = "en", panel: bool = True) -> str:
 
 
 def _region(out: ET.Element, game: Game, rid: str, name: str, shade: str, centre: tuple[int, int],
-            used: bool, colours: dict[str, str], lang: str = "en") -> None:
+            used: bool, colours: dict[str, str], lang: str = "en", changed: bool = False) -> None:
     say = translator(lang).say
     state = game.state
     cx, cy = centre
@@ -149,7 +151,8 @@ def _region(out: ET.Element, game: Game, rid: str, name: str, shade: str, centre
     rats = list(state.rats[rid]) if state is not None and used else []
     cubes = dict(state.cubes[rid]) if state is not None and used else {}
     fill = SHADES.get(shade, "#eadcb8") if used else "#d9d9d9"
-    group = _el(out, "g", {"class": "region", "data-region": rid, "data-name": name,
+    marked = {"data-changed": "true"} if changed else {}
+    group = _el(out, "g", {"class": "region", **marked, "data-region": rid, "data-name": name,
                            "data-in-play": str(used).lower()})
     _el(group, "rect", {"x": x0, "y": y0, "width": BOX_W, "height": BOX_H, "rx": 14, "fill": fill,
                         "stroke": "#b00000" if plague else "#6b5330", "stroke-width": 5 if plague else 2})
@@ -293,17 +296,10 @@ def _legend(out: ET.Element, state: State, x: int, y: int, lang: str = "en") -> 
     _text(out, x + 70, y + 5, say(Msg("neighbours across the sea")), 12)
 
 
-def map_svg(game: Game, lang: str = "en") -> str:
-    """The map alone (x < MAP_WIDTH), drawn without the side panel: what :func:`map_only` shows of
-    :func:`board_svg`, pixel for pixel, without the panel's words to lay out where no one sees them
-    (a fifth of a report picture's drawing time)."""
-    return board_svg(game, lang, panel=False)
-
-
-def map_only(svg: str) -> str:
-    """The drawing cut to its map (x < MAP_WIDTH): where the side panel is said in words."""
-    svg = svg.replace(f'viewBox="0 0 {WIDTH} {HEIGHT}"', f'viewBox="0 0 {MAP_WIDTH} {HEIGHT}"', 1)
-    return svg.replace(f'width="{WIDTH}"', f'width="{MAP_WIDTH}"', 1)
+def map_svg(game: Game, lang: str = "en", changed: Collection[str] = ()) -> str:
+    """The map alone (x < MAP_WIDTH), drawn without the side panel, whose words a report or a
+    page says in its text (``changed``: as :func:`board_svg`)."""
+    return board_svg(game, lang, panel=False, changed=changed)
 
 
 MAIL_WIDTH = 800
@@ -312,11 +308,10 @@ against 120 KB for the whole drawing); the mail's text has the rest."""
 
 
 def mail_png(svg: str) -> bytes:
-    """The map (:func:`map_svg`; a whole drawing is cut to it) as a small PNG for a report mail
-    (:data:`MAIL_WIDTH`)."""
+    """The map (:func:`map_svg`'s drawing) as a small PNG for a report mail (:data:`MAIL_WIDTH`)."""
     import resvg_py  # a Rust extension: only pictures load it, never `pbem apply`
 
-    return bytes(resvg_py.svg_to_bytes(svg_string=map_only(svg), background="#ffffff", width=MAIL_WIDTH,
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", width=MAIL_WIDTH,
                                        shape_rendering="crisp_edges"))
 
 

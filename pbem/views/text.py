@@ -11,8 +11,6 @@ are :class:`pbem.i18n.Name` s, said as the players of each language know them.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pbem.i18n import N_, Msg, Name, translator
 from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game
@@ -44,6 +42,8 @@ from pbem.rules.events import (
     CubesMoved,
     CubesPlaced,
     CubeToPalace,
+    EndReason,
+    Event,
     GameEnding,
     GameOver,
     KnightCubesDeclared,
@@ -54,7 +54,6 @@ from pbem.rules.events import (
     TokenLooked,
     TokensSwapped,
     TurnStarted,
-    event_from_dict,
 )
 from pbem.rules.plague import NEUTRAL_CUBES
 from pbem.views.trust import HOST_DEAL as HOST_DEAL  # the trust statement's names, offered here as before the split
@@ -71,10 +70,7 @@ from pbem.views.trust import seed_line as seed_line
 from pbem.views.trust import seed_sources as seed_sources
 from pbem.views.trust import trust_lines as trust_lines
 
-CARD_NAMES = {
-    "peasant": "Peasant", "merchant": "Merchant", "monk": "Monk",
-    "knight": "Knight", "witch": "Witch", "king": "King",
-}
+CARD_NAMES = {card: card.capitalize() for card in CLASSES}  # R1.5: each card's English name
 
 
 def region_word(game: Game, region: str) -> str:
@@ -121,15 +117,15 @@ def face_text(game: Game, token_id: str, lang: str = "en") -> str:
     return face_words(game.catalogue.by_id(token_id), lang)
 
 
-_END_REASONS = {  # R6.1: pbem.rules.turnflow.end_turn's reasons, as the log records them
-    "the rat supply ran out": Msg("the rat supply ran out"),
-    "a player has no cube left in their supply": Msg("a player has no cube left in their supply"),
-    "no rat is left on the board": Msg("no rat is left on the board"),
+_END_REASONS = {  # R6.1: each ending in words (its English is the sentence the log records)
+    EndReason.RAT_SUPPLY: Msg("the rat supply ran out"),
+    EndReason.CUBE_SUPPLY: Msg("a player has no cube left in their supply"),
+    EndReason.NO_RATS: Msg("no rat is left on the board"),
 }
 
 
-def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
-    """One event of a recorded outcome in a sentence (typed: :func:`pbem.rules.events.event_from_dict`).
+def describe_event(game: Game, event: Event, lang: str = "en") -> str:
+    """One event of a recorded outcome in a sentence (the typed events of :attr:`pbem.log.records.Turn.outcome`).
 
     Long because each of the fifteen kinds of event is its own whole sentence (a ``Msg``
     per form), matched in one place."""
@@ -144,7 +140,7 @@ def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
     def path_text(path: tuple[str, ...] | list[str]) -> str:
         return " -> ".join(map(name, path))
 
-    match event_from_dict(data):
+    match event:
         case CubesPlaced(player=p, region=r, count=n):
             return said.say(Msg.plural("{player} places {n} cube in {region}",
                                        "{player} places {n} cubes in {region}", n, player=p, region=name(r)))
@@ -198,13 +194,13 @@ def describe_event(game: Game, data: dict[str, Any], lang: str = "en") -> str:
                     "final": Msg("{player} plays in the final round", player=p)}
             return said.say(what.get(phase, Msg("{player} is to move", player=p)))
         case GameEnding(reason=why, final_round=seats):
-            reason = said.say(_END_REASONS[why]) if why in _END_REASONS else why
+            reason = said.say(_END_REASONS[why])
             return said.say(Msg("the game ends ({reason}); final round: {seats}", reason=reason,
                                 seats=", ".join(seats)))
         case GameOver(scores=scores, winner=best):
             return said.say(Msg("game over: {scores}; {winner} wins",
                                 scores=", ".join(f"{p} {n}" for p, n in scores), winner=best))
-    return str(data)  # pragma: no cover - every event kind is matched above
+    return str(event)  # pragma: no cover - every event kind is matched above
 
 
 def next_step(state: State, lang: str = "en") -> str:

@@ -8,6 +8,7 @@ entry N is computed from the public log's first N+1 entries, never stored.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -63,27 +64,38 @@ def game_at(entries: list[Entry], hashes: list[str], seq: int) -> Game:
     return game
 
 
-def status(game: Game) -> str:
-    """Where a game stands, in a word or three: for `pbem list`."""
+class GameStatus(StrEnum):
+    """Where a game stands (`pbem list`); each value is its English words."""
+
+    COMMITTING = "opening round 1 of 2"  # P4: the seats commit to their nonces
+    REVEALING = "opening round 2 of 2"  # P4: the seats reveal them
+    IN_PLAY = "in play"
+    OVER = "over"  # the secret not yet revealed (P6)
+    REVEALED = "over, secret revealed"
+    ABANDONED = "abandoned"
+
+
+def status(game: Game) -> GameStatus:
+    """Where a game stands: for `pbem list`."""
     if game.abandoned:
-        return "abandoned"
+        return GameStatus.ABANDONED
     if game.over:
-        return "over, secret revealed" if game.secret is not None else "over"
+        return GameStatus.REVEALED if game.secret is not None else GameStatus.OVER
     if game.started:
-        return "in play"
-    return f"opening round {1 if game.opening is Opening.COMMIT else 2} of 2"
+        return GameStatus.IN_PLAY
+    return GameStatus.COMMITTING if game.opening is Opening.COMMIT else GameStatus.REVEALING
 
 
-_STATUS_WORDS = {  # each status of :func:`status` (a fixed token the list's logic reads), in words
-    "abandoned": Msg("abandoned"), "over, secret revealed": Msg("over, secret revealed"), "over": Msg("over"),
-    "in play": Msg("in play"), "opening round 1 of 2": Msg("opening round 1 of 2"),
-    "opening round 2 of 2": Msg("opening round 2 of 2"),
+_STATUS_WORDS = {  # each status in words, said in the reader's language
+    GameStatus.ABANDONED: Msg("abandoned"), GameStatus.REVEALED: Msg("over, secret revealed"),
+    GameStatus.OVER: Msg("over"), GameStatus.IN_PLAY: Msg("in play"),
+    GameStatus.COMMITTING: Msg("opening round 1 of 2"), GameStatus.REVEALING: Msg("opening round 2 of 2"),
 }
 
 
-def status_text(status: str, lang: str = "en") -> str:
+def status_text(status: GameStatus, lang: str = "en") -> str:
     """A :func:`status` in ``lang``."""
-    return translator(lang).say(_STATUS_WORDS.get(status, status))
+    return translator(lang).say(_STATUS_WORDS[status])
 
 
 def waiting_for(game: Game) -> tuple[str, ...]:
@@ -113,12 +125,12 @@ class Summary:
         values = {"game": self.game_id, "status": status_text(self.status, lang), "who": who, "at": self.since_at,
                   "since": self.since_seq, "last": self.last_seq}
         labels = f" [{'; '.join(self.labels)}]" if self.labels else ""  # TEST GAME, ...: fixed tokens
-        if self.status == "in play":
+        if self.status is GameStatus.IN_PLAY:
             text = Msg("{game}: {status}; {who} to move since {at} (entry {since}); last entry {last}", **values)
-        elif self.status == "opening round 1 of 2":
+        elif self.status is GameStatus.COMMITTING:
             text = Msg("{game}: {status}; {who} to commit to a nonce (P4) since {at} (entry {since}); "
                        "last entry {last}", **values)
-        elif self.status.startswith("opening"):
+        elif self.status is GameStatus.REVEALING:
             text = Msg("{game}: {status}; {who} to reveal their nonce (P4) since {at} (entry {since}); "
                        "last entry {last}", **values)
         else:
@@ -133,7 +145,7 @@ def summarize(entries: list[Entry], hashes: list[str]) -> Summary:
     since = 0
     last: Game | None = None
     for game in steps(entries, hashes):
-        now = (status(game), game.opening.value, game.to_move())
+        now = (status(game), game.opening.value, game.to_move)
         if now != key:
             key, since = now, game.last_seq
         last = game

@@ -13,6 +13,7 @@ import re
 from pbem.errors import PbemError, StateError
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game, Opening
+from pbem.log.records import Edition
 from pbem.referee.seats import record_lines as seats_record_lines
 
 TRUST = Msg(
@@ -103,7 +104,7 @@ def notice_msgs(game: Game) -> list[Msg]:
         out.append(Msg("HOST'S DEAL: no player's nonce went into the seed (every seat waived or a bot "
                        "seat, P4): the host alone could choose the deal, so the guarantee that nobody "
                        "chose the rat order does not hold for this game"))
-    if game.edition != "standard":
+    if game.edition is not Edition.STANDARD:
         out.append(Msg("CUSTOM GAME: its map or rat tokens are not pbem's standard data "
                        "(P3, data_hash {hash})", hash=game.data_hash[:16]))
     return out

@@ -1,0 +1,81 @@
+"""The game as records, both ways: one immutable type per kind of entry and of move.
+
+``entries``: the log's entries (read by :func:`parse_entry`, written through each kind's
+writer); ``sent``: the move files players send; ``values``: what entries hold (options,
+setup, flips, outcomes); ``reader``: the one strict reader.  Only this package reads a
+``kind`` as a string or writes an entry as a mapping (tests/test_records.py checks every
+other module of pbem).
+"""
+
+from pbem.log.records.entries import (
+    Abandon,
+    AnyEntry,
+    Commit,
+    Create,
+    Draft,
+    Entry,
+    Move,
+    Nonce,
+    Replace,
+    Resign,
+    Reveal,
+    Sent,
+    Standin,
+    Start,
+    Timeout,
+    Turn,
+    Waive,
+    as_sent,
+    kinded,
+)
+from pbem.log.records.reader import ZEROS, parse_entry
+from pbem.log.records.sent import (
+    MOVE_KINDS,
+    OPENING_MOVES,
+    CommitMove,
+    NonceMove,
+    ResignMove,
+    SentMove,
+    TurnMove,
+    move_of,
+)
+from pbem.log.records.values import Difference, Edition, Flip, Made, Options, Setup, written_outcome
+
+__all__ = [
+    "MOVE_KINDS",
+    "OPENING_MOVES",
+    "ZEROS",
+    "Abandon",
+    "AnyEntry",
+    "Commit",
+    "CommitMove",
+    "Create",
+    "Difference",
+    "Draft",
+    "Edition",
+    "Entry",
+    "Flip",
+    "Made",
+    "Move",
+    "Nonce",
+    "NonceMove",
+    "Options",
+    "Replace",
+    "Resign",
+    "ResignMove",
+    "Reveal",
+    "Sent",
+    "SentMove",
+    "Setup",
+    "Standin",
+    "Start",
+    "Timeout",
+    "Turn",
+    "TurnMove",
+    "Waive",
+    "as_sent",
+    "kinded",
+    "move_of",
+    "parse_entry",
+    "written_outcome",
+]
