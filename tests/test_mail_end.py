@@ -33,7 +33,7 @@ def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def new_game(games: Path, *extra: str) -> None:
-    args = ["new", "g", "--players", ",".join(THREE), "--games", str(games), *extra]
+    args = ["new", "g", "--players", ",".join(THREE), "--games", str(games), "--mail", "every", *extra]
     for player, address in THREE.items():
         args += ["--email", f"{player}={address}"]
     ok(*args)

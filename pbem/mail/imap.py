@@ -24,7 +24,6 @@ import logging
 import os
 import re
 import ssl
-from typing import Any
 
 from pbem.errors import BusyError, FormatError
 from pbem.i18n import Msg
@@ -32,6 +31,7 @@ from pbem.mail.admission import Inbound
 from pbem.mail.headers import MAIL_LIMIT, HostileMail
 from pbem.mail.host import MailHost, Processed
 from pbem.mail.ledger import ledger_for
+from pbem.mail.verdict import Progress
 
 _log = logging.getLogger("pbem.mail.host")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -130,7 +130,7 @@ def run_imap(host: MailHost, box: ImapBox) -> list[Processed]:
 
 def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, box: ImapBox) -> bool:
     """One message, isolated as a Maildir's are; True once it is handled for good."""
-    state: dict[str, Any] = {}
+    progress = Progress()
     seen_before = False
     try:
         typ, meta = conn.uid("FETCH", uid.decode("ascii"), "(FLAGS RFC822.SIZE)")
@@ -146,17 +146,18 @@ def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, box: ImapBox
         data = next((part[1] for part in body if isinstance(part, tuple)), None)
         if typ != "OK" or not isinstance(data, bytes):
             raise HostileMail("the server did not hand over the message")
-        result = host.admit(Inbound(data, key), state, screen=host._admit).result
+        verdict = host.admit(Inbound(data, key), progress, screen=host._admit)
     except (OSError, imaplib.IMAP4.abort):
         raise  # the connection, not the message: the run stops, the message is read next run
     except Exception as err:  # isolation: no message stops the run (issue 10, item 1)
         conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen \\Flagged)")
-        host.quarantined(host.queue.path / "imap-quarantine.log", key, err, state)
+        host.quarantined(host.queue.path / "imap-quarantine.log", key, err, progress)
         return True
     conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen)")  # after the replies are spooled
+    result = verdict.result
     if seen_before:  # said, never skipped silently
         result += " (it was seen by another mail client first)"
-    host.done.append(Processed(key, state.get("sender"), result))
+    host.done.append(Processed(key, progress.sender, verdict.outcome, result))
     return True
 
 

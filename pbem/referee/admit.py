@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pbem.errors import FormatError, RulesError, StaleError, StateError, UnknownError
+from pbem.errors import AlreadyApplied, FormatError, RulesError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.i18n import N_, Msg
 from pbem.log.game import Game, Opening
@@ -117,7 +117,8 @@ def check_fresh(game: Game, move: Move) -> str:
     key = sent_key(move.data)
     earlier = game.sent.get(key)
     if earlier is not None:
-        raise StaleError(Msg("this move was already applied, as entry {seq}; nothing was changed", seq=earlier), "P7")
+        raise AlreadyApplied(Msg("this move was already applied, as entry {seq}; nothing was changed", seq=earlier),
+                             "P7", earlier)
     after = move.data["after"]
     seq, prefix = after["seq"], after["hash"]
     target = 0 if move.kind in ("commit", "nonce") else game.last_seq  # P4's answer entry 0
