@@ -167,7 +167,9 @@ class MailTable:
 
     def answer(self, seat: str, msg: EmailMessage, how: str | None = None) -> None:
         """The seat's reply to the host's ``msg``, as its player writes it (the styles in turn)."""
-        player, wants = self.players[seat], asks(msg)
+        player, game = self.players[seat], self.game()
+        wants = asks(msg) or ("move" if game.state is not None else  # a subject in another language
+                              "round 1 of 2" if game.opening.value == "commit" else "round 2 of 2")
         if wants == "round 1 of 2":
             lines = [f"commit {nonce_commitment(self.nonces[seat])}"]
         elif wants == "round 2 of 2":
