@@ -935,7 +935,7 @@ def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -
     ok(*mail)
     got = replies(outbox)
     assert len(got) == 4 and load_log(games).started
-    first = [m for m in got if "your move (turn" in str(m["Subject"])]
+    first = [m for m in got if "your move (" in str(m["Subject"])]
     assert len(first) == 1 and to_of(first[0]) == ADDRESSES["red"]
     data = attachment(first[0], "-red.txt")
     assert data is not None and "game g red\n" in data.decode() and "# place REGION 2 (R2.5)" in data.decode()
