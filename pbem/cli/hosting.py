@@ -68,12 +68,17 @@ def transport_options(command: Any) -> Any:
 @click.option("--seat-lang", "langs", multiple=True, metavar="SEAT=LANG",
               help="The language a seat reads: en (the default), hu, el or uk; kept in host.yaml, and the "
                    "player may change it by mail ('language uk').")
+@click.option("--mail", "mail_mode", type=click.Choice(["turn", "every", "digest"]), default="turn",
+              show_default=True,
+              help="What each seat is mailed: one mail when it is its turn (turn), a report of every entry "
+                   "(every), or its turn's mail and at most one summary a day (digest); kept in host.yaml, "
+                   "and each player may choose by mail ('mail every').")
 @games_option
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
     deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, reveal: str,
-    langs: tuple[str, ...], games: Path,
+    langs: tuple[str, ...], mail_mode: str, games: Path,
 ) -> None:
     """Create the game GAME: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -103,6 +108,7 @@ def new(
     spec.bot_seconds = bot_seconds
     spec.reveal = RevealWhen(reveal)
     spec.languages = _pairs(langs, "--seat-lang")
+    spec.mail = mail_mode
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration
 
