@@ -105,10 +105,9 @@ def new(
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
     spec.bots = _pairs(bots, "--bot")
-    spec.bot_seconds = bot_seconds
+    spec.bot_seconds, spec.mail = bot_seconds, mail_mode
     spec.reveal = RevealWhen(reveal)
     spec.languages = _pairs(langs, "--seat-lang")
-    spec.mail = mail_mode
     if deadline is not None or reminder is not None:
         from pbem.referee.deadlines import parse_duration
 
