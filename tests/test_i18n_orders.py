@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from clitools import cli, ok
 from english import english_lines
-from ordertools import Reader, a_turn, live, positions
+from ordertools import Reader, a_turn, games, live, positions  # noqa: F401 (games: a fixture)
 from signingtools import commit_file, new_signed_game
 
 from pbem.errors import FormatError, PbemError, RulesError, SignatureError, StaleError, StateError, UnknownError
@@ -32,21 +32,11 @@ from pbem.views import orders
 from pbem.views.template import resign_template, template
 
 LANGS = ("hu", "el", "uk")
-PLAYERS = ("red", "green", "blue", "yellow")
 COMMANDS = ("pbem rules notation", "pbem nonce", "--games DIR", "pbem sign", "pbem keygen", "merchant FROM TO N")
 """What a player types, in any language: the only English a translated text may hold (the
 commands, and the notation's forms: ``merchant FROM TO N`` is the notation's own, as 'pbem
 rules notation' shows it in every language)."""
 
-
-@pytest.fixture(scope="module")
-def games(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Game]:
-    out = {}
-    for n in (2, 3, 4):
-        folder = tmp_path_factory.mktemp(f"g{n}")
-        create(folder, NewGame("g", PLAYERS[:n], secret=bytes(32), first="red"))
-        out[n] = open_game(folder, "g", nonces={p: bytes([i]) * 16 for i, p in enumerate(PLAYERS[:n])})
-    return out
 
 
 # --- a translated template, read as its player reads it ----------------------------------------

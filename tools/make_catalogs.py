@@ -41,7 +41,7 @@ LANGUAGE_NAMES = {"hu": "Hungarian", "el": "Greek", "uk": "Ukrainian"}
 
 
 def _declared(path: Path, name: str) -> tuple[str, ...]:
-    """A tuple of strings assigned once at the top of ``path`` (read, not imported: this
+    """A tuple of strings (or a mapping's keys) assigned once at the top of ``path`` (read, not imported: this
     checkout's pbem, whatever pbem is installed)."""
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name
@@ -51,8 +51,7 @@ def _declared(path: Path, name: str) -> tuple[str, ...]:
 
 
 CARDS = _declared(PBEM / "rules" / "data.py", "CLASSES")  # R1.5: the class cards, declared once
-ACTIONS = ("take_card", "place", "king", "merchant", "monk", "witch_look", "witch_swap", "move_plague", "spread",
-           "knight_cubes", "knight_move", "flip", "end")  # pbem.i18n.ACTION_WORDS
+ACTIONS = _declared(PBEM / "i18n" / "__init__.py", "ACTION_WORDS")  # the actions' words, declared once
 
 
 class Message(NamedTuple):
