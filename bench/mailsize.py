@@ -1,141 +1,69 @@
-"""The size of the mails a player gets (a phone can carry them).
+"""The mails a player gets, per mail mode: how many per own turn, and how big.
 
-    python bench/mailsize.py            # a 3-player and a 4-player game, 40 turns each
-    python bench/mailsize.py --turns 15 # shorter
+    python bench/mailsize.py                 # turn, every and digest; one 3-player game each
+    python bench/mailsize.py --modes turn --seeds 1 2 3
 
-Plays games by mail through `pbem mail` (a Maildir in, a Maildir out), every player
-answering the host's template in the notation, and prints the median and the largest
-mail, the median report to a player not to move (a small PNG of the map) and the median
-"your move" mail (the composer page instead of the PNG), with what each part weighs.
-Target: a median of at most about 60 KB.
+Plays whole 3-player games by mail through `pbem mail` (a Maildir in, a Maildir out), every
+seat played from its own mails alone (tests/mutt.py: the move from the log its mail carries,
+a reply by quoting, bare or by a file in turn), and prints, per mode, the mails per player
+per own turn (Witch looks and refusals included), the median and the largest mail, and the
+lines of the longest quoted reply to a "your move" mail as default mutt writes it.  A
+Witch's look asks for one mail more (R7.5: a look ends a move file): the ratio is also
+given without those mails.
+Targets for the default mode (turn): at most 1.3 mails per own turn, a median of at most
+60 KB, none over 200 KB, a quoted reply of at most 60 lines.
 """
 
 from __future__ import annotations
 
 import argparse
-import mailbox
-import random
 import statistics
 import sys
 import tempfile
-from email import message_from_bytes, policy
-from email.message import EmailMessage
-from email.utils import make_msgid, parseaddr
 from pathlib import Path
 
-from click.testing import CliRunner
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from pbem.bots.randombot import bot_actions
-from pbem.cli import main as pbem
-from pbem.fair.protocol import nonce_commitment
-from pbem.host.games import load_game
-from pbem.log.notation import action_line
+from mutt import MailTable, asks, looks, own_turns, quoted
 
-HOST = "host@pbem.example"
+SEATS = {"red": "red@example.org", "green": "green@example.com", "blue": "blue@example.net"}
 
 
-def run(*args: str | Path) -> str:
-    result = CliRunner().invoke(pbem, [str(a) for a in args], catch_exceptions=False)
-    if result.exit_code != 0:
-        raise SystemExit(f"pbem {' '.join(map(str, args))} failed:\n{result.output}")
-    return result.output
-
-
-class Table:
-    """One game by mail; every mail the host sends is kept with its size."""
-
-    def __init__(self, folder: Path, players: list[str]) -> None:
-        self.games, self.inbox, self.outbox = folder / "games", folder / "inbox", folder / "outbox"
-        mailbox.Maildir(str(self.inbox), create=True)
-        self.address = {p: f"{p}@example.org" for p in players}
-        self.sent: list[EmailMessage] = []
-        run("new", "g", "--players", ",".join(players), "--first", players[0], "--games", self.games,
-            *(f"--email={p}={a}" for p, a in self.address.items()))
-        self.host_run()
-
-    def host_run(self) -> None:
-        run("mail", "--inbox", self.inbox, "--outbox", self.outbox, "--games", self.games, "--from", HOST)
-        box = mailbox.Maildir(str(self.outbox))
-        for key in box.iterkeys():
-            msg = message_from_bytes(box.get_bytes(key), policy=policy.default)
-            assert isinstance(msg, EmailMessage)
-            self.sent.append(msg)
-        box.clear()
-
-    def header(self, player: str) -> list[str]:
-        """The 'game' and 'after' lines of the newest template mailed to ``player``."""
-        for msg in reversed(self.sent):
-            if parseaddr(str(msg["To"]))[1] != self.address[player]:
-                continue
-            for part in msg.iter_attachments():
-                if (part.get_filename() or "").endswith(f"-{player}.txt"):
-                    text = part.get_content()
-                    return [line for line in text.splitlines() if line.startswith(("game ", "after "))]
-        raise SystemExit(f"no template was mailed to {player}")
-
-    def send(self, player: str, lines: list[str]) -> None:
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = self.address[player], HOST, "Re: [pbem g] your move"
-        msg["Message-ID"] = make_msgid(domain="example.org")
-        msg.set_content("\n".join(self.header(player) + lines) + "\n")
-        mailbox.Maildir(str(self.inbox)).add(bytes(msg))
-        self.host_run()
-
-
-def play(players: list[str], turns: int, seed: int) -> list[EmailMessage]:
+def measure(mode: str, seed: int) -> tuple[float, float, list[int], int, int]:
+    """(mails per player per own turn, the same less the Witch's looks' mails, every mail's size,
+    the longest quote, own turns)."""
     with tempfile.TemporaryDirectory() as tmp:
-        table = Table(Path(tmp), players)
-        nonces = {p: bytes([i + 1]) * 32 for i, p in enumerate(players)}
-        for p in players:
-            table.send(p, [f"commit {nonce_commitment(nonces[p])}"])
-        for p in players:
-            table.send(p, [f"nonce {nonces[p].hex()}"])
-        if not load_game(table.games / "g").started:
-            raise SystemExit("the opening by mail did not start the game")
-        rng = random.Random(seed)
-        for _ in range(turns):
-            game = load_game(table.games / "g")
-            if game.over or game.state is None or game.state.to_move is None:
-                break
-            player = game.state.to_move
-            table.send(player, [action_line(a.to_dict()) for a in bot_actions(game.state, rng)])
-        return table.sent
-
-
-def parts(msg: EmailMessage) -> str:
-    out = []
-    for part in msg.walk():
-        if part.is_multipart():
-            continue
-        name = part.get_filename() or part.get_content_type()
-        out.append(f"{name.rsplit('-', 1)[-1] if part.get_filename() else name} {len(part.as_bytes()) / 1024:.0f}")
-    return ", ".join(out)
+        table = MailTable(Path(tmp), SEATS, mode, seed=seed)
+        table.play()
+        game = table.game()
+        turns = sum(own_turns(game, seat) for seat in SEATS)
+        looked = sum(looks(game, seat) for seat in SEATS)
+        after = sum(1 for _seat, _msg, started in table.sent if started)
+        sizes = [len(bytes(msg)) for _seat, msg, _started in table.sent]
+        quotes = [len(quoted(msg)) for _seat, msg, _started in table.sent if asks(msg) == "your move"]
+        return after / turns, (after - looked) / turns, sizes, max(quotes, default=0), turns
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--modes", nargs="+", default=["turn", "every", "digest"])
+    parser.add_argument("--seeds", nargs="+", type=int, default=[1])
     args = parser.parse_args()
-    print(f"python {sys.version.split()[0]}; mails of two games by mail, {args.turns} turns each")
-    sizes: list[int] = []
-    reports: list[int] = []
-    moves: list[int] = []
-    biggest: EmailMessage | None = None
-    for seed, players in ((1, ["red", "green", "blue"]), (2, ["red", "green", "blue", "yellow"])):
-        for msg in play(players, args.turns, seed):
-            size = len(bytes(msg))
-            sizes.append(size)
-            (moves if "your move" in str(msg["Subject"]) else reports).append(size)
-            if biggest is None or size > len(bytes(biggest)):
-                biggest = msg
-    print(f"mails: {len(sizes)}; median {statistics.median(sizes) / 1024:.1f} KB, "
-          f"largest {max(sizes) / 1024:.1f} KB  (target: median <= about 60 KB)")
-    if reports:
-        print(f"  reports to a player not to move: {len(reports)}, median {statistics.median(reports) / 1024:.1f} KB")
-    if moves:
-        print(f"  'your move' mails (the page attached): {len(moves)}, median {statistics.median(moves) / 1024:.1f} KB")
-    if biggest is not None:
-        print(f"  the largest: {parseaddr(str(biggest['To']))[1]}, {biggest['Subject']}: {parts(biggest)} (KB)")
+    print(f"python {sys.version.split()[0]}; whole 3-player games by mail, seeds {args.seeds}")
+    print(f"{'mode':8} {'mails/own turn':>15} {'less looks':>11} {'median KB':>10} {'largest KB':>11} "
+          f"{'quote lines':>12} {'turns':>6}")
+    for mode in args.modes:
+        ratios, lesses, sizes, quotes, turns = [], [], [], [], 0
+        for seed in args.seeds:
+            ratio, less, found, quote, played = measure(mode, seed)
+            ratios.append(ratio)
+            lesses.append(less)
+            sizes += found
+            quotes.append(quote)
+            turns += played
+        print(f"{mode:8} {statistics.mean(ratios):15.2f} {statistics.mean(lesses):11.2f} "
+              f"{statistics.median(sizes) / 1024:10.1f} "
+              f"{max(sizes) / 1024:11.1f} {max(quotes):12d} {turns:6d}")
 
 
 if __name__ == "__main__":

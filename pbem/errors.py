@@ -67,6 +67,15 @@ class StaleError(PbemError):
     label = "stale move"
 
 
+class AlreadyApplied(StaleError):
+    """P7: the same move (or the same message) was applied before, as entry ``seq``: this copy
+    changes nothing, and whoever answers it can say so from its kind, never from its words."""
+
+    def __init__(self, message: str, rule: str | None = "P7", seq: int = 0) -> None:
+        super().__init__(message, rule)
+        self.seq = seq
+
+
 class UnknownError(PbemError):
     label = "not found"
 

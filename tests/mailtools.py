@@ -62,7 +62,8 @@ def read_game(log_bytes: bytes) -> Game:
 def setup_game(tmp: Path, key_for_red: bool = True) -> tuple[Path, Path]:
     games, inbox = tmp / "games", tmp / "inbox"
     mailbox.Maildir(str(inbox), create=True)
-    args: list[str | Path] = ["new", "g", "--players", "red,blue", "--first", "red", "--games", games]
+    args: list[str | Path] = ["new", "g", "--players", "red,blue", "--first", "red", "--games", games,
+                              "--mail", "every"]  # a report of every entry, as these tests read them
     for player, address in ADDRESSES.items():
         args += ["--email", f"{player}={address}"]
     for name in ("host", "red", "blue"):

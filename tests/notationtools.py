@@ -30,7 +30,7 @@ class Table:
         mailbox.Maildir(str(self.inbox), create=True)
         self.latest: dict[str, EmailMessage] = {}  # the newest mail with a template, per player
         args: list[str | Path] = ["new", "g", "--players", ",".join(ADDRESSES), "--first", "red",
-                                  "--games", self.games]
+                                  "--games", self.games, "--mail", "every"]
         ok(*args, *(f"--email={p}={a}" for p, a in ADDRESSES.items()))
         self.run()
 

@@ -46,7 +46,7 @@ def start(tmp: Path) -> tuple[Path, Path]:
     (inbox / "tmp").mkdir()
     for name in ("host", "green"):
         ok("keygen", "--out", tmp / f"{name}.key")
-    args: list[Any] = ["new", "g", "--players", ",".join(PLAYERS), "--first", "red", "--deadline", "24h",
+    args: list[Any] = ["new", "g", "--players", ",".join(PLAYERS), "--first", "red", "--deadline", "24h", "--mail", "every",
                        "--reminder", "8h", "--host-key", tmp / "host.key", "--key", f"green={tmp / 'green.key.pub'}"]
     for player, address in ADDRESSES.items():
         args += ["--email", f"{player}={address}"]

@@ -159,7 +159,7 @@ def mails_of_a_three_language_game(tmp: Path) -> dict[str, list[EmailMessage]]:
     games, inbox, outbox = tmp / "games", tmp / "inbox", tmp / "outbox"
     mailbox.Maildir(str(inbox), create=True)
     args: list[str | Path] = ["new", "g", "--players", ",".join(THREE), "--games", games, "--deadline", "24h",
-                              "--reminder", "8h"]
+                              "--reminder", "8h", "--mail", "every"]
     for player, address in THREE.items():
         args += ["--email", f"{player}={address}", "--seat-lang", f"{player}={LANGS[player]}"]
     t = seconds(T0)
@@ -310,7 +310,7 @@ def test_no_subject_the_host_writes_holds_english(marked_game: dict[str, list[Em
     for player, got in marked_game.items():
         for msg in got:
             subject = subject_of(msg)
-            assert subject.startswith(("[pbem g] ", "pbem: ", "Re: ")), subject
+            assert subject.startswith(("[rattus g] ", "pbem: ", "Re: ")), subject
             if subject.startswith("Re: ") and not is_players_own(subject):  # the player wrote none
                 assert subject == "Re: " + translator(LANGS[player]).gettext(replies.REPLY_SUBJECT), subject
             if is_players_own(subject):

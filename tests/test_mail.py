@@ -46,6 +46,7 @@ from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import after_of
 from pbem.log.notation import action_line
 from pbem.log.yamlio import dump_yaml
+from pbem.mail.answers import Answers
 from pbem.rules import Action
 
 
@@ -96,7 +97,7 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
         assert sorted(to_of(m) for _r, m in batch) == sorted(list(ADDRESSES.values()) * applied)
         assert len(results) == applied
         assert all("Your move was accepted." in plain(m) for m in results)
-        reports = [m for _r, m in batch if "] entry " in str(m["Subject"])]
+        reports = [m for _r, m in batch if "entry " in str(m["Subject"])]
         log_now = (games / "g" / LOG_NAME).read_bytes()
         assert {to_of(m) for m in reports} == set(ADDRESSES.values())
         for report in reports:
@@ -264,7 +265,7 @@ def test_a_witch_look_is_mailed_to_its_holder_only(started: tuple[Path, Path, Pa
     applied = Applied([game.entries[-1]], [], [private], game)
     sent: list[EmailMessage] = []
     mail = parse_mail(eml("red@example.org", red_move(games)))
-    out = MailHost(games, sent.append, HOST)._applied(mail, applied)
+    out = MailHost(games, sent.append, HOST).answers.applied(mail, applied, "")
     secret = [m for m in out if attachment(m, "private-blue.yaml") is not None]
     assert len(secret) == 1 and to_of(secret[0]) == ADDRESSES["blue"]
     assert attachment(secret[0], "private-blue.yaml") == private.read_bytes()  # blue's view, as kept
@@ -454,7 +455,7 @@ def test_replies_survive_a_451_and_each_is_delivered_once(tmp_path: Path) -> Non
         controller.stop()
     ids = [str(m["Message-ID"]) for _r, m in handler.messages]
     assert len(ids) == len(set(ids)) == 4  # one mail per player per applied move, each exactly once
-    assert sorted(to_of(m) for _r, m in handler.messages if "] entry 2" in str(m["Subject"])) == sorted(
+    assert sorted(to_of(m) for _r, m in handler.messages if "entry 2" in str(m["Subject"])) == sorted(
         ADDRESSES.values())  # the other player got the report
 
 
@@ -514,7 +515,7 @@ def test_a_run_killed_between_the_log_write_and_its_replies_reports_the_move_nex
     out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert "applied: game g, entry 1" in out and "refused" not in out, out
     got = replies(outbox)
-    assert sorted(to_of(m) for m in got if "] entry 1: red" in str(m["Subject"])) == sorted(ADDRESSES.values())
+    assert sorted(to_of(m) for m in got if "entry 1: red" in str(m["Subject"])) == sorted(ADDRESSES.values())
     accepted = [to_of(m) for m in got if "Your move was accepted." in plain(m)]
     assert accepted == ["red@example.org"] and len(load_log(games).entries) == 2
 
@@ -532,46 +533,44 @@ def test_a_move_quarantined_after_applying_is_reported_when_the_host_puts_it_bac
     """The quarantine keeps a message whose replies could not be written, though its move was
     applied; once the host has fixed the fault and moved it back to new/, the players get the
     report they were owed (and the move is not applied twice)."""
-    from pbem.mail.host import MailHost
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
     deliver(inbox, eml("red@example.org", commit(games, "red")))
 
-    def broken(self: MailHost, mail: Any, applied: Any, batch: str = "") -> Any:
+    def broken(self: Answers, mail: Any, applied: Any, batch: str = "", threads: Any = None) -> Any:
         raise ValueError("a fault while writing the replies")
 
-    monkeypatch.setattr(MailHost, "_applied", broken)
+    monkeypatch.setattr(Answers, "applied", broken)
     result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert "quarantined: ValueError" in result.output
     monkeypatch.undo()
     kept = list((inbox / ".Quarantine" / "cur").iterdir())
     assert len(kept) == 1
     kept[0].rename(inbox / "new" / kept[0].name.split(":")[0])
-    assert not [m for m in replies(outbox) if "] entry 1: red" in str(m["Subject"])]  # none went out yet
+    assert not [m for m in replies(outbox) if "entry 1: red" in str(m["Subject"])]  # none went out yet
     out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert "applied: game g, entry 1" in out, out
-    reports = [to_of(m) for m in replies(outbox) if "] entry 1: red" in str(m["Subject"])]
+    reports = [to_of(m) for m in replies(outbox) if "entry 1: red" in str(m["Subject"])]
     assert sorted(reports) == sorted(ADDRESSES.values()) and len(load_log(games).entries) == 2
 
 
 def test_an_internal_error_after_applying_says_so_and_quarantines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pbem.mail.host import MailHost
 
     games, inbox = setup_game(tmp_path, key_for_red=False)
     outbox = tmp_path / "outbox"
     deliver(inbox, eml("red@example.org", commit(games, "red")))
     deliver(inbox, eml("blue@example.net", commit(games, "blue")))
-    original = MailHost._applied
+    original = Answers.applied
 
-    def broken(self: MailHost, mail: Any, applied: Any, batch: str = "") -> Any:
+    def broken(self: Answers, mail: Any, applied: Any, batch: str = "", threads: Any = None) -> Any:
         if mail.sender == "red@example.org":
             raise ValueError("Header values may not contain linefeed or carriage return characters")
-        return original(self, mail, applied, batch)
+        return original(self, mail, applied, batch, threads)
 
-    monkeypatch.setattr(MailHost, "_applied", broken)
+    monkeypatch.setattr(Answers, "applied", broken)
     result = run("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
     assert result.exit_code == Exit.FORMAT
     assert "quarantined: ValueError" in result.output and "applied: game g" in result.output
@@ -713,7 +712,7 @@ def test_invitations_for_each_opening_round_and_the_first_move(tmp_path: Path) -
     ok(*mail)
     got = replies(outbox)
     assert len(got) == 4 and load_log(games).started
-    first = [m for m in got if "your move, red" in str(m["Subject"])]
+    first = [m for m in got if "your move (" in str(m["Subject"])]
     assert len(first) == 1 and to_of(first[0]) == ADDRESSES["red"]
     data = attachment(first[0], "-red.txt")
     assert data is not None and "game g red\n" in data.decode() and "# place REGION 2 (R2.5)" in data.decode()
@@ -767,7 +766,7 @@ def test_one_admission_path_gives_pbem_apply_and_pbem_mail_the_same_verdict(
     assert verdicts[1][1] == verdicts[2][1] and "already applied, as entry 1" in verdicts[1][1]
     assert set(load_log(games).commits) == {"red"} and len(load_log(games).entries) == 2
     delivered = replies(outbox)  # the apply's replies went out with pbem mail's run
-    reports = [to_of(m) for m in delivered if "] entry 1: red" in str(m["Subject"])]
+    reports = [to_of(m) for m in delivered if "entry 1: red" in str(m["Subject"])]
     assert sorted(reports) == sorted(ADDRESSES.values())
 
 

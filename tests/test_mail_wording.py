@@ -45,7 +45,8 @@ def test_the_start_mail_names_the_mover_and_the_hosts_start_entry(tmp_path: Path
     start = game.last_seq
     subjects = {str(m["Subject"]) for m in replies(outbox) if f"entry {start}" in str(m["Subject"])}
     assert subjects and all(f"entry {start - 1}: blue; entry {start}: the game starts" in s for s in subjects)
-    assert any(s.endswith(f"entry {start}: the game starts; your move, red") for s in subjects), subjects
+    assert any(s.startswith("[rattus g] your move (") and s.endswith(f"entry {start}: the game starts")
+               for s in subjects), subjects
     assert not any(f"entry {start}: blue" in s for s in subjects)
 
 
@@ -78,7 +79,7 @@ def test_the_first_move_invitation_speaks_of_the_move_not_the_nonce(tmp_path: Pa
             ok("apply", path, "--games", games)
     assert load_log(games).started
     ok(*mail_args(games, inbox, outbox))
-    got = [m for m in replies(outbox) if "your move, red" in str(m["Subject"])]
+    got = [m for m in replies(outbox) if str(m["Subject"]).startswith("[rattus g] your move (")]
     assert len(got) == 1 and to_of(got[0]) == ADDRESSES["red"]
     text = plain(got[0])
     assert text.startswith("It is your move.") and "nonce" not in text.split("\n\n")[0]

@@ -51,7 +51,7 @@ def mails_after_a_look(games: Path, seat: str, token: str | None) -> tuple[list[
         private.unlink()
     applied = Applied([game.entries[-1]], [], [private] if look else [], game)
     mail = parse_mail(eml("red@example.org", red_move(games)))
-    return MailHost(games, lambda m: None, HOST)._applied(mail, applied), look
+    return MailHost(games, lambda m: None, HOST).answers.applied(mail, applied, ""), look
 
 
 def text_of(msg: EmailMessage) -> str:

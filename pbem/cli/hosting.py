@@ -68,12 +68,17 @@ def transport_options(command: Any) -> Any:
 @click.option("--seat-lang", "langs", multiple=True, metavar="SEAT=LANG",
               help="The language a seat reads: en (the default), hu, el or uk; kept in host.yaml, and the "
                    "player may change it by mail ('language uk').")
+@click.option("--mail", "mail_mode", type=click.Choice(["turn", "every", "digest"]), default="turn",
+              show_default=True,
+              help="What each seat is mailed: one mail when it is its turn (turn), a report of every entry "
+                   "(every), or its turn's mail and at most one summary a day (digest); kept in host.yaml, "
+                   "and each player may choose by mail ('mail every').")
 @games_option
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
     deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, reveal: str,
-    langs: tuple[str, ...], games: Path,
+    langs: tuple[str, ...], mail_mode: str, games: Path,
 ) -> None:
     """Create the game GAME: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -100,7 +105,7 @@ def new(
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
     spec.bots = _pairs(bots, "--bot")
-    spec.bot_seconds = bot_seconds
+    spec.bot_seconds, spec.mail = bot_seconds, mail_mode
     spec.reveal = RevealWhen(reveal)
     spec.languages = _pairs(langs, "--seat-lang")
     if deadline is not None or reminder is not None:

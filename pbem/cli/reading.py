@@ -99,6 +99,12 @@ def list_games(games: Path) -> None:
 
     for line in list_lines(games, list_line):  # each game's line from its head index while its log is unchanged
         click.echo(line)
+    if (games / "+mail-queue").is_dir():  # a mail host: the seats awaited with no mail in flight for their turn
+        from pbem.mail.resend import unmailed
+
+        for game_id, seats in unmailed(games).items():
+            click.echo(f"{game_id}: no mail in flight for {', '.join(seats)} (never sent, or given up: "
+                       "see +mail-queue/failed/failed.log; 'pbem mail' sends a lost one again)")
 
 
 @main.command()

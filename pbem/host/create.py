@@ -26,6 +26,7 @@ from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
 from pbem.host.settings import (
     BOT_SECONDS,
+    MAIL_MODES,
     REVEALS,
     RevealWhen,
     Settings,
@@ -64,6 +65,7 @@ class NewGame:
     bot_seconds: float | None = None  # their thinking time per decision (host.yaml; None: the default)
     reveal: RevealWhen = RevealWhen.MANUAL  # P6: AUTO: the host's step reveals the secret once the game is over
     languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it reads (host.yaml)
+    mail: str = "turn"  # what each seat is mailed by default (pbem.host.settings.MAIL_MODES; host.yaml)
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -89,7 +91,8 @@ def create(games: Path, spec: NewGame) -> Path:
         raise FormatError(Msg("--key: one key per seat, and none the host's: {clash}; each player "
                               "makes a key of their own with 'pbem keygen'; nothing was changed", clash=clash), "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
-                        bot_seconds=spec.bot_seconds, reveal=RevealWhen(spec.reveal), languages=dict(spec.languages))
+                        bot_seconds=spec.bot_seconds, reveal=RevealWhen(spec.reveal), languages=dict(spec.languages),
+                        mail=spec.mail)
     # --- end P8 ---
     entry = _first_entry(spec, secret, made, bots)
     _write_game(games, spec.game_id, {"secret": secret.hex(), "made": made.value}, entry, settings, sealer)
@@ -113,6 +116,9 @@ def _check_spec(spec: NewGame) -> None:
     spec.board.regions_in_use(len(players))
     if spec.reminder is not None and (spec.deadline is None or spec.reminder >= spec.deadline):
         raise FormatError(Msg("--reminder needs a --deadline, and must be shorter than it"), "R8.1")
+    if spec.mail not in MAIL_MODES:
+        raise FormatError(Msg("--mail {mode}: give one of {modes}", mode=repr(spec.mail), modes=", ".join(MAIL_MODES)),
+                          "P1")
     if spec.reveal not in REVEALS:
         raise FormatError(Msg("--reveal {reveal}: give {auto} or {manual}", reveal=repr(spec.reveal), auto=REVEALS[0],
                               manual=REVEALS[1]), "P6")

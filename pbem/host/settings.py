@@ -37,6 +37,11 @@ class RevealWhen(StrEnum):
 
 REVEALS = tuple(r.value for r in RevealWhen)
 
+MAIL_MODES = ("turn", "every", "digest")
+"""What a seat is mailed: one mail when it is its turn (the default), a report of every entry,
+or its turn's mail and at most one summary a day; refusals, Witch looks, deadline notices and
+the end go to every seat whatever its mode."""
+
 BOT_SECONDS = (0.1, 60.0)
 """The thinking time a host may give its bot seats, per decision, in seconds."""
 
@@ -53,6 +58,8 @@ class Settings:
     reveal: RevealWhen = RevealWhen.MANUAL
     # the language each seat reads (pbem.i18n.LANGS); a seat not listed reads English
     languages: dict[str, str] = field(default_factory=dict)
+    mail: str = MAIL_MODES[0]  # the host's default mail mode for the game's seats (MAIL_MODES)
+    mail_modes: dict[str, str] = field(default_factory=dict)  # a seat's own choice ('mail every' by mail)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -68,7 +75,15 @@ class Settings:
             data["reveal"] = self.reveal.value
         if self.languages:
             data["languages"] = dict(sorted(self.languages.items()))
+        if self.mail != MAIL_MODES[0]:
+            data["mail"] = self.mail
+        if self.mail_modes:
+            data["mail_modes"] = dict(sorted(self.mail_modes.items()))
         return data
+
+    def mail_mode(self, seat: str) -> str:
+        """What ``seat`` is mailed (:data:`MAIL_MODES`): its own choice, else the host's default."""
+        return self.mail_modes.get(seat, self.mail)
 
     def language(self, seat: str) -> str:
         """The language ``seat`` reads (English unless the host or the player chose another)."""
@@ -134,8 +149,12 @@ def load_settings(game_dir: Path) -> Settings:
     bot_ms = data.get("bot_milliseconds")
     reveal = data.get("reveal", "manual")
     languages = data.get("languages", {})
+    mail, mail_modes = data.get("mail", MAIL_MODES[0]), data.get("mail_modes", {})
     if (
-        reveal not in REVEALS
+        mail not in MAIL_MODES
+        or not isinstance(mail_modes, dict)
+        or not all(isinstance(k, str) and v in MAIL_MODES for k, v in mail_modes.items())
+        or reveal not in REVEALS
         or not isinstance(languages, dict)
         or not all(isinstance(k, str) and v in LANGS for k, v in languages.items())
         or not isinstance(emails, dict)
@@ -146,11 +165,12 @@ def load_settings(game_dir: Path) -> Settings:
     ):
         raise TamperError(Msg("{path} must hold 'emails' (player: address), 'host_key' (a path), "
                               "'bot_milliseconds' ({low} to {high}) 'reveal' ({auto} or {manual}) and "
-                              "'languages' (seat: {langs})", path=str(path), low=f"{BOT_SECONDS[0] * 1000:.0f}",
+                              "'languages' (seat: {langs}), 'mail' and 'mail_modes' (seat: {modes})",
+                              path=str(path), low=f"{BOT_SECONDS[0] * 1000:.0f}",
                               high=f"{BOT_SECONDS[1] * 1000:.0f}", auto=REVEALS[0], manual=REVEALS[1],
-                              langs=", ".join(LANGS)))
+                              langs=", ".join(LANGS), modes=", ".join(MAIL_MODES)))
     return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, RevealWhen(reveal),
-                    dict(languages))
+                    dict(languages), str(mail), dict(mail_modes))
 
 
 # --- Message-IDs already applied ------------------------------------------------------------
@@ -214,6 +234,21 @@ def set_language(game_dir: Path, players: tuple[str, ...], seat: str, lang: str)
             settings.languages.pop(seat, None)
         else:
             settings.languages[seat] = lang
+        save_settings(game_dir, settings)
+    return before
+
+
+def set_mail_mode(game_dir: Path, players: tuple[str, ...], seat: str, mode: str) -> str:
+    """What ``seat`` is mailed from now on (:data:`MAIL_MODES`), in host.yaml under the game's
+    lock; no entry is written.  Returns the seat's mode before."""
+    if seat not in players or mode not in MAIL_MODES:
+        raise FormatError(Msg("mail {mode} for {seat}: give one of {modes} for one of the players ({players}); "
+                              "nothing was changed", mode=mode, seat=seat, modes=", ".join(MAIL_MODES),
+                              players=", ".join(players)), "P1")
+    with locked(game_dir):
+        settings = load_settings(game_dir)
+        before = settings.mail_mode(seat)
+        settings.mail_modes[seat] = mode
         save_settings(game_dir, settings)
     return before
 

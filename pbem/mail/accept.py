@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.errors import PbemError, SenderError
+from pbem.errors import AlreadyApplied, PbemError, SenderError
 from pbem.i18n import Msg, error_text, translator
 from pbem.mail.headers import Mail
 from pbem.views.rulesref import sentence
@@ -30,7 +30,10 @@ def check_sender(settings: Any, mail: Mail, move: Any, where: str) -> None:
         )
 
 
-_ALREADY = re.compile(r"already applied, as entry (\d+)")
+def message_applied(seq: int) -> AlreadyApplied:
+    """P7: this very message was applied before, as entry ``seq``."""
+    return AlreadyApplied(Msg("this message was already applied, as entry {seq}; nothing was changed", seq=seq),
+                          "P7", seq)
 
 
 def refused_text(err: PbemError, lang: str = "en") -> str:
@@ -38,10 +41,9 @@ def refused_text(err: PbemError, lang: str = "en") -> str:
     refusal's paragraph, and its rule's first sentence from the reference in that language."""
     said = translator(lang)
     paragraph = public_text(error_text(err, lang))
-    done = _ALREADY.search(err.message)
-    if done is not None:  # a duplicate: the move is in, and this copy changed nothing
+    if isinstance(err, AlreadyApplied):  # a duplicate: the move is in, and this copy changed nothing
         head = Msg("Your move was already applied, as entry {seq}; this copy of it changed nothing.",
-                   seq=done.group(1))
+                   seq=str(err.seq))
         return f"{said.say(head)}\n\npbem: {paragraph}\n"
     quote = sentence(err.rule, lang) if err.rule else None  # the rule's own words: no need to look it up
     rule = ("\n\n" + said.say(Msg("{rule} says: \"{quote}\" ('pbem rules {rule}' has the rest)",

@@ -9,8 +9,10 @@ one with the subject's tag, or is told which games there are.  ``language uk`` (
 ``hu``, ``el``, ``uk``) changes the language the sender's seat reads, in host.yaml, and is
 answered in the new language; for a seat that holds a signing key (P8) the change is held,
 and made only by ``language uk CODE`` with the one-time code mailed to the seat's address
-(a forged From changes nothing).  Every answer is public but
-the template, which is built from the asking seat's own view only
+(a forged From changes nothing).  ``mail turn``, ``mail every`` or ``mail digest`` changes
+what the seat is mailed (:data:`pbem.host.settings.MAIL_MODES`).  A command that changes a
+setting changes it when the message is decided (:func:`settle`); its answer is composed after.
+Every answer is public but the template, which is built from the asking seat's own view only
 (:func:`pbem.host.private.seat_view`, P10): no text depends on a face hidden from its reader.
 """
 
@@ -24,7 +26,7 @@ from pbem.errors import FormatError, PbemError, SignatureError, StateError, Unkn
 from pbem.host.games import load_game
 from pbem.host.keyconfirm import hold_setting, take_setting
 from pbem.host.private import seat_view
-from pbem.host.settings import SETTINGS_NAME, load_settings, set_language
+from pbem.host.settings import MAIL_MODES, SETTINGS_NAME, load_settings, set_language, set_mail_mode
 from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
@@ -37,13 +39,18 @@ from pbem.views.template import template
 from pbem.views.text import board_lines
 from pbem.views.timeline import history_lines, read_checked
 
-COMMANDS = ("board", "template", "log", "history", "rules", "language")
+COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail")
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
-_COMMAND = re.compile(r"^(board|template|log|history|rules(?:\s+(\S{1,20}))?"
+_COMMAND = re.compile(r"^(board|template|log|history|(?:rules|mail)(?:\s+(\S{1,20}))?"
                       r"|language(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
 HELP = N_("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
-          "'log', 'history', 'rules R3.2' or 'language uk' (en, hu, el, uk); if you play several games, "
-          "put '[rattus GAME]' in the subject.")
+          "'log', 'history', 'rules R3.2', 'language uk' (en, hu, el, uk), 'mail turn', 'mail every' or "
+          "'mail digest'; if you play several games, put '[rattus GAME]' in the subject.")
+MAIL_WORDS = {
+    "turn": N_("one mail when it is your turn, with what happened since your last turn"),
+    "every": N_("a report of every entry, and your template when it is your turn"),
+    "digest": N_("one mail when it is your turn, and at most one summary a day of the rest"),
+}
 
 
 class Command(Record):
@@ -87,7 +94,10 @@ def command_of(mail: Mail) -> Command | None:
                 raise FormatError(Msg("'language' needs one of {choices} (English, Hungarian, Greek, "
                                       "Ukrainian), e.g. 'language uk'. {help}", choices=", ".join(LANGS),
                                       help=Msg(HELP)), "P1")
-            if word == "language" and rule is not None:
+            if word == "mail" and (rule is None or rule.lower() not in MAIL_MODES):
+                raise FormatError(Msg("'mail' needs one of {choices}, e.g. 'mail every'. {help}",
+                                      choices=", ".join(MAIL_MODES), help=Msg(HELP)), "P1")
+            if word in ("language", "mail") and rule is not None:
                 rule = rule.lower()
             return Command(word, rule, tag, found.group(4).upper() if found.group(4) else None)
     return None
@@ -136,6 +146,8 @@ def answer(games: Path, address: str, command: Command) -> Answer:
     path, player = sender_seat(games, address, command.tag)
     if command.word == "language" and command.rule is not None:
         return _language(path, player, command.rule, command.code)
+    if command.word == "mail" and command.rule is not None:
+        return _mail_mode(path, player, command.rule)
     lang = load_settings(path).language(player)  # every answer in the seat's language
     said = translator(lang)
     game = load_game(path)
@@ -169,19 +181,44 @@ def language_of(games: Path, address: str, tag: str | None = None) -> str:
     return load_settings(path).language(player)
 
 
-def _language(path: Path, player: str, lang: str, code: str | None = None) -> Answer:
-    """The seat of the sender reads ``lang`` from now on; the answer is in it.  A
-    seat that holds a key (P8) changes only with the one-time code mailed to its address."""
+def settle(games: Path, address: str, command: Command) -> None:
+    """What a command changes, changed when its message is decided: the seat's language
+    (``language uk``) or what it is mailed (``mail every``), in host.yaml; other commands
+    change nothing.  A seat that holds a key (P8) changes its language only with the
+    one-time code mailed to its address (without one, :func:`answer` holds the change)."""
+    if command.rule is None or command.word not in ("language", "mail"):
+        return
+    path, player = sender_seat(games, address, command.tag)
     game = load_game(path)
+    if command.word == "mail":
+        set_mail_mode(path, game.players, player, command.rule)
+        return
     if game.keys.get(player) is not None:
-        if code is None:
-            return _held_language(path, player, lang)
-        if not take_setting(path, player, code, {"language": lang}):
+        if command.code is None:
+            return
+        if not take_setting(path, player, command.code, {"language": command.rule}):
             raise SignatureError(Msg(
                 "no change of {player}'s language to {language} awaits this code (a code is used once, and "
                 "only for the change it was mailed for); nothing was changed", player=player,
-                language=LANG_NAMES[lang]), "P8")
-    set_language(path, game.players, player, lang)
+                language=LANG_NAMES[command.rule]), "P8")
+    set_language(path, game.players, player, command.rule)
+
+
+def _mail_mode(path: Path, player: str, mode: str) -> Answer:
+    """What the sender's seat is mailed from now on (set by :func:`settle`), said in its language."""
+    said = translator(load_settings(path).language(player))
+    subject = Msg("[rattus {game}] {player} is mailed: {mode}", game=path.name, player=player, mode=mode)
+    text = Msg("From now on you get {what}. Refusals, your Witch's looks, deadline notices and the end of the "
+               "game always come; 'log' sends the whole log. To change it, send 'mail' and one of {choices}.",
+               what=Msg(MAIL_WORDS[mode]), choices=", ".join(MAIL_MODES))
+    return Answer(said.say(subject), said.say(text) + "\n", [])
+
+
+def _language(path: Path, player: str, lang: str, code: str | None = None) -> Answer:
+    """The seat of the sender reads ``lang`` from now on (set by :func:`settle`); the answer is
+    in it.  A seat that holds a key (P8), asking without a code, has the change held instead."""
+    if code is None and load_game(path).keys.get(player) is not None:
+        return _held_language(path, player, lang)
     said = translator(lang)
     subject = Msg("[pbem {game}] {player} reads {language} from now on", game=path.name, player=player,
                   language=LANG_NAMES[lang])

@@ -55,6 +55,7 @@ MAX_PARTS = 64  # MIME parts of the whole tree
 MAX_DEPTH = 6  # multipart / message nesting
 DELIMITER_LINES = 4 * MAX_PARTS  # lines starting with "--" (every MIME delimiter is one)
 READ_HEADERS = ("From", "To", "Subject", "Message-ID", "Auto-Submitted", "Precedence", "Content-Type")
+_ADDRESS_RE = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?\Z")
 MSGID_RE = re.compile(r"^<[!-;=?-~]{1,250}>\Z")  # printable ASCII, no '<' or '>' inside
 
 
@@ -82,6 +83,7 @@ class Mail:
     subject: str
     to: str | None
     automatic: bool  # a bounce, an auto-reply or a list message: never answered
+    answers: tuple[str, ...] = ()  # the Message-IDs it replies to: In-Reply-To's, then References' newest first
 
 
 Admit = Callable[["Mail"], None]
@@ -109,7 +111,7 @@ def parse_mail(data: bytes, admit: Admit | None = None) -> Mail:
     assert isinstance(message, EmailMessage)
     check_tree(message)
     return Mail(message, mail.sender, mail.message_id, mail.subject, mail.to,
-                mail.automatic or message.get_content_type() == "multipart/report")
+                mail.automatic or message.get_content_type() == "multipart/report", mail.answers)
 
 
 def header_block(data: bytes) -> bytes:
@@ -222,4 +224,31 @@ def _read_headers(headers: EmailMessage) -> Mail:
         or (sender or "").split("@")[0].lower() in ("mailer-daemon", "postmaster")
     )
     return Mail(headers, sender, raw_id or None, values.get("Subject", ""), tos[0] if tos else None,
-                automatic)
+                automatic, replied_ids(headers))
+
+
+_ID_IN = re.compile(r"<[!-;=?-~]{1,250}>")
+REPLIED_IDS = 32  # the newest ids of a thread that are looked up: a host's mail is among the last few
+
+
+def replied_ids(headers: Message) -> tuple[str, ...]:
+    """The Message-IDs a message answers, read leniently (a thread's References may be long or
+    odd, and are only a hint): In-Reply-To's first, then References' from the newest, at most
+    :data:`REPLIED_IDS`, each a well-formed ``<...>`` id."""
+    out: list[str] = []
+    for name in ("In-Reply-To", "References"):
+        try:
+            raw = " ".join(str(v) for v in headers.get_all(name) or [])
+        except Exception:  # a header the stdlib cannot read is no hint
+            continue
+        found = _ID_IN.findall(raw[:16384])
+        out += [i for i in (found if name == "In-Reply-To" else reversed(found)) if i not in out]
+    return tuple(out[:REPLIED_IDS])
+
+
+def checked_address(address: str, what: str) -> str:
+    """A bare address safe for a header and an SMTP envelope, or :class:`FormatError`."""
+    if not _ADDRESS_RE.match(address) or ".." in address:
+        raise FormatError(Msg("{what} {address} is not a plain e-mail address (local@domain)", what=what,
+                              address=repr(address)), "P1")
+    return address

@@ -32,7 +32,6 @@ from __future__ import annotations
 import logging
 import mailbox
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from email import policy
@@ -40,7 +39,6 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser
 from email.utils import formatdate, getaddresses
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import FormatError, PbemError, Unwanted
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
@@ -48,13 +46,23 @@ from pbem.i18n import Msg, error_text, translator
 from pbem.mail.accept import public_text
 from pbem.mail.admission import Admission, Inbound
 from pbem.mail.commands import language_of
+from pbem.mail.digest import digests
 from pbem.mail.final import announce_ends
-from pbem.mail.headers import HEADER_LIMIT, MAIL_LIMIT, Mail, clean_text, header_block, too_large
+from pbem.mail.headers import (
+    HEADER_LIMIT,
+    MAIL_LIMIT,
+    Mail,
+    checked_address,
+    clean_text,
+    header_block,
+    too_large,
+)
 from pbem.mail.invite import invite
 from pbem.mail.ledger import ledger_for, maildir_messages
 from pbem.mail.outbox import Queue, file_as_seen
+from pbem.mail.outgoing import safe_header
 from pbem.mail.ratelimit import within
-from pbem.mail.replies import checked_address, safe_header
+from pbem.mail.verdict import Outcome, Progress, Verdict
 
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
@@ -69,13 +77,16 @@ QUARANTINE = ".Quarantine"  # a Maildir++ subfolder of the inbox: kept, never de
 
 @dataclass
 class Processed:
+    """One message of a run: its key, its sender, what became of it and the line said of it."""
+
     key: str
     sender: str | None
-    result: str  # "applied ..." / "refused: ..." / "ignored: ..." / "quarantined: ..."
+    outcome: Outcome
+    result: str  # the verdict's line, as the host's log shows it
 
     @property
     def quarantined(self) -> bool:
-        return self.result.startswith("quarantined")
+        return self.outcome is Outcome.QUARANTINED
 
 
 class MailHost(Admission):
@@ -119,25 +130,26 @@ class MailHost(Admission):
     def one(self, inbox: Path, key: str, name: str, colon: str = ":", folder: str = "new") -> None:
         """Handle one message; whatever fails is caught and the message quarantined.  A message
         in ``new/`` is filed as seen; one another client filed in ``cur/`` stays as it is."""
-        state: dict[str, Any] = {}
+        progress = Progress()
         try:
-            result = self._handle(inbox / folder / name, key, state)
+            verdict = self._handle(inbox / folder / name, key, progress)
         except Exception as err:  # isolation: no message stops the run
-            self._quarantine(inbox, key, name, colon, err, state, folder)
+            self._quarantine(inbox, key, name, colon, err, progress, folder)
             return
+        result = verdict.result
         if folder == "new":
             file_as_seen(inbox, name, colon)
         else:  # said, never skipped silently: another client had seen it
             result += " (it was in cur/: seen by another mail client first)"
-        self.done.append(Processed(key, state.get("sender"), result))
+        self.done.append(Processed(key, progress.sender, verdict.outcome, result))
 
-    def _handle(self, path: Path, key: str, state: dict[str, Any]) -> str:
+    def _handle(self, path: Path, key: str, progress: Progress) -> Verdict:
         with path.open("rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAIL_LIMIT:
-                state["data"] = handle.read(HEADER_LIMIT + 4)  # its headers only: a registered sender is told
+                progress.data = handle.read(HEADER_LIMIT + 4)  # its headers only: a registered sender is told
                 raise too_large()
             data = handle.read(MAIL_LIMIT + 1)
-        return self.admit(Inbound(data, key), state, screen=self._admit).result
+        return self.admit(Inbound(data, key), progress, screen=self._admit)
 
     def _admit(self, mail: Mail) -> None:
         """Before the body is parsed: only registered players' mail is worth more work."""
@@ -150,7 +162,7 @@ class MailHost(Admission):
                                sender=safe_header(mail.sender, 80)))
 
     def _quarantine(
-        self, inbox: Path, key: str, name: str, colon: str, err: Exception, state: dict[str, Any],
+        self, inbox: Path, key: str, name: str, colon: str, err: Exception, progress: Progress,
         where: str = "new",
     ) -> None:
         """The Maildir's quarantine: the message moved to ``.Quarantine``, then noted."""
@@ -160,14 +172,14 @@ class MailHost(Admission):
         src = inbox / where / name
         if src.exists():
             os.rename(src, folder / "cur" / f"{key}{colon}2,")
-        self.quarantined(folder / "pbem-quarantine.log", key, err, state)
+        self.quarantined(folder / "pbem-quarantine.log", key, err, progress)
 
-    def quarantined(self, log: Path, key: str, err: Exception, state: dict[str, Any]) -> None:
+    def quarantined(self, log: Path, key: str, err: Exception, progress: Progress) -> None:
         """A message kept for the host (whatever the transport): one line in ``log``, the
         sender told if registered, and the run's record of it."""
         why = f"{type(err).__name__}: {err}" if not isinstance(err, PbemError) else str(err)
         why = safe_header(why, 300)
-        ident = state.get("ident", "?")
+        ident = progress.ident or "?"
         line = f"{formatdate(localtime=True)}\t{key}\t{safe_header(str(ident), 300)}\t{why}\n"
         log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -176,7 +188,7 @@ class MailHost(Admission):
         finally:
             os.close(fd)
         _log.warning("quarantined %s (%s): %s", key, ident, why)
-        to = state.get("to") or self._registered_sender(state.get("data"))
+        to = progress.to or self._registered_sender(progress.data)
         if to is not None and within(self.queue.path, to):  # a registered player: told, in words that are
             # true, in the seat's language (at most pbem.mail.ratelimit.PER_HOUR notices an hour)
             try:
@@ -184,11 +196,11 @@ class MailHost(Admission):
             except Exception:  # pragma: no cover - the notice is best effort: English then
                 lang = "en"
             said = translator(lang)
-            applied = state.get("applied")
-            if applied is not None:
+            if progress.recorded is not None:
+                game, seq = progress.recorded
                 text = said.say(Msg("Your move was applied ({applied}), but the host could not finish "
                                     "handling your message; it was kept for the host to look at.",
-                                    applied=_applied_words(applied))) + "\n"
+                                    applied=Msg("game {game}, entry {seq}", game=game, seq=str(seq)))) + "\n"
             elif isinstance(err, PbemError):
                 text = (said.say(Msg("Your message was not applied; nothing was changed. It was kept for the "
                                      "host to look at.")) + f"\n\npbem: {public_text(error_text(err, lang))}\n")
@@ -198,12 +210,12 @@ class MailHost(Admission):
             text += "\n" + said.say(Msg("Reference: {key}", key=key)) + "\n"
             try:
                 batch = self.queue.batch_id("quarantine:" + key)
-                msg = self._message(to, said.say(Msg("pbem: your message was kept by the host")), text,
-                                    self.queue.message_id(batch, 0, self.from_address))
+                msg = self.answers.message(to, said.say(Msg("pbem: your message was kept by the host")), text,
+                                           self.queue.message_id(batch, 0, self.from_address))
                 self.queue.put(batch, key, [msg])
             except Exception as notice_err:  # pragma: no cover - the notice is best effort
                 _log.warning("no notice for %s: %s", key, notice_err)
-        self.done.append(Processed(key, state.get("sender") or to, f"quarantined: {why}"))
+        self.done.append(Processed(key, progress.sender or to, Outcome.QUARANTINED, f"quarantined: {why}"))
 
     def _registered_sender(self, data: bytes | None) -> str | None:
         """The registered address a quarantined message is from, if its one From header
@@ -232,17 +244,7 @@ class MailHost(Admission):
         secret is revealed (:mod:`pbem.mail.final`), spooled like every reply."""
         invite(self.games, self.queue, self.from_address)
         announce_ends(self.games, self.queue, self.from_address)
-
-
-_APPLIED = re.compile(r"game (\S+), entry (\d+)\Z")
-
-
-def _applied_words(applied: str) -> str:
-    """Admission's note of an applied move (``game G, entry N``) as a sentence in any language."""
-    found = _APPLIED.match(applied)
-    if found is None:  # pragma: no cover - admission writes only that
-        return applied
-    return Msg("game {game}, entry {seq}", game=found.group(1), seq=found.group(2))
+        digests(self.games, self.queue, self.from_address)  # the digest seats' summary of the day
 
 
 def host_address(games: Path, from_address: str | None) -> str:

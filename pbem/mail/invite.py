@@ -18,19 +18,20 @@ from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, gzip_log, locked
-from pbem.mail.headers import UTF8
 from pbem.mail.outbox import Queue
-from pbem.mail.replies import (
+from pbem.mail.outgoing import (
     attach_page,
     compose,
-    composer_page,
+    lead,
     log_name,
     move_text,
+    octet_part,
     page_text,
-    round_subject,
     round_text,
-    tag,
+    turn_subject,
 )
+from pbem.mail.replies import composer_page
+from pbem.mail.threads import note_threads
 from pbem.referee.seatview import SeatView
 from pbem.views.template import template
 from pbem.views.trust import trust_lines
@@ -108,12 +109,11 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
         players = {to_move}
     batch = queue.game_batch("invite", game, game.opening.value)
     out = []
-    for index, player in enumerate(sorted(p for p in players if p in emails)):
+    invited = sorted(p for p in players if p in emails)
+    for index, player in enumerate(invited):
         lang = settings.language(player)  # in the seat's language
         said = translator(lang)
-        subject = tag(game.game_id) + " " + (
-            said.say(Msg("your move, {player} (after entry {seq})", player=player, seq=game.last_seq))
-            if started else round_subject(game.opening.value, lang))
+        subject = lead(turn_subject(game, lang))  # what to do first: "your move (turn 1)", a round
         text = template(SeatView(game, player), lang=lang)
         intro = move_text(lang) if started else round_text(lang)  # the first move's template is no nonce
         trust = ""
@@ -123,12 +123,13 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
         page = composer_page(SeatView(game, player), from_address, lang)  # the opening from a page too
         msg = compose(from_address, emails[player], subject, intro + page_text(game, player, page, lang) + "\n\n"
                       + text + trust, queue.message_id(batch, index, from_address))
-        msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
-                           filename=f"{game.game_id}-{game.opening.value}-{player}.txt")
+        msg.add_attachment(text.encode("utf-8"), **octet_part(f"{game.game_id}-{game.opening.value}-{player}.txt"))
         attach_page(msg, game, player, page)
         if not started:  # what 'pbem nonce' reads: the log as it is now (P4), compressed
             msg.add_attachment(gzip_log((child / LOG_NAME).read_bytes()), maintype="application", subtype="gzip",
                                filename=log_name(game))
         out.append(msg)
-    if out and not queue.put(batch, "invite", out):  # the round is marked once, above: said if not
-        _log.warning("the invitations of %s to %s were queued before", game.game_id, game.opening.value)
+    if out:
+        note_threads(queue.path, [(str(m["Message-ID"]), game, p) for m, p in zip(out, invited, strict=True)])
+        if not queue.put(batch, "invite", out):  # the round is marked once, above: said if not
+            _log.warning("the invitations of %s to %s were queued before", game.game_id, game.opening.value)

@@ -74,13 +74,13 @@ def looks_like_mail(name: str, head: bytes) -> bool:
     return "from" in names and bool(names & _MAIL_HEADERS)
 
 
-def mail_move(mail: Mail) -> tuple[Move, str]:
+def mail_move(mail: Mail, thread: dict[str, object] | None = None) -> tuple[Move, str]:
     """The move a message carries, and where it was found (for messages to people).
 
     A YAML or ``.txt`` attachment, else the plain-text body: a move in the notation
     (:mod:`pbem.log.notation`) or a YAML block; where the body's own lines hold none, the
-    quoted reply.  A text move without its header lines takes them from the host's mail it
-    answers (the quoted template).  Whatever is found is read whole or refused whole (R7.3)."""
+    quoted reply.  A move without its header lines takes them from the host's mail it answers:
+    ``thread`` (:mod:`pbem.mail.threads`), else the quoted template's.  Read whole or not at all (R7.3)."""
     attachments = _move_attachments(mail.message)
     if len(attachments) > 1:
         attachments = [(n, t) for n, t in attachments if n.lower() != "log.yaml"]
@@ -91,20 +91,20 @@ def mail_move(mail: Mail) -> tuple[Move, str]:
     if attachments:
         name, text = attachments[0]
         where = Msg("attachment {name}", name=name)
-        return parse_move(text.encode("utf-8"), Msg("move in {where}", where=where)), where
+        return parse_move(text.encode("utf-8"), Msg("move in {where}", where=where), thread), where
     body = body_text(mail.message)
     if body is None:
         raise FormatError(Msg(
             "the message has no move attachment and no readable plain-text body: write the move in "
             "a plain-text message, one action a line, or attach the move file (.txt or .yaml)"), "P2")
     own, quoted = own_lines(body), dequote(body)
-    context = header_of(quoted) if quoted is not None else {}
+    context = thread or (header_of(quoted) if quoted is not None else {})
     found = text_move(own, _TEXT, context)
     if found is not None:
         return found, _TEXT
     block = yaml_block(body)
     if block is None and quoted is not None:
-        moved = text_move(quoted.split("\n"), _QUOTED, {})
+        moved = text_move(quoted.split("\n"), _QUOTED, thread or {})
         if moved is not None:
             return moved, _QUOTED
         if yaml_block(quoted) is not None:

@@ -1,128 +1,92 @@
-"""Composing the mail host's replies: safe headers, and the mails after an applied move.
+"""The mails after an applied move, composed from the recorded entries, as each seat asked.
 
-Every reply comes from the host's configured address, never from an incoming
-header; every address is checked to be a plain ``local@domain`` and every
-header value is printable text of bounded length.  After an applied move each
-player gets one mail: the mover's result, the public report
-and log, the board's picture, the next template, and that player's own private
-reveal only.
+What a seat is mailed is its mail mode (:data:`pbem.host.settings.MAIL_MODES`, host.yaml):
+
+* ``turn`` (the default): one mail when it is the seat's turn (or its part of the opening),
+  holding what happened since its last turn as a short narration, the board, its template
+  and its composer page; and a mail of its own for a Witch's look that does not end in its
+  turn.  Nothing else but refusals, deadline notices and the end, which every mode gets;
+* ``every``: a report of every entry (the picture, the public log), the template and the
+  page when it is the seat's turn;
+* ``digest``: the ``turn`` mails, and at most one summary a day (:mod:`pbem.mail.digest`).
+
+Every mail is built from the seat's own view (P10), in the seat's language; its subject
+leads with what the reader must do; its text part comes first, the page, the template
+file and the log as attachments no client shows inline or quotes (:mod:`pbem.mail.outgoing`).
+The whole log stays one 'log' mail command away.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
-from email.utils import formatdate
 from pathlib import Path
 
-from pbem.errors import FormatError
 from pbem.host.private import seat_view
-from pbem.host.settings import load_settings, normal_address
+from pbem.host.settings import Settings, load_settings, normal_address
 from pbem.host.step import Applied
 from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log
-from pbem.log.records import Entry, Reveal, Standin, Start, Timeout
+from pbem.log.records import Entry, Move, Start
 from pbem.log.yamlio import dump_yaml
-from pbem.mail.accept import public_text
-from pbem.mail.headers import MSGID_RE, UTF8, Mail, attach_part, shared_part
+from pbem.mail.headers import Mail, attach_part, checked_address, shared_part
+from pbem.mail.outgoing import (
+    ACCEPTED_TEXT,
+    LOG_TEXT,
+    MOVE_TEXT,
+    NO_PAGE_TEXT,
+    NO_PAGE_WHY,
+    PAGE_TEXT,
+    PRIVATE_TEXT,
+    REPLY_SUBJECT,
+    ROUND_SUBJECTS,
+    ROUND_TEXT,
+    SUBJECT_LIMIT,
+    TURN_SUBJECT,
+    attach_page,
+    compose,
+    encoded_subject,
+    entries_subject,
+    entry_label,
+    lead,
+    log_name,
+    log_text,
+    move_text,
+    octet_part,
+    page_name,
+    page_text,
+    reply,
+    round_subject,
+    round_text,
+    safe_header,
+    set_subject,
+    tag,
+    turn_subject,
+)
 from pbem.mail.pictures import board_picture_of
 from pbem.referee.seatview import SeatView
-from pbem.views.narrate import look_lines
+from pbem.views.narrate import entry_lines, look_lines
 from pbem.views.report import report_lines
 from pbem.views.template import template
 from pbem.views.text import board_lines
 
+__all__ = [  # the words and headers every mail shares, from pbem.mail.outgoing, as they always were here
+    "ACCEPTED_TEXT", "LOG_TEXT", "MOVE_TEXT", "NO_PAGE_TEXT", "PAGE_TEXT", "PRIVATE_TEXT", "REPLY_SUBJECT",
+    "ROUND_SUBJECTS", "ROUND_TEXT", "SUBJECT_LIMIT", "TURN_SUBJECT", "Report", "applied_mails", "attach_page",
+    "board_picture", "checked_address", "compose", "composer_page", "drawn_map", "encoded_subject",
+    "entries_subject", "entry_label", "log_name", "log_text", "move_text", "octet_part", "page_name", "page_text",
+    "picture_of", "reply", "round_subject", "round_text", "safe_header", "set_subject", "tag", "turn_subject",
+]
+
 _log = logging.getLogger("pbem.mail.host")
-
-SUBJECT_LIMIT = 160
-_ADDRESS_RE = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?\Z")
-ROUND_SUBJECTS = {
-    "commit": N_("round 1 of 2: commit to a nonce"),
-    "reveal": N_("round 2 of 2: reveal your nonce"),
-    "started": N_("the game has started"),
-}
-ROUND_TEXT = N_("Your part of the opening (P4): reply with the line the template\n"
-                "below asks for ('pbem nonce' can write it for you).")
-MOVE_TEXT = N_("It is your move. Reply with the rest of your turn, one action a\n"
-               "line, as the template below shows (also attached as a .txt file).\n"
-               "Sign it if you registered a key ('pbem sign').")
-PAGE_TEXT = N_("Or open the attached page ({name}) in a browser, on a\n"
-               "phone too: click your turn, then Send (it writes the lines).")
-NO_PAGE_TEXT = N_("No page is attached: {why}.")
-LOG_TEXT = N_("The public log is attached, compressed ({name}); anyone can\n"
-              "check it with 'pbem verify {name}' (keep it: 'pbem verify NEW\n"
-              "--extends OLD' shows the host never rewrote it).")
-ACCEPTED_TEXT = N_("Your move was accepted.")
-PRIVATE_TEXT = N_("For your eyes only (attached): what your Witch saw, with the salt to check "
-                  "it against the commitment in the start entry (P6). Do not forward this message.")
-REPLY_SUBJECT = N_("your move")  # a reply's subject when the player's message had none
-NO_PAGE_WHY = N_("the host could not make it this time; write the lines from the template")
-
-
-def tag(game_id: str) -> str:
-    """A subject's game tag, ``[pbem GAME]``: never translated (a mail client threads on it)."""
-    return f"[pbem {game_id}]"
-
-
-def round_subject(opening: str, lang: str = "en") -> str:
-    """The subject of an opening round's invitation, in ``lang`` (:data:`ROUND_SUBJECTS`)."""
-    return translator(lang).gettext(ROUND_SUBJECTS[opening])
-
-
-def round_text(lang: str = "en") -> str:
-    return translator(lang).gettext(ROUND_TEXT)
-
-
-def move_text(lang: str = "en") -> str:
-    return translator(lang).gettext(MOVE_TEXT)
-
-
-def log_text(game: Game, lang: str = "en") -> str:
-    """:data:`LOG_TEXT` for the game's log attachment (its file name kept as it is)."""
-    return translator(lang).say(Msg(LOG_TEXT, name=log_name(game)))
-
-
-def entry_label(entry: Entry, lang: str = "en") -> str:
-    """What an entry is, in a subject: the host's own entries by what they do (in ``lang``)."""
-    said = translator(lang)
-    if isinstance(entry, Start):
-        return said.say(Msg("the game starts"))
-    if isinstance(entry, Reveal):
-        return said.say(Msg("the game is over, the secret revealed"))
-    if isinstance(entry, Timeout):
-        return said.say(Msg("{player} timed out", player=entry.player))
-    if isinstance(entry, Standin):
-        return said.say(Msg("a stand-in for {player}", player=entry.player))
-    return entry.player or said.say(Msg("the host"))
-
-
-def entries_subject(entries: list[Entry], lang: str = "en") -> str:
-    """``entry 6: blue; entry 7: the game starts``: each entry one applied move added, named
-    for who (or what) it is, so that no entry the host wrote is credited to the mover; the
-    entries' numbers as they are in every language."""
-    said = translator(lang)
-    return "; ".join(said.say(Msg("entry {seq}: {label}", seq=e.seq, label=entry_label(e, lang))) for e in entries)
-
-
-def checked_address(address: str, what: str) -> str:
-    """A bare address safe for a header and an SMTP envelope, or :class:`FormatError`."""
-    if not _ADDRESS_RE.match(address) or ".." in address:
-        raise FormatError(Msg("{what} {address} is not a plain e-mail address (local@domain)", what=what,
-                              address=repr(address)), "P1")
-    return address
-
-
-def safe_header(value: str, limit: int = SUBJECT_LIMIT) -> str:
-    """A header value made of printable text only: controls (CR, LF...) and separators
-    become spaces, runs of spaces one, and the length is capped."""
-    out = "".join(" " if unicodedata.category(ch)[0] in ("C", "Z") else ch for ch in value)
-    out = " ".join(out.split())
-    return out if len(out) <= limit else out[: limit - 3].rstrip() + "..."
+Threads = list[tuple[str, Game, str]]  # (Message-ID, game, seat) of each mail carrying a seat's template
+MAIL_PAGE_BYTES = 120_000  # a larger page stays out of the mail (base64 makes it 4/3): no mail over 200 KB
+QUOTED_LINES = 58  # a 'your move' mail's text part, at most: its quote in a Reply stays within about 60 lines
+TURN_TEXT = N_("Reply with the rest of your turn, one action a line (no need to quote),\n"
+               "or open the attached page ({name}): it draws the board.")
 
 
 def composer_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | None, str]:
@@ -131,77 +95,17 @@ def composer_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | No
     from pbem.views.compose import TooLarge, compose_page  # start-up: only a mail to the seat to move
 
     try:
-        return compose_page(view, to, lang=lang, drawn=drawn_map(view.game, lang)).encode("utf-8"), ""
+        page = compose_page(view, to, lang=lang, drawn=drawn_map(view.game, lang)).encode("utf-8")
     except TooLarge as err:
         return None, translator(lang).say(err.args[0])
     except Exception as err:  # a page is a help: the template still goes out (logged)
         _log.warning("no composer page for %s: %s", view.game.game_id, err)
         return None, translator(lang).gettext(NO_PAGE_WHY)
-
-
-_WORD_BYTES = 39  # UTF-8 bytes in one encoded word: 52 base64 characters, 64 in all (RFC 2047: at most 75)
-
-
-def encoded_subject(subject: str) -> str:
-    """A non-ASCII subject as RFC 2047 encoded words, folded between them, each word holding
-    its own spaces: the standard library's folding puts a space between two encoded words
-    into the fold, where every reader drops it (two Greek words read as one).  The
-    leading ASCII words (the ``[pbem GAME]`` tag a client threads and filters on) stay plain."""
-    import base64  # lazily: only a subject in another language than English is encoded here
-
-    cut = next(i for i, ch in enumerate(subject) if not ch.isascii())
-    cut = subject.rfind(" ", 0, cut) + 1
-    plain, rest = subject[:cut].rstrip(), subject[cut:]
-    if len(plain) > 60:  # a long tag would overflow the header's first line: all encoded
-        plain, rest = "", subject
-    words, chunk = [], ""
-    for ch in rest:
-        if len((chunk + ch).encode("utf-8")) > _WORD_BYTES:
-            words.append(chunk)
-            chunk = ""
-        chunk += ch
-    words.append(chunk)
-    encoded = ["=?utf-8?b?" + base64.b64encode(w.encode("utf-8")).decode("ascii") + "?=" for w in words]
-    return "\n ".join(([plain] if plain else []) + encoded)
-
-
-def set_subject(msg: EmailMessage, subject: str) -> None:
-    """The mail's subject (made safe, :func:`safe_header`): an ASCII one as it always was, any
-    other as :func:`encoded_subject`, kept as written when the mail is put on the wire."""
-    subject = safe_header(subject)
-    if subject.isascii():
-        if "Subject" in msg:
-            msg.replace_header("Subject", subject)
-        else:
-            msg["Subject"] = subject
-        return
-    del msg["Subject"]
-    msg.set_raw("Subject", encoded_subject(subject))
-
-
-def compose(from_address: str, to: str, subject: str, body: str, message_id: str) -> EmailMessage:
-    """A plain-text mail from the host, marked as an automatic reply."""
-    msg = EmailMessage()
-    msg["From"] = from_address  # the host's, never an incoming message's
-    msg["To"] = checked_address(to, Msg("a reply's address"))
-    set_subject(msg, subject)
-    msg["Date"] = formatdate(localtime=True)
-    msg["Message-ID"] = message_id
-    msg["Auto-Submitted"] = "auto-replied"
-    msg.set_content(public_text(body))
-    return msg
-
-
-def reply(from_address: str, mail: Mail, to: str, body: str, message_id: str, lang: str = "en") -> EmailMessage:
-    """:func:`compose` as an answer to ``mail``: "Re:" its subject (if it has none, "your move"
-    in ``lang``), threaded under its id."""
-    subject = safe_header(mail.subject) or translator(lang).gettext(REPLY_SUBJECT)
-    subject = subject if subject.lower().startswith("re:") else f"Re: {subject}"
-    msg = compose(from_address, to, subject, body, message_id)
-    if mail.message_id and MSGID_RE.match(mail.message_id):
-        msg["In-Reply-To"] = mail.message_id
-        msg["References"] = mail.message_id
-    return msg
+    if len(page) > MAIL_PAGE_BYTES:  # a mail a phone carries: the template is in its text
+        return None, translator(lang).say(Msg(
+            "this position's page ({kb} KB) would make the mail too large; write the lines from the template, "
+            "or make the page with 'pbem html --compose'", kb=len(page) // 1000))
+    return page, ""
 
 
 def board_picture(game: Game, lang: str = "en") -> bytes | None:
@@ -280,37 +184,79 @@ class Report:
         return self.languages[lang]
 
 
+class Seat:
+    """One registered seat's part of an applied move's mails."""
+
+    def __init__(self, report: Report, player: str, address: str, settings: Settings, sender: str,
+                 inviting: set[str]) -> None:
+        game = report.applied.game
+        self.player, self.address = player, address
+        self.lang = settings.language(player)  # every mail to a seat in its language
+        self.mode = settings.mail_mode(player)
+        mover = report.applied.entries[0].player
+        self.is_mover = normal_address(address) == sender and player == mover
+        self.to_move = player == game.to_move
+        self.invited = player in inviting
+        self.private = next((p for p in report.applied.private if p.stem == player), None)
+        self.folder, self.game = report.folder, game
+        self._view: SeatView | None = None
+        self._template: str | None = None
+
+    def view(self) -> SeatView:
+        """The seat's own view, its Witch's looks included (P10: read once, from its private file)."""
+        if self._view is None:
+            self._view = seat_view(self.folder, self.game, self.player)
+        return self._view
+
+    def template(self) -> str:
+        """The seat's template in its language, made once for the text and the file."""
+        if self._template is None:
+            self._template = template(self.view(), lang=self.lang)
+        return self._template
+
+    def looks(self, report: Report) -> list[str]:
+        """What the seat's Witch saw in this move's entries, in words, from its own view (R5.6, P10)."""
+        return look_lines(self.view(), report.applied.entries[0].seq, self.lang)
+
+    @property
+    def turn(self) -> bool:
+        """Whether this mail asks the seat for a move (its turn, or its part of the opening)."""
+        return self.to_move or self.invited
+
+
 def applied_mails(
     from_address: str, mail: Mail, report: Report, emails: dict[str, str], inviting: set[str],
-    message_id: Callable[[int], str], sender: str,
+    message_id: Callable[[int], str], sender: str, threads: Threads | None = None,
 ) -> list[EmailMessage]:
-    """One mail per registered player (``message_id(0)`` answers the mover's message), and the
-    result to the sender when the sender's address is not the mover's registered one."""
+    """The mails each registered seat asked for (see the module; ``message_id(0)`` answers the
+    mover's message), and the result to the sender when the sender's address is not the
+    mover's registered one.  ``threads`` gets each mail that carries a seat's template."""
     game = report.applied.game
     mover = report.applied.entries[0].player or "host"
-    privates = {p.stem: p for p in report.applied.private}
     out: list[EmailMessage] = []
     mover_told = False
     counter = iter(range(1, 10_000))
-    pages: dict[str, tuple[bytes | None, str]] = {}
     settings = load_settings(report.folder)
     for player in game.players:
         if player not in emails:
             continue
-        lang = settings.language(player)  # every mail to a seat in its language
-        is_mover = normal_address(emails[player]) == sender and player == mover
-        if player == game.to_move or player in inviting:  # the page shows the seat's own looks (R5.6)
-            pages[player] = composer_page(seat_view(report.folder, game, player), from_address, lang)
-        subject, body = _player_text(report, player, mover, is_mover, player in inviting, player in privates,
-                                     pages.get(player), lang)
-        if is_mover:
-            mover_told = True
+        seat = Seat(report, player, emails[player], settings, sender, inviting)
+        mover_told = mover_told or seat.is_mover
+        if seat.mode == "every":
+            subject, body, page = _every_text(report, seat, from_address)
+        elif seat.turn or seat.private is not None:
+            subject, body, page = _turn_text(report, seat, from_address)
+        else:
+            continue  # nothing for this seat to do or see now
+        if seat.is_mover:
             msg = reply(from_address, mail, checked_address(emails[player], Msg("a player's address")), body,
                         message_id(0))
             set_subject(msg, subject)
         else:
             msg = compose(from_address, emails[player], subject, body, message_id(next(counter)))
-        _attach(msg, report, player, player in inviting, privates.get(player), pages.get(player), lang)
+        _attach(msg, report, seat, page)
+        if seat.turn and threads is not None:
+            threads.append((str(msg["Message-ID"]), game, player))
         out.append(msg)
     if not mover_told:  # the sender's address is not the mover's registered one: in the mover's seat's language
         lang = settings.language(mover) if mover in game.players else "en"
@@ -321,80 +267,93 @@ def applied_mails(
     return out
 
 
-def page_name(game: Game, player: str) -> str:
-    return f"{game.game_id}-{game.last_seq}-{player}.html"
+def since_last_turn(game: Game, player: str) -> list[Entry]:
+    """The entries after the seat's own last move (from the start, before its first)."""
+    last = next((e.seq for e in reversed(game.entries) if isinstance(e, Move) and e.player == player), None)
+    if last is None:
+        last = next((e.seq - 1 for e in game.entries if isinstance(e, Start)), game.last_seq)
+    return list(game.entries[last + 1:])
 
 
-def log_name(game: Game) -> str:
-    return f"{game.game_id}-{game.last_seq}-log.yaml.gz"
-
-
-def attach_page(msg: EmailMessage, game: Game, player: str, page: tuple[bytes | None, str]) -> None:
-    """The composer page (:func:`composer_page`) as an attachment, where one was made."""
-    if page[0] is not None:
-        msg.add_attachment(page[0], maintype="text", subtype="html", params=UTF8, filename=page_name(game, player))
-
-
-def page_text(game: Game, player: str, page: tuple[bytes | None, str] | None, lang: str = "en") -> str:
-    """What the mail says of the composer page: open it, or why none is attached (in ``lang``)."""
-    if page is None:
-        return ""
+def narration(report: Report, player: str, lang: str, room: int) -> list[str]:
+    """What happened since the seat's last turn (or, when the seat played last, the entries
+    this move added), entry by entry, in at most ``room`` lines (then one line says how to
+    get the rest)."""
     said = translator(lang)
-    return "\n" + (said.say(Msg(PAGE_TEXT, name=page_name(game, player))) if page[0] is not None
-                   else said.say(Msg(NO_PAGE_TEXT, why=page[1])))
-
-
-def _player_text(
-    report: Report, player: str, mover: str, is_mover: bool, invited: bool, private: bool,
-    page: tuple[bytes | None, str] | None = None, lang: str = "en",
-) -> tuple[str, str]:
-    """One player's subject and body in ``lang``: the result, the report (its notes once), and
-    what is theirs to do or see; the template inline, short lines."""
     game = report.applied.game
-    said = translator(lang)
-    subject = f"{tag(game.game_id)} {entries_subject(list(report.applied.entries), lang)}"
-    lines, board = report.said(lang)
+    lines = [said.say(Msg("Since your last turn:"))]
+    lines += [line for entry in since_last_turn(game, player) or report.applied.entries
+              for line in entry_lines(game, entry, lang)]
+    if len(lines) > room:
+        more = len(lines) - room + 1
+        lines = [*lines[:max(room - 1, 1)],
+                 said.say(Msg("... and {count} lines more: send 'history' for the whole game", count=more))]
+    return lines
+
+
+def _turn_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[bytes | None, str] | None]:
+    """A ``turn`` seat's one mail: its move asked for (what happened since its last turn, its
+    template, its page, which draws the board), in at most :data:`QUOTED_LINES` lines; or its
+    Witch's look alone when the turn is not its own."""
+    game = report.applied.game
+    said = translator(seat.lang)
+    if not seat.turn:
+        subject = f"{tag(game.game_id)} " + said.say(Msg("private to {player}: your Witch look", player=seat.player))
+        return lead(subject), "\n".join([*seat.looks(report), said.gettext(PRIVATE_TEXT)]) + "\n", None
+    page = composer_page(seat.view(), host, seat.lang)  # its own looks too (P10: its view alone)
+    head = [said.gettext(ACCEPTED_TEXT), ""] if seat.is_mover else []
+    intro = said.say(Msg(TURN_TEXT, name=page_name(game, seat.player)) if page[0] is not None
+                     else Msg(NO_PAGE_TEXT, why=page[1])) if seat.to_move else round_text(seat.lang)
+    tail = ["", intro, "", *seat.template().rstrip("\n").split("\n")]
+    if seat.private is not None:  # the face, in words (the seat's own view)
+        tail += ["", *seat.looks(report), said.gettext(PRIVATE_TEXT)]
+    if game.state is not None:
+        head += [*narration(report, seat.player, seat.lang, QUOTED_LINES - len(head) - len(tail) - 1)]
+    return lead(turn_subject(game, seat.lang)), "\n".join([*head, *tail]) + "\n", page
+
+
+def _every_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[bytes | None, str] | None]:
+    """An ``every`` seat's mail of each entry: the result, the report (its notes once), and what
+    is theirs to do or see; the template inline, short lines."""
+    game = report.applied.game
+    said = translator(seat.lang)
+    page = composer_page(seat.view(), host, seat.lang) if seat.turn else None
+    lines, board = report.said(seat.lang)
     parts = []
-    if is_mover:
+    if seat.is_mover:
         parts.append(said.gettext(ACCEPTED_TEXT))
-    parts += ["\n".join(lines), board, log_text(game, lang)]
-    if player == game.to_move:
-        subject += "; " + said.say(Msg("your move, {player}", player=player))
-        parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
-                     + template(SeatView(game, player), lang=lang))
-    if invited:
-        subject += "; " + round_subject(game.opening.value, lang)
-        parts.append(round_text(lang) + page_text(game, player, page, lang) + "\n\n"
-                     + template(SeatView(game, player), lang=lang))
-    if private:
-        subject += "; " + said.say(Msg("private to {player}: your Witch look", player=player))
-        looks = look_lines(seat_view(report.folder, game, player), report.applied.entries[0].seq, lang)
-        parts.insert(int(is_mover), "\n".join([*looks, said.gettext(PRIVATE_TEXT)]))  # first: the face, in words
-    return subject, "\n\n".join(parts) + "\n"
+    parts += ["\n".join(lines), board, log_text(game, seat.lang)]
+    subject = f"{tag(game.game_id)} {entries_subject(list(report.applied.entries), seat.lang)}"
+    if seat.to_move:
+        subject = turn_subject(game, seat.lang) + "; " + entries_subject(list(report.applied.entries), seat.lang)
+        parts.append(move_text(seat.lang) + page_text(game, seat.player, page, seat.lang) + "\n\n"
+                     + seat.template())
+    if seat.invited:
+        subject = turn_subject(game, seat.lang) + "; " + entries_subject(list(report.applied.entries), seat.lang)
+        parts.append(round_text(seat.lang) + page_text(game, seat.player, page, seat.lang) + "\n\n"
+                     + seat.template())
+    if seat.private is not None:
+        subject += "; " + said.say(Msg("private to {player}: your Witch look", player=seat.player))
+        parts.insert(int(seat.is_mover), "\n".join([*seat.looks(report), said.gettext(PRIVATE_TEXT)]))  # the face first
+    return subject, "\n\n".join(parts) + "\n", page
 
 
-def _attach(msg: EmailMessage, report: Report, player: str, invited: bool, private: Path | None,
-            page: tuple[bytes | None, str] | None = None, lang: str = "en") -> None:
-    """The picture inline (or, for the seat to move, the composer page, which draws the board),
-    the public log compressed, the player's templates and private reveal."""
+def _attach(msg: EmailMessage, report: Report, seat: Seat, page: tuple[bytes | None, str] | None) -> None:
+    """The page (which draws the board) for a seat asked to move, else the picture inline for an
+    ``every`` seat; the public log compressed; the template as a file; the private reveal."""
     game = report.applied.game
     if page is not None and page[0] is not None:
-        attach_page(msg, game, player, page)
-    elif (picture := report.picture_in(lang)) is not None:  # inline, after the text: clients showing no SVG
-        attach_part(msg, report.part(("picture", lang), picture, "image", "png",
+        attach_page(msg, game, seat.player, page)
+    elif seat.mode == "every" and (picture := report.picture_in(seat.lang)) is not None:
+        attach_part(msg, report.part(("picture", seat.lang), picture, "image", "png",
                                      f"{game.game_id}-{game.last_seq}.png", disposition="inline"))
-    attach_part(msg, report.part(("log", ""), report.log_gz, "application", "gzip", log_name(game)))
-    if player == game.to_move:
-        msg.add_attachment(
-            template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
-            filename=f"{game.game_id}-{game.last_seq}-{player}.txt",
-        )
-    if invited:
-        msg.add_attachment(
-            template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
-            filename=f"{game.game_id}-{game.opening.value}-{player}.txt",
-        )
-    if private is not None:  # the seat's own looks, from its view (R5.6, P6)
-        view = seat_view(report.folder, game, player)
-        msg.add_attachment("".join("---\n" + dump_yaml(doc) for doc in view.private_docs()).encode("utf-8"),
-                           maintype="application", subtype="yaml", filename=f"{game.game_id}-private-{player}.yaml")
+    if seat.mode == "every" or seat.turn:
+        attach_part(msg, report.part(("log", ""), report.log_gz, "application", "gzip", log_name(game)))
+    if seat.turn and seat.mode == "every":  # a 'turn' mail holds its template in its text alone
+        name = (f"{game.game_id}-{game.last_seq}-{seat.player}.txt" if seat.to_move
+                else f"{game.game_id}-{game.opening.value}-{seat.player}.txt")
+        msg.add_attachment(seat.template().encode("utf-8"), **octet_part(name))
+    if seat.private is not None:  # the seat's own looks, from its view (R5.6, P6)
+        looks = "".join("---\n" + dump_yaml(doc) for doc in seat.view().private_docs())
+        msg.add_attachment(looks.encode("utf-8"), maintype="application", subtype="yaml",
+                           filename=f"{game.game_id}-private-{seat.player}.yaml")

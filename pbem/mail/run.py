@@ -22,7 +22,8 @@ from pbem.mail.delivery import MaildirOutbox, SmtpOutbox
 from pbem.mail.final import announce_ends
 from pbem.mail.host import MailHost, Processed, host_address
 from pbem.mail.imap import ImapBox, run_imap
-from pbem.mail.outbox import QUEUE_NAME, pid_alive
+from pbem.mail.outbox import QUEUE_NAME, Delivery, pid_alive
+from pbem.mail.resend import resend_lost
 from pbem.mail.tick import tick
 
 Send = Callable[[EmailMessage], None]
@@ -189,6 +190,9 @@ def _process(
             tick(games, address)
             announce_ends(games, host.queue, address)  # a timeout may have ended a game (P6)
         delivery = host.queue.flush(deliver, force=flush_only or retry_now)
+        if delivery.failed and resend_lost(games, host.queue, address):  # nothing stalls silently
+            again = host.queue.flush(deliver)
+            delivery = Delivery(delivery.sent + again.sent, again.kept, delivery.failed + again.failed)
     finally:
         if smtp_box is not None:
             smtp_box.close()

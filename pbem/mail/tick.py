@@ -182,8 +182,8 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str,
     # which every language reads (2026-12-02 09:15 UTC)
     when = said.split("due ", 1)[-1] if lang == "en" or found is None else f"{found[1][:10]} {found[1][11:16]} UTC"
     subject = say.say(Msg("reminder: your move, {player}, due {when}", player=player, when=when))
-    msg = host._message(address, f"{tag(game.game_id)} {subject}", body,
-                        host.queue.message_id(batch, 0, host.from_address))
+    msg = host.answers.message(address, f"{tag(game.game_id)} {subject}", body,
+                               host.queue.message_id(batch, 0, host.from_address))
     msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
                        filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
     attach_page(msg, game, player, page)
@@ -235,8 +235,8 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
                                  lang)  # its own looks in the page (R5.6)
             parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
                          + template(SeatView(game, player), lang=lang))
-        msg = host._message(emails[player], subject, "\n\n".join(parts) + "\n",
-                            host.queue.message_id(batch, index, host.from_address))
+        msg = host.answers.message(emails[player], subject, "\n\n".join(parts) + "\n",
+                                   host.queue.message_id(batch, index, host.from_address))
         msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=log_name(game))
         if page is not None:
             msg.add_attachment(template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text",

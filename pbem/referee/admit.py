@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from typing import Any, assert_never
 
-from pbem.errors import FormatError, RulesError, SignatureError, StaleError, StateError, UnknownError
+from pbem.errors import AlreadyApplied, FormatError, RulesError, SignatureError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.i18n import N_, Msg
 from pbem.log.game import Game, Opening
@@ -153,7 +153,8 @@ def check_fresh(game: Game, move: Move) -> str:
     key = sent_key(move)
     earlier = game.sent.get(key)
     if earlier is not None:
-        raise StaleError(Msg("this move was already applied, as entry {seq}; nothing was changed", seq=earlier), "P7")
+        raise AlreadyApplied(Msg("this move was already applied, as entry {seq}; nothing was changed", seq=earlier),
+                             "P7", earlier)
     seq, prefix = move.after_seq, move.after_hash
     target = 0 if isinstance(move, OPENING_MOVES) else game.last_seq  # P4's answer entry 0
     target_hash = game.hashes[target]
