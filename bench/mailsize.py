@@ -4,8 +4,8 @@
     python bench/mailsize.py --modes turn --seeds 1 2 3
 
 Plays whole 3-player games by mail through `pbem mail` (a Maildir in, a Maildir out), every
-seat played from its own mails alone (tests/mutt.py: the move from the log its mail carries,
-a reply by quoting, bare or by a file in turn), and prints, per mode, the mails per player
+seat played from its own mails alone (tests/mutt.py: the move from the public log, as the
+`log` command sends it, a reply by quoting, bare or by a file in turn), and prints, per mode, the mails per player
 per own turn (Witch looks and refusals included), the median and the largest mail, and the
 lines of the longest quoted reply to a "your move" mail as default mutt writes it.  A
 Witch's look asks for one mail more (R7.5: a look ends a move file): the ratio is also

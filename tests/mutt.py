@@ -5,7 +5,8 @@
 and for any other part only those lines and mutt's "unsupported" note.  :func:`quoted`
 is what mutt's Reply (``include = yes``) puts under the cursor: the shown text, each line
 behind ``> ``.  :class:`MailPlayer` plays a seat from its mails alone: the log attached to
-its "your move" mail (the public game, as any player may read it), a legal move for it,
+the public log (as the 'log' mail command sends it: a "your move" mail of the default mode
+carries none, a person reads the template instead), a legal move for it,
 and a reply written as a person would: the move typed above the quoted mail, the move
 file attached, or the bare lines with no quote at all.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import gzip
 import mailbox
 import random
+from collections.abc import Callable
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from email.utils import make_msgid, parseaddr
@@ -102,16 +104,15 @@ def reply(msg: EmailMessage, sender: str, lines: list[str], how: str) -> bytes:
 class MailPlayer:
     """One seat played from its own mails only (see the module)."""
 
-    def __init__(self, seat: str, address: str, seed: int) -> None:
-        self.seat, self.address = seat, address
+    def __init__(self, seat: str, address: str, seed: int, public: Callable[[EmailMessage], bytes]) -> None:
+        self.seat, self.address, self.public = seat, address, public
         self.rng = random.Random(seed)
         self.got: list[EmailMessage] = []
 
     def move_lines(self, msg: EmailMessage) -> list[str]:
-        """A legal rest of its turn, from the public game in the mail's log (the random bot's)."""
-        log = log_of(msg)
-        assert log is not None, f"{self.seat}: a 'your move' mail without the log"
-        game = read_game(log)
+        """A legal rest of its turn (the random bot's), from the public game: the log the mail
+        carries (``every`` mode), else the public log as the 'log' mail command would send it."""
+        game = read_game(log_of(msg) or self.public(msg))
         assert game.state is not None and game.state.to_move == self.seat, (self.seat, msg["Subject"])
         return [action_line(a.to_dict()) for a in bot_actions(game.state, self.rng)]
 
@@ -136,7 +137,9 @@ class MailTable:
                  langs: dict[str, str] | None = None) -> None:
         self.games, self.inbox, self.outbox = folder / "games", folder / "inbox", folder / "outbox"
         mailbox.Maildir(str(self.inbox), create=True)
-        self.players = {s: MailPlayer(s, a, seed * 100 + i) for i, (s, a) in enumerate(seats.items())}
+        self.logs: dict[str, bytes] = {}  # each mail's public log as it stood when it was sent
+        self.players = {s: MailPlayer(s, a, seed * 100 + i, lambda msg: self.logs[str(msg["Message-ID"])])
+                        for i, (s, a) in enumerate(seats.items())}
         self.nonces = {s: bytes([i + 1]) * 32 for i, s in enumerate(seats)}
         self.sent: list[tuple[str, EmailMessage, bool]] = []  # (seat, mail, sent once the game had started)
         self.styles = {s: 0 for s in seats}
@@ -149,6 +152,7 @@ class MailTable:
         """One ``pbem mail`` run (``extra``: its options, e.g. ``--now``); the mails it sent, each to its seat."""
         pbem("mail", "--inbox", self.inbox, "--outbox", self.outbox, "--games", self.games, "--from", HOST, *extra)
         started = self.game().started
+        log = (self.games / "g" / "log.yaml").read_bytes()
         box = mailbox.Maildir(str(self.outbox))
         seat_of = {p.address: s for s, p in self.players.items()}
         new = []
@@ -157,6 +161,7 @@ class MailTable:
             assert isinstance(msg, EmailMessage)
             seat = seat_of[parseaddr(str(msg["To"]))[1]]
             self.players[seat].got.append(msg)
+            self.logs[str(msg["Message-ID"])] = log
             self.sent.append((seat, msg, started))
             new.append((seat, msg))
         box.clear()

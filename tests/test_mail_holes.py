@@ -34,7 +34,6 @@ from mailtools import HOST, Collect, commit, deliver, eml, free_port, replies, s
 from pbem.cli import main
 from pbem.errors import Exit
 from pbem.host.settings import load_settings
-from pbem.i18n import LANG_NAMES
 from pbem.mail.headers import MAIL_LIMIT
 from pbem.mail.ratelimit import PER_HOUR
 
@@ -204,7 +203,7 @@ def test_a_forged_language_change_of_a_keyed_seat_changes_nothing(tmp_path: Path
     assert code is not None
     mailbox.Maildir(str(outbox)).clear()
     deliver(inbox, text_mail("red@example.org", "language el AAAAAAAAAAAAAAAA"))  # a guessed code
-    assert f"no change of red's language to {LANG_NAMES['el']} awaits this code" in mail_run(games, inbox, outbox)
+    assert "no change of red's settings to 'language el' awaits this code" in mail_run(games, inbox, outbox)
     deliver(inbox, text_mail("red@example.org", f"language uk {code.group(1)}"))  # another change: refused
     assert "(P8)" in mail_run(games, inbox, outbox) and load_settings(games / "g").language("red") == "en"
     # the code is used up by the wrong change: red asks again, and confirms
@@ -220,3 +219,35 @@ def test_a_forged_language_change_of_a_keyed_seat_changes_nothing(tmp_path: Path
     deliver(inbox, text_mail("blue@example.net", "language hu"))
     mail_run(games, inbox, outbox)
     assert load_settings(games / "g").language("blue") == "hu"
+
+
+def test_a_forged_mail_mode_change_of_a_keyed_seat_changes_nothing(tmp_path: Path) -> None:
+    """P8: what a keyed seat is mailed is its setting as much as its language.  A forged 'mail
+    digest' from red's address is held, its code mailed to red's own address; only 'mail digest
+    CODE' changes it: its code confirms that change and no other."""
+    games, inbox = setup_game(tmp_path)  # red has a key, blue none
+    outbox = tmp_path / "outbox"
+    mail_run(games, inbox, outbox)
+    mailbox.Maildir(str(outbox)).clear()
+    deliver(inbox, text_mail("red@example.org", "mail digest"))  # forged
+    mail_run(games, inbox, outbox)
+    assert load_settings(games / "g").mail_mode("red") == "every"  # unchanged (the tests' host mails every entry)
+    (held,) = replies(outbox)
+    assert str(held["To"]) == "red@example.org" and "confirm: red to be mailed: digest" in str(held["Subject"])
+    code = re.search(r"^ {4}mail digest ([A-Z2-7]{16})\r?$", held.get_body(("plain",)).get_content(),  # type: ignore[union-attr]
+                     re.MULTILINE)
+    assert code is not None
+    deliver(inbox, text_mail("red@example.org", f"mail turn {code.group(1)}"))  # another change: refused
+    assert "no change of red's settings to 'mail turn' awaits this code" in mail_run(games, inbox, outbox)
+    assert load_settings(games / "g").mail_mode("red") == "every"
+    mailbox.Maildir(str(outbox)).clear()
+    deliver(inbox, text_mail("red@example.org", "mail digest"))
+    mail_run(games, inbox, outbox)
+    fresh = re.search(r"mail digest ([A-Z2-7]{16})", replies(outbox)[0].get_body(("plain",)).get_content())  # type: ignore[union-attr]
+    assert fresh is not None
+    deliver(inbox, text_mail("red@example.org", f"mail digest {fresh.group(1)}"))
+    mail_run(games, inbox, outbox)
+    assert load_settings(games / "g").mail_mode("red") == "digest"
+    deliver(inbox, text_mail("blue@example.net", "mail turn"))  # blue holds no key: changed at once
+    mail_run(games, inbox, outbox)
+    assert load_settings(games / "g").mail_mode("blue") == "turn"

@@ -7,10 +7,10 @@ first line of text is one of ``board``, ``template``, ``log``, ``history`` or
 from the sender's registered address (host.yaml); a sender who plays several games names
 one with the subject's tag, or is told which games there are.  ``language uk`` (``en``,
 ``hu``, ``el``, ``uk``) changes the language the sender's seat reads, in host.yaml, and is
-answered in the new language; for a seat that holds a signing key (P8) the change is held,
-and made only by ``language uk CODE`` with the one-time code mailed to the seat's address
-(a forged From changes nothing).  ``mail turn``, ``mail every`` or ``mail digest`` changes
-what the seat is mailed (:data:`pbem.host.settings.MAIL_MODES`).  A command that changes a
+answered in the new language.  ``mail turn``, ``mail every`` or ``mail digest`` changes
+what the seat is mailed (:data:`pbem.host.settings.MAIL_MODES`).  For a seat that holds a
+signing key (P8) either change is held, and made only by ``language uk CODE`` (``mail every
+CODE``) with the one-time code mailed to the seat's address (a forged From changes nothing).  A command that changes a
 setting changes it when the message is decided (:func:`settle`); its answer is composed after.
 Every answer is public but the template, which is built from the asking seat's own view only
 (:func:`pbem.host.private.seat_view`, P10): no text depends on a face hidden from its reader.
@@ -41,8 +41,8 @@ from pbem.views.timeline import history_lines, read_checked
 
 COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail")
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
-_COMMAND = re.compile(r"^(board|template|log|history|(?:rules|mail)(?:\s+(\S{1,20}))?"
-                      r"|language(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
+_COMMAND = re.compile(r"^(board|template|log|history|rules(?:\s+(\S{1,20}))?"
+                      r"|(?:language|mail)(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
 HELP = N_("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
           "'log', 'history', 'rules R3.2', 'language uk' (en, hu, el, uk), 'mail turn', 'mail every' or "
           "'mail digest'; if you play several games, put '[rattus GAME]' in the subject.")
@@ -147,7 +147,7 @@ def answer(games: Path, address: str, command: Command) -> Answer:
     if command.word == "language" and command.rule is not None:
         return _language(path, player, command.rule, command.code)
     if command.word == "mail" and command.rule is not None:
-        return _mail_mode(path, player, command.rule)
+        return _mail_mode(path, player, command.rule, command.code)
     lang = load_settings(path).language(player)  # every answer in the seat's language
     said = translator(lang)
     game = load_game(path)
@@ -184,28 +184,31 @@ def language_of(games: Path, address: str, tag: str | None = None) -> str:
 def settle(games: Path, address: str, command: Command) -> None:
     """What a command changes, changed when its message is decided: the seat's language
     (``language uk``) or what it is mailed (``mail every``), in host.yaml; other commands
-    change nothing.  A seat that holds a key (P8) changes its language only with the
-    one-time code mailed to its address (without one, :func:`answer` holds the change)."""
+    change nothing.  A seat that holds a key (P8) changes either only with the one-time
+    code mailed to its address (without one, :func:`answer` holds the change)."""
     if command.rule is None or command.word not in ("language", "mail"):
         return
     path, player = sender_seat(games, address, command.tag)
     game = load_game(path)
-    if command.word == "mail":
-        set_mail_mode(path, game.players, player, command.rule)
-        return
     if game.keys.get(player) is not None:
         if command.code is None:
             return
-        if not take_setting(path, player, command.code, {"language": command.rule}):
+        if not take_setting(path, player, command.code, {command.word: command.rule}):
             raise SignatureError(Msg(
-                "no change of {player}'s language to {language} awaits this code (a code is used once, and "
+                "no change of {player}'s settings to '{change}' awaits this code (a code is used once, and "
                 "only for the change it was mailed for); nothing was changed", player=player,
-                language=LANG_NAMES[command.rule]), "P8")
-    set_language(path, game.players, player, command.rule)
+                change=f"{command.word} {command.rule}"), "P8")
+    if command.word == "mail":
+        set_mail_mode(path, game.players, player, command.rule)
+    else:
+        set_language(path, game.players, player, command.rule)
 
 
-def _mail_mode(path: Path, player: str, mode: str) -> Answer:
-    """What the sender's seat is mailed from now on (set by :func:`settle`), said in its language."""
+def _mail_mode(path: Path, player: str, mode: str, code: str | None = None) -> Answer:
+    """What the sender's seat is mailed from now on (set by :func:`settle`), said in its language.
+    A seat that holds a key (P8), asking without a code, has the change held instead."""
+    if code is None and load_game(path).keys.get(player) is not None:
+        return _held(path, player, "mail", mode)
     said = translator(load_settings(path).language(player))
     subject = Msg("[rattus {game}] {player} is mailed: {mode}", game=path.name, player=player, mode=mode)
     text = Msg("From now on you get {what}. Refusals, your Witch's looks, deadline notices and the end of the "
@@ -218,7 +221,7 @@ def _language(path: Path, player: str, lang: str, code: str | None = None) -> An
     """The seat of the sender reads ``lang`` from now on (set by :func:`settle`); the answer is
     in it.  A seat that holds a key (P8), asking without a code, has the change held instead."""
     if code is None and load_game(path).keys.get(player) is not None:
-        return _held_language(path, player, lang)
+        return _held(path, player, "language", lang)
     said = translator(lang)
     subject = Msg("[pbem {game}] {player} reads {language} from now on", game=path.name, player=player,
                   language=LANG_NAMES[lang])
@@ -228,18 +231,26 @@ def _language(path: Path, player: str, lang: str, code: str | None = None) -> An
     return Answer(said.say(subject), said.say(text) + "\n", [])
 
 
-def _held_language(path: Path, player: str, lang: str) -> Answer:
-    """P8: the change held, and its code mailed to the seat's own address (the sender's, as
-    registered: a forged From gets it to the real player), in the language the seat reads now."""
-    code = hold_setting(path, player, {"language": lang})
+def _held(path: Path, player: str, word: str, value: str) -> Answer:
+    """P8: the change (``language``, ``mail``) held, and its code mailed to the seat's own
+    address (the sender's, as registered: a forged From gets it to the real player), in the
+    language the seat reads now."""
+    code = hold_setting(path, player, {word: value})
     said = translator(load_settings(path).language(player))
-    subject = Msg("[pbem {game}] confirm: {player} to read {language}", game=path.name, player=player,
-                  language=LANG_NAMES[lang])
-    text = Msg("Seat {player} holds a signing key (P8), so its settings change only once confirmed from its "
-               "address. To read {language} from now on, reply with this line:", player=player,
-               language=LANG_NAMES[lang])
+    if word == "language":
+        subject = Msg("[pbem {game}] confirm: {player} to read {language}", game=path.name, player=player,
+                      language=LANG_NAMES[value])
+        text = Msg("Seat {player} holds a signing key (P8), so its settings change only once confirmed from its "
+                   "address. To read {language} from now on, reply with this line:", player=player,
+                   language=LANG_NAMES[value])
+    else:
+        subject = Msg("[rattus {game}] confirm: {player} to be mailed: {mode}", game=path.name, player=player,
+                      mode=value)
+        text = Msg("Seat {player} holds a signing key (P8), so its settings change only once confirmed from its "
+                   "address. To get {what} from now on, reply with this line:", player=player,
+                   what=Msg(MAIL_WORDS[value]))
     warn = Msg("If you did not ask for it, do not reply: nothing changes.")
-    return Answer(said.say(subject), said.say(text) + f"\n\n    language {lang} {code}\n\n" + said.say(warn) + "\n",
+    return Answer(said.say(subject), said.say(text) + f"\n\n    {word} {value} {code}\n\n" + said.say(warn) + "\n",
                   [])
 
 

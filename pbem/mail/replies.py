@@ -340,14 +340,14 @@ def _every_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[
 
 def _attach(msg: EmailMessage, report: Report, seat: Seat, page: tuple[bytes | None, str] | None) -> None:
     """The page (which draws the board) for a seat asked to move, else the picture inline for an
-    ``every`` seat; the public log compressed; the template as a file; the private reveal."""
+    ``every`` seat; an ``every`` seat's public log compressed and template file; the private reveal."""
     game = report.applied.game
     if page is not None and page[0] is not None:
         attach_page(msg, game, seat.player, page)
     elif seat.mode == "every" and (picture := report.picture_in(seat.lang)) is not None:
         attach_part(msg, report.part(("picture", seat.lang), picture, "image", "png",
                                      f"{game.game_id}-{game.last_seq}.png", disposition="inline"))
-    if seat.mode == "every" or seat.turn:
+    if seat.mode == "every":  # a 'turn' mail stays short: the log is one 'log' mail command away
         attach_part(msg, report.part(("log", ""), report.log_gz, "application", "gzip", log_name(game)))
     if seat.turn and seat.mode == "every":  # a 'turn' mail holds its template in its text alone
         name = (f"{game.game_id}-{game.last_seq}-{seat.player}.txt" if seat.to_move
