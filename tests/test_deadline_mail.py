@@ -8,6 +8,9 @@ every `at` comes from ``pbem.log.clock.pinned``.
 
 from __future__ import annotations
 
+import email
+import email.policy
+import mailbox
 import re
 
 import random
@@ -39,14 +42,14 @@ STEP = 7 * 3600
 DEADLINE, REMINDER = 24 * 3600, 8 * 3600
 
 
-def start(tmp: Path) -> tuple[Path, Path]:
+def start(tmp: Path, mode: str = "every") -> tuple[Path, Path]:
     games, inbox = tmp / "games", tmp / "inbox"
     (inbox / "new").mkdir(parents=True)
     (inbox / "cur").mkdir()
     (inbox / "tmp").mkdir()
     for name in ("host", "green"):
         ok("keygen", "--out", tmp / f"{name}.key")
-    args: list[Any] = ["new", "g", "--players", ",".join(PLAYERS), "--first", "red", "--deadline", "24h", "--mail", "every",
+    args: list[Any] = ["new", "g", "--players", ",".join(PLAYERS), "--first", "red", "--deadline", "24h", "--mail", mode,
                        "--reminder", "8h", "--host-key", tmp / "host.key", "--key", f"green={tmp / 'green.key.pub'}"]
     for player, address in ADDRESSES.items():
         args += ["--email", f"{player}={address}"]
@@ -133,6 +136,9 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
             body = plain(nxt[0])
             assert re.search(r"the stand-in (places|moves|puts|does nothing)", body) and "blue's deadline passed" in body
             player = next(p for p, a in ADDRESSES.items() if a == to_of(nxt[0]))
+            assert str(nxt[0]["Subject"]).startswith("[rattus g] your move")  # what to do, first
+            template_file = next(p for p in nxt[0].iter_attachments() if str(p.get_filename()).endswith(".txt"))
+            assert template_file.get_content_type() == "application/octet-stream"  # no client quotes it again
             assert attachment(nxt[0], f"-{player}.txt") is not None  # the template, and the page
             assert b"<!DOCTYPE html>" in (attachment(nxt[0], f"-{player}.html") or b"")
             assert attachment(nxt[0], "log.yaml") is not None  # the log, compressed
@@ -159,3 +165,25 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
         assert done.returncode == 0 and "verdict: FAIR" in done.stdout, done.stdout + done.stderr
     else:
         ok("verify", games / "g" / LOG_NAME)
+
+
+def test_a_timeout_tells_the_next_seat_its_move_first_and_short(tmp_path: Path) -> None:
+    """R8.2 by mail, seats mailed by the default mode ('turn'): red lets its deadline pass; the
+    notice to the seat now to move leads its subject with its move, carries the page and the
+    template as files no mail client shows inline or quotes, and no log (one 'log' mail away)."""
+    games, inbox = start(tmp_path, mode="turn")
+    game = load_game(games / "g")
+    assert game.to_move == "red"
+    with pinned(at_of(seconds(T0) + DEADLINE + 3600)):
+        ok("mail", "--inbox", inbox, "--outbox", tmp_path / "out", "--games", games, "--from", HOST)
+    game = load_game(games / "g")
+    assert [(e["kind"], e["player"]) for e in game.entries if e["kind"] == "timeout"] == [("timeout", "red")]
+    box = mailbox.Maildir(str(tmp_path / "out"))
+    mails = [email.message_from_bytes(box.get_bytes(k), policy=email.policy.default) for k in box.iterkeys()]
+    notices = [m for m in mails if ": timeout, th" in str(m["Subject"])]  # a long subject is cut (...)
+    assert Counter(to_of(m) for m in notices) == Counter(ADDRESSES.values())
+    nxt = next(m for m in notices if to_of(m) == ADDRESSES[str(game.to_move)])
+    assert str(nxt["Subject"]).startswith("[rattus g] your move (setup: place your cubes); entry ")
+    types = {str(p.get_filename()): p.get_content_type() for p in nxt.iter_attachments()}
+    assert types and set(types.values()) == {"application/octet-stream"}, types  # the page and the template
+    assert not [m for m in notices if attachment(m, "log.yaml") is not None]  # no log in a 'turn' mail

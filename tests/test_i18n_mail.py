@@ -467,13 +467,13 @@ def _said(lang: str, text: str, **params: Any) -> str:
 
 SUBJECTS = [
     "[pbem g] " + "; ".join([_said("el", "entry {seq}: {label}", seq=11, label="blue"),
-                             _said("el", "your move, {player}", player="green"),
+                             _said("el", "your move (turn {turn})", turn=12),
                              _said("el", "entry {seq}: timeout, the stand-in played {player}", seq=12, player="blue")]),
     "[pbem g] " + _said("hu", "entry {seq}: {label}", seq=7, label=Msg("the game starts")),
     "[pbem g] " + _said("uk", "entry {seq}: timeout, the stand-in played {player}", seq=8, player="blue"),
     _said("el", "pbem: the rules, {rule}", rule="R3.2"),
-    "[pbem a-very-long-game-name-of-sixty-four-characters-0123456789abcdef] " + _said("uk", "your move, {player}",
-                                                                                     player="red"),
+    "[pbem a-very-long-game-name-of-sixty-four-characters-0123456789abcdef] " + _said("uk", "your move (turn {turn})",
+                                                                                     turn=12),
     "[pbem g] entry 6: blue; entry 7: the game starts; your move, blue",
 ]
 

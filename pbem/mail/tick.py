@@ -36,8 +36,8 @@ from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log, locked
 from pbem.log.records import Standin, Start, Timeout
-from pbem.mail.headers import UTF8
 from pbem.mail.host import MailHost, host_address
+from pbem.mail.outgoing import lead, octet_part, turn_subject
 from pbem.mail.replies import attach_page, composer_page, log_name, log_text, move_text, page_text, tag
 from pbem.referee.deadlines import due, phrase, remind_at
 from pbem.referee.seatview import SeatView
@@ -184,8 +184,8 @@ def _reminder(host: MailHost, game: Game, player: str, address: str, batch: str,
     subject = say.say(Msg("reminder: your move, {player}, due {when}", player=player, when=when))
     msg = host.answers.message(address, f"{tag(game.game_id)} {subject}", body,
                                host.queue.message_id(batch, 0, host.from_address))
-    msg.add_attachment(text.encode("utf-8"), maintype="text", subtype="plain", params=UTF8,
-                       filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
+    # the template is in the text already: the file is one no client shows or quotes again
+    msg.add_attachment(text.encode("utf-8"), **octet_part(f"{game.game_id}-{game.last_seq}-{player}.txt"))
     attach_page(msg, game, player, page)
     return msg
 
@@ -219,28 +219,34 @@ def _notice(host: MailHost, game: Game, seq: int, emails: dict[str, str], batch:
         return told[lang]
 
     to_move = game.to_move
-    log_gz = gzip_log((game_dir(host.games, game.game_id) / LOG_NAME).read_bytes())
+    path = game_dir(host.games, game.game_id)
+    log_gz = gzip_log((path / LOG_NAME).read_bytes())
+    modes = load_settings(path)
     out = []
     for index, player in enumerate(p for p in game.players if p in emails):
         lang = language(player)
         say = translator(lang)
-        subject = f"{tag(game.game_id)} " + say.say(Msg("entry {seq}: timeout, the stand-in played {player}",
-                                                        seq=seq, player=game.entries[seq].player))
+        what = say.say(Msg("entry {seq}: timeout, the stand-in played {player}", seq=seq,
+                           player=game.entries[seq].player))
+        subject = f"{tag(game.game_id)} {what}"
         parts = list(said_in(lang))
         page: tuple[bytes | None, str] | None = None
-        parts.append(log_text(game, lang))
+        every = modes.mail_mode(player) == "every"  # the log rides with 'every' mails alone
+        if every:
+            parts.append(log_text(game, lang))
         if player == to_move and last == game.last_seq:
-            subject += "; " + say.say(Msg("your move, {player}", player=player))
+            subject = lead(f"{turn_subject(game, lang)}; {what}")  # what the reader must do, first
             page = composer_page(seat_view(game_dir(host.games, game.game_id), game, player), host.from_address,
                                  lang)  # its own looks in the page (R5.6)
             parts.append(move_text(lang) + page_text(game, player, page, lang) + "\n\n"
                          + template(SeatView(game, player), lang=lang))
         msg = host.answers.message(emails[player], subject, "\n\n".join(parts) + "\n",
                                    host.queue.message_id(batch, index, host.from_address))
-        msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=log_name(game))
-        if page is not None:
-            msg.add_attachment(template(SeatView(game, player), lang=lang).encode("utf-8"), maintype="text",
-                               subtype="plain", params=UTF8, filename=f"{game.game_id}-{game.last_seq}-{player}.txt")
+        if every:
+            msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=log_name(game))
+        if page is not None:  # the template is in the text: the file is one no client quotes again
+            msg.add_attachment(template(SeatView(game, player), lang=lang).encode("utf-8"),
+                               **octet_part(f"{game.game_id}-{game.last_seq}-{player}.txt"))
             attach_page(msg, game, player, page)
         out.append(msg)
     return out
