@@ -11,9 +11,8 @@ from __future__ import annotations
 import email
 import email.policy
 import mailbox
-import re
-
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -49,7 +48,8 @@ def start(tmp: Path, mode: str = "every") -> tuple[Path, Path]:
     (inbox / "tmp").mkdir()
     for name in ("host", "green"):
         ok("keygen", "--out", tmp / f"{name}.key")
-    args: list[Any] = ["new", "g", "--players", ",".join(PLAYERS), "--first", "red", "--deadline", "24h", "--mail", mode,
+    args: list[Any] = ["new", "g", "--players", ",".join(PLAYERS), "--first", "red", "--deadline", "24h",
+                       "--mail", mode,
                        "--reminder", "8h", "--host-key", tmp / "host.key", "--key", f"green={tmp / 'green.key.pub'}"]
     for player, address in ADDRESSES.items():
         args += ["--email", f"{player}={address}"]
