@@ -199,11 +199,11 @@ def test_legality_is_stated_once_generators_and_engine_checks_only_ask_the_rules
     """Every generator of legal actions and every check of the engine decides only by asking
     the rule functions of pbem.rules.checks and pbem.rules.abilities (the ones that return
     None or a Refusal): no condition of their own, so the two cannot drift apart."""
-    from pbem.rules import engine, legal
+    from pbem.rules import DECK
 
     rules = _rule_names()
-    generators = {gen for _kind, gen in legal._GENERATOR.values()}
-    checks = {check for check, _effect in engine.HANDLERS.values()}
+    generators = {rule.generate for rule in DECK.rules}
+    checks = {rule.check for rule in DECK.rules}
     assert len(generators) == 11 and len(checks) == 13
     funcs: list[Callable[..., object]] = [*generators, *checks]
     faults = [f for func in funcs for f in _asks_only_the_rules(func, rules)]
