@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pbem.bots.greedy import CARD_BONUS
+from pbem.i18n import ACTION_WORDS
 from pbem.i18n.names import SHIPPED
 from pbem.log import notation, schemaparts, shape
 from pbem.rules.actions import ACTION_TYPES
@@ -55,7 +55,7 @@ EVENT_FIELDS = {kind: _public_fields(cls) | ({"salt"} if kind == "token_flipped"
 def test_r1_5_the_cards_are_named_once_and_every_other_list_is_that_one() -> None:
     assert len(CLASSES) == 6
     assert SHIPPED["card"] == frozenset(CLASSES)  # the catalogs' ids (pbem.i18n sits below the rules)
-    assert set(CARD_BONUS) == set(CLASSES)  # the greedy bot weighs every card
+    assert DECK.cards == CLASSES and set(DECK.weights) == set(CLASSES)  # the greedy bot weighs every card
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import make_catalogs
@@ -109,6 +109,14 @@ def test_a_schema_out_of_step_with_the_declaration_is_put_right_by_the_generator
 def test_the_log_readers_shape_has_the_rules_actions_and_events() -> None:
     assert {kind: set(fields) - {"action"} for kind, fields in shape._ACTIONS.items()} == ACTION_FIELDS
     assert {kind: set(fields) - {"event"} for kind, fields in shape._EVENTS.items()} == EVENT_FIELDS
+
+
+def test_the_catalogs_words_for_the_actions_are_the_notations() -> None:
+    """pbem.i18n sits below the rules: its keyword for each action (what a refusal calls it) is held
+    to the keyword of the action's own line."""
+    words = {kind: " ".join(cls.lines[0][0].split()[:2] if kind == "knight_cubes" else cls.lines[0][0].split()[:1])
+             for kind, cls in DECK.action_types.items()}
+    assert dict(ACTION_WORDS) == words
 
 
 def test_r7_3_every_action_has_its_line_in_the_notation() -> None:

@@ -28,12 +28,15 @@ class Action(Record):
     explanation (translated, ``N_``) and rule.  ``most`` bounds a ``count`` field (``schemas/move.json``).
     A kind whose line is its keyword and then its fields in order is read and written by the
     notation from this alone; the plague's, the Knight's and the flips' lines have their own
-    readers there."""
+    readers there.  ``said``: the action in a report's sentence (``N_``, its fields as the
+    placeholders: :func:`pbem.views.text.describe_action`), for a kind the text view does not
+    write out itself (a card of a deck of one's own)."""
 
     kind: ClassVar[str] = ""
     rule: ClassVar[str] = ""
     lines: ClassVar[tuple[tuple[str, str, str], ...]] = ()
     most: ClassVar[int] = 0
+    said: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.kind}
