@@ -1,7 +1,8 @@
 """Declared once: the six cards (R1.5), the actions (R3-R6) and the events, each in one
-place of the rules core; every other place that names them is derived from it or held
-equal to it here: the log's shape check, both JSON schemas, the notation's words, the
-catalogs' card names, the bots' weights.
+place (the cards' ids in pbem.i18n, below the rules; every card's rule, weight and actions in
+pbem.rules.cards.DECK); every other place that names them is derived from it or held equal to
+it here: the log's shape check, both JSON schemas (generated), the notation's words, the
+catalogs' card names, the bots' weights.  tests/test_seventh_card.py plays a seventh card.
 
 A new card or action then fails here, naming each place still to be taught, rather than
 being refused by one reader and admitted by another.
@@ -23,6 +24,7 @@ from pbem.rules.actions import ACTION_TYPES
 from pbem.rules.cards import DECK
 from pbem.rules.data import CLASSES
 from pbem.rules.events import EVENT_TYPES
+from pbem.views.rulesref import notation_help
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = [ROOT / "schemas", ROOT / "pbem" / "schemas"]
@@ -47,15 +49,16 @@ def _public_fields(cls: Any) -> set[str]:
     return {name for name in cls._fields if name not in cls.private}
 
 
-ACTION_FIELDS = {kind: set(cls._fields) for kind, cls in ACTION_TYPES.items()}
+ACTION_FIELDS = {kind: set(cls._fields) for kind, cls in DECK.action_types.items()}
 EVENT_FIELDS = {kind: _public_fields(cls) | ({"salt"} if kind == "token_flipped" else set())
-                for kind, cls in EVENT_TYPES.items()}
+                for kind, cls in DECK.event_types.items()}
 
 
 def test_r1_5_the_cards_are_named_once_and_every_other_list_is_that_one() -> None:
     assert len(CLASSES) == 6
     assert SHIPPED["card"] == frozenset(CLASSES)  # the catalogs' ids (pbem.i18n sits below the rules)
     assert DECK.cards == CLASSES and set(DECK.weights) == set(CLASSES)  # the greedy bot weighs every card
+    assert DECK.action_types == ACTION_TYPES and DECK.event_types == EVENT_TYPES  # every kind has its rule
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import make_catalogs
@@ -63,7 +66,10 @@ def test_r1_5_the_cards_are_named_once_and_every_other_list_is_that_one() -> Non
         sys.path.remove(str(ROOT / "tools"))
     assert make_catalogs.CARDS == CLASSES
     take = next(text for form, text, _rule in notation.LINES if form == "take CARD")
-    assert take.endswith(": " + " ".join(CLASSES))  # the notation's own reference lists them in order
+    assert take.endswith(": {cards}")  # the notation's own reference lists them, in order, from the declaration
+    assert any(line.endswith(": " + " ".join(CLASSES) + " (R3.1)") for line in notation_help())
+    assert any(line.endswith(" ".join(CLASSES) + " (vagy magyarul: Paraszt, Kereskedő, Szerzetes, Lovag, "
+                             "Boszorkány, Király) (R3.1)") for line in notation_help("hu"))
 
 
 @pytest.mark.parametrize("folder", SCHEMAS, ids=["schemas", "pbem-schemas"])
@@ -101,7 +107,7 @@ def test_a_schema_out_of_step_with_the_declaration_is_put_right_by_the_generator
     committed = {name: (ROOT / "schemas" / name).read_text(encoding="utf-8") for name in ("move.json", "entry.json")}
     stale = {"move.json": committed["move.json"].replace('"maximum": 3}', '"maximum": 4}')
              .replace(', "king"]},', "]},", 1),
-             "entry.json": committed["entry.json"].replace('"salt": {"type": "string", "pattern": "^[0-9a-f]{32}$"}', "")}
+             "entry.json": committed["entry.json"].replace('"salt": {"type": "string", ', '"salt": {')}
     assert all(stale[name] != committed[name] for name in stale)
     assert schemaparts.generated(stale.items(), DECK) == committed
 
@@ -122,7 +128,7 @@ def test_the_catalogs_words_for_the_actions_are_the_notations() -> None:
 def test_r7_3_every_action_has_its_line_in_the_notation() -> None:
     """Each action of the rules is written by a keyword of the notation, and reads back as itself."""
     written = {}
-    for kind, cls in ACTION_TYPES.items():
+    for kind, cls in DECK.action_types.items():
         sample = {"action": kind, **{f: ["gallia"] if f == "path" else 2 if f == "count" else
                                      "t07" if f == "token" else "monk" if f == "card" else "gallia"
                                      for f in cls._fields}}

@@ -51,6 +51,7 @@ from pbem.rules.data import CLASSES
 from pbem.rules.events import CubesPlaced, Event
 from pbem.rules.state import ActionRule, Deck, Stage, Table
 from pbem.sim.simulate import check_invariants, new_random_game
+from pbem.views.svg import board_svg
 from pbem.views.text import board_lines, describe_action, region_word
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -242,7 +243,7 @@ def test_a_whole_game_with_seven_cards_through_the_checked_path(seed: int) -> No
 
 # --- the text -----------------------------------------------------------------------------
 
-def test_the_text_names_the_herald_and_says_its_action(tmp_path: Path) -> None:
+def test_the_text_and_the_picture_name_the_herald_and_the_text_says_its_action(tmp_path: Path) -> None:
     shutil.copytree(EXAMPLES / "rattus-3p", tmp_path / "g", ignore=shutil.ignore_patterns("moves"))
     game = load_game(tmp_path / "g").fork()
     assert game.state is not None
@@ -254,6 +255,8 @@ def test_the_text_names_the_herald_and_says_its_action(tmp_path: Path) -> None:
                        old.turn_number, old.last_player)
     cards = next(line for line in board_lines(game) if line.strip().startswith("cards:"))
     assert cards.endswith("Herald: red")
+    picture = board_svg(game)
+    assert 'data-card="herald" data-holder="red"' in picture and ">Herald</text>" in picture
     assert describe_action(game, Herald("gallia")) == "Herald: place a cube in Gallia"
     in_hungarian = translator("hu").say(region_word(game, "gallia"))  # its sentence has no catalog entry: English,
     assert in_hungarian != "gallia"  # with the region as its Hungarian players name it

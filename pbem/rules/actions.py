@@ -24,13 +24,14 @@ class ActionFormatError(FormatError):
 class Action(Record):
     """One kind of action, declared once: its fields (the log's, the schemas', the notation's,
     in this order), its rule, and its lines in the notation's reference (``pbem rules
-    notation``): each line's form, starting with the keyword a player writes, and its
-    explanation (translated, ``N_``) and rule.  ``most`` bounds a ``count`` field (``schemas/move.json``).
-    A kind whose line is its keyword and then its fields in order is read and written by the
-    notation from this alone; the plague's, the Knight's and the flips' lines have their own
-    readers there.  ``said``: the action in a report's sentence (``N_``, its fields as the
-    placeholders: :func:`pbem.views.text.describe_action`), for a kind the text view does not
-    write out itself (a card of a deck of one's own)."""
+    notation``): each line's form, starting with the keyword a player writes, its explanation
+    (translated, ``N_``; ``{cards}``: the class cards' ids) and its rule.  ``most`` bounds a
+    ``count`` field (``schemas/move.json``).  A kind whose line is its keyword and then its
+    fields in order is read and written by the notation from this alone; the plague's, the
+    Knight's and the flips' lines have their own readers there.  ``said``: the action in a
+    report's sentence (``N_``, its fields as the placeholders:
+    :func:`pbem.views.text.describe_action`), for a kind the text view does not write out
+    itself (a card of a deck of one's own)."""
 
     kind: ClassVar[str] = ""
     rule: ClassVar[str] = ""
@@ -51,7 +52,7 @@ class TakeCard(Action):
 
     kind: ClassVar[str] = "take_card"
     rule: ClassVar[str] = "R3.1"
-    lines = (("take CARD", N_("take a class card: peasant merchant monk knight witch king"), "R3.1"),)
+    lines = (("take CARD", N_("take a class card: {cards}"), "R3.1"),)
     card: str
 
 

@@ -276,7 +276,7 @@ def _cards(out: ET.Element, state: State, colours: dict[str, str], x: int, y: in
         _el(group, "rect", {"x": cx, "y": cy, "width": 10, "height": 42, "rx": 3, "fill": stripe})
         _text(group, cx + 16, cy + 17, said.name(Name.card(card)), 14, BOLD)
         _text(group, cx + 16, cy + 35, holder or said.say(Msg("unowned")), 12, GREY)
-    return y + 160
+    return y + 50 * ((len(state.cards) + 1) // 2) + 10  # two a row
 
 
 def _legend(out: ET.Element, state: State, x: int, y: int, lang: str = "en") -> None:
