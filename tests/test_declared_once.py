@@ -55,10 +55,9 @@ EVENT_FIELDS = {kind: _public_fields(cls) | ({"salt"} if kind == "token_flipped"
 
 
 def test_r1_5_the_cards_are_named_once_and_every_other_list_is_that_one() -> None:
-    assert len(CLASSES) == 6
     assert SHIPPED["card"] == frozenset(CLASSES)  # the catalogs' ids (pbem.i18n sits below the rules)
     assert DECK.cards == CLASSES and set(DECK.weights) == set(CLASSES)  # the greedy bot weighs every card
-    assert DECK.action_types == ACTION_TYPES and DECK.event_types == EVENT_TYPES  # every kind has its rule
+    assert set(ACTION_TYPES.values()) <= set(DECK.by_type) and EVENT_TYPES.items() <= DECK.event_types.items()
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import make_catalogs
@@ -90,8 +89,9 @@ def test_the_schemas_actions_and_events_are_the_rules_own(folder: Path) -> None:
 
 
 def test_the_committed_schemas_are_the_ones_the_declaration_writes() -> None:
-    """Both folders' move.json and entry.json: their card, action and event parts are what
-    tools/make_schemas.py makes from the one declaration (pbem.rules.cards.DECK), the rest as written."""
+    """move.json and entry.json (pbem/schemas/, and schemas/ that links to it): their card, action and
+    event parts are what tools/make_schemas.py makes from the one declaration (pbem.rules.cards.DECK),
+    the rest as written."""
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import make_schemas

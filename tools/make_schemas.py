@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """The JSON schemas' card, action and event parts, written from the rules' one declaration.
 
-    python tools/make_schemas.py write   # schemas/ and pbem/schemas/: move.json and entry.json
+    python tools/make_schemas.py write   # pbem/schemas/ (schemas/ links to it): move.json and entry.json
     python tools/make_schemas.py check   # exit 1, naming each file, if one is not what it would write
 
 ``move.json``'s ``$defs/card`` and ``$defs/action`` and ``entry.json``'s ``$defs/event`` are
 made from :data:`pbem.rules.cards.DECK` by :mod:`pbem.log.schemaparts`, each spliced into the
 hand-written rest of the file in place of the old part; every other line stays as it is.
-Both folders get the same text (the package's copy is what pbem validates with; ``schemas/``
-is the one a reader of the repository finds).  ``tests/test_declared_once.py`` runs the check.
+The package's copy is what pbem validates with; ``schemas/``, the one a reader of the
+repository finds, is a link to it (were it a folder of its own, it would be written alike).
+``tests/test_declared_once.py`` runs the check.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ FOLDERS = (ROOT / "schemas", ROOT / "pbem" / "schemas")
 def made() -> dict[Path, str]:
     """Each schema file's text as the declaration gives it (from the package's copy)."""
     texts = generated(((n, (FOLDERS[1] / n).read_text(encoding="utf-8")) for n in SCHEMA_NAMES), DECK)
-    return {folder / name: text for folder in FOLDERS for name, text in texts.items()}
+    return {(folder / name).resolve(): text for folder in FOLDERS for name, text in texts.items()}
 
 
 def stale() -> list[Path]:
