@@ -7,9 +7,11 @@ game that allow it and its refusal elsewhere, and the card whose ability it is. 
 engine, the generators and :func:`pbem.rules.stages.not_now` ask a game's deck
 (``state.table.deck``); the log's shape check, both JSON schemas' card, action and event
 parts (``tools/make_schemas.py``), the notation's words, the text views' card names and
-the greedy bot's weights are derived from :data:`DECK`.  A card of its own is a deck of its
-own (``tests/test_declared_once.py`` plays a seventh): its id in ``cards``, its weight,
-and an ``ActionRule`` for each action its ability adds.
+the greedy bot's weights are derived from :data:`DECK`.  A card of one's own makes a deck of
+one's own (``tests/test_seventh_card.py`` plays a seventh): its id among the cards, its
+weight, and an ``ActionRule`` for each action its ability adds, whose rule functions may
+live here beside it.  A new card of the shipped game adds the same here, and its id to
+:data:`pbem.i18n.CARDS` (ARCHITECTURE.md, "Declared once", lists every file it touches).
 """
 
 from __future__ import annotations
