@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeVar
 
 from pbem.data import default_board
-from pbem.rules import Action, Event, MappingFaces, Phase, RuleError, State, apply_in_place
+from pbem.rules import DECK, Action, Deck, Event, MappingFaces, Phase, RuleError, State, apply_in_place
 from pbem.rules import new_state as _new_state
 from pbem.rules.data import Board, Token
 from pbem.rules.state import TurnState
@@ -81,6 +81,7 @@ def board(
     palace: Mapping[str, int] | None = None,
     supply: Mapping[str, int] | None = None,
     placed: bool = False,
+    deck: Deck = DECK,
 ) -> State:
     """A state in phase A/B of ``current``'s turn (the first player's by default);
     with ``placed``, phase B is already done, so the plague may move at once.
@@ -100,6 +101,7 @@ def board(
         rat_supply=rat_supply,
         removed=(),
         plague=plague,
+        deck=deck,
     )
     for region, per_player in (cubes or {}).items():
         for player, n in per_player.items():

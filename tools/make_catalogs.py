@@ -50,7 +50,7 @@ def _declared(path: Path, name: str) -> tuple[str, ...]:
     raise LookupError(f"{name} is not declared in {path}")
 
 
-CARDS = _declared(PBEM / "rules" / "data.py", "CLASSES")  # R1.5: the class cards, declared once
+CARDS = _declared(PBEM / "i18n" / "__init__.py", "CARDS")  # R1.5: the class cards, declared once
 ACTIONS = _declared(PBEM / "i18n" / "__init__.py", "ACTION_WORDS")  # the actions' words, declared once
 
 
@@ -122,7 +122,7 @@ def extract() -> list[Message]:
     for region in _region_ids():
         add("region", region, None, "pbem/data/map.yaml")
     for card in CARDS:
-        add("card", card, None, "pbem/rules/data.py")
+        add("card", card, None, "pbem/i18n/__init__.py")
     for kind in ACTIONS:
         add("action", kind, None, "pbem/i18n/__init__.py")
     return list(found.values())

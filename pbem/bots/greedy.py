@@ -42,13 +42,11 @@ from pbem.rules import (
     legal_actions,
     legal_of,
 )
-from pbem.rules.data import CLASSES, N_TOKENS, Token
+from pbem.rules.data import N_TOKENS, Token
 from pbem.rules.state import CUBES_PER_PLAYER
 
 _NO_FACES = NoFaces()
 MAX_COUNT = 4 * CUBES_PER_PLAYER + 2  # every cube of 4 players and the Knight's 2 (R5.4)
-CARD_BONUS = {"king": 0.6, "peasant": 0.5, "knight": 0.4, "merchant": 0.3, "monk": 0.1, "witch": 0.0}
-"""What holding a card is worth beyond this turn (its later uses), in cubes."""
 
 
 class PoolStats:
@@ -113,8 +111,8 @@ class Estimator:
         m, a = symbols.get("M", 0.0), symbols.get("A", 0.0)
         for player, n in here.items():
             lost = a + (m if n == top else 0.0)
-            for card in CLASSES:
-                if state.cards[card] == player:
+            for card, holder in state.cards.items():
+                if holder == player:
                     lost += symbols.get(card, 0.0)  # R4.5: every card held
             loss[player] = min(lost, float(n))
         return loss
@@ -138,9 +136,10 @@ class Estimator:
                 loss = self.region_loss(state, region, 2 if final and region == state.plague else 0)
             for p, v in loss.items():
                 value[p] -= weight * v
+        bonus = state.table.deck.weights  # what holding a card is worth beyond this turn, in cubes
         for card, holder in state.cards.items():
             if holder is not None and not final:
-                value[holder] += CARD_BONUS[card]
+                value[holder] += bonus[card]
         return value
 
     def score(self, state: State, me: str, outbreak: str | None = None, neutral: int = 0) -> float:

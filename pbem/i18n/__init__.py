@@ -37,6 +37,12 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 KINDS = ("region", "card")
 """The kinds of :class:`Name` a move names (each the ``msgctxt`` of its names in the catalogs)."""
 
+CARDS: tuple[str, ...] = ("peasant", "merchant", "monk", "knight", "witch", "king")
+"""The six class cards' ids (R1.5), in the rulebook's order: the names a move writes and the
+catalogs translate (context ``card``), declared here, below the rules, so that the catalogs and
+the names a move reads have them without the rules; :data:`pbem.rules.data.CLASSES` is this tuple,
+the deck of :mod:`pbem.rules.cards` holds each card's rule."""
+
 ACTION_WORDS: Mapping[str, str] = {
     "take_card": "take", "place": "place", "king": "king", "merchant": "merchant", "monk": "monk",
     "witch_look": "look", "witch_swap": "swap", "move_plague": "plague", "spread": "spread",

@@ -37,31 +37,18 @@ from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
 from pbem.i18n.names import canonical, unknown_name
 from pbem.log.records.sent import CommitMove, Move, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
+from pbem.record import Record
+from pbem.rules.cards import DECK
+from pbem.rules.state import Deck
 
 HEADER_WORDS = ("game", "player", "after")
-KEYWORDS = frozenset({
-    "game", "player", "after", "commit", "nonce", "key", "sig", "note", "resign",
-    "take", "place", "king", "merchant", "monk", "look", "swap", "plague", "spread", "knight",
-    "flip", "end",
-})
+_SPECIAL = ("plague", "knight", "flip")  # lines with readers of their own (below); every other action's
+# line is its keyword and then its fields in order, read and written from its declaration (pbem.rules.actions)
 
 LINES: tuple[tuple[str, str, str], ...] = (
     ("game GAME SEAT", N_("the game and your seat (P7)"), ""),
     ("after SEQ HASH", N_("the entry your move answers: its number and hash (P7)"), ""),
-    ("take CARD", N_("take a class card: peasant merchant monk knight witch king"), "R3.1"),
-    ("place REGION N", N_("place N cubes on REGION (setup: 2 cubes)"), "R3.2"),
-    ("king REGION", N_("the King: a cube from REGION (no rats) to the palace"), "R5.1"),
-    ("merchant FROM TO N", N_("the Merchant: N cubes (up to 3) from FROM to TO"), "R5.2"),
-    ("monk TOKEN REGION", N_("the Monk: rat TOKEN (t07) to REGION"), "R5.3"),
-    ("look TOKEN", N_("the Witch: look at rat TOKEN (the move may stop here)"), "R5.6"),
-    ("swap", N_("the Witch: swap the two rats you looked at"), "R5.6"),
-    ("plague REGION", N_("move the plague to REGION"), "R3.3"),
-    ("plague VIA REGION", N_("the Knight: move the plague two steps"), "R5.4"),
-    ("spread REGION", N_("put the next drawn rat on REGION, a line per rat"), "R4.1"),
-    ("knight cubes", N_("the Knight: the plague piece counts as 2 neutral cubes"), "R5.4"),
-    ("flip TOKEN ...", N_("the flip order, a preference: these rats first"), "R4.2"),
-    ("knight REGION [REGION]", N_("final round: the Knight moves the plague"), "R6.3"),
-    ("end", N_("final round: your go is finished"), "R6.2"),
+    *(line for cls in DECK.action_types.values() for line in cls.lines),
     ("resign", N_("leave the game; the stand-in plays your seat"), "R8.4"),
     ("commit HEX", N_("opening, round 1: your nonce's commitment (64 hex)"), "P4"),
     ("nonce HEX", N_("opening, round 2: the nonce itself"), "P4"),
@@ -69,6 +56,7 @@ LINES: tuple[tuple[str, str, str], ...] = (
     ("sig BASE64", N_("your signature; a long one may take two sig lines"), "P8"),
     ("note TEXT", N_("a free comment kept with the move"), ""),
 )
+KEYWORDS = frozenset(form.split()[0] for form, _what, _rule in LINES) | {"player"}
 
 _WORD = re.compile(r"[a-z][a-z0-9_-]{0,31}\Z")
 _TOKEN = re.compile(r"t\d{1,2}\Z")
@@ -111,7 +99,7 @@ def _strip_comment(line: str) -> str:
     return line if match is None else line[: match.start()]
 
 
-def parse(text: str, what: str = "the move") -> dict[str, Any]:
+def parse(text: str, what: str = "the move", deck: Deck = DECK) -> dict[str, Any]:
     """The move a text holds, as a move file's dict (its header fields only where written).
 
     Every line must be a move line (:data:`LINES`); the first that is not refuses the
@@ -120,7 +108,7 @@ def parse(text: str, what: str = "the move") -> dict[str, Any]:
     ``what`` names the text in a refusal (a :class:`pbem.i18n.Msg`, said in the reader's language)."""
     if what == "the move" and not isinstance(what, Msg):
         what = Msg("the move")
-    reading = _Reading(what)
+    reading = _Reading(what, Words.of(deck).readers)
     for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
         body = _strip_comment(raw.replace("\u00a0", " ")).strip()
         if body:
@@ -138,8 +126,9 @@ def joined(items: list[str]) -> str:
 class _Reading:
     """One text move being read, line by line (:func:`parse`)."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, readers: dict[str, Reader]) -> None:
         self.what = what
+        self.readers = readers
         self.fields: dict[str, Any] = {}
         self.actions: list[dict[str, Any]] = []
         self.kinds: list[type[SentMove]] = []  # the kinds of move its lines make (one is allowed)
@@ -152,8 +141,8 @@ class _Reading:
             raise NotationError(Msg("{where}: the line is too long to be a move line", where=where), "R7.3")
         words = body.replace(",", " ").split()
         word, rest = words[0].lower(), words[1:]
-        if word in _ACTIONS:
-            self.actions.extend(_ACTIONS[word](where, rest))  # each field folds its case (a name: as typed)
+        if word in self.readers:
+            self.actions.extend(self.readers[word](where, rest))  # each field folds its case (a name: as typed)
             self._kind(TurnMove)
         elif word in _OPENING:
             _arity(where, f"{word} HEX", rest, 1)
@@ -293,26 +282,40 @@ _READ: dict[str, Callable[[str, str], Any]] = {
     "region": _name, "source": _name, "target": _name, "card": lambda w, v: _name(w, v, "card"),
     "token": _token, "count": _count,
 }
-_FIXED: dict[str, tuple[str, str, tuple[str, ...]]] = {  # keyword: (its form, the action, its fields)
-    "take": ("take CARD", "take_card", ("card",)),
-    "place": ("place REGION N", "place", ("region", "count")),
-    "king": ("king REGION", "king", ("region",)),
-    "merchant": ("merchant FROM TO N", "merchant", ("source", "target", "count")),
-    "monk": ("monk TOKEN REGION", "monk", ("token", "target")),
-    "look": ("look TOKEN", "witch_look", ("token",)),
-    "swap": ("swap", "witch_swap", ()),
-    "spread": ("spread REGION", "spread", ("region",)),
-    "end": ("end", "end", ()),
-}
-_WORDS = {action: word for word, (_form, action, _fields) in _FIXED.items()}
+Reader = Callable[[str, list[str]], list[dict[str, Any]]]
 
 
-def _fixed(word: str) -> Callable[[str, list[str]], list[dict[str, Any]]]:
-    form, action, fields = _FIXED[word]
+class Words(Record):
+    """A deck's words (:data:`pbem.rules.cards.DECK`'s: the notation's own): each keyword's
+    reader, and each action's keyword and form (the kinds whose line is its keyword, then its fields)."""
+
+    readers: dict[str, Reader]
+    fixed: dict[str, tuple[str, str, tuple[str, ...]]]  # action kind: (keyword, form, fields)
+
+    @classmethod
+    def of(cls, deck: Deck) -> Words:
+        made = _MADE.get(id(deck))
+        if made is None or made[0] is not deck:  # built once a deck (it is kept: its id stays its own)
+            fixed = {kind: (a.lines[0][0].split()[0], a.lines[0][0], a._fields) for kind, a in deck.action_types.items()
+                     if a.lines and a.lines[0][0].split()[0] not in _SPECIAL}
+            readers = {word: _fixed(kind, form, fields, deck.cards) for kind, (word, form, fields) in fixed.items()}
+            made = _MADE[id(deck)] = (deck, cls({**readers, "plague": _plague, "knight": _knight, "flip": _flip},
+                                                fixed))
+        return made[1]
+
+
+_MADE: dict[int, tuple[Deck, Words]] = {}
+
+
+def _fixed(action: str, form: str, fields: tuple[str, ...], cards: tuple[str, ...]) -> Reader:
+    def field(where: str, name: str, value: str) -> Any:
+        if name == "card" and value.lower() in cards:  # a card's id (a deck's own card has only its id)
+            return value.lower()
+        return _READ[name](where, value)
 
     def read(where: str, rest: list[str]) -> list[dict[str, Any]]:
         _arity(where, form, rest, len(fields))
-        return [{"action": action, **{f: _READ[f](where, v) for f, v in zip(fields, rest, strict=True)}}]
+        return [{"action": action, **{f: field(where, f, v) for f, v in zip(fields, rest, strict=True)}}]
     return read
 
 
@@ -338,18 +341,15 @@ def _flip(where: str, rest: list[str]) -> list[dict[str, Any]]:
     return [{"action": "flip", "token": _token(where, t)} for t in rest]
 
 
-_ACTIONS: dict[str, Callable[[str, list[str]], list[dict[str, Any]]]] = {
-    **{word: _fixed(word) for word in _FIXED}, "plague": _plague, "knight": _knight, "flip": _flip,
-}
-
-
 # --- writing ------------------------------------------------------------------------------
 
-def action_line(action: dict[str, Any]) -> str:
+def action_line(action: dict[str, Any], deck: Deck = DECK) -> str:
     """One action (a move file's dict) as its notation line, e.g. ``plague gallia italia``."""
     kind = action["action"]
-    if kind in _WORDS:
-        return " ".join([_WORDS[kind], *(str(action[f]) for f in _FIXED[_WORDS[kind]][2])])
+    fixed = Words.of(deck).fixed
+    if kind in fixed:
+        word, _form, fields = fixed[kind]
+        return " ".join([word, *(str(action[f]) for f in fields)])
     if kind == "knight_cubes":
         return "knight cubes"
     if kind == "flip":

@@ -15,7 +15,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem.rules.data import CLASSES
+from pbem.log.schemaparts import LOGGED
+from pbem.rules.cards import DECK
 
 Where = str | tuple[Any, str | int]
 """Where a value is in its entry: a path like ``outcome/3/token``, or, for start-up speed,
@@ -150,7 +151,7 @@ GAME_ID = text("[a-z0-9][a-z0-9_-]{0,63}")
 PUBLIC_KEY = text("ed25519:[A-Za-z0-9+/]{43}=")
 SIGNATURE = text("[A-Za-z0-9+/]{86}==")
 COUNT = whole(0, 100)
-CARD = one_of(*CLASSES)
+CARD = one_of(*DECK.cards)
 PATH = listed(NAME, 1, 2)
 NONCE = text("(?:[0-9a-f]{2}){16,64}")
 
@@ -167,41 +168,27 @@ def maybe(check: Check) -> Check:
     return either
 
 
-_ACTIONS: dict[str, dict[str, Check]] = {
-    "take_card": {"card": CARD},
-    "place": {"region": NAME, "count": whole(1, 20)},
-    "king": {"region": NAME},
-    "merchant": {"source": NAME, "target": NAME, "count": whole(1, 3)},
-    "monk": {"token": TOKEN, "target": NAME},
-    "witch_look": {"token": TOKEN},
-    "witch_swap": {},
-    "move_plague": {"path": PATH},
-    "spread": {"region": NAME},
-    "knight_cubes": {},
-    "flip": {"token": TOKEN},
-    "knight_move": {"path": PATH},
-    "end": {},
+_ACTION_FIELDS: dict[str, Check] = {"card": CARD, "region": NAME, "source": NAME, "target": NAME,
+                                    "token": TOKEN, "path": PATH}
+"""Each field an action may have, by its name, as :mod:`pbem.log.schemaparts` gives the schema's."""
+_EVENT_FIELDS: dict[str, Check] = {
+    "player": NAME, "region": NAME, "source": NAME, "target": NAME, "count": COUNT, "token": TOKEN,
+    "first": TOKEN, "second": TOKEN, "spread": COUNT, "cubes": COUNT, "threshold": COUNT, "previous": maybe(NAME),
+    "path": PATH, "token_id": text(), "outbreak": flag, "salt": text("[0-9a-f]{32}"),
+    "phase": one_of("setup", "turn", "final"), "reason": text(), "final_round": listed(NAME),
+    "scores": mapping({}, rest=COUNT), "winner": NAME, "card": CARD, "symbol": one_of("M", "A", *DECK.cards),
+}
+"""Each public field an event may have, by its name (as :mod:`pbem.log.schemaparts`)."""
+
+_ACTIONS: dict[str, dict[str, Check]] = {  # the actions of the rules' one declaration (pbem.rules.cards)
+    kind: {f: whole(1, cls.most) if f == "count" else _ACTION_FIELDS[f] for f in cls._fields}
+    for kind, cls in DECK.action_types.items()
 }
 ACTION = tagged("action", {name: mapping(_tag(fields, "action")) for name, fields in _ACTIONS.items()})
 
-_EVENTS: dict[str, dict[str, Check]] = {
-    "cubes_placed": {"player": NAME, "region": NAME, "count": COUNT},
-    "card_taken": {"player": NAME, "card": CARD, "previous": maybe(NAME)},
-    "cubes_moved": {"player": NAME, "source": NAME, "target": NAME, "count": COUNT},
-    "cube_to_palace": {"player": NAME, "region": NAME},
-    "rat_moved": {"token": TOKEN, "source": NAME, "target": NAME},
-    "token_looked": {"player": NAME, "token": TOKEN},
-    "tokens_swapped": {"first": TOKEN, "second": TOKEN},
-    "plague_moved": {"path": PATH, "spread": COUNT},
-    "rat_drawn": {"token": TOKEN, "region": NAME},
-    "knight_cubes": {"player": NAME, "region": NAME},
-    "token_flipped": {"token": TOKEN, "token_id": text(), "region": NAME, "cubes": COUNT,
-                      "threshold": COUNT, "outbreak": flag, "salt": text("[0-9a-f]{32}")},
-    "cube_removed": {"player": NAME, "region": NAME,
-                     "symbol": one_of("M", "A", *CLASSES)},
-    "turn_started": {"player": NAME, "phase": one_of("setup", "turn", "final")},
-    "game_ending": {"reason": text(), "final_round": listed(NAME)},
-    "game_over": {"scores": mapping({}, rest=COUNT), "winner": NAME},
+_EVENTS: dict[str, dict[str, Check]] = {  # the events of the rules, each with its public fields
+    kind: {f: _EVENT_FIELDS[f] for f in (*(f for f in cls._fields if f not in cls.private), *LOGGED.get(kind, ()))}
+    for kind, cls in DECK.event_types.items()
 }
 EVENT = tagged("event", {name: mapping(_tag(fields, "event")) for name, fields in _EVENTS.items()})
 

@@ -1,6 +1,6 @@
 """Actions: the small steps a turn is made of, as plain data.
 
-Each action has a ``kind`` and a few fields; :func:`action_from_dict` and
+Each action has a ``kind`` and a few fields; :func:`parse_action` and
 :meth:`Action.to_dict` convert to and from the move-file form
 ``{action: place, region: gallia, count: 2}``.  Shape errors (a missing field,
 a wrong type) raise :class:`ActionFormatError`; whether the action is *legal*
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pbem.errors import FormatError
-from pbem.i18n import Msg
+from pbem.i18n import N_, Msg
 from pbem.record import Record
 
 
@@ -22,8 +22,22 @@ class ActionFormatError(FormatError):
 
 
 class Action(Record):
+    """One kind of action, declared once: its fields (the log's, the schemas', the notation's,
+    in this order), its rule, and its lines in the notation's reference (``pbem rules
+    notation``): each line's form, starting with the keyword a player writes, its explanation
+    (translated, ``N_``; ``{cards}``: the class cards' ids) and its rule.  ``most`` bounds a
+    ``count`` field (``schemas/move.json``).  A kind whose line is its keyword and then its
+    fields in order is read and written by the notation from this alone; the plague's, the
+    Knight's and the flips' lines have their own readers there.  ``said``: the action in a
+    report's sentence (``N_``, its fields as the placeholders:
+    :func:`pbem.views.text.describe_action`), for a kind the text view does not write out
+    itself (a card of a deck of one's own)."""
+
     kind: ClassVar[str] = ""
     rule: ClassVar[str] = ""
+    lines: ClassVar[tuple[tuple[str, str, str], ...]] = ()
+    most: ClassVar[int] = 0
+    said: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"action": self.kind}
@@ -38,6 +52,7 @@ class TakeCard(Action):
 
     kind: ClassVar[str] = "take_card"
     rule: ClassVar[str] = "R3.1"
+    lines = (("take CARD", N_("take a class card: {cards}"), "R3.1"),)
     card: str
 
 
@@ -46,6 +61,8 @@ class Place(Action):
 
     kind: ClassVar[str] = "place"
     rule: ClassVar[str] = "R3.2"
+    lines = (("place REGION N", N_("place N cubes on REGION (setup: 2 cubes)"), "R3.2"),)
+    most = 20  # R1.3: a player's cubes
     region: str
     count: int
 
@@ -55,6 +72,7 @@ class King(Action):
 
     kind: ClassVar[str] = "king"
     rule: ClassVar[str] = "R5.1"
+    lines = (("king REGION", N_("the King: a cube from REGION (no rats) to the palace"), "R5.1"),)
     region: str
 
 
@@ -63,6 +81,8 @@ class Merchant(Action):
 
     kind: ClassVar[str] = "merchant"
     rule: ClassVar[str] = "R5.2"
+    lines = (("merchant FROM TO N", N_("the Merchant: N cubes (up to 3) from FROM to TO"), "R5.2"),)
+    most = 3
     source: str
     target: str
     count: int
@@ -73,6 +93,7 @@ class Monk(Action):
 
     kind: ClassVar[str] = "monk"
     rule: ClassVar[str] = "R5.3"
+    lines = (("monk TOKEN REGION", N_("the Monk: rat TOKEN (t07) to REGION"), "R5.3"),)
     token: str
     target: str
 
@@ -82,6 +103,7 @@ class WitchLook(Action):
 
     kind: ClassVar[str] = "witch_look"
     rule: ClassVar[str] = "R5.6"
+    lines = (("look TOKEN", N_("the Witch: look at rat TOKEN (the move may stop here)"), "R5.6"),)
     token: str
 
 
@@ -90,6 +112,7 @@ class WitchSwap(Action):
 
     kind: ClassVar[str] = "witch_swap"
     rule: ClassVar[str] = "R5.6"
+    lines = (("swap", N_("the Witch: swap the two rats you looked at"), "R5.6"),)
 
 
 class MovePlague(Action):
@@ -97,6 +120,8 @@ class MovePlague(Action):
 
     kind: ClassVar[str] = "move_plague"
     rule: ClassVar[str] = "R3.3"
+    lines = (("plague REGION", N_("move the plague to REGION"), "R3.3"),
+             ("plague VIA REGION", N_("the Knight: move the plague two steps"), "R5.4"))
     path: tuple[str, ...]
 
 
@@ -105,6 +130,7 @@ class Spread(Action):
 
     kind: ClassVar[str] = "spread"
     rule: ClassVar[str] = "R4.1"
+    lines = (("spread REGION", N_("put the next drawn rat on REGION, a line per rat"), "R4.1"),)
     region: str
 
 
@@ -113,6 +139,7 @@ class KnightCubes(Action):
 
     kind: ClassVar[str] = "knight_cubes"
     rule: ClassVar[str] = "R5.4"
+    lines = (("knight cubes", N_("the Knight: the plague piece counts as 2 neutral cubes"), "R5.4"),)
 
 
 class Flip(Action):
@@ -120,6 +147,7 @@ class Flip(Action):
 
     kind: ClassVar[str] = "flip"
     rule: ClassVar[str] = "R4.2"
+    lines = (("flip TOKEN ...", N_("the flip order, a preference: these rats first"), "R4.2"),)
     token: str
 
 
@@ -128,6 +156,7 @@ class KnightMove(Action):
 
     kind: ClassVar[str] = "knight_move"
     rule: ClassVar[str] = "R6.3"
+    lines = (("knight REGION [REGION]", N_("final round: the Knight moves the plague"), "R6.3"),)
     path: tuple[str, ...]
 
 
@@ -136,6 +165,7 @@ class EndTurn(Action):
 
     kind: ClassVar[str] = "end"
     rule: ClassVar[str] = "R6.2"
+    lines = (("end", N_("final round: your go is finished"), "R6.2"),)
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -152,15 +182,16 @@ _FIELD_TYPES: dict[str, type] = {
 }
 
 
-def action_from_dict(raw: Mapping[str, Any]) -> Action:
-    """Build an action from its move-file form; :class:`ActionFormatError` if malformed."""
+def parse_action(raw: Mapping[str, Any], types: Mapping[str, type[Action]] = ACTION_TYPES) -> Action:
+    """Build an action of one of ``types`` from its move-file form; :class:`ActionFormatError` if
+    malformed (``pbem.rules.action_from_dict``: of the game's deck)."""
     if not isinstance(raw, Mapping):
         raise ActionFormatError("an action must be a mapping such as {action: place, ...}", "P7")
     kind = raw.get("action")
-    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
+    cls = types.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ActionFormatError(Msg("unknown action {kind}; known actions: {known}", kind=repr(kind),
-                                    known=", ".join(sorted(ACTION_TYPES))), "P7")
+                                    known=", ".join(sorted(types))), "P7")
     names = cls._fields
     extra = sorted(set(raw) - {"action", *names})
     if extra:

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any
 
 from pbem.i18n import N_, Msg, Name, Names
-from pbem.rules.data import CLASSES, N_TOKENS
+from pbem.rules.data import N_TOKENS
 from pbem.rules.errors import RuleError
 from pbem.rules.state import FINAL, MAX_RATS, TURN, Phase, State
 
@@ -89,12 +89,26 @@ def _per_rule(say: Callable[..., str]) -> dict[str, Refusal]:
 
 _REGION = _per_rule(lambda s, region, *_: _unknown_region(s, region))
 _OFF_BOARD = _per_rule(lambda s, token, *_: Msg("token {token} is not face down on the board", token=repr(token)))
-_NOT_HOLDER = {(card, rule): Refusal(rule, lambda s, *_, card=card: Msg("you do not hold the {card} card",
-                                                                         card=Name.card(card)))
-               for card in CLASSES for rule in _RULES}
-_USED = {(card, rule): Refusal(rule, lambda s, *_, card=card: Msg("the {card}'s ability was already used this turn",
-                                                                   card=Name.card(card)))
-         for card in CLASSES for rule in _RULES}
+
+
+class _PerCard(dict[tuple[str, str], Refusal]):
+    """One refusal per card and rule number, made the first time it is asked for (whichever
+    cards the game's deck holds)."""
+
+    __slots__ = ("_say",)
+
+    def __init__(self, say: Callable[[str], str]) -> None:
+        super().__init__()
+        self._say = say
+
+    def __missing__(self, key: tuple[str, str]) -> Refusal:
+        card, rule = key
+        value = self[key] = Refusal(rule, lambda s, *_: self._say(card))
+        return value
+
+
+_NOT_HOLDER = _PerCard(lambda card: Msg("you do not hold the {card} card", card=Name.card(card)))
+_USED = _PerCard(lambda card: Msg("the {card}'s ability was already used this turn", card=Name.card(card)))
 
 
 def region_refusal(state: State, region: str, rule: str = "R1.2") -> Refusal | None:

@@ -14,10 +14,12 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from pbem.i18n import CARDS
 from pbem.record import Record
 
-CLASSES: tuple[str, ...] = ("peasant", "merchant", "monk", "knight", "witch", "king")
-"""The six class cards (R1.5), in the rulebook's order."""
+CLASSES: tuple[str, ...] = CARDS
+"""The six class cards (R1.5), in the rulebook's order (their ids are declared with the names
+players read, :data:`pbem.i18n.CARDS`; each card's rule in :data:`pbem.rules.cards.DECK`)."""
 
 SYMBOLS: frozenset[str] = frozenset(CLASSES) | {"M", "A"}
 """Every symbol a token face may show (R1.4)."""

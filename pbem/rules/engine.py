@@ -1,6 +1,8 @@
 """Applying one action: check it against the state, then change the state.
 
-Each kind has a check and an effect.  The check asks the rules of
+Each kind has a check and an effect (paired with the kind, its generator and the parts
+of the game that allow it in :data:`pbem.rules.cards.DECK`; the engine asks the game's
+own deck, ``state.table.deck``).  The check asks the rules of
 :mod:`pbem.rules.checks` (the same functions the generators of
 :mod:`pbem.rules.legal` enumerate through) in the order a refusal names them;
 the effect changes nothing until the check has passed, so a refused action
@@ -11,8 +13,6 @@ pure form (a new state); :func:`apply_in_place` the fast one used by replays;
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from pbem.rules.abilities import (
     king_refusal,
@@ -26,10 +26,8 @@ from pbem.rules.abilities import (
 )
 from pbem.rules.actions import (
     Action,
-    EndTurn,
     Flip,
     King,
-    KnightCubes,
     KnightMove,
     Merchant,
     Monk,
@@ -76,32 +74,28 @@ from pbem.rules.stages import kinds_now, not_now
 from pbem.rules.state import FINAL, SETUP, TURN, Phase, Stage, State
 from pbem.rules.turnflow import end_setup_placement, end_turn, final_sweep, start_part
 
-ActionCheck = Callable[[State, str, Action], None]
-Effect = Callable[[State, str, Action, Faces, list[Event]], None]
-
-
 # --- checks: each kind's rules, from pbem.rules.checks, in the order they are told ------------
 
-def _check_take_card(state: State, player: str, action: Action) -> None:
+def check_take_card(state: State, player: str, action: Action) -> None:
     assert isinstance(action, TakeCard)
     require(card_refusal, state, player, action.card)
 
 
-def _check_place(state: State, player: str, action: Action) -> None:
+def check_place(state: State, player: str, action: Action) -> None:
     assert isinstance(action, Place)
     require(region_refusal, state, action.region)
     require(place_gate, state, player)
     require(count_refusal, state, player, action.region, action.count)
 
 
-def _check_king(state: State, player: str, action: Action) -> None:
+def check_king(state: State, player: str, action: Action) -> None:
     assert isinstance(action, King)
     require(ability_refusal, state, player, "king", "R5.1")
     require(region_refusal, state, action.region, "R5.1")
     require(king_refusal, state, player, action.region)
 
 
-def _check_merchant(state: State, player: str, action: Action) -> None:
+def check_merchant(state: State, player: str, action: Action) -> None:
     assert isinstance(action, Merchant)
     require(ability_refusal, state, player, "merchant", "R5.2")
     require(region_refusal, state, action.source, "R5.2")
@@ -110,7 +104,7 @@ def _check_merchant(state: State, player: str, action: Action) -> None:
     require(merchant_refusal, state, player, action.source, action.count)
 
 
-def _check_monk(state: State, player: str, action: Action) -> None:
+def check_monk(state: State, player: str, action: Action) -> None:
     assert isinstance(action, Monk)
     require(ability_refusal, state, player, "monk", "R5.3")
     require(token_refusal, state, action.token, "R5.3")
@@ -118,51 +112,51 @@ def _check_monk(state: State, player: str, action: Action) -> None:
     require(monk_refusal, state, action.token, board_token(state, action.token), action.target)
 
 
-def _check_witch_look(state: State, player: str, action: Action) -> None:
+def check_witch_look(state: State, player: str, action: Action) -> None:
     assert isinstance(action, WitchLook)
     require(look_gate, state, player)
     require(token_refusal, state, action.token, "R5.6")
     require(look_refusal, state, action.token)
 
 
-def _check_witch_swap(state: State, player: str, action: Action) -> None:
+def check_witch_swap(state: State, player: str, action: Action) -> None:
     require(swap_refusal, state, player)
 
 
-def _check_move_plague(state: State, player: str, action: Action) -> None:
+def check_move_plague(state: State, player: str, action: Action) -> None:
     assert isinstance(action, MovePlague)
     require(plague_gate, state, player)
     require(path_refusal, state, action.path, reach(state, player), path_rule(action.path))
 
 
-def _check_spread(state: State, player: str, action: Action) -> None:
+def check_spread(state: State, player: str, action: Action) -> None:
     assert isinstance(action, Spread)
     require(region_refusal, state, action.region, "R4.1")
     require(spread_refusal, state, action.region)
 
 
-def _check_knight_cubes(state: State, player: str, action: Action) -> None:
+def check_knight_cubes(state: State, player: str, action: Action) -> None:
     require(knight_cubes_refusal, state, player)
 
 
-def _check_flip(state: State, player: str, action: Action) -> None:
+def check_flip(state: State, player: str, action: Action) -> None:
     assert isinstance(action, Flip)
     require(flip_refusal, state, action.token)
 
 
-def _check_knight_move(state: State, player: str, action: Action) -> None:
+def check_knight_move(state: State, player: str, action: Action) -> None:
     assert isinstance(action, KnightMove)
     require(ability_refusal, state, player, "knight", "R6.3")
     require(path_refusal, state, action.path, 2, "R6.3")
 
 
-def _check_end(state: State, player: str, action: Action) -> None:
+def check_end(state: State, player: str, action: Action) -> None:
     """R6.2: in the final round a player may always end their go."""
 
 
 # --- effects: what a legal action changes -----------------------------------------------------
 
-def _take_card(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def take_card_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, TakeCard)
     previous = state.cards[action.card]
     state.cards[action.card] = player
@@ -170,7 +164,7 @@ def _take_card(state: State, player: str, action: Action, faces: Faces, out: lis
     out.append(CardTaken(player, action.card, previous))
 
 
-def _place(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def place_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Place)
     if state.phase is FINAL:
         state.turn.used.add("peasant")
@@ -184,7 +178,7 @@ def _place(state: State, player: str, action: Action, faces: Faces, out: list[Ev
     out.append(CubesPlaced(player, action.region, action.count))
 
 
-def _king(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def king_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, King)
     state.turn.used.add("king")
     here = state.cubes[action.region]
@@ -195,7 +189,7 @@ def _king(state: State, player: str, action: Action, faces: Faces, out: list[Eve
     out.append(CubeToPalace(player, action.region))
 
 
-def _merchant(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def merchant_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Merchant)
     state.turn.used.add("merchant")
     src, dst = state.cubes[action.source], state.cubes[action.target]
@@ -206,7 +200,7 @@ def _merchant(state: State, player: str, action: Action, faces: Faces, out: list
     out.append(CubesMoved(player, action.source, action.target, action.count))
 
 
-def _monk(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def monk_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Monk)
     source = board_token(state, action.token)
     assert source is not None
@@ -216,7 +210,7 @@ def _monk(state: State, player: str, action: Action, faces: Faces, out: list[Eve
     out.append(RatMoved(action.token, source, action.target))
 
 
-def _witch_look(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def witch_look_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, WitchLook)
     turn = state.turn
     seen = faces.look(action.token)
@@ -228,7 +222,7 @@ def _witch_look(state: State, player: str, action: Action, faces: Faces, out: li
     out.append(TokenLooked(player, action.token, seen))
 
 
-def _witch_swap(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def witch_swap_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     turn = state.turn
     first, second = turn.witch_looked
     region_a, region_b = board_token(state, first), board_token(state, second)
@@ -240,7 +234,7 @@ def _witch_swap(state: State, player: str, action: Action, faces: Faces, out: li
     out.append(TokensSwapped(first, second))
 
 
-def _move_plague(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def move_plague_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, MovePlague)
     if len(action.path) == 2:
         state.turn.used.add("knight")
@@ -261,7 +255,7 @@ def _after_spread(state: State, out: list[Event]) -> None:
         end_turn(state, out)
 
 
-def _spread(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def spread_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Spread)
     token = state.rat_supply.pop(0)
     state.rats[action.region].append(token)
@@ -270,12 +264,12 @@ def _spread(state: State, player: str, action: Action, faces: Faces, out: list[E
     _after_spread(state, out)
 
 
-def _knight_cubes(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def knight_cubes_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     state.turn.knight_cubes = True
     out.append(KnightCubesDeclared(player, state.plague))
 
 
-def _flip(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def flip_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, Flip)
     face = faces.face(action.token)  # first: a face the seam cannot tell changes nothing
     neutral = NEUTRAL_CUBES if state.turn.knight_cubes else 0
@@ -285,29 +279,18 @@ def _flip(state: State, player: str, action: Action, faces: Faces, out: list[Eve
         end_turn(state, out)
 
 
-def _knight_move(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def knight_move_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     assert isinstance(action, KnightMove)
     state.turn.used.add("knight")
     state.plague = action.path[-1]
     out.append(PlagueMoved(action.path, 0))
 
 
-def _end(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
+def end_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
     if state.queue:
         start_part(state, state.queue.pop(0), Phase.FINAL, out)
     else:
         final_sweep(state, faces, out)
-
-
-HANDLERS: dict[type[Action], tuple[ActionCheck, Effect]] = {
-    TakeCard: (_check_take_card, _take_card), Place: (_check_place, _place),
-    King: (_check_king, _king), Merchant: (_check_merchant, _merchant), Monk: (_check_monk, _monk),
-    WitchLook: (_check_witch_look, _witch_look), WitchSwap: (_check_witch_swap, _witch_swap),
-    MovePlague: (_check_move_plague, _move_plague), Spread: (_check_spread, _spread),
-    KnightCubes: (_check_knight_cubes, _knight_cubes), Flip: (_check_flip, _flip),
-    KnightMove: (_check_knight_move, _knight_move), EndTurn: (_check_end, _end),
-}
-EFFECTS: dict[type[Action], Effect] = {kind: effect for kind, (_, effect) in HANDLERS.items()}
 
 
 # --- entry points --------------------------------------------------------------
@@ -320,8 +303,7 @@ def apply_in_place(state: State, player: str, action: Action, faces: Faces) -> l
     require(mover_refusal, state, player)
     if type(action) not in kinds_now(state):
         raise not_now(state, action)
-    check, _ = HANDLERS[type(action)]
-    check(state, player, action)
+    state.table.deck.by_type[type(action)].check(state, player, action)
     return apply_legal(state, player, action, faces)
 
 
@@ -332,7 +314,7 @@ def apply_legal(state: State, player: str, action: Action, faces: Faces) -> list
     out: list[Event] = []
     setup = state.phase is SETUP
     kind = type(action)
-    EFFECTS[kind](state, player, action, faces, out)
+    state.table.deck.by_type[kind].effect(state, player, action, faces, out)
     if setup:
         end_setup_placement(state, out)
     elif kind is not WitchLook and kind is not WitchSwap:

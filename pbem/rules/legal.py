@@ -12,7 +12,7 @@ first without building every Merchant move.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import Any, TypeVar
 
@@ -52,11 +52,9 @@ from pbem.rules.checks import (
     reach,
     with_room,
 )
-from pbem.rules.data import CLASSES
-from pbem.rules.stages import KINDS, kinds_now
-from pbem.rules.state import Phase, Stage, State
+from pbem.rules.stages import kinds_now
+from pbem.rules.state import Generator, State
 
-Generator = Callable[[State, str], list[Action]]
 _A = TypeVar("_A")
 
 
@@ -86,26 +84,26 @@ _PLACES: _Shared[tuple[Action, ...]] = _Shared(lambda r, counts: tuple(_PLACE[r,
 """A region's placements for each tuple of counts (``place_counts``): one lookup a region."""
 
 
-def _take_cards(state: State, player: str) -> list[Action]:
+def take_cards(state: State, player: str) -> list[Action]:
     if card_gate(state) is not None:  # R3.1: one card a turn, asked once, not once a card
         return []
-    return [_TAKE[c] for c in CLASSES if card_refusal(state, player, c) is None]
+    return [_TAKE[c] for c in state.cards if card_refusal(state, player, c) is None]
 
 
-def _places(state: State, player: str) -> list[Action]:
+def places(state: State, player: str) -> list[Action]:
     if place_gate(state, player) is not None:
         return []
     counts, rats = place_domain(state, player), state.rats  # R2.5, R3.2, R5.5, R6.3
     return [a for r in state.regions for a in _PLACES[r, counts[len(rats[r])]]]
 
 
-def _kings(state: State, player: str) -> list[Action]:
+def kings(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "king", "R5.1") is not None:
         return []
     return [_KING[r] for r in state.regions if king_refusal(state, player, r) is None]
 
 
-def _merchants(state: State, player: str) -> list[Action]:
+def merchants(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "merchant", "R5.2") is not None:
         return []
     # R5.2: the candidates are the neighbours, the steps step_refusal allows
@@ -119,7 +117,7 @@ def _merchants(state: State, player: str) -> list[Action]:
     ]
 
 
-def _monks(state: State, player: str) -> list[Action]:
+def monks(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "monk", "R5.3") is not None:
         return []
     actions: list[Action] = []
@@ -131,7 +129,7 @@ def _monks(state: State, player: str) -> list[Action]:
     return actions
 
 
-def _witch(state: State, player: str) -> list[Action]:
+def witch(state: State, player: str) -> list[Action]:
     actions: list[Action] = []
     if look_gate(state, player) is None:
         actions = [_LOOK[t] for r in state.regions for t in state.rats[r] if look_refusal(state, t) is None]
@@ -140,58 +138,46 @@ def _witch(state: State, player: str) -> list[Action]:
     return actions
 
 
-def _move_plague(state: State, player: str) -> list[Action]:
+def move_plague(state: State, player: str) -> list[Action]:
     if plague_gate(state, player) is not None:
         return []
     return [_PLAGUE[p] for p in plague_paths(state, reach(state, player))]  # R3.3, R5.4
 
 
-def _knight_moves(state: State, player: str) -> list[Action]:
+def knight_moves(state: State, player: str) -> list[Action]:
     if ability_refusal(state, player, "knight", "R6.3") is not None:
         return []
     return [_KNIGHT[p] for p in plague_paths(state, 2)]  # R6.3: the paths path_refusal allows
 
 
-def _spreads(state: State, player: str) -> list[Action]:
+def spreads(state: State, player: str) -> list[Action]:
     return [_SPREAD[n] for n in with_room(state, state.neighbours[state.plague])]  # R4.1: as spread_refusal
 
 
-def _outbreak(state: State, player: str) -> list[Action]:
+def outbreak(state: State, player: str) -> list[Action]:
     actions: list[Action] = [_FLIP[t] for t in state.rats[state.plague] if flip_refusal(state, t) is None]
     if knight_cubes_refusal(state, player) is None:
         actions.append(_KNIGHT_CUBES)
     return actions
 
 
-def _end(state: State, player: str) -> list[Action]:
+def end(state: State, player: str) -> list[Action]:
     return [_END]
 
 
-_GENERATOR: dict[type[Action], tuple[str, Generator]] = {
-    TakeCard: (TakeCard.kind, _take_cards), Place: (Place.kind, _places), King: (King.kind, _kings),
-    Merchant: (Merchant.kind, _merchants), Monk: (Monk.kind, _monks),
-    WitchLook: (WitchLook.kind, _witch), WitchSwap: (WitchLook.kind, _witch),  # one group: looks, then the swap
-    MovePlague: (MovePlague.kind, _move_plague), Spread: (Spread.kind, _spreads),
-    Flip: (Flip.kind, _outbreak), KnightCubes: (Flip.kind, _outbreak),  # one group: flips, then the Knight's cubes
-    KnightMove: (KnightMove.kind, _knight_moves), EndTurn: (EndTurn.kind, _end),
-}
-_GROUPS: dict[tuple[Phase, Stage], dict[str, Generator]] = {
-    key: {_GENERATOR[kind][0]: _GENERATOR[kind][1] for kind in kinds} for key, kinds in KINDS.items()
-}
 _NONE: dict[str, Generator] = {}
-_LISTS: dict[tuple[Phase, Stage], tuple[Generator, ...]] = {key: tuple(gens.values()) for key, gens in _GROUPS.items()}
 
 
-def generators(state: State) -> dict[str, Generator]:
-    """The action generators of the kinds this part of the game allows (:data:`KINDS`),
+def generators(state: State) -> Mapping[str, Generator]:
+    """The action generators of the kinds this part of the game allows (the deck's ``kinds``),
     by kind (the swap listed with the looks, the Knight's cubes with the flips)."""
-    return _GROUPS.get((state.phase, state.turn.stage), _NONE)
+    return state.table.deck.groups.get((state.phase, state.turn.stage), _NONE)
 
 
 def generator_list(state: State) -> tuple[Generator, ...]:
     """The generators of :func:`generators`, in the same order, without their kinds (a
     random playout's pick of a kind)."""
-    return _LISTS.get((state.phase, state.turn.stage), ())
+    return state.table.deck.lists.get((state.phase, state.turn.stage), ())
 
 
 def legal_by_kind(state: State) -> Iterator[tuple[str, Callable[[], list[Action]]]]:
@@ -209,7 +195,7 @@ def legal_of(state: State, kind: type[Action]) -> list[Action]:
     player = state.to_move
     if player is None or kind not in kinds_now(state):
         return []
-    return [a for a in _GENERATOR[kind][1](state, player) if type(a) is kind]
+    return [a for a in state.table.deck.by_type[kind].generate(state, player) if type(a) is kind]
 
 
 def legal_actions(state: State) -> list[Action]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pbem.rules.data import CLASSES, Token
+from pbem.rules.data import Token
 from pbem.rules.events import CubeRemoved, Event, TokenFlipped
 from pbem.rules.state import MAX_RATS, State
 
 NEUTRAL_CUBES = 2  # R5.4, R6.4
-_CLASSES = frozenset(CLASSES)  # R1.5
 
 
 def spread_count(state: State) -> int:
@@ -62,7 +61,7 @@ def resolve_flip(
                 for player in majority:
                     _remove_cube(state, region, player, "M", out)
     for symbol in symbols:  # R4.3.2, R4.5: the holder of each class symbol
-        if symbol in _CLASSES:
+        if symbol in state.cards:  # R1.5: the game's class cards
             holder = state.cards[symbol]
             if holder is not None:
                 _remove_cube(state, region, holder, symbol, out)

@@ -6,11 +6,14 @@ never stored, only asked of the face seam when a token is flipped or looked at.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 
 from pbem.record import Record, Slots
-from pbem.rules.data import CLASSES, Catalogue
+from pbem.rules.actions import ACTION_TYPES, Action
+from pbem.rules.data import Catalogue
+from pbem.rules.events import EVENT_TYPES, Event
+from pbem.rules.faces import Faces
 
 CUBES_PER_PLAYER = 20  # R1.3
 MAX_RATS = 3  # R1.7
@@ -87,16 +90,75 @@ class TurnState(Slots):
         )
 
 
+ActionCheck = Callable[["State", str, Action], None]
+Effect = Callable[["State", str, Action, Faces, list[Event]], None]
+Generator = Callable[["State", str], list[Action]]
+Part = tuple[Phase, Stage]
+
+
+class ActionRule(Record):
+    """One kind of action as the rules take it (R3-R6), declared once: ``check`` raises its
+    refusal, ``effect`` applies it (changing nothing until the check has passed), ``generate``
+    lists its legal candidates, grouped under ``group`` (the Witch's swap with her looks);
+    ``when``: the parts of the game that allow it, ``late``: the refusal elsewhere (its
+    sentence, ``N_``, and rule; none: the rule's own), ``card``: the class card whose
+    ability it is (R5), if any."""
+
+    action: type[Action]
+    card: str | None
+    check: ActionCheck
+    effect: Effect
+    generate: Generator
+    group: str
+    when: tuple[Part, ...]
+    late: tuple[str, str] | None
+
+
+class Deck(Record):
+    """The class cards (R1.5), in the rulebook's order, and every kind of action with its
+    rule, in the order the generators list them: everything that differs from one card to
+    another, in one place (:data:`pbem.rules.cards.DECK`).  The tables the engine, the
+    generators and the readers ask are derived from it once (:meth:`make`)."""
+
+    cards: tuple[str, ...]
+    weights: Mapping[str, float]  # a card's worth to the greedy bot (pbem.bots.greedy), by id
+    rules: tuple[ActionRule, ...]
+    action_types: Mapping[str, type[Action]]  # by the name the log gives it
+    event_types: Mapping[str, type[Event]]
+    by_type: Mapping[type[Action], ActionRule]
+    kinds: Mapping[Part, tuple[type[Action], ...]]  # the kinds each part allows, in listing order
+    groups: Mapping[Part, Mapping[str, Generator]]  # each part's generators, by group
+    lists: Mapping[Part, tuple[Generator, ...]]  # the same, without their groups (a random playout's)
+
+    @classmethod
+    def make(cls, cards: tuple[str, ...], weights: Mapping[str, float], rules: tuple[ActionRule, ...],
+             events: tuple[type[Event], ...] = ()) -> Deck:
+        """A deck of ``cards``; ``ValueError`` if a weight or an ability names no card of it."""
+        named = {r.card for r in rules if r.card is not None} | set(weights)
+        if not named <= set(cards) or set(weights) != set(cards) or len(set(cards)) != len(cards):
+            raise ValueError(f"a deck's weights and abilities name its cards {cards}, each once")
+        declared = {r.action for r in rules}
+        types = {k: c for k, c in ACTION_TYPES.items() if c in declared}
+        types.update((r.action.kind, r.action) for r in rules if r.action.kind not in types)
+        parts = {part for r in rules for part in r.when}
+        kinds = {part: tuple(r.action for r in rules if part in r.when) for part in parts}
+        groups = {part: {r.group: r.generate for r in rules if part in r.when} for part in parts}
+        return cls(tuple(cards), dict(weights), rules, types, {**EVENT_TYPES, **{e.kind: e for e in events}},
+                   {r.action: r for r in rules}, kinds, groups,
+                   {part: tuple(gens.values()) for part, gens in groups.items()})
+
+
 class Table(Record):
     """The fixed facts of one game (OpenSpiel's *Game*, apart from its *State*): who plays,
     in seat order (R2.1), the regions in use in map order (R1.2), their neighbours among
-    the regions in use, and the game's token catalogue when the caller has it.  Immutable,
-    made once, shared by every state of the game."""
+    the regions in use, the game's token catalogue when the caller has it, and its
+    :class:`Deck`.  Immutable, made once, shared by every state of the game."""
 
     players: tuple[str, ...]
     regions: tuple[str, ...]
     neighbours: Mapping[str, tuple[str, ...]]
     catalogue: Catalogue | None
+    deck: Deck
 
 
 class State(Slots):
@@ -205,7 +267,8 @@ def new_state(
     rat_supply: Sequence[str],
     removed: Sequence[str],
     plague: str,
-    catalogue: Catalogue | None = None,
+    catalogue: Catalogue | None,
+    deck: Deck,
 ) -> State:
     """The state after R2.1-R2.4; the first action is R2.5's first placement.
 
@@ -222,7 +285,7 @@ def new_state(
     start = players.index(first)
     order = [(start + i) % n for i in range(n)]
     return State(
-        table=Table(players, tuple(regions), neighbours, catalogue),
+        table=Table(players, tuple(regions), neighbours, catalogue, deck),
         rats={r: list(board.get(r, ())) for r in regions},
         cubes={r: {} for r in regions},
         palace=dict.fromkeys(players, 0),
@@ -230,7 +293,7 @@ def new_state(
         rat_supply=list(rat_supply),
         removed=tuple(removed),
         flipped=[],
-        cards=dict.fromkeys(CLASSES),
+        cards=dict.fromkeys(deck.cards),
         plague=plague,
         phase=Phase.SETUP,
         current=order[0],

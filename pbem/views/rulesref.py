@@ -17,6 +17,7 @@ from pbem.errors import UnknownError
 from pbem.i18n import LANGS, N_, Msg, translator
 from pbem.i18n.names import is_game_name, stem_match
 from pbem.log.notation import LINES
+from pbem.rules.data import CLASSES
 
 RULES_FILE = Path(__file__).parent.parent / "data" / "rules.md"
 RULES_FILES = {lang: RULES_FILE if lang == "en" else RULES_FILE.with_name(f"rules.{lang}.md") for lang in LANGS}
@@ -70,7 +71,9 @@ def notation_help(lang: str = "en") -> list[str]:
     said = translator(lang)
     width = max(len(form) for form, _what, _rule in LINES)
     out = [*(said.gettext(line) for line in _HELP), ""]
-    out += [f"  {form:<{width}}  {said.gettext(what)}" + (f" ({rule})" if rule else "") for form, what, rule in LINES]
+    cards = " ".join(CLASSES)  # R1.5, named where a line says {cards} ('take CARD')
+    out += [f"  {form:<{width}}  {said.say(Msg(what, cards=cards))}" + (f" ({rule})" if rule else "")
+            for form, what, rule in LINES]
     out += ["", said.gettext("For example:"), "", "  game spring-1347 red", "  after 12 3fa4c1d2e0b9a871",
             "  take monk", "  place gallia 2", "  monk t07 hispania", "  plague italia", "  spread hispania",
             "  spread gallia"]

@@ -11,21 +11,7 @@ from __future__ import annotations
 
 from pbem.i18n import Msg, Name, translator
 from pbem.log.game import Game
-from pbem.rules import (
-    Action,
-    Flip,
-    King,
-    KnightCubes,
-    KnightMove,
-    Merchant,
-    Monk,
-    MovePlague,
-    Place,
-    Spread,
-    TakeCard,
-    WitchLook,
-    WitchSwap,
-)
+from pbem.rules import DECK, Action, EndTurn, Flip, KnightMove, MovePlague, Place, Spread, TakeCard
 from pbem.views.text import region_word
 
 
@@ -48,10 +34,7 @@ def standin_did(game: Game, action: Action, lang: str = "en") -> str:
             return said.say(Msg("the stand-in names rat {token} to flip next", token=t))
         case TakeCard(card=card):
             return said.say(Msg("the stand-in takes the {card} card", card=Name.card(card)))
-        case King() | Merchant() | Monk() | WitchLook() | WitchSwap() | KnightCubes():
-            return said.say(Msg("the stand-in uses the {card}'s ability", card=Name.card(_ABILITY[type(action)])))
-    return said.say(Msg("the stand-in ends its part of the final round"))
-
-
-_ABILITY: dict[type[Action], str] = {King: "king", Merchant: "merchant", Monk: "monk", WitchLook: "witch",
-                                     WitchSwap: "witch", KnightCubes: "knight"}
+        case EndTurn():
+            return said.say(Msg("the stand-in ends its part of the final round"))
+    whose = DECK.by_type[type(action)].card  # R5: every other action is a card's ability (the deck says whose)
+    return said.say(Msg("the stand-in uses the {card}'s ability", card=Name.card(str(whose))))

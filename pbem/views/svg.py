@@ -23,10 +23,9 @@ from collections.abc import Collection, Mapping
 from pbem.i18n import Msg, Name, translator
 from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game
-from pbem.rules.data import CLASSES
 from pbem.rules.state import State
 from pbem.views.layout import BOX_H, BOX_W, HEIGHT, MAP_WIDTH, WIDTH, places
-from pbem.views.text import CARD_NAMES, next_step, notices, opening_line
+from pbem.views.text import next_step, notices, opening_line
 
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 SHADES = {"light": "#f3e6c4", "middle": "#e4cf9b", "dark": "#cdb277"}
@@ -267,7 +266,7 @@ def _cards(out: ET.Element, state: State, colours: dict[str, str], x: int, y: in
     said = translator(lang)
     _text(out, x, y + 14, said.say(Msg("Class cards")), 15, BOLD)
     y += 22
-    for i, card in enumerate(CLASSES):
+    for i, card in enumerate(state.cards):
         holder = state.cards[card]
         cx, cy = x + (i % 2) * 136, y + (i // 2) * 50
         stripe = colours.get(holder, "#ffffff") if holder else "#ffffff"
@@ -275,9 +274,9 @@ def _cards(out: ET.Element, state: State, colours: dict[str, str], x: int, y: in
         _el(group, "rect", {"x": cx, "y": cy, "width": 128, "height": 42, "rx": 6, "fill": "#fffdf6",
                             "stroke": "#6b5330"})
         _el(group, "rect", {"x": cx, "y": cy, "width": 10, "height": 42, "rx": 3, "fill": stripe})
-        _text(group, cx + 16, cy + 17, CARD_NAMES[card] if lang == "en" else said.name(Name.card(card)), 14, BOLD)
+        _text(group, cx + 16, cy + 17, said.name(Name.card(card)), 14, BOLD)
         _text(group, cx + 16, cy + 35, holder or said.say(Msg("unowned")), 12, GREY)
-    return y + 160
+    return y + 50 * ((len(state.cards) + 1) // 2) + 10  # two a row
 
 
 def _legend(out: ET.Element, state: State, x: int, y: int, lang: str = "en") -> None:

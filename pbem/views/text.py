@@ -11,6 +11,8 @@ are :class:`pbem.i18n.Name` s, said as the players of each language know them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pbem.i18n import N_, Msg, Name, translator
 from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game
@@ -18,6 +20,7 @@ from pbem.referee.deadlines import phrase, rule_text
 from pbem.referee.seatview import SeatView
 from pbem.rules import (
     Action,
+    EndTurn,
     Flip,
     King,
     KnightCubes,
@@ -35,7 +38,7 @@ from pbem.rules import (
     WitchSwap,
     winner,
 )
-from pbem.rules.data import CLASSES, Token
+from pbem.rules.data import SYMBOLS, Token
 from pbem.rules.events import (
     CardTaken,
     CubeRemoved,
@@ -70,8 +73,6 @@ from pbem.views.trust import seed_line as seed_line
 from pbem.views.trust import seed_sources as seed_sources
 from pbem.views.trust import trust_lines as trust_lines
 
-CARD_NAMES = {card: card.capitalize() for card in CLASSES}  # R1.5: each card's English name
-
 
 def region_word(game: Game, region: str) -> str:
     """A region in a sentence: its map name in English (as every English text has shown
@@ -88,7 +89,7 @@ def _region_name(game: Game, region: str, lang: str) -> str:
 
 
 def _card_name(card: str, lang: str) -> str:
-    return CARD_NAMES[card] if lang == "en" else translator(lang).name(Name.card(card))
+    return translator(lang).name(Name.card(card))  # R1.5: in English, its id capitalized
 
 
 _SYMBOLS = {"M": Msg("majority"), "A": Msg("all")}  # pbem.rules.data.SYMBOL_WORDS, in the reader's language
@@ -102,7 +103,7 @@ def symbol_word(symbol: str, lang: str = "en") -> str:
     said = translator(lang)
     if symbol in _SYMBOLS:
         return said.say(_SYMBOLS[symbol])
-    return said.say(Name(symbol, "card", symbol)) if symbol in CARD_NAMES else symbol
+    return said.say(Name(symbol, "card", symbol)) if symbol in SYMBOLS else symbol
 
 
 def face_words(token: Token, lang: str = "en") -> str:
@@ -257,7 +258,7 @@ def board_lines(game: Game, notes: bool = True, lang: str = "en") -> list[str]:
     lines.append("  " + (said.say(Msg("palace: {cubes}", cubes=palace)) if palace else said.say(Msg("palace: -"))))
     unowned = said.say(Msg("unowned"))
     cards = ", ".join(said.say(Msg("{card}: {owner}", card=_card_name(c, lang), owner=state.cards[c] or unowned))
-                      for c in CLASSES)
+                      for c in state.cards)
     lines.append("  " + said.say(Msg("cards: {cards}", cards=cards)))
     on_board = state.scores()  # R6.5: the regions and the palace
     lines.append("  " + said.say(Msg("cubes on the board (the palace included): {cubes}",
@@ -346,7 +347,21 @@ def describe_action(game: Game, action: Action, lang: str = "en") -> str:
             return said.say(Msg("Knight: count the plague piece as {cubes} neutral cubes", cubes=NEUTRAL_CUBES))
         case Flip(token=t):
             return said.say(Msg("flip rat {token} next", token=t))
-    return said.say(Msg("end your part of the final round"))
+        case EndTurn():
+            return said.say(Msg("end your part of the final round"))
+    return said.say(Msg(type(action).said, **{f: _said_field(f, getattr(action, f), name) for f in action._fields}))
+
+
+def _said_field(field: str, value: object, name: Callable[[str], str]) -> object:
+    """A declared action's field in its sentence: a region by its name, a card as a :class:`Name`,
+    a path as its regions, anything else as it is."""
+    if field in ("region", "source", "target"):
+        return name(str(value))
+    if field == "card":
+        return Name.card(str(value))
+    if field == "path" and isinstance(value, tuple):
+        return " -> ".join(map(name, value))
+    return value
 
 
 def _face(game: Game, token_id: str, threshold: int | None = None, lang: str = "en") -> str:
