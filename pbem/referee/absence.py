@@ -15,7 +15,9 @@ reminder or timeout (R8.2) is due for a seat while it is absent.
 
 from __future__ import annotations
 
-from pbem.errors import RulesError, StaleError, StateError
+import re
+
+from pbem.errors import FormatError, RulesError, StaleError, StateError
 from pbem.i18n import Msg
 from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
@@ -23,6 +25,7 @@ from pbem.log.records import Away, Move, Replace
 from pbem.record import Record
 
 DAY = 86400
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z")
 
 
 class Absence(Record):
@@ -39,6 +42,11 @@ class Absence(Record):
     def used(self) -> int:
         """The whole days it took from the allowance: the days begun before its end."""
         return min(self.days, -(-(self.end - self.start) // DAY))
+
+
+def moment_text(secs: int) -> str:
+    """``2026-12-06 19:08 UTC``: a moment of an absence, in a refusal."""
+    return at_of(secs)[:16].replace("T", " ") + " UTC"
 
 
 def absences(game: Game, player: str | None = None) -> list[Absence]:
@@ -73,6 +81,13 @@ def away_at(game: Game, player: str, at: str) -> Absence | None:
     """The absence of ``player`` running at ``at``, if any."""
     moment = seconds(at)
     return next((a for a in absences(game, player) if a.start <= moment < a.end), None)
+
+
+def away_now(game: Game, at: str) -> list[Absence]:
+    """The absences running at ``at``, one a seat, in seat order."""
+    moment = seconds(at)
+    running = {a.player: a for a in absences(game) if a.start <= moment < a.end}
+    return [running[p] for p in game.players if p in running]
 
 
 def due_seconds(game: Game, player: str, since: int, deadline: int) -> int:
@@ -126,7 +141,7 @@ def check_away(game: Game, player: str, days: int, at: str) -> None:
     if running is not None:
         raise StaleError(Msg("{player} is away already, until {until}; that absence ends then, or at "
                              "{player}'s next turn move, and a new one can be declared after it; nothing "
-                             "was changed", player=player, until=at_of(running.end)), "R8.5")
+                             "was changed", player=player, until=moment_text(running.end)), "R8.5")
     left = days_left(game, player)
     if days > left:
         raise RulesError(Msg.plural(
@@ -135,3 +150,24 @@ def check_away(game: Game, player: str, days: int, at: str) -> None:
             "{player}'s absence of {days} d is longer than what is left of the game's allowance of {allowance} d: "
             "{n} days are left, and an absence is whole days up to what is left; nothing was changed",
             left, player=player, days=days, allowance=allowance), "R8.5")
+
+
+def days_asked(words: list[str], at: str) -> int:
+    """R8.5: the whole days of ``away 3`` (``["3"]``) or ``away until 2026-12-10`` (the days from
+    ``at``'s date to that date, UTC); :class:`FormatError` naming the form otherwise."""
+    import datetime
+
+    if len(words) == 1 and words[0].isascii() and words[0].isdigit() and 1 <= int(words[0]) <= 366:
+        return int(words[0])
+    found = _DATE.match(words[1]) if len(words) == 2 and words[0].lower() == "until" else None
+    if found is not None:
+        try:
+            until = datetime.date(*(int(g) for g in found.groups()))
+        except ValueError:
+            until = None
+        today = datetime.date.fromisoformat(at[:10])
+        if until is not None and 1 <= (until - today).days <= 366:
+            return (until - today).days
+    raise FormatError(Msg("away {words}: give whole days from 1 to 366 ('away 3'), or a later date within a "
+                          "year ('away until 2026-12-10', counted in whole days from today, UTC); an absence "
+                          "starts when it is recorded", words=" ".join(words)), "R8.5")
