@@ -100,8 +100,7 @@ def _away_notice(game: Game, player: str, lang: str) -> list[str]:
     away = [a for a in away_now(game, now()) if a.player == player]
     if not away:
         return []
-    text = translator(lang).say(Msg("You are away until {until} (R8.5): your deadlines wait; your next turn move "
-                                    "ends the absence, and the days not begun return.",
+    text = translator(lang).say(Msg("You are away until {until} (R8.5); your next turn move ends it.",
                                     until=when_text(at_of(away[0].end), lang)))
     return orders.wrap(text.split(), "# ", "#   ")
 
