@@ -194,7 +194,8 @@ def test_show_list_and_the_template_say_who_is_away_until_when(tmp_path: Path) -
     assert "absence allowance (R8.5): 7 days a seat; days left: red 4, green 7, blue 7, yellow 7" in show
     assert "red is away until Fri 4 Dec 19:00 UTC" in show
     assert "red declared an absence of 3 days (R8.5)" in show
-    assert "# You are away until Fri 4 Dec 19:00" in template and "(R8.5); your next turn move ends it" in template
+    flat = " ".join(line.lstrip("#").strip() for line in template.splitlines())  # its comment lines, unwrapped
+    assert "You are away until Fri 4 Dec 19:00 UTC (R8.5); your next turn move ends it." in flat
     assert '"away": {\n   "red": "2026-12-04T19:00:00Z"' in state.replace("    ", " ")
     assert "away (R8.5): red until Fri 4 Dec 19:00 UTC" in ok("list", "--games", tmp_path)
 
