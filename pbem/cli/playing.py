@@ -173,7 +173,7 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
 
 @main.command()
 @click.argument("game_id", metavar="GAME")
-@click.argument("words", nargs=-1, required=True, metavar="DAYS | until DATE")
+@click.argument("words", nargs=-1, required=True, metavar="DAYS")
 @click.option("--player", required=True, help="Your seat.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
 @force_option
@@ -181,9 +181,10 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
 @games_option
 def away(game_id: str, words: tuple[str, ...], player: str, out: Path | None, force: bool, lang: str,
          games: Path) -> None:
-    """The move declaring an absence of whole DAYS (or 'until DATE', 2026-12-10) for PLAYER (R8.5):
-    checked against the log and the allowance left before it is written.  GAME is a game's id, or
-    the path of its log (a mailed log.yaml)."""
+    """The move declaring an absence of PLAYER (R8.5) for DAYS whole days ('3'), or until a date
+    ('until 2026-12-10': the whole days from today, UTC); checked against the log and the
+    allowance left before it is written.  GAME is a game's id, or the path of its log (a mailed
+    log.yaml)."""
     from pbem.host.private import seat_view
     from pbem.log.clock import now
     from pbem.log.moves import after_of
