@@ -45,7 +45,7 @@ from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, message_applied
 from pbem.mail.answers import Answers
 from pbem.mail.away import away_move, signing_answer
-from pbem.mail.commands import answer, command_of, settle
+from pbem.mail.commands import AWAY, answer, command_of, settle
 from pbem.mail.headers import Admit, HostileMail, Mail, checked_address, parse_mail
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
@@ -116,7 +116,7 @@ class Admission:
             progress.to = checked_address(normal_address(mail.sender or ""), Msg("the sender"))
             command = command_of(mail)
             away = None
-            if command is not None and command.word == "away":  # R8.5: a move the host writes for the seat
+            if command is not None and command.word == AWAY:  # R8.5: a move the host writes for the seat
                 away = away_move(self.games, progress.to, command)
                 if away is None:  # P8: a keyed seat signs its own; the move to sign goes to its address only
                     return _said(Outcome.ANSWERED, Msg("answered: away for {to}", to=progress.to),

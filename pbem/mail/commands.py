@@ -39,7 +39,8 @@ from pbem.views.template import template
 from pbem.views.text import board_lines
 from pbem.views.timeline import history_lines, read_checked
 
-COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail", "away")
+AWAY = "away"  # the command word of an absence (R8.5), which pbem.mail.away writes as the seat's move
+COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail", AWAY)
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
 _COMMAND = re.compile(r"^(board|template|log|history|(?:rules|mail)(?:\s+(\S{1,20}))?"
                       r"|language(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
@@ -87,7 +88,7 @@ def command_of(mail: Mail) -> Command | None:
     for candidate in (bare, first):
         away = _AWAY.match(candidate)
         if away is not None:  # R8.5: an absence, written for the seat by pbem.mail.away
-            return Command("away", away.group(1), tag, None)
+            return Command(AWAY, away.group(1), tag, None)
         found = _COMMAND.match(candidate)
         if found is not None:
             word = found.group(1).split()[0].lower()

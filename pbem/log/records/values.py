@@ -43,7 +43,7 @@ class Options(Record):
     deadline: int | None
     reminder: int | None
     bots: dict[str, str]
-    absence: int | None = None
+    absence: int | None
 
     def to_raw(self) -> dict[str, Any]:
         options: dict[str, Any] = {"first": self.first}
