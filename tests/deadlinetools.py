@@ -34,11 +34,15 @@ def at(hours: float) -> str:
     return at_of(seconds(T0) + int(hours * HOUR))
 
 
-def new_game(games: Path, deadline: str = "72h", reminder: str | None = "24h", emails: bool = False) -> Game:
+def new_game(games: Path, deadline: str = "72h", reminder: str | None = "24h", emails: bool = False,
+             absence: int | None = None) -> Game:
+    """A started game of four seats, red first, made at T0 (``absence``: each seat's allowance
+    in days, R8.5)."""
     with pinned(T0):
         create(games, NewGame("g", PLAYERS, first="red", secret=bytes(range(32)),
                               deadline=parse_duration(deadline, "--deadline"),
-                              reminder=parse_duration(reminder, "--reminder") if reminder else None))
+                              reminder=parse_duration(reminder, "--reminder") if reminder else None,
+                              absence=absence))
         if emails:
             save_settings(games / "g", Settings({p: f"{p}@example.org" for p in PLAYERS}, None, "host@example.org"))
         return open_game(games, "g", {p: bytes([i + 1]) * 16 for i, p in enumerate(PLAYERS)})
@@ -60,3 +64,10 @@ def timed_out_log(tmp_path: Path) -> list[dict[str, Any]]:
     entries, _ = read_docs(tmp_path / "games" / "g" / LOG_NAME)
     assert entries[-1]["kind"] == "timeout"
     return entries
+
+
+def away(games: Path, game: Game, player: str, when: str, days: int) -> Game:
+    """``player`` declares ``days`` of absence (R8.5), recorded at ``when``."""
+    data = {"game": game.game_id, "player": player, "kind": "away", "after": after_of(game), "days": days}
+    with pinned(when):
+        return apply_move(games, parse_move(dump_yaml(data).encode())).game

@@ -59,11 +59,11 @@ def read_game(log_bytes: bytes) -> Game:
     return replay(*parse_log(entries))
 
 
-def setup_game(tmp: Path, key_for_red: bool = True) -> tuple[Path, Path]:
+def setup_game(tmp: Path, key_for_red: bool = True, options: tuple[str, ...] = ()) -> tuple[Path, Path]:
     games, inbox = tmp / "games", tmp / "inbox"
     mailbox.Maildir(str(inbox), create=True)
     args: list[str | Path] = ["new", "g", "--players", "red,blue", "--first", "red", "--games", games,
-                              "--mail", "every"]  # a report of every entry, as these tests read them
+                              "--mail", "every", *options]  # a report of every entry, as these tests read them
     for player, address in ADDRESSES.items():
         args += ["--email", f"{player}={address}"]
     for name in ("host", "red", "blue"):
@@ -173,10 +173,11 @@ def started(tmp_path: Path) -> tuple[Path, Path, Path]:
     return games, inbox, outbox
 
 
-def committed(tmp_path: Path, blue_registers: bool = False) -> tuple[Path, Path, Path]:
+def committed(tmp_path: Path, blue_registers: bool = False, options: tuple[str, ...] = ()) -> tuple[Path, Path, Path]:
     """P4 round 1 done by mail: red's commitment signed with the key registered at 'pbem new';
-    blue's unsigned, or (``blue_registers``) registering blue's key and signed with it."""
-    games, inbox = setup_game(tmp_path)
+    blue's unsigned, or (``blue_registers``) registering blue's key and signed with it; the game
+    made with 'pbem new' ``options``."""
+    games, inbox = setup_game(tmp_path, options=options)
     outbox = tmp_path / "outbox"
     deliver(inbox, eml("red@example.org", signed(commit(games, "red"), tmp_path / "red.key", tmp_path)))
     blue = commit(games, "blue")

@@ -168,7 +168,7 @@ def test_the_english_refusals_of_a_move_file_are_what_they_were() -> None:
     """The English of a few, word for word as before (tests/test_orders.py and the rest hold more)."""
     assert str(refusal(DAMAGED[0])) == (
         "malformed input (R7.3): the move file x.txt, line 5 ('ia') is not a move line: a line starts with one "
-        "of after, commit, end, flip, game, key, king, knight, look, merchant, monk, nonce, note, place, plague, "
+        "of after, away, commit, end, flip, game, key, king, knight, look, merchant, monk, nonce, note, place, plague, "
         "player, resign, sig, spread, swap, take (see 'pbem rules notation'); nothing was applied, the move is "
         "read whole or not at all")
     assert str(refusal(DAMAGED[5])) == (

@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "rattus-3p" / "log.yaml"
 RECORDS = ("pbem/log/records/", "pbem/log/shape.py")  # the records, and the strict reader's shape check
 ENTRY_KINDS = {"create", "commit", "nonce", "waive", "abandon", "start", "move", "timeout", "standin",
-               "resign", "replace", "reveal"}
-MOVE_KINDS = {"commit", "nonce", "move", "resign"}
+               "resign", "replace", "reveal", "away"}
+MOVE_KINDS = {"commit", "nonce", "move", "resign", "away"}
 KIND_NAMES = ENTRY_KINDS | MOVE_KINDS
 
 

@@ -57,6 +57,9 @@ def transport_options(command: Any) -> Any:
               help="A folder with map.yaml and tokens.yaml: a custom game (P3), said in every output.")
 @click.option("--deadline", help="Time a turn may take, e.g. 72h or 3d (R8.1); then 'pbem tick' records a timeout.")
 @click.option("--reminder", help="Remind the player this long before the deadline, e.g. 24h.")
+@click.option("--absence", type=int, metavar="DAYS",
+              help="Each seat's absence allowance in whole days (R8.5): 'pbem away' declares an absence, which "
+                   "extends the seat's deadlines; none if unset.")
 @click.option("--bot", "bots", multiple=True, metavar="PLAYER=LEVEL",
               help="The host's bot plays this seat (random, greedy, mcts); named in entry 0.")
 @click.option("--bot-seconds", type=float, metavar="S",
@@ -77,8 +80,8 @@ def transport_options(command: Any) -> Any:
 def new(
     game_id: str, players: str, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
-    deadline: str | None, reminder: str | None, bots: tuple[str, ...], bot_seconds: float | None, reveal: str,
-    langs: tuple[str, ...], mail_mode: str, games: Path,
+    deadline: str | None, reminder: str | None, absence: int | None, bots: tuple[str, ...],
+    bot_seconds: float | None, reveal: str, langs: tuple[str, ...], mail_mode: str, games: Path,
 ) -> None:
     """Create the game GAME: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
@@ -105,7 +108,7 @@ def new(
     spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
     spec.emails = _pairs(emails, "--email")
     spec.bots = _pairs(bots, "--bot")
-    spec.bot_seconds, spec.mail = bot_seconds, mail_mode
+    spec.bot_seconds, spec.mail, spec.absence = bot_seconds, mail_mode, absence
     spec.reveal = RevealWhen(reveal)
     spec.languages = _pairs(langs, "--seat-lang")
     if deadline is not None or reminder is not None:

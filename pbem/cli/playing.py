@@ -172,6 +172,46 @@ def template(game_id: str, player: str | None, out: Path | None, resigning: bool
 
 
 @main.command()
+@click.argument("game_id", metavar="GAME")
+@click.argument("words", nargs=-1, required=True, metavar="DAYS")
+@click.option("--player", required=True, help="Your seat.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
+@force_option
+@lang_option
+@games_option
+def away(game_id: str, words: tuple[str, ...], player: str, out: Path | None, force: bool, lang: str,
+         games: Path) -> None:
+    """The move declaring an absence of PLAYER (R8.5) for DAYS whole days ('3'), or until a date
+    ('until 2026-12-10': the whole days from today, UTC); checked against the log and the
+    allowance left before it is written.  GAME is a game's id, or the path of its log (a mailed
+    log.yaml)."""
+    from pbem.host.private import seat_view
+    from pbem.log.clock import now
+    from pbem.log.moves import after_of
+    from pbem.log.records import AwayMove
+    from pbem.referee.absence import days_asked
+    from pbem.referee.admit import judge
+    from pbem.views.template import away_template
+    from pbem.views.timeline import game_at, read_checked
+
+    log, path = game_log(games, game_id)
+    entries, hashes = read_checked(log)
+    game = game_at(entries, hashes, len(entries) - 1)
+    days = days_asked(list(words), now())
+    judge(game, AwayMove.write(game.game_id, player, after_of(game), days), signatures=False)  # R8.5, or refused
+    text = away_template(seat_view(path, game, player), days, lang=lang)
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    writable(out, force)
+    out.write_text(text, encoding="utf-8")
+    from pbem.i18n import say
+
+    click.echo(say(Msg("the absence of {player} written to {out}: sign it if you have a key, and mail it",
+                       player=player, out=str(out)), lang))
+
+
+@main.command()
 @click.argument("move_file", type=click.Path(path_type=Path))
 @click.option("--log", "log", type=click.Path(path_type=Path),
               help="The game's public log (default: the move's game under --games).")

@@ -61,6 +61,7 @@ class NewGame:
     emails: dict[str, str] = field(default_factory=dict)
     deadline: int | None = None  # R8.1: seconds a turn may take (pbem.referee.deadlines)
     reminder: int | None = None  # seconds before the deadline a reminder is mailed
+    absence: int | None = None  # R8.5: each seat's absence allowance in whole days (none if unset)
     bots: dict[str, str] = field(default_factory=dict)  # seat -> bot level (entry 0)
     bot_seconds: float | None = None  # their thinking time per decision (host.yaml; None: the default)
     reveal: RevealWhen = RevealWhen.MANUAL  # P6: AUTO: the host's step reveals the secret once the game is over
@@ -116,6 +117,9 @@ def _check_spec(spec: NewGame) -> None:
     spec.board.regions_in_use(len(players))
     if spec.reminder is not None and (spec.deadline is None or spec.reminder >= spec.deadline):
         raise FormatError(Msg("--reminder needs a --deadline, and must be shorter than it"), "R8.1")
+    if spec.absence is not None and (spec.deadline is None or not 1 <= spec.absence <= 366):
+        raise FormatError(Msg("--absence needs a --deadline (an absence extends deadlines) and a whole number "
+                              "of days from 1 to 366"), "R8.5")
     if spec.mail not in MAIL_MODES:
         raise FormatError(Msg("--mail {mode}: give one of {modes}", mode=repr(spec.mail), modes=", ".join(MAIL_MODES)),
                           "P1")
@@ -132,7 +136,7 @@ def _first_entry(spec: NewGame, secret: bytes, made: Made, bots: dict[str, str])
     commitment, the options (R2.1, R8.1, the bot seats) and the keys (P8)."""
     data = {"map": spec.board.to_data(), "tokens": spec.catalogue.to_data()}
     data_hash = protocol.data_hash(data["map"], data["tokens"])
-    options = Options(spec.first, spec.deadline, spec.reminder, bots)
+    options = Options(spec.first, spec.deadline, spec.reminder, bots, spec.absence)
     return Create.new(
         protocol=protocol.PROTOCOL, engine={"name": ENGINE_NAME, "version": __version__}, game=spec.game_id,
         players=tuple(spec.players), options=options, commitment=protocol.secret_commitment(secret), made=made,

@@ -276,7 +276,8 @@ def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | N
     return move
 
 
-_ORDER = ("game", "player", "kind", "after", "actions", "nonce_commitment", "nonce", "key", "comment", "signature")
+_ORDER = ("game", "player", "kind", "after", "days", "actions", "nonce_commitment", "nonce", "key", "comment",
+          "signature")
 """A text move's fields in a move file's order (so a signed text move and its YAML read alike)."""
 
 _NAMED = ("region", "source", "target", "card", "token")

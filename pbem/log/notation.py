@@ -11,17 +11,16 @@ A move in the notation reads as a Judge's orders or chess's SAN::
     spread hispania
     spread gallia
 
-Every line is short (no mail client wraps it), names are in any case, ``#``
-starts a comment, blank lines are nothing.  The two header lines name the
-game, the seat and the entry the move answers (P7); a mail may leave them out
-and take them from the report it answers (:mod:`pbem.mail.message`).
+Every line is short (no mail client wraps it), names are in any case, ``#`` starts a
+comment, blank lines are nothing.  The two header lines name the game, the seat and the
+entry the move answers (P7); a mail may leave them out and take them from the report it
+answers (:mod:`pbem.mail.message`).
 
-The text is read whole or not at all: a line that is not one of the lines
-below (a wrapped line's tail, half a word, a stray sentence) refuses the
-whole move, naming the line, and nothing is recorded.  What the text says is
-then the same move dict a YAML move file gives (``schemas/move.json``), so the
-log records the same canonical actions, and a signature covers that parsed
-move (P8), never the text's bytes: a signed text move works as a signed YAML one.
+The text is read whole or not at all: a line that is not one of the lines below (a wrapped
+line's tail, half a word, a stray sentence) refuses the whole move, naming the line, and
+nothing is recorded.  What the text says is then the same move dict a YAML move file gives
+(``schemas/move.json``), so the log records the same canonical actions, and a signature
+covers that parsed move (P8), never the text's bytes: a signed text move works as a YAML one.
 
 :data:`LINES` is the notation's own reference (``pbem rules notation``); its forms and
 keywords are the same in every language, its explanations are translated (``N_``).
@@ -36,6 +35,7 @@ from typing import Any
 from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
 from pbem.i18n.names import canonical, unknown_name
+from pbem.log.records import AwayMove
 from pbem.log.records.sent import CommitMove, Move, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
 from pbem.record import Record
 from pbem.rules.cards import DECK
@@ -50,6 +50,7 @@ LINES: tuple[tuple[str, str, str], ...] = (
     ("after SEQ HASH", N_("the entry your move answers: its number and hash (P7)"), ""),
     *(line for cls in DECK.action_types.values() for line in cls.lines),
     ("resign", N_("leave the game; the stand-in plays your seat"), "R8.4"),
+    ("away DAYS", N_("an absence of whole days: your deadlines wait"), "R8.5"),
     ("commit HEX", N_("opening, round 1: your nonce's commitment (64 hex)"), "P4"),
     ("nonce HEX", N_("opening, round 2: the nonce itself"), "P4"),
     ("key ed25519:...", N_("with the commitment: register your public key"), "P8"),
@@ -75,23 +76,18 @@ class NotationError(FormatError):
 def is_notation(text: str) -> bool:
     """Does ``text`` hold a move in the notation (rather than a YAML move file)?  Its first
     line that is not blank or a comment starts with a keyword and has no ``key:`` form."""
-    for raw in text.splitlines():
-        line = _strip_comment(raw).strip()
-        if not line:
-            continue
-        word = line.split(None, 1)[0].lower()
-        return word in KEYWORDS and not re.match(r"[A-Za-z_]+\s*:", line)
-    return False
+    return next((_moves(line) for line in map(_strip_comment, text.splitlines()) if line.strip()), False)
 
 
 def first_move_line(lines: list[str]) -> int | None:
     """The index of the first line that starts with a keyword (a mail's greeting before it
     is not the move), or None."""
-    for index, raw in enumerate(lines):
-        line = _strip_comment(raw).strip()
-        if line and line.split(None, 1)[0].lower() in KEYWORDS and not re.match(r"[A-Za-z_]+\s*:", line):
-            return index
-    return None
+    return next((index for index, raw in enumerate(lines) if _moves(_strip_comment(raw))), None)
+
+
+def _moves(line: str) -> bool:
+    line = line.strip()
+    return bool(line) and line.split(None, 1)[0].lower() in KEYWORDS and not re.match(r"[A-Za-z_]+\s*:", line)
 
 
 def _strip_comment(line: str) -> str:
@@ -186,6 +182,11 @@ class _Reading:
         _arity(where, "resign", rest, 0)
         self._kind(ResignMove)
 
+    def away(self, where: str, body: str, rest: list[str]) -> None:  # R8.5: the days' range is the schema's
+        _arity(where, "away DAYS", rest, 1)
+        _set(self.fields, "days", int(rest[0]) if _NUMBER.match(rest[0]) else rest[0], where)
+        self._kind(AwayMove)
+
     def move(self) -> dict[str, Any]:
         if len(self.kinds) > 1:
             raise NotationError(Msg(
@@ -213,6 +214,7 @@ class _Reading:
 _OPENING = {"commit": (CommitMove, "nonce_commitment"), "nonce": (NonceMove, "nonce")}  # P4's kinds, fields
 _OTHER: dict[str, Callable[[_Reading, str, str, list[str]], None]] = {
     "note": _Reading.note, "sig": _Reading.signature, "key": _Reading.key, "resign": _Reading.resign,
+    "away": _Reading.away,
 }
 
 
@@ -377,21 +379,18 @@ def write(move: Move) -> str:
         lines.append(f"after {data['after']['seq']} {data['after']['hash']}")
     if isinstance(move, CommitMove | NonceMove):  # P4's lines: 'commit HEX', 'nonce HEX'
         lines.append(f"{move.KIND} {move.nonce_commitment if isinstance(move, CommitMove) else move.nonce}")
-    elif isinstance(move, ResignMove):
-        lines.append("resign")
+    elif isinstance(move, ResignMove | AwayMove):  # R8.4's 'resign', R8.5's 'away DAYS'
+        lines.append(f"away {move.days}" if isinstance(move, AwayMove) else "resign")
     if "key" in data:
         lines.append(f"key {data['key']}")
     flips: list[str] = []
-    for action in data.get("actions", ()):
+    for action in [*data.get("actions", ()), {"action": "flips end"}]:
         if action["action"] == "flip":
             flips.append(action["token"])
             continue
-        if flips:
-            lines.append("flip " + " ".join(flips))
-            flips = []
-        lines.append(action_line(action))
-    if flips:
-        lines.append("flip " + " ".join(flips))
+        lines += ["flip " + " ".join(flips)] if flips else []
+        lines += [action_line(action)] if action["action"] != "flips end" else []
+        flips = []
     for note in str(data.get("comment", "")).splitlines() if "comment" in data else ():
         lines.append(f"note {note}".rstrip())
     signature = data.get("signature")

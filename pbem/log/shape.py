@@ -194,12 +194,13 @@ EVENT = tagged("event", {name: mapping(_tag(fields, "event")) for name, fields i
 
 _MOVE_FIELDS: dict[str, Check] = {
     "actions": listed(ACTION, 1, 64), "nonce_commitment": HASH, "nonce": NONCE, "key": PUBLIC_KEY,
-    "comment": text(longest=1000), "signature": SIGNATURE,
+    "comment": text(longest=1000), "signature": SIGNATURE, "days": whole(1, 366),
 }
-_MOVE_NEEDS = {"move": "actions", "commit": "nonce_commitment", "nonce": "nonce", "resign": None}
-_MOVE_FORBIDS = {"move": ("nonce", "nonce_commitment", "key"), "commit": ("nonce", "actions"),
-                 "nonce": ("actions", "nonce_commitment", "key"),
-                 "resign": ("actions", "nonce", "nonce_commitment", "key")}
+_MOVE_NEEDS = {"move": "actions", "commit": "nonce_commitment", "nonce": "nonce", "resign": None, "away": "days"}
+_MOVE_FORBIDS = {"move": ("nonce", "nonce_commitment", "key", "days"), "commit": ("nonce", "actions", "days"),
+                 "nonce": ("actions", "nonce_commitment", "key", "days"),
+                 "resign": ("actions", "nonce", "nonce_commitment", "key", "days"),
+                 "away": ("actions", "nonce", "nonce_commitment", "key")}
 _MOVE_HEAD = mapping({
     "game": GAME_ID, "player": NAME, "kind": one_of(*_MOVE_NEEDS),
     "after": mapping({"seq": whole(), "hash": text("[0-9a-f]{16,64}")}),

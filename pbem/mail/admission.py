@@ -44,7 +44,8 @@ from pbem.log.moves import Move
 from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, message_applied
 from pbem.mail.answers import Answers
-from pbem.mail.commands import answer, command_of, settle
+from pbem.mail.away import away_move, signing_answer
+from pbem.mail.commands import AWAY, answer, command_of, settle
 from pbem.mail.headers import Admit, HostileMail, Mail, checked_address, parse_mail
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
@@ -114,12 +115,18 @@ class Admission:
         try:
             progress.to = checked_address(normal_address(mail.sender or ""), Msg("the sender"))
             command = command_of(mail)
-            if command is not None:  # a question, not a move; a setting it changes is changed now
+            away = None
+            if command is not None and command.word == AWAY:  # R8.5: a move the host writes for the seat
+                away = away_move(self.games, progress.to, command)
+                if away is None:  # P8: a keyed seat signs its own; the move to sign goes to its address only
+                    return _said(Outcome.ANSWERED, Msg("answered: away for {to}", to=progress.to),
+                                 answer=signing_answer(self.games, progress.to, command))
+            elif command is not None:  # a question, not a move; a setting it changes is changed now
                 settle(self.games, progress.to, command)
                 asked = f"{command.word} {command.rule}" if command.rule else command.word
                 return _said(Outcome.ANSWERED, Msg("answered: {command} for {to}", command=asked, to=progress.to),
                              answer=answer(self.games, progress.to, command))  # public, or the seat's own view
-            move, where, code = self._move_or_code(mail)
+            move, where, code = (away, "away", None) if away is not None else self._move_or_code(mail)
             if move is None:  # P8: a held key confirmed from its seat's address (host.keyconfirm)
                 applied = confirm(self.games, code, mail.sender or "") if code is not None else _never()
                 progress.recorded = (applied.game.game_id, applied.entries[0].seq)

@@ -39,13 +39,16 @@ from pbem.views.template import template
 from pbem.views.text import board_lines
 from pbem.views.timeline import history_lines, read_checked
 
-COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail")
+AWAY = "away"  # the command word of an absence (R8.5), which pbem.mail.away writes as the seat's move
+COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail", AWAY)
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
 _COMMAND = re.compile(r"^(board|template|log|history|rules(?:\s+(\S{1,20}))?"
                       r"|(?:language|mail)(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
+_AWAY = re.compile(r"^away\s+(\S{1,20}(?:\s+\S{1,20})?)\s*\Z", re.IGNORECASE)  # R8.5: pbem.mail.away
 HELP = N_("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
-          "'log', 'history', 'rules R3.2', 'language uk' (en, hu, el, uk), 'mail turn', 'mail every' or "
-          "'mail digest'; if you play several games, put '[rattus GAME]' in the subject.")
+          "'log', 'history', 'rules R3.2', 'language uk' (en, hu, el, uk), 'mail turn', 'mail every', "
+          "'mail digest', or 'away 3' (or 'away until 2026-12-10': an absence, R8.5); if you play several "
+          "games, put '[rattus GAME]' in the subject.")
 MAIL_WORDS = {
     "turn": N_("one mail when it is your turn, with what happened since your last turn"),
     "every": N_("a report of every entry, and your template when it is your turn"),
@@ -83,6 +86,9 @@ def command_of(mail: Mail) -> Command | None:
     text = body_text(mail.message) or ""
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     for candidate in (bare, first):
+        away = _AWAY.match(candidate)
+        if away is not None:  # R8.5: an absence, written for the seat by pbem.mail.away
+            return Command(AWAY, away.group(1), tag, None)
         found = _COMMAND.match(candidate)
         if found is not None:
             word = found.group(1).split()[0].lower()

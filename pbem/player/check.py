@@ -13,7 +13,7 @@ from typing import assert_never
 from pbem.files import read_limited
 from pbem.i18n import Msg
 from pbem.log.logfile import read_log
-from pbem.log.records import CommitMove, NonceMove, ResignMove, TurnMove
+from pbem.log.records import AwayMove, CommitMove, NonceMove, ResignMove, TurnMove
 from pbem.log.yamlio import MOVE_LIMIT
 from pbem.referee import admit as referee
 from pbem.referee.owed import owed
@@ -45,6 +45,12 @@ def check_move(move_file: Path, log: Path) -> list[str]:
         case ResignMove():
             return [Msg("ok: {player}'s resignation would be recorded against entry {seq}; from then on the "
                         "stand-in rule plays the seat at once (R8.4)", player=move.player, seq=game.last_seq)]
+        case AwayMove():
+            return [Msg.plural("ok: {player}'s absence of {n} day would be recorded against entry {seq}, from when "
+                               "the host records it; it extends {player}'s deadlines while it lasts (R8.5)",
+                               "ok: {player}'s absence of {n} days would be recorded against entry {seq}, from when "
+                               "the host records it; it extends {player}'s deadlines while it lasts (R8.5)",
+                               move.days, player=move.player, seq=game.last_seq)]
         case TurnMove():
             pass
         case _:

@@ -27,9 +27,10 @@ from typing import Any, assert_never
 from pbem.errors import AlreadyApplied, FormatError, RulesError, SignatureError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.i18n import N_, Msg
+from pbem.log.clock import now
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, parse_move, read_again
-from pbem.log.records import OPENING_MOVES, CommitMove, NonceMove, ResignMove, SentMove, TurnMove
+from pbem.log.records import OPENING_MOVES, AwayMove, CommitMove, NonceMove, ResignMove, SentMove, TurnMove
 from pbem.log.records.values import Edition
 from pbem.record import Record
 from pbem.referee.signatures import check_move as check_signature
@@ -70,12 +71,14 @@ def read(data: bytes, what: str = "move file") -> Move:
     return parse_move(data, what)
 
 
-def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool = True) -> Verdict:
+def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool = True,
+          at: str | None = None) -> Verdict:
     """Steps 2-5 on a read move; raises the refusal (a :class:`pbem.errors.PbemError`).
 
     ``faces`` is for replays only: the recorded reveals resolve the move in the
     same pass, and cannot change the verdict (P10).  ``signatures=False`` leaves
-    P8 to a whole-log check (``pbem.referee.signatures.require_valid``)."""
+    P8 to a whole-log check (``pbem.referee.signatures.require_valid``).  ``at`` is when the move
+    is recorded (a replay's entry; the clock's now otherwise): an absence starts then (R8.5)."""
     if move.game != game.game_id:
         raise UnknownError(Msg("the move is for game {move}, but this is game {game}",
                                move=repr(move.game), game=repr(game.game_id)), "P1")
@@ -95,6 +98,10 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
             from pbem.referee.seats import check_resign  # lazily: R8.4, rare (apply's start-up speed)
 
             check_resign(game, move.player)
+        case AwayMove():
+            from pbem.referee.absence import check_away  # lazily: R8.5, rare (apply's start-up speed)
+
+            check_away(game, move.player, move.days, at or now())
         case TurnMove():
             return _turn(game, move, key, faces)
         case _:

@@ -4,7 +4,8 @@ A game's deadline (and the reminder before it) is fixed in entry 0's
 ``options`` (``pbem new --deadline 72h --reminder 24h``), in seconds.  A turn's
 deadline runs from the ``at`` of the entry that made it that player's turn
 (``Game.turn_since``, kept by the replay); a Witch look does not restart it.
-During the opening (P4) no deadline runs: the game has no turn yet.
+During the opening (P4) no deadline runs: the game has no turn yet.  A seat's declared
+absence (R8.5) stops its turn's clock while it lasts (:mod:`pbem.referee.absence`).
 
 :func:`due` and :func:`phrase` are what ``show``, templates, reports, ``tick``
 and ``list`` say, e.g. "red to move, due Tue 2 Dec 09:15 UTC, in 14 h".
@@ -18,6 +19,7 @@ from pbem.errors import FormatError
 from pbem.i18n import Msg, translator
 from pbem.log.clock import at_of, now, seconds
 from pbem.log.game import Game
+from pbem.referee.absence import away_now, days_left, extended_due, remind_seconds
 
 _DURATION = re.compile(r"^(?:(\d{1,4})d)?(?:(\d{1,5})h)?(?:(\d{1,6})m)?\Z")
 SHORTEST = 60  # a minute: shorter would make every mail round trip a timeout
@@ -66,15 +68,16 @@ def due(game: Game) -> tuple[str, str] | None:
     player = game.state.to_move
     if player is None or player in game.resigned:
         return None
-    return player, at_of(seconds(game.at_of(game.turn_since)) + game.deadline)
+    return player, extended_due(game, player, game.turn_since)
 
 
 def remind_at(game: Game) -> str | None:
-    """When the reminder for the current turn is due (None: no reminder, or no deadline)."""
+    """When the reminder for the current turn is due (None: no reminder, or no deadline); not
+    while the seat is away (R8.5)."""
     found = due(game)
     if found is None or game.reminder is None:
         return None
-    return at_of(seconds(found[1]) - game.reminder)
+    return at_of(remind_seconds(game, found[0], seconds(found[1]), game.reminder))
 
 
 def when_text(at: str, lang: str = "en") -> str:
@@ -107,6 +110,11 @@ def phrase(game: Game, at: str | None = None, lang: str = "en") -> str | None:
     left = seconds(due_at) - seconds(at or now())
     said = translator(lang)
     when = when_text(due_at, lang)
+    away = [a for a in away_now(game, at or now()) if a.player == player]
+    if away:  # R8.5: the deadline waits for the seat's return
+        return said.say(Msg("{player} to move, due {when}, in {span}; {player} is away until {until} (R8.5)",
+                            player=player, when=when, span=_span(left, lang), until=when_text(at_of(away[0].end),
+                                                                                              lang)))
     if left > 0:
         return said.say(Msg("{player} to move, due {when}, in {span}", player=player, when=when,
                             span=_span(left, lang)))
@@ -126,3 +134,20 @@ def rule_text(game: Game, lang: str = "en") -> str | None:
                             deadline=deadline, reminder=duration_text(game.reminder, lang)))
     return said.say(Msg("deadline: {deadline} a turn from the entry that makes it the player's turn; "
                         "then the stand-in rule plays it (R8.1-R8.3)", deadline=deadline))
+
+
+def away_lines(game: Game, at: str | None = None, lang: str = "en") -> list[str]:
+    """R8.5: the game's absence allowance, what each seat has left, and who is away until when
+    (as of ``at``, default now); nothing for a game without an allowance."""
+    allowance = game.facts.absence
+    if allowance is None:
+        return []
+    said = translator(lang)
+    left = ", ".join(f"{p} {days_left(game, p)}" for p in game.players)
+    out = [said.say(Msg.plural("absence allowance (R8.5): {n} day a seat; days left: {left}",
+                               "absence allowance (R8.5): {n} days a seat; days left: {left}", allowance, left=left))]
+    for absence in away_now(game, at or now()):
+        out.append(said.say(Msg("{player} is away until {until}; the seat's deadlines wait, and its next turn "
+                                "move ends the absence (R8.5)", player=absence.player,
+                                until=when_text(at_of(absence.end), lang))))
+    return out

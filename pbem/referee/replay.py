@@ -23,6 +23,7 @@ from pbem.log.game import Facts, Game, Keys, Opening
 from pbem.log.moves import Move, validate
 from pbem.log.records import (
     Abandon,
+    AwayMove,
     CommitMove,
     Create,
     Difference,
@@ -113,13 +114,15 @@ def _facts(first: Create) -> Facts:
     deadline, reminder = options.deadline, options.reminder
     if reminder is not None and (deadline is None or reminder >= deadline):
         raise ValueError("options.reminder needs a deadline, and must be shorter than it (R8.1)")
+    if options.absence is not None and deadline is None:
+        raise ValueError("options.absence needs a deadline, which an absence extends (R8.5)")
     board = Board.from_data(data["map"])
     board.regions_in_use(len(players))
     return Facts(
         game_id=first.game_id, players=players, board=board, catalogue=Catalogue.from_data(data["tokens"]),
         first_named=options.first, secret_commitment=first.secret_commitment,
         made=first.made, edition=edition, data_hash=recorded, bots=bots,
-        deadline=deadline, reminder=reminder, whole_turns=whole_turns(first.engine),
+        deadline=deadline, reminder=reminder, whole_turns=whole_turns(first.engine), absence=options.absence,
     )
 
 
@@ -222,7 +225,7 @@ def _turn_key(game: Game) -> tuple[Any, ...] | None:
 def _replay_move(game: Game, entry: Sent) -> None:
     seq, move = entry.seq, _recorded_move(entry)
     if not isinstance(entry, Played):
-        verdict = judge(game, move, signatures=False)
+        verdict = judge(game, move, signatures=False, at=entry.at)
         match move:
             case CommitMove():
                 game.commits[move.player] = move.nonce_commitment
@@ -232,6 +235,8 @@ def _replay_move(game: Game, entry: Sent) -> None:
                 game.nonces[move.player] = move.nonce
             case ResignMove():
                 game.resigned.add(move.player)  # R8.4: the stand-in plays the seat from now on
+            case AwayMove():
+                pass  # R8.5: every reader reads the absences from the entries (pbem.referee.absence)
             case TurnMove():
                 pass  # a turn is recorded as a move entry, with its outcome (parse_entry checks)
             case _:

@@ -26,7 +26,8 @@ from pbem.fair.dealing import HostFaces
 from pbem.i18n import Msg
 from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
-from pbem.log.records import Draft, Replace, Resign, Standin, Timeout
+from pbem.log.records import Away, Draft, Replace, Resign, Standin, Timeout
+from pbem.referee.absence import away_at, extended_due, moment_text
 from pbem.referee.reveals import RevealFaces
 from pbem.referee.signatures import check_one_key
 from pbem.rules import FaceUnknown, RuleError, action_from_dict, play
@@ -37,8 +38,9 @@ SEAT_RECORDS = (Standin, Resign, Replace)
 
 
 def due_at(game: Game) -> str:
-    assert game.deadline is not None
-    return at_of(seconds(game.at_of(game.turn_since)) + game.deadline)
+    """R8.1, R8.5: when the current turn is due, its deadline extended by the seat's absences."""
+    assert game.deadline is not None and game.to_move is not None
+    return extended_due(game, game.to_move, game.turn_since)
 
 
 # --- the host: the entries ----------------------------------------------------------------
@@ -84,6 +86,7 @@ def _check_timeout(game: Game, entry: Timeout) -> None:
         raise TamperError(Msg("entry {seq}: {player} resigned; their turns are 'standin' entries",
                               seq=seq, player=player), "R8.4")
     due = due_at(game)
+    _check_absent(game, entry, due)
     if entry.since != game.turn_since or entry.due != due:
         raise TamperError(
             Msg("entry {seq}: the timeout names the turn begun at entry {since}, due "
@@ -96,6 +99,25 @@ def _check_timeout(game: Game, entry: Timeout) -> None:
                 "(the turn began at entry {turn_since}, {began})", seq=seq, at=entry.at, player=player, due=due,
                 turn_since=game.turn_since, began=game.at_of(game.turn_since)), "R8.2",
         )
+
+
+def _check_absent(game: Game, entry: Timeout, due: str) -> None:
+    """R8.5: no timeout while the seat is away, nor before the deadline its absences extended."""
+    seq, player = entry.seq, str(entry.player)
+    away = away_at(game, player, entry.at)
+    if away is not None:
+        raise TamperError(Msg("entry {seq}: a timeout recorded at {at}, while {player} was away (declared at entry "
+                              "{away_seq}, until {until}): no timeout is due for a seat while it is absent",
+                              seq=seq, at=entry.at, player=player, away_seq=away.seq,
+                              until=moment_text(away.end)), "R8.5")
+    assert game.deadline is not None
+    unextended = at_of(seconds(game.at_of(game.turn_since)) + game.deadline)
+    if due != unextended and entry.at < due:
+        raise TamperError(Msg("entry {seq}: a timeout recorded at {at}, before {player}'s deadline {due}: the "
+                              "turn began at entry {turn_since} ({began}), and {player}'s absence extends its "
+                              "deadline {unextended} by its overlap with the turn (R8.2)", seq=seq, at=entry.at,
+                              player=player, due=due, turn_since=game.turn_since, began=game.at_of(game.turn_since),
+                              unextended=unextended), "R8.5")
 
 
 def _replay_standin(game: Game, entry: Standin) -> None:
@@ -171,7 +193,7 @@ def check_resign(game: Game, player: str) -> None:
 # --- what changed, for show, verify and audit -------------------------------------------------
 
 def record_lines(game: Game) -> list[Msg]:
-    """Every timeout, stand-in turn, resignation and change of hands, with its time (each a
+    """Every timeout, stand-in turn, resignation, absence and change of hands, with its time (each a
     :class:`pbem.i18n.Msg`: its English as it was, said in the reader's language by the caller)."""
     out: list[Msg] = []
     for entry in game.entries:
@@ -186,6 +208,10 @@ def record_lines(game: Game) -> list[Msg]:
             case Resign():
                 out.append(Msg("entry {seq} ({at}): {player} resigned; the stand-in plays the seat (R8.4)",
                                seq=seq, at=at, player=who))
+            case Away():
+                out.append(Msg.plural("entry {seq} ({at}): {player} declared an absence of {n} day (R8.5)",
+                                      "entry {seq} ({at}): {player} declared an absence of {n} days (R8.5)",
+                                      entry.days, seq=seq, at=at, player=who))
             case Replace():
                 out.append(Msg("entry {seq} ({at}): seat {player} handed to a new player, key {key}... (R8.4)",
                                seq=seq, at=at, player=who, key=entry.key[8:20]) if entry.key else

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.log.clock import at_of, now
 from pbem.log.game import Game
+from pbem.referee.absence import away_now, days_left
 from pbem.referee.deadlines import due
 from pbem.views.text import next_step
 
@@ -50,4 +52,7 @@ def state_json(game: Game) -> dict[str, Any]:
         out["deadline"] = {"seconds": game.deadline, "reminder": game.reminder,
                            "turn_since": game.turn_since,
                            "due": None if found is None else {"player": found[0], "at": found[1]}}
+    if game.facts.absence is not None:  # R8.5: the allowance, the days left, who is away until when
+        out["absence"] = {"allowance": game.facts.absence, "left": {p: days_left(game, p) for p in game.players},
+                          "away": {a.player: at_of(a.end) for a in away_now(game, now())}}
     return out

@@ -12,9 +12,11 @@ from collections.abc import Sequence
 from typing import assert_never
 
 from pbem.i18n import Msg, translator
+from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
 from pbem.log.records import (
     Abandon,
+    Away,
     Commit,
     Create,
     Entry,
@@ -71,6 +73,13 @@ def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
             return [said.say(Msg("entry {seq} ({at}): {player} resigns; from now on the stand-in rule plays the seat "
                                  "at once, and its cubes stay and count (R8.4)", seq=seq, at=_when(entry.at),
                                  player=player))]
+        case Away():
+            return [said.say(Msg.plural(
+                "entry {seq} ({at}): {player} is away for {n} day, until {until} at the latest; {player}'s "
+                "deadlines wait, and {player}'s next turn move ends the absence (R8.5)",
+                "entry {seq} ({at}): {player} is away for {n} days, until {until} at the latest; {player}'s "
+                "deadlines wait, and {player}'s next turn move ends the absence (R8.5)", entry.days, seq=seq,
+                at=_when(entry.at), player=player, until=_when(at_of(seconds(entry.at) + entry.days * 86400))))]
         case Replace():
             if entry.key:
                 return [said.say(Msg("entry {seq} ({at}): the host hands {player}'s seat to a new player with a new "

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from pbem.i18n import Msg, translator
 from pbem.log import notation
+from pbem.log.clock import at_of, now
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.log.records import Entry
+from pbem.referee.absence import away_now
 from pbem.referee.admit import own_regions
-from pbem.referee.deadlines import duration_text, phrase, rule_text
+from pbem.referee.deadlines import duration_text, phrase, rule_text, when_text
 from pbem.referee.seats import SEAT_RECORDS
 from pbem.referee.seatview import SeatView
 from pbem.rules import Phase
@@ -39,6 +41,7 @@ def template(view: SeatView, lang: str = "en") -> str:
     if due is not None:
         when = due.split(", due ", 1)[-1] if lang == "en" else (phrase(game, lang=lang) or due)
         lines += orders.wrap(said.say(Msg("Deadline (R8.1): due {when}.", when=when)).split(), "# ", "#   ")
+    lines += _away_notice(game, player, lang)
     if state.to_move != player:
         lines += orders.wrap(said.say(Msg("It is not {player}'s turn: a move now would be refused (R3).",
                                           player=player)).split(), "# ", "# ")
@@ -90,6 +93,32 @@ def resign_template(view: SeatView, lang: str = "en") -> str:
         "stay and count. The host may hand the seat to a new player. Sign it if you have a key.", player=player))
     return "\n".join([*_short_notices(game, lang), *orders.wrap(text.split(), "# ", "# "),
                       *notation.header_lines(game.game_id, player, after["seq"], after["hash"]), "resign"]) + "\n"
+
+
+def _away_notice(game: Game, player: str, lang: str) -> list[str]:
+    """R8.5: that the seat is away, until when, and that its next turn move ends the absence."""
+    away = [a for a in away_now(game, now()) if a.player == player]
+    if not away:
+        return []
+    text = translator(lang).say(Msg("You are away until {until} (R8.5); your next turn move ends it.",
+                                    until=when_text(at_of(away[0].end), lang)))
+    return orders.wrap(text.split(), "# ", "#   ")
+
+
+def away_template(view: SeatView, days: int, lang: str = "en") -> str:
+    """The move that declares an absence of ``days`` for the view's seat (R8.5), answering the
+    log's last entry (P7)."""
+    game, player = view.game, view.seat
+    after = after_of(game)
+    text = translator(lang).say(Msg.plural(
+        "{player} is away for {n} day from when the host records this (R8.5): the seat's deadlines wait that "
+        "long, and its next turn move ends the absence early, the unused days returning. Sign it if you have "
+        "a key.", "{player} is away for {n} days from when the host records this (R8.5): the seat's deadlines "
+        "wait that long, and its next turn move ends the absence early, the unused days returning. Sign it if "
+        "you have a key.", days, player=player))
+    return "\n".join([*_short_notices(game, lang), *orders.wrap(text.split(), "# ", "# "),
+                      *notation.header_lines(game.game_id, player, after["seq"], after["hash"]),
+                      f"away {days}"]) + "\n"
 
 
 def _deadline_rule(game: Game, lang: str) -> str | None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pbem.i18n import N_, Msg, Name, translator
 from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game
-from pbem.referee.deadlines import phrase, rule_text
+from pbem.referee.deadlines import away_lines, phrase, rule_text
 from pbem.referee.seatview import SeatView
 from pbem.rules import (
     Action,
@@ -310,6 +310,7 @@ def deadline_lines(game: Game, lang: str = "en") -> list[str]:
     if game.resigned:
         out.append(said.say(Msg("resigned (played by the stand-in, R8.4): {seats}",
                                 seats=", ".join(sorted(game.resigned)))))
+    out.extend(away_lines(game, lang=lang))
     out.extend(record_lines(game, lang))
     return out
 

@@ -14,10 +14,13 @@ from typing import Any
 
 from pbem.errors import PbemError, UnknownError
 from pbem.i18n import Msg, translator
+from pbem.log.clock import at_of
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.records import Entry, Reveal
+from pbem.referee.absence import away_now
 from pbem.referee.audit import audit
+from pbem.referee.deadlines import when_text
 from pbem.referee.replay import apply_entry, game_from_first, replay
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.views.narrate import entry_lines, status_line
@@ -127,6 +130,11 @@ class Summary:
         labels = f" [{'; '.join(self.labels)}]" if self.labels else ""  # TEST GAME, ...: fixed tokens
         if self.status is GameStatus.IN_PLAY:
             text = Msg("{game}: {status}; {who} to move since {at} (entry {since}); last entry {last}", **values)
+            away = away_now(self.game, self.game.entries[-1].at)  # R8.5, as of the last entry (the line is kept)
+            if away:
+                text = Msg("{line}; away (R8.5): {seats}", line=text, seats=", ".join(
+                    said.say(Msg("{player} until {until}", player=a.player, until=when_text(at_of(a.end), lang)))
+                    for a in away))
         elif self.status is GameStatus.COMMITTING:
             text = Msg("{game}: {status}; {who} to commit to a nonce (P4) since {at} (entry {since}); "
                        "last entry {last}", **values)

@@ -10,6 +10,7 @@ other module of pbem).
 from pbem.log.records.entries import (
     Abandon,
     AnyEntry,
+    Away,
     Commit,
     Create,
     Draft,
@@ -32,6 +33,7 @@ from pbem.log.records.reader import ZEROS, parse_entry
 from pbem.log.records.sent import (
     MOVE_KINDS,
     OPENING_MOVES,
+    AwayMove,
     CommitMove,
     NonceMove,
     ResignMove,
@@ -47,6 +49,8 @@ __all__ = [
     "ZEROS",
     "Abandon",
     "AnyEntry",
+    "Away",
+    "AwayMove",
     "Commit",
     "CommitMove",
     "Create",

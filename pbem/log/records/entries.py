@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypeAlias, assert_never, cast
 
-from pbem.log.records.sent import CommitMove, NonceMove, ResignMove, move_of
+from pbem.log.records.sent import AwayMove, CommitMove, NonceMove, ResignMove, move_of
 from pbem.log.records.sent import Move as SentMove
 from pbem.log.records.values import Difference, Edition, Flip, Made, Options, SaltOf, Setup, written_outcome
 from pbem.record import Record
@@ -109,7 +109,8 @@ class Create(Entry):
     @property
     def options(self) -> Options:
         raw = self.raw["options"]
-        return Options(raw.get("first"), raw.get("deadline"), raw.get("reminder"), dict(raw.get("bots", {})))
+        return Options(raw.get("first"), raw.get("deadline"), raw.get("reminder"), dict(raw.get("bots", {})),
+                       raw.get("absence"))
 
     @property
     def engine(self) -> dict[str, Any]:
@@ -178,6 +179,16 @@ class Resign(Sent):
     """R8.4: a player leaves; the stand-in plays the seat from now on."""
 
     KIND: ClassVar[str] = "resign"
+
+
+class Away(Sent):
+    """R8.5: a player's absence of whole days, from this entry's ``at``."""
+
+    KIND: ClassVar[str] = "away"
+
+    @property
+    def days(self) -> int:
+        return int(self.raw["move"]["days"])
 
 
 class Waive(Entry):
@@ -326,8 +337,8 @@ class Reveal(Entry):
         return str(self.raw["secret"])
 
 
-AnyEntry: TypeAlias = (Create | Commit | Nonce | Resign | Waive | Abandon | Start | Move | Timeout | Standin
-                       | Replace | Reveal)
+AnyEntry: TypeAlias = (Create | Commit | Nonce | Resign | Away | Waive | Abandon | Start | Move | Timeout
+                       | Standin | Replace | Reveal)
 """Every kind of entry (``schemas/entry.json``): the closed set a ``match`` with ``assert_never``
 covers (the reader makes no other: :func:`kinded`)."""
 
@@ -337,8 +348,8 @@ def kinded(entry: Entry) -> AnyEntry:
     return cast(AnyEntry, entry)
 
 
-def as_sent(move: CommitMove | NonceMove | ResignMove) -> Draft:
-    """The entry recording an opening move or a resignation as sent (a turn is recorded with
+def as_sent(move: CommitMove | NonceMove | ResignMove | AwayMove) -> Draft:
+    """The entry recording an opening move, a resignation or an absence as sent (a turn is recorded with
     its outcome: :meth:`Move.played_as`)."""
     entry: type[Entry]
     match move:
@@ -348,6 +359,8 @@ def as_sent(move: CommitMove | NonceMove | ResignMove) -> Draft:
             entry = Nonce
         case ResignMove():
             entry = Resign
+        case AwayMove():
+            entry = Away
         case _:
             assert_never(move)
     return Draft(entry, {"player": move.player, "move": move.to_raw()})

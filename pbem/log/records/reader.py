@@ -15,6 +15,7 @@ from pbem.log import shape
 from pbem.log.clock import is_at
 from pbem.log.records.entries import (
     Abandon,
+    Away,
     Commit,
     Create,
     Entry,
@@ -43,6 +44,7 @@ _OPTIONS = mapping({}, {
     "first": shape.maybe(NAME), "deadline": whole(60, 31622400),
     "reminder": whole(60, 31622400),
     "bots": mapping({}, rest=shape.one_of("random", "greedy", "mcts"), keys=NAME),
+    "absence": whole(1, 366),
 })
 _CREATE = mapping({
     **_CHAIN, "protocol": shape.one_of("pbem-rattus/v2"), "engine": mapping(
@@ -68,6 +70,7 @@ _SHAPES: dict[str, tuple[type[Entry], Check]] = {cls.KIND: (cls, check) for cls,
     (Commit, mapping({**_PLAYER, "move": shape.move}, _SIGNED)),
     (Nonce, mapping({**_PLAYER, "move": shape.move}, _SIGNED)),
     (Resign, mapping({**_PLAYER, "move": shape.move}, _SIGNED)),
+    (Away, mapping({**_PLAYER, "move": shape.move}, _SIGNED)),
     (Waive, mapping(_PLAYER, _SIGNED)),
     (Abandon, mapping(_CHAIN, _SIGNED)),
     (Start, _START),

@@ -3,8 +3,9 @@
 A move file says its kind (``kind: commit``); :func:`move_of` is the only place that reads
 it, and returns the record of that kind: :class:`CommitMove` (P4's commitment, with the key
 it registers, P8), :class:`NonceMove` (P4's reveal), :class:`TurnMove` (a turn's actions,
-R3-R7) or :class:`ResignMove` (R8.4).  Every other module asks the record's class, with a
-``match`` over :data:`Move` (the closed set: a kind left out fails the type check).
+R3-R7), :class:`ResignMove` (R8.4) or :class:`AwayMove` (an absence, R8.5).  Every other
+module asks the record's class, with a ``match`` over :data:`Move` (the closed set: a kind
+left out fails the type check).
 
 Each kind's ``write`` is the one writer of a new move of its kind (a player's nonce tool, a
 bot seat, the demo); :meth:`SentMove.to_raw` gives the move as sent, the very mapping that
@@ -125,11 +126,25 @@ class ResignMove(SentMove):
         return cls(game, player, cls._fields_of(game, player, after))
 
 
-Move: TypeAlias = CommitMove | NonceMove | TurnMove | ResignMove
+class AwayMove(SentMove):
+    """R8.5: a player declares an absence of whole ``days``, starting when it is recorded."""
+
+    KIND: ClassVar[str] = "away"
+
+    @classmethod
+    def write(cls, game: str, player: str, after: dict[str, Any], days: int) -> AwayMove:
+        return cls(game, player, cls._fields_of(game, player, after, days=days))
+
+    @property
+    def days(self) -> int:
+        return int(self.sent["days"])
+
+
+Move: TypeAlias = CommitMove | NonceMove | TurnMove | ResignMove | AwayMove
 """Every kind of move file: ``match`` over it with ``assert_never`` for the closed set."""
 
-MOVE_KINDS: dict[str, type[CommitMove] | type[NonceMove] | type[TurnMove] | type[ResignMove]] = {
-    cls.KIND: cls for cls in (CommitMove, NonceMove, TurnMove, ResignMove)
+MOVE_KINDS: dict[str, type[CommitMove] | type[NonceMove] | type[TurnMove] | type[ResignMove] | type[AwayMove]] = {
+    cls.KIND: cls for cls in (CommitMove, NonceMove, TurnMove, ResignMove, AwayMove)
 }
 """Each kind's record, by the name a move file gives it (``schemas/move.json``)."""
 

@@ -36,12 +36,14 @@ class Flip(Record):
 
 
 class Options(Record):
-    """Entry 0's options: the first player (R2.1), the deadline and reminder (R8.1), the bot seats."""
+    """Entry 0's options: the first player (R2.1), the deadline and reminder (R8.1), the bot seats,
+    each seat's absence allowance in whole days (R8.5)."""
 
     first: str | None
     deadline: int | None
     reminder: int | None
     bots: dict[str, str]
+    absence: int | None
 
     def to_raw(self) -> dict[str, Any]:
         options: dict[str, Any] = {"first": self.first}
@@ -51,6 +53,8 @@ class Options(Record):
             options["reminder"] = self.reminder
         if self.bots:
             options["bots"] = dict(self.bots)
+        if self.absence is not None:
+            options["absence"] = self.absence
         return options
 
 
