@@ -31,6 +31,7 @@ from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.records import Reveal
 from pbem.mail.outbox import Queue
+from pbem.mail.outgoing import octet_part
 from pbem.mail.replies import compose, tag
 from pbem.referee.audit import audit
 from pbem.rules import winner
@@ -115,7 +116,7 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
         subject, body, page = texts[lang]
         msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
         msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
-        msg.add_attachment(page, subtype="html", filename=end_name(game))  # the audit in the player's browser
+        msg.add_attachment(page.encode("utf-8"), **octet_part(end_name(game)))  # the audit in the player's browser
         out.append(msg)
     spooled = queue.put(batch, "final", out)  # False: another run queued it a moment ago
     _note_announced(path, game)
