@@ -18,11 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from audittools import EXAMPLE, EXAMPLES, TOOL_MODULE, pbem, tampered
+import yaml
+from audittools import EXAMPLE, EXAMPLES, ROOT, TOOL_MODULE, pbem, tampered
+from clitools import ok
 from pagetools import ARTIFACTS, audit_text, audited, open_page
 from tampering import Entries, first, rechain, write
 
 from pbem.fair.protocol import nonce_commitment, secret_commitment
+from pbem.host.create import NewGame, create
 from pbem.log.logfile import read_docs
 from pbem.views.endpage import end_page
 from pbem.views.text import audit_verdict
@@ -63,6 +66,9 @@ def test_on_every_example_the_page_says_what_audit_min_and_pbem_audit_say(browse
         assert (seen["code"], seen["lines"][-1], seen["verdict"]) == (code, verdict, verdict), log
         assert seen["kind"] == "fair" and seen["source"] == "checked: the copy of the log in this page"
         assert any(line.startswith("ok: all ") and "flipped tokens" in line for line in seen["lines"])
+        said = browser.eval("document.getElementById('audit-next').textContent")
+        assert any(line.startswith("TEST GAME:") for line in seen["lines"])  # the examples' secrets were supplied
+        assert said.startswith("But this is a test game: its secret was not made at random"), said
         assert browser.requests[-1] == page.as_uri() and all(u.startswith("file:") for u in browser.requests)
     browser.screenshot(ARTIFACTS / "audit-page-phone.png") if ARTIFACTS.is_dir() else None
 
@@ -154,6 +160,7 @@ def test_a_log_chosen_from_the_disk_is_checked(browser: Any, end_3p: Path, entri
     cut = write(tmp_path / "kept.yaml", entries[:-1])  # a copy kept before the secret was revealed
     node = browser.send("DOM.querySelector", nodeId=browser.send("DOM.getDocument")["root"]["nodeId"],
                         selector="#audit-file")["nodeId"]
+    browser.eval("document.getElementById('audit').setAttribute('data-code', '')")  # no answer until the file's
     browser.send("DOM.setFileInputFiles", nodeId=node, files=[str(cut)])
     seen = audited(browser)
     assert seen["source"] == "checked: your file kept.yaml"
@@ -164,7 +171,6 @@ def test_a_log_chosen_from_the_disk_is_checked(browser: Any, end_3p: Path, entri
 def test_signatures_are_checked_with_the_browsers_ed25519(browser: Any, end_3p: Path, tmp_path: Path) -> None:
     """P8: a host-signed log verifies; a signature moved to another entry is refused (exit 8), as audit_min says."""
     from pbem.fair.keys import keygen
-    from pbem.host.create import NewGame, create
     from pbem.sim.demo import open_game
 
     keygen(tmp_path / "host.key")
@@ -236,3 +242,34 @@ def test_the_pages_log_is_the_log_and_cannot_break_out_of_its_block(tmp_path: Pa
     assert "</script><script>alert" not in text and text.count("<script") == 2  # its script, the log
     block = re.search(r'<script type="application/json" id="pbem-audit">(.*?)</script>', text, re.S)
     assert block is not None and json.loads(block.group(1))["log"] == log.read_text(encoding="utf-8")
+
+
+VECTORS = yaml.safe_load((ROOT / "docs" / "protocol-vectors.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", [c for c in VECTORS["cases"] if not any(c["input"]["nonces"])],
+                         ids=lambda c: c["name"])
+def test_the_protocol_vectors_deal_is_what_the_browser_recomputes(browser: Any, end_3p: Path, tmp_path: Path,
+                                                                   case: dict[str, Any]) -> None:
+    """P4-P6 against docs/protocol-vectors.yaml: a game made from a case's secret, every seat waived (its
+    nonces are empty), the secret revealed at once.  The start publishes the case's commitments, and
+    the browser recomputes exactly them (it says HOST'S DEAL: no player's nonce went into the seed)."""
+    inp = case["input"]
+    games = tmp_path / "games"
+    create(games, NewGame(inp["game_id"], tuple(inp["players"]), first=inp["first_named"],
+                          secret=bytes.fromhex(inp["secret"])))
+    for player in inp["players"]:
+        ok("waive", inp["game_id"], "--player", player, "--games", games)
+    es = read_docs(games / inp["game_id"] / "log.yaml")[0]
+    start = es[-1]
+    assert start["kind"] == "start" and start["commitments"] == [t["commit"] for t in case["tokens"]]
+    assert start["setup"]["plague"] == case["plague_start"]
+    es.append({"at": es[-1]["at"], "kind": "reveal", "secret": inp["secret"]})
+    log = write(tmp_path / "revealed.yaml", rechain(es))
+    open_page(browser, end_3p, READY)
+    seen = audit_text(browser, log.read_text(encoding="utf-8"))
+    assert (seen["code"], seen["kind"], seen["lines"]) == (0, "host", minimal(log)["lines"])
+    assert "ok: all 49 commitments recomputed; they commit to exactly the game's catalogue (P6)" in seen["lines"]
+    said = browser.eval("document.getElementById('audit-next').textContent")
+    assert said == ("No player's words went into the order of the rats: the host alone could have chosen it. "
+                    "Ask the host why.")

@@ -53,7 +53,8 @@ AUDIT_UI_JS = r"""
       $('audit-source').textContent = source;
       $('audit-verdict').textContent = line;
       $('audit-verdict').className = v.kind;
-      $('audit-next').textContent = W['next_' + v.kind];
+      var test = result.lines.some(function (l) { return l.indexOf('TEST GAME:') === 0; });  // its secret was supplied
+      $('audit-next').textContent = test && v.kind === 'fair' ? W.next_test : W['next_' + v.kind];
       var list = $('audit-lines');
       list.textContent = '';
       result.lines.forEach(function (text) {  // each line its own item: lines apart, never run together
@@ -103,6 +104,8 @@ def audit_words(lang: str) -> dict[str, str]:
                          rule="{rule}", doc=PROTOCOL_DOC)),
         "next_fair": say(Msg("Nobody, the host included, chose the order of the rats, and every rat turned face up "
                              "is the one sealed at the start.")),
+        "next_test": say(Msg("But this is a test game: its secret was not made at random, so whoever knows it knew "
+                             "every face; the check proves nothing about fair play.")),
         "next_host": say(Msg("No player's words went into the order of the rats: the host alone could have "
                              "chosen it. Ask the host why.")),
         "next_notyet": say(Msg("The host reveals the secret when the game is over: check again with the last "
