@@ -31,11 +31,10 @@ from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.records import Reveal
 from pbem.mail.outbox import Queue
-from pbem.mail.outgoing import octet_part
+from pbem.mail.outgoing import end_name, octet_part
 from pbem.mail.replies import compose, tag
 from pbem.referee.audit import audit
 from pbem.rules import winner
-from pbem.views.endpage import end_name, end_page
 from pbem.views.text import audit_verdict, trust_lines
 
 _log = logging.getLogger("pbem.mail.host")
@@ -105,6 +104,8 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     if queue.spooled(batch) or _legacy_announced(queue, game):
         _note_announced(path, game)
         return 0
+    from pbem.views.endpage import end_page  # start-up speed: the page's drawing (xml.etree), only at a game's end
+
     log_bytes = (path / LOG_NAME).read_bytes()
     settings = load_settings(path)
     texts: dict[str, tuple[str, str, str]] = {}
@@ -116,7 +117,8 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
         subject, body, page = texts[lang]
         msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
         msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
-        msg.add_attachment(page.encode("utf-8"), **octet_part(end_name(game)))  # the audit in the player's browser
+        page_name = end_name(game.game_id, game.last_seq)  # the audit in the player's browser
+        msg.add_attachment(page.encode("utf-8"), **octet_part(page_name))
         out.append(msg)
     spooled = queue.put(batch, "final", out)  # False: another run queued it a moment ago
     _note_announced(path, game)
@@ -157,7 +159,8 @@ def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
         *trust_lines(game, lang=lang),
         "",
         said.say(Msg("Check it yourself with no program but a web browser: open the attached {page}; it checks "
-                     "the log with the browser alone, not with the host's word.", page=end_name(game))),
+                     "the log with the browser alone, not with the host's word.",
+                     page=end_name(game.game_id, game.last_seq))),
         said.say(Msg("Check it yourself with the attached log and nothing else: 'pbem audit log.yaml', or "
                      "'python3 tools/audit_min.py log.yaml' (the standard library alone).")),
         said.say(Msg("No audit can tell who made a nonce: check that yours was yours with the words you kept, "

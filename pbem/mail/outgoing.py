@@ -73,6 +73,11 @@ def lead(subject: str) -> str:
     return safe_header(subject, SUBJECT_LEAD)
 
 
+def end_name(game_id: str, seq: int) -> str:
+    """The end mail's page (:mod:`pbem.views.endpage`), named as every page a mail attaches: game, entry, kind."""
+    return f"{game_id}-{seq}-audit.html"
+
+
 def octet_part(filename: str) -> dict[str, Any]:
     """``add_attachment``'s arguments for a file that no client shows inline or quotes in a
     Reply: ``application/octet-stream``, offered as a file to save or open by its name."""

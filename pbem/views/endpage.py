@@ -1,7 +1,8 @@
-"""The end mail's page (``GAME-SEQ-audit.html``): the final scores, the audit in the browser, the final board.
+"""The end mail's page (``GAME-SEQ-audit.html``): the final scores and the audit in the browser.
 
 The viewer (`pbem html`) draws every entry and is over a megabyte; the end mail carries this small
-page instead, beside the log: what the game ended with, and :mod:`pbem.views.auditpage`'s section,
+page instead, beside the log (no board: the mail stays small, the players saw the board in their last
+mails): what the game ended with, and :mod:`pbem.views.auditpage`'s section,
 which checks the very log the page carries (or the attached ``log.yaml``, chosen from the disk)
 with the browser alone (PROTOCOL P3-P6).  Its words are public facts of the log (P10).
 """
@@ -13,13 +14,7 @@ from pbem.log.game import Game
 from pbem.views.auditpage import AUDIT_STYLE, audit_script, audit_section
 from pbem.views.html import page_head
 from pbem.views.markup import Markup, render
-from pbem.views.svg import board_svg
 from pbem.views.text import result_lines
-
-
-def end_name(game: Game) -> str:
-    """The attachment's name in the end mail, as every page a mail attaches is named: game, entry, kind."""
-    return f"{game.game_id}-{game.last_seq}-audit.html"
 
 
 def end_page(game: Game, log_text: str, lang: str = "en") -> str:
@@ -31,8 +26,7 @@ def end_page(game: Game, log_text: str, lang: str = "en") -> str:
     lines = [say(Msg("Final scores: {scores}.", scores=", ".join(f"{p} {scores[p]}" for p in game.players))),
              *result_lines(game.state, lang=lang)]
     body = render(END, title=title, lines=Markup("".join(render("<li>{line}</li>\n", line=line) for line in lines)),
-                  board_label=say(Msg("the board at the end")), section=audit_section(log_text, lang),
-                  board=Markup(board_svg(game, lang=lang, panel=False)))
+                  section=audit_section(log_text, lang))
     return page_head(title, audit_script(), AUDIT_STYLE + END_STYLE, lang) + body
 
 
@@ -42,19 +36,14 @@ body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12p
 h1 { font-size: 20px; margin: 0 0 8px 0; }
 #final { font-size: 18px; padding-left: 24px; }
 #final li { margin-bottom: 6px; }
-summary { min-height: 44px; line-height: 44px; font-size: 16px; }
-#end-board svg { width: 1000px; max-width: none; height: auto; border: 1px solid #999; background: #fff; }
-#end-board { overflow-x: auto; }
 """
-"""The board, once opened, is drawn at its own size (its smallest words 12 px), scrolled sideways on a phone."""
 
 END = """<body>
 <main id="end">
 <h1>{title}</h1>
 <ul id="final">
 {lines}</ul>
-{section}<details id="end-board"><summary>{board_label}</summary>{board}</details>
-</main>
+{section}</main>
 </body>
 </html>
 """
