@@ -66,7 +66,9 @@ def audited(browser: Browser, timeout: float = 60) -> dict[str, Any]:
 
 
 def audit_text(browser: Browser, text: str, name: str = "log.yaml") -> dict[str, Any]:
-    """The page's audit of another copy of a log (as the file chooser gives it), read back."""
+    """The page's audit of another copy of a log (as the file chooser gives it), read back once the
+    page's audit of its own copy has finished (each is shown as it finishes: the last asked for)."""
+    audited(browser)
     browser.eval(f"window.pbemAuditText({json.dumps(text)}, {json.dumps(name)})")
     return audited(browser)
 

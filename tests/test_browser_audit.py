@@ -16,6 +16,7 @@ import copy
 import gzip
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -276,3 +277,16 @@ def test_the_protocol_vectors_deal_is_what_the_browser_recomputes(browser: Any, 
     said = browser.eval("document.getElementById('audit-next').textContent")
     assert said == ("No player's words went into the order of the rats: the host alone could have chosen it. "
                     "Ask the host why.")
+
+
+def test_a_file_chosen_while_the_page_checks_its_own_copy_is_the_one_shown(browser: Any, end_3p: Path,
+                                                                          entries: Entries, tmp_path: Path) -> None:
+    es = copy.deepcopy(entries)
+    es[-1]["secret"] = "cd" * 32
+    bad = write(tmp_path / "bad.yaml", es)
+    open_page(browser, end_3p, READY)
+    browser.eval(f"window.pbemAuditText({json.dumps(bad.read_text(encoding='utf-8'))}, 'bad.yaml')")  # at once
+    seen = audited(browser)
+    time.sleep(1.5)  # the page's own check, had it run on, would have finished by now
+    again = audited(browser)
+    assert seen == again and seen["source"] == "checked: your file bad.yaml" and seen["code"] == 7

@@ -70,12 +70,13 @@ AUDIT_UI_JS = r"""
       var stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream('gzip'));
       return new Response(stream).arrayBuffer().then(function (buffer) { return new Uint8Array(buffer); });
     }
+    var latest = 0;  // only the last check asked for is shown (a file chosen while the page's own runs)
     function run(what, source) {
+      var mine = ++latest;
       box.setAttribute('data-code', '');
       $('audit-source').textContent = W.checking;
-      return window.pbemAudit(what).then(function (result) { show(result, source); }, function (err) {
-        $('audit-source').textContent = W.broken + ' ' + err;
-      });
+      return window.pbemAudit(what).then(function (result) { if (mine === latest) { show(result, source); } },
+        function (err) { if (mine === latest) { $('audit-source').textContent = W.broken + ' ' + err; } });
     }
     $('audit-file').addEventListener('change', function () {
       var file = this.files && this.files[0];
@@ -85,7 +86,8 @@ AUDIT_UI_JS = r"""
       reader.readAsArrayBuffer(file);
     });
     window.pbemAuditText = function (text, name) { return run(text, W.file.replace('{name}', name)); };
-    unpack(D.log_gz).then(function (bytes) { run(bytes, W.page); }, function (err) {
+    var first = latest;
+    unpack(D.log_gz).then(function (bytes) { if (latest === first) { run(bytes, W.page); } }, function (err) {
       $('audit-source').textContent = W.broken + ' ' + err;  // an old browser: the file button still serves
     });
   });
