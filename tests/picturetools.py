@@ -24,6 +24,7 @@ class Drawn(HTMLParser):
         self.depth = 0
         self.region_depth = -1
         self.narration = False
+        self.narration_depth = -1
         self.words: list[str] = []
         self.verdict = False
         self.violations: str | None = None
@@ -37,7 +38,9 @@ class Drawn(HTMLParser):
             self.violations = a.get("data-csp-violations")
         if a.get("id") == "view":
             self.entry = a.get("data-entry")
-        self.narration = a.get("id") in ("narration", "verdict")
+        if a.get("id") in ("narration", "verdict"):  # their words, the verdict's lines in paragraphs of their own
+            self.narration_depth = self.depth
+        self.narration = self.narration_depth >= 0
         cls = a.get("class")
         if tag == "g" and cls == "region" and a.get("data-in-play") == "true":
             self.region, self.region_depth = str(a["data-region"]), self.depth
@@ -52,6 +55,8 @@ class Drawn(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if self.depth == self.region_depth:
             self.region, self.region_depth = None, -1
+        if self.depth == self.narration_depth:
+            self.narration, self.narration_depth = False, -1
         self.depth -= 1
 
     def handle_data(self, data: str) -> None:

@@ -8,6 +8,8 @@ values and used as keys: custom data whose ids break the patterns is refused.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import itertools
 import json
 import xml.etree.ElementTree as ET
@@ -137,15 +139,20 @@ def test_the_page_of_a_game_with_hostile_names_holds_them_only_as_text(hostile_g
     text = page.read_text(encoding="utf-8")
     parser = Tags()
     parser.feed(text)
-    assert [a.get("type") for t, a in parser.tags if t == "script"] == [None, "application/json"]
+    scripts = [(a.get("type"), a.get("id")) for t, a in parser.tags if t == "script"]
+    assert scripts == [(None, None), ("application/json", "pbem-audit"), ("application/json", "pbem-data")]
     assert not [(t, k) for t, a in parser.tags for k in a if k.lower().startswith("on")]
-    assert text.count("<script") == 2 and "unsafe-inline" not in text
-    blob = text.split('<script type="application/json" id="pbem-data">', 1)[1].split("</script>", 1)[0]
-    assert not set(blob) & {"<", ">", "&", "\u2028", "\u2029"} and blob.isascii()
+    assert text.count("<script") == 3 and "unsafe-inline" not in text
+    for block in ("pbem-audit", "pbem-data"):  # the log's own text for the browser's audit; the entries
+        blob = text.split(f'<script type="application/json" id="{block}">', 1)[1].split("</script>", 1)[0]
+        assert not set(blob) & {"<", ">", "&", "\u2028", "\u2029"} and blob.isascii()
+    packed = json.loads(text.split('id="pbem-audit">', 1)[1].split("</script>", 1)[0])["log_gz"]
+    assert gzip.decompress(base64.b64decode(packed)) == (hostile_game / "h" / LOG_NAME).read_bytes()
     data = json.loads(blob)
     board = hostile_board()
     for frame in data["entries"]:
         check_svg(frame["svg"], board)
+        no_markup_from_data(ET.fromstring(frame["panel"]))  # the side panel, its own drawing: it parses
     lines = "\n".join(line for frame in data["entries"] for line in frame["lines"])
     assert any(name in lines for name in HOSTILE)  # the narration names regions, as text (textContent)
 

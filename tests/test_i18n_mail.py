@@ -452,8 +452,9 @@ def test_no_mail_holds_an_internal_id_or_orders_the_reader_for_the_stand_in(
 def test_the_english_mail_texts_are_as_they_were() -> None:
     from pbem.log.records import Entry
 
-    assert replies.round_subject("commit") == "round 1 of 2: commit to a nonce"
-    assert replies.round_subject("reveal") == "round 2 of 2: reveal your nonce"
+    # the opening's subjects in the words the round-1 mail explains (a secret number, its fingerprint), no jargon
+    assert replies.round_subject("commit") == "round 1 of 2: send the fingerprint of your secret number"
+    assert replies.round_subject("reveal") == "round 2 of 2: send your secret number"
     assert replies.move_text() == replies.MOVE_TEXT and replies.round_text() == replies.ROUND_TEXT
     assert replies.move_text().startswith("It is your move. Reply with the rest of your turn, one action a\n")
     entries = [Entry(1, T0, "red", {}), Entry(2, T0, None, {})]

@@ -98,7 +98,7 @@ def data_words(value: Any) -> Iterator[str]:
             yield from data_words(v)
     elif isinstance(value, dict):
         for key, v in value.items():
-            if key == "svg":
+            if key in ("svg", "panel"):  # an entry's map and its panel: their texts
                 yield from svg_words(v)
             elif key not in ("tree", "game", "seat", "to", "prefix", "after", "opening", "committed", "changed", "at"):
                 yield from data_words(v)

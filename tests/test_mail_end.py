@@ -18,6 +18,8 @@ from endtools import audits_alone, new_game, take
 from mailgame import HOST, THREE, Table, attachments, read_game
 from mailtools import plain
 
+from pbem.views.endpage import end_page
+
 
 @pytest.fixture(autouse=True)
 def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,6 +64,8 @@ def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path:
         assert "(R6.5)" in text and game.secret.hex() in text and "verdict: FAIR." in text
         log = attachments(final)["log.yaml"]
         assert log == host_log
+        page = attachments(final)[f"g-{game.last_seq}-audit.html"].decode("utf-8")  # the audit in a browser
+        assert page == end_page(game, host_log.decode("utf-8"), "en") and f"g-{game.last_seq}-audit.html" in text
         audits_alone(log, tmp_path / f"kept-{seat.player}")
     assert cli("reveal", "g", "--games", games).exit_code != 0  # revealed once, by the step
 

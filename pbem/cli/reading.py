@@ -141,7 +141,7 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
     from pbem.views.html import game_page
     from pbem.views.timeline import read_checked
 
-    page, n = game_page(*read_checked(log), lang=lang)
+    page, n = game_page(*read_checked(log), lang=lang, log_text=log.read_bytes().decode("utf-8"))
     out.write_text(page, encoding="utf-8")
     click.echo(say(Msg.plural("{out}: {n} entry; open it in a browser (arrow keys step through the game)",
                               "{out}: {n} entries; open it in a browser (arrow keys step through the game)",

@@ -5,7 +5,9 @@ Once a game's secret is revealed (by the host's step at the game's end, ``pbem n
 one mail: the final scores, the winner and how a tie was broken (R6.5), the secret,
 the audit's verdict as ``pbem audit`` prints it, and the final log attached, so that
 ``pbem audit log.yaml`` (or ``tools/audit_min.py log.yaml``) on that attachment alone
-says the same (P6).  The batch is named for the game's identity (its id and the hash of
+says the same (P6); and ``GAME-SEQ-audit.html`` (:mod:`pbem.views.endpage`), a page that checks that
+log in the player's browser, for a player with no program but a mail client and a browser.
+The batch is named for the game's identity (its id and the hash of
 its first entry, :meth:`pbem.mail.outbox.Queue.game_batch`), and ``mail-final.txt`` in
 the game's folder notes it, so a game's end is announced once, whichever run (``pbem
 mail``, ``pbem serve``) sees it first, and a game made again under an old id is announced
@@ -29,6 +31,7 @@ from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_log
 from pbem.log.records import Reveal
 from pbem.mail.outbox import Queue
+from pbem.mail.outgoing import end_name, octet_part
 from pbem.mail.replies import compose, tag
 from pbem.referee.audit import audit
 from pbem.rules import winner
@@ -101,17 +104,21 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     if queue.spooled(batch) or _legacy_announced(queue, game):
         _note_announced(path, game)
         return 0
+    from pbem.views.endpage import end_page  # start-up speed: the page's drawing (xml.etree), only at a game's end
+
     log_bytes = (path / LOG_NAME).read_bytes()
     settings = load_settings(path)
-    texts: dict[str, tuple[str, str]] = {}
+    texts: dict[str, tuple[str, str, str]] = {}
     out: list[EmailMessage] = []
     for index, player in enumerate(p for p in game.players if p in emails):
         lang = settings.language(player)  # in the seat's language
         if lang not in texts:
-            texts[lang] = end_text(game, lang)
-        subject, body = texts[lang]
+            texts[lang] = (*end_text(game, lang), end_page(game, log_bytes.decode("utf-8"), lang))
+        subject, body, page = texts[lang]
         msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
         msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
+        page_name = end_name(game.game_id, game.last_seq)  # the audit in the player's browser
+        msg.add_attachment(page.encode("utf-8"), **octet_part(page_name))
         out.append(msg)
     spooled = queue.put(batch, "final", out)  # False: another run queued it a moment ago
     _note_announced(path, game)
@@ -151,6 +158,9 @@ def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
         verdict,
         *trust_lines(game, lang=lang),
         "",
+        said.say(Msg("Check it yourself with no program but a web browser: open the attached {page}; it checks "
+                     "the log with the browser alone, not with the host's word.",
+                     page=end_name(game.game_id, game.last_seq))),
         said.say(Msg("Check it yourself with the attached log and nothing else: 'pbem audit log.yaml', or "
                      "'python3 tools/audit_min.py log.yaml' (the standard library alone).")),
         said.say(Msg("No audit can tell who made a nonce: check that yours was yours with the words you kept, "

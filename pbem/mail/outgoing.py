@@ -27,8 +27,8 @@ from pbem.mail.headers import MSGID_RE, Mail, checked_address
 SUBJECT_LIMIT = 160
 SUBJECT_LEAD = 72  # a subject's whole length at most: the tag and what to do come first, in ~60
 ROUND_SUBJECTS = {
-    "commit": N_("round 1 of 2: commit to a nonce"),
-    "reveal": N_("round 2 of 2: reveal your nonce"),
+    "commit": N_("round 1 of 2: send the fingerprint of your secret number"),  # the words of the mail's text,
+    "reveal": N_("round 2 of 2: send your secret number"),  # never a bare 'nonce' or 'commit' (P4)
     "started": N_("the game has started"),
 }
 ROUND_TEXT = N_("Your part of the opening (P4): reply with the line the template\n"
@@ -71,6 +71,11 @@ def turn_subject(game: Game, lang: str = "en") -> str:
 def lead(subject: str) -> str:
     """A subject cut to :data:`SUBJECT_LEAD` characters (what follows is only detail)."""
     return safe_header(subject, SUBJECT_LEAD)
+
+
+def end_name(game_id: str, seq: int) -> str:
+    """The end mail's page (:mod:`pbem.views.endpage`), named as every page a mail attaches: game, entry, kind."""
+    return f"{game_id}-{seq}-audit.html"
 
 
 def octet_part(filename: str) -> dict[str, Any]:

@@ -27,9 +27,10 @@ from pbem.i18n import Msg, Names, error_text, translator
 from pbem.log.records import Entry, Reveal
 from pbem.referee.audit import audit
 from pbem.rules import State
+from pbem.views.auditpage import AUDIT_STYLE, audit_script, audit_section
 from pbem.views.markup import Markup, render
 from pbem.views.narrate import entry_lines, status_line
-from pbem.views.svg import board_svg
+from pbem.views.svg import board_svg, panel_svg
 from pbem.views.text import audit_verdict, host_alone, result_lines, seed_line  # `pbem audit`'s words
 from pbem.views.timeline import steps
 
@@ -88,19 +89,41 @@ def changed_between(before: State | None, now: State | None) -> list[str]:
 
 
 STYLE = """
-body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12px; background: #f4f1ea; }
+body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12px; background: #f4f1ea;
+       font-size: 16px; }
 h1 { font-size: 20px; margin: 0 0 8px 0; }
-#controls button { font-size: 16px; min-width: 44px; margin-right: 4px; }
-#where { margin-left: 12px; font-weight: bold; }
-#board svg { max-width: 100%; height: auto; border: 1px solid #999; background: #fff; }
-#narration { font-family: DejaVu Sans Mono, monospace; white-space: pre-wrap; background: #fff;
+#controls { display: flex; flex-wrap: wrap; align-items: center; gap: 4px; background: #f4f1ea; }
+#controls button { font-size: 16px; min-width: 44px; min-height: 44px; }
+#where { margin-left: 8px; font-weight: bold; }
+#frame { display: grid; grid-template-columns: 1000fr 300fr; grid-template-areas: "map panel" "words words"; gap: 8px; }
+#map { grid-area: map; min-width: 0; } #panel { grid-area: panel; min-width: 0; } #words { grid-area: words; }
+#map svg, #panel svg { width: 100%; height: auto; border: 1px solid #999; background: #fff; }
+#narration { font-family: DejaVu Sans Mono, monospace; font-size: 14px; white-space: pre-wrap; background: #fff;
              border: 1px solid #ccc; padding: 8px; margin: 8px 0; }
 #verdict { padding: 8px; border: 2px solid #2c7a2c; background: #eef8ee; }
+#verdict p { margin: 0 0 10px 0; } #verdict p:last-child { margin-bottom: 0; }
 #verdict.refused { border-color: #b00000; background: #fbeaea; }
 #verdict:empty { display: none; }
-#board .region[data-changed] rect:first-of-type { stroke-dasharray: 14 6; stroke-width: 6; }
-@media (max-width: 700px) { body { margin: 6px; } #controls button { min-height: 44px; } }
+#map .region[data-changed] rect:first-of-type { stroke-dasharray: 14 6; stroke-width: 6; }
+#zoom, #swipe { display: none; }
+html, body { overscroll-behavior-x: none; }
+#view { touch-action: pan-y pinch-zoom; } #map { touch-action: auto; }
+@media (max-width: 700px) {
+  body { margin: 6px; }
+  #controls { position: sticky; top: 0; z-index: 1; padding: 4px 0; }
+  #frame { grid-template-columns: 100%; grid-template-areas: "map" "words" "panel"; }
+  #map { overflow-x: auto; }
+  #map svg { width: 1000px; max-width: none; }
+  #map.fit svg { width: 100%; }
+  #panel svg { max-width: 420px; }
+  #zoom { display: inline-block; }
+  #swipe { display: block; font-size: 14px; color: #444; margin: 4px 0; }
+}
 """
+"""On a phone (390 px) the map is drawn at its own size, its smallest words 12 px, in a box that
+scrolls sideways (``whole map`` fits it to the screen, on the reader's choice), and the panel
+is its own drawing under the entry's words, as wide as the screen: no word under 12 px."""
+
 
 SCRIPT = """
 (function () {
@@ -111,9 +134,10 @@ SCRIPT = """
   });
   document.addEventListener('DOMContentLoaded', main);
   function main() {
-    var view = document.getElementById('view');
-    var data = JSON.parse(document.getElementById('pbem-data').textContent);
+    var view = document.getElementById('view'), map = document.getElementById('map');
+    var data = JSON.parse(document.getElementById('pbem-data').textContent), W = data.words;
     var n = data.entries.length, shown = -1;
+    document.getElementById('needs-script').hidden = true;
     function wanted() {
       var m = /entry=(\\d+)/.exec(location.hash);
       var i = m ? parseInt(m[1], 10) : n - 1;
@@ -123,21 +147,34 @@ SCRIPT = """
       i = Math.max(0, Math.min(n - 1, i));
       var e = data.entries[i];
       shown = i;
-      document.getElementById('board').innerHTML = e.svg;
+      map.innerHTML = e.svg;
+      document.getElementById('panel').innerHTML = e.panel;
       document.getElementById('narration').textContent = e.lines.join('\\n');
-      document.getElementById('where').textContent = data.words.where.replace('{i}', String(i))
+      document.getElementById('where').textContent = W.where.replace('{i}', String(i))
         .replace('{last}', String(n - 1)).replace('{at}', e.at);
       var v = document.getElementById('verdict');
       var verdict = (data.verdict && i >= data.verdict.from) ? data.verdict : null;
-      v.textContent = verdict ? verdict.lines.join('\\n') : '';
+      v.textContent = '';
+      (verdict ? verdict.lines : []).forEach(function (line) {  // each line its own paragraph
+        var p = document.createElement('p'); p.textContent = line; v.appendChild(p);
+      });
       v.className = verdict && !verdict.fair ? 'refused' : '';
       view.setAttribute('data-entry', String(i));
+      var changed = map.querySelector('.region[data-changed] rect');
+      if (changed && map.scrollWidth > map.clientWidth) {  // a phone: the entry's first change in sight
+        map.scrollLeft = changed.getBBox().x * map.scrollWidth / 1000 - 24;
+      }
       if (location.hash !== '#entry=' + i) { history.replaceState(null, '', '#entry=' + i); }
     }
     document.getElementById('first').onclick = function () { show(0); };
     document.getElementById('prev').onclick = function () { show(shown - 1); };
     document.getElementById('next').onclick = function () { show(shown + 1); };
     document.getElementById('last').onclick = function () { show(n - 1); };
+    var zoom = document.getElementById('zoom');
+    zoom.onclick = function () {  // its two words are its own: data-fit, data-zoom
+      var fit = map.classList.toggle('fit');
+      zoom.textContent = zoom.getAttribute(fit ? 'data-zoom' : 'data-fit');
+    };
     document.addEventListener('keydown', function (ev) {
       if (ev.key === 'ArrowLeft') { show(shown - 1); }
       else if (ev.key === 'ArrowRight') { show(shown + 1); }
@@ -146,11 +183,23 @@ SCRIPT = """
       else { return; }
       ev.preventDefault();
     });
+    var start = null;  // a swipe: to the left the next entry, to the right the one before
+    view.addEventListener('touchstart', function (ev) {
+      var panning = map.contains(ev.target) && map.scrollWidth > map.clientWidth;  // the map scrolls, not the game
+      start = ev.touches.length === 1 && !panning ? {x: ev.touches[0].clientX, y: ev.touches[0].clientY} : null;
+    }, {passive: true});
+    view.addEventListener('touchend', function (ev) {
+      if (!start) { return; }
+      var t = ev.changedTouches[0], dx = t.clientX - start.x, dy = t.clientY - start.y;
+      start = null;
+      if (Math.abs(dx) > 50 && Math.abs(dx) > 2 * Math.abs(dy)) { show(shown + (dx < 0 ? 1 : -1)); }
+    }, {passive: true});
     window.addEventListener('hashchange', function () { if (wanted() !== shown) { show(wanted()); } });
     show(wanted());
   }
 })();
 """
+
 
 
 def _verdict(game: Any, reveal_seq: int, lang: str = "en") -> dict[str, Any]:
@@ -183,8 +232,11 @@ def _words(lang: str) -> dict[str, str]:
     return {"where": translator(lang).say(Msg("entry {i} of {last}  ({at})", i="{i}", last="{last}", at="{at}"))}
 
 
-def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tuple[str, int]:
-    """The page and its number of entries, in ``lang``; a log that does not replay is refused (P7)."""
+def game_page(entries: list[Entry], hashes: list[str], lang: str = "en",
+              log_text: str | None = None) -> tuple[str, int]:
+    """The page and its number of entries, in ``lang``; a log that does not replay is refused (P7).
+    With ``log_text`` (the log file's own text), the page checks it in the browser too
+    (:mod:`pbem.views.auditpage`: the reader need not take the host's word, P3-P6)."""
     say = translator(lang).say
     frames: list[dict[str, Any]] = []
     game: Any = None
@@ -198,38 +250,58 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tupl
         frames.append({
             "seq": game.last_seq,
             "at": entry.at,
-            "svg": board_svg(game, lang=lang, changed=changed),
+            "svg": board_svg(game, lang=lang, panel=False, changed=changed),
+            "panel": panel_svg(game, lang=lang),
             "lines": _frame_lines(game, entry, changed, lang),
         })
         before = game.state.copy() if game.state is not None else None
     data: dict[str, Any] = {"game": game.game_id, "entries": frames,
                             "verdict": _verdict(game, reveal_seq, lang) if reveal_seq is not None else None,
                             "words": _words(lang)}
-    blob = script_data(data)
     title = say(Msg("Rattus game {game}", game=game.game_id))
+    section = audit_section(log_text, lang) if log_text is not None else Markup("")
+    page = page_head(title, SCRIPT + audit_script(), STYLE + AUDIT_STYLE, lang) + render(
+        PAGE, title=title, blob=Markup(script_data(data)), audit=section, **_page_words(lang))
+    return page, len(frames)
+
+
+def _page_words(lang: str) -> dict[str, str]:
+    """The page's own words: its buttons, their hints, what a phone's reader may do."""
+    say = translator(lang).say
     words = {f"{key}_hint": say(text) for key, text in (
         ("first", Msg("first entry (Home)")), ("prev", Msg("previous entry (left arrow)")),
         ("next", Msg("next entry (right arrow)")), ("last", Msg("last entry (End)")))}
     words.update({key: say(text) for key, text in (
-        ("first", Msg("first")), ("prev", Msg("previous")), ("next", Msg("next")), ("last", Msg("last")))})
-    page = page_head(title, SCRIPT, STYLE, lang) + render(PAGE, title=title, blob=Markup(blob), **words)
-    return page, len(frames)
+        ("first", Msg("first")), ("prev", Msg("previous")), ("next", Msg("next")), ("last", Msg("last")),
+        ("fit", Msg("whole map")), ("zoom", Msg("larger map")),
+        ("swipe", Msg("Swipe left or right on the words to step through the game.")),
+        ("needs_script", Msg("Scripts do not run here (a mail program's preview?): save this file and open it in a "
+                             "web browser to step through the game.")))})
+    return words
 
 
 PAGE = """<body>
 <main id="view" data-entry="">
 <h1>{title}</h1>
+<p id="needs-script" class="needs-script">{needs_script}</p>
 <div id="controls">
 <button id="first" title="{first_hint}">&laquo; {first}</button>
 <button id="prev" title="{prev_hint}">&lsaquo; {prev}</button>
 <button id="next" title="{next_hint}">{next} &rsaquo;</button>
 <button id="last" title="{last_hint}">{last} &raquo;</button>
+<button id="zoom" data-fit="{fit}" data-zoom="{zoom}">{fit}</button>
 <span id="where"></span>
 </div>
-<div id="board"></div>
+<p id="swipe">{swipe}</p>
+<div id="frame">
+<div id="map"></div>
+<div id="words">
 <div id="narration"></div>
 <div id="verdict"></div>
-</main>
+</div>
+<div id="panel"></div>
+</div>
+{audit}</main>
 <script type="application/json" id="pbem-data">{blob}</script>
 </body>
 </html>

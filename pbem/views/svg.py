@@ -111,10 +111,7 @@ def board_svg(game: Game, lang: str = "en", panel: bool = True, changed: Collect
         "font-family": FONT, "class": "pbem-board", "data-game": game.game_id, "data-seq": str(game.last_seq),
     })
     _el(root, "title", {}, say(Msg("Rattus game {game}, as of entry {seq}", game=game.game_id, seq=game.last_seq)))
-    marker = _el(_el(root, "defs", {}), "marker", {
-        "id": "arrowhead", "viewBox": "0 0 10 10", "refX": 9, "refY": 5, "markerWidth": 7, "markerHeight": 7,
-        "orient": "auto-start-reverse"})
-    _el(marker, "path", {"d": "M0,0 L10,5 L0,10 z", "fill": "#2b5d80"})
+    _arrowhead(root)
     _el(root, "rect", {"x": 0, "y": 0, "width": MAP_WIDTH, "height": HEIGHT, "fill": "#bcd7ea"})
     if panel:
         _el(root, "rect", {"x": MAP_WIDTH, "y": 0, "width": WIDTH - MAP_WIDTH, "height": HEIGHT, "fill": "#faf7f0"})
@@ -134,6 +131,32 @@ def board_svg(game: Game, lang: str = "en", panel: bool = True, changed: Collect
                 region.id in changed)
     if panel:
         _panel(root, game, colours, lang)
+    return _serialized(root)
+
+
+def panel_svg(game: Game, lang: str = "en") -> str:
+    """The side panel alone (x from MAP_WIDTH on), as its own drawing: a phone shows it beside
+    :func:`map_svg`'s, each at a size whose words can be read (the viewer, `pbem html`)."""
+    width = WIDTH - MAP_WIDTH
+    root = ET.Element("svg", {
+        "xmlns": SVG_NS, "width": str(width), "height": str(HEIGHT), "viewBox": f"{MAP_WIDTH} 0 {width} {HEIGHT}",
+        "font-family": FONT, "class": "pbem-panel", "data-game": game.game_id, "data-seq": str(game.last_seq),
+    })
+    _arrowhead(root)
+    _el(root, "rect", {"x": MAP_WIDTH, "y": 0, "width": width, "height": HEIGHT, "fill": "#faf7f0"})
+    _panel(root, game, player_colours(game.players), lang)
+    return _serialized(root)
+
+
+def _arrowhead(root: ET.Element) -> None:
+    """The sea crossings' arrowhead (``url(#arrowhead)``), in the drawing's ``defs``."""
+    marker = _el(_el(root, "defs", {}), "marker", {
+        "id": "arrowhead", "viewBox": "0 0 10 10", "refX": 9, "refY": 5, "markerWidth": 7, "markerHeight": 7,
+        "orient": "auto-start-reverse"})
+    _el(marker, "path", {"d": "M0,0 L10,5 L0,10 z", "fill": "#2b5d80"})
+
+
+def _serialized(root: ET.Element) -> str:
     root.text = "\n"
     for child in root:
         child.tail = "\n"
