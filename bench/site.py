@@ -36,7 +36,8 @@ def make_games(folder: Path, count: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for n in range(count):
         game_id = f"league-{n:04d}"
-        if (folder / game_id / "log.yaml").is_file():
+        log = folder / game_id / "log.yaml"
+        if log.is_file() and b'"kind": "reveal"' in log.read_bytes():
             continue
         shutil.rmtree(folder / game_id, ignore_errors=True)  # a game a killed run left half made
         players = tuple(random.Random(n).sample(POOL, 3))

@@ -11,9 +11,9 @@ from pbem.bots.randombot import bot_actions
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game, reveal
 from pbem.log.game import Game
-from pbem.log.moves import after_of, parse_move
+from pbem.log.moves import after_of
 from pbem.log.records import TurnMove
-from pbem.log.yamlio import dump_yaml
+from pbem.log.records.sent import move_of
 from pbem.rules import winner
 from pbem.sim.demo import open_game
 
@@ -31,7 +31,7 @@ def play_game(games: Path, game_id: str, players: tuple[str, ...], seed: int, tu
     while game.state is not None and game.state.to_move is not None and (turns is None or played < turns):
         player = game.state.to_move
         move = TurnMove.write(game_id, player, after_of(game), [a.to_dict() for a in bot_actions(game.state, rng)])
-        game = apply_move(games, parse_move(dump_yaml(move.to_raw()).encode())).game
+        game = apply_move(games, move_of(move.to_raw())).game  # the record, as parse_move makes it
         played += 1
     if game.over and finish:
         reveal(games, game_id)

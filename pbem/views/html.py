@@ -4,7 +4,8 @@ Each entry's board is drawn (:mod:`pbem.views.svg`) from the game as the public 
 replay has it after that entry (:func:`pbem.views.timeline.steps`), with the entry's
 narration (:mod:`pbem.views.narrate`) and, once the secret is revealed, the audit's
 verdict (P6).  The page loads nothing: the drawings and a few lines of script
-are inline, and its Content-Security-Policy forbids any fetch.  It honours a
+are inline, and its Content-Security-Policy forbids any fetch.  The board keeps its
+size (its smallest words are 12 pixels): on a narrower screen it scrolls sideways in its box.  It honours a
 ``#entry=N`` fragment, so a link (or a test) can open it at entry N.
 
 Nothing from the log reaches the page as markup: the title is escaped,
@@ -92,10 +93,11 @@ body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12p
 h1 { font-size: 20px; margin: 0 0 8px 0; }
 #controls button { font-size: 16px; min-width: 44px; margin-right: 4px; }
 #where { margin-left: 12px; font-weight: bold; }
-#board svg { max-width: 100%; height: auto; border: 1px solid #999; background: #fff; }
+#board { overflow-x: auto; }
+#board svg { display: block; border: 1px solid #999; background: #fff; }
 #narration { font-family: DejaVu Sans Mono, monospace; white-space: pre-wrap; background: #fff;
              border: 1px solid #ccc; padding: 8px; margin: 8px 0; }
-#verdict { padding: 8px; border: 2px solid #2c7a2c; background: #eef8ee; }
+#verdict { padding: 8px; border: 2px solid #2c7a2c; background: #eef8ee; white-space: pre-wrap; }
 #verdict.refused { border-color: #b00000; background: #fbeaea; }
 #verdict:empty { display: none; }
 #board .region[data-changed] rect:first-of-type { stroke-dasharray: 14 6; stroke-width: 6; }
