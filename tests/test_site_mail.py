@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
-import test_mail_commands as commands_test
+from clitools import ok
 from endtools import new_game, take
-from mailgame import HOST, THREE, Table
-from mailtools import ADDRESSES, started  # noqa: F401 (started: a fixture)
+from mailgame import HOST, THREE, Table, player_mail
+from mailtools import ADDRESSES, game_files, started, to_of  # noqa: F401 (started: a fixture)
 
 from pbem.errors import UnknownError
 from pbem.host.site import standings_of
@@ -34,7 +34,14 @@ def test_standings_by_mail_is_the_sites_table(started: tuple[Path, Path, Path]) 
     for name in ("rattus-2p", "rattus-3p"):
         shutil.copytree(EXAMPLES / name, games / name)
     rows = standings_of(games)  # the cards are made (and kept) here: asking changes no game file
-    got = commands_test.text_of(commands_test.ask(games, inbox, outbox, ADDRESSES["blue"], "standings"))
+    before = game_files(games)
+    mailbox.Maildir(str(inbox)).add(player_mail(ADDRESSES["blue"], "thanks", subject="standings"))
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    replies = take(outbox)
+    assert game_files(games) == before and [to_of(r) for r in replies] == [ADDRESSES["blue"]]
+    body = replies[0].get_body(("plain",))
+    assert body is not None
+    got = str(body.get_content()).replace("\r\n", "\n")
     assert "\n".join(table_lines(rows)) in got
     assert got.startswith("Standings of 3 players") and re.search(r"^  1\. ", got, re.M)
 
