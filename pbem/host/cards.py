@@ -97,8 +97,7 @@ def made(game_id: str, data: bytes, lang: str = "en") -> Card:
     try:
         entries, hashes = log_records(data)
     except PbemError as err:
-        return Card(game_id, "", (), (), "", -1, "", (), Verdict.REFUSED.value, audit_verdict(err, lang=lang),
-                    error_text(err, lang), (), ())
+        return refused(game_id, err, lang)
     failed: PbemError | None = None
     try:
         checked(entries, hashes)
@@ -107,8 +106,7 @@ def made(game_id: str, data: bytes, lang: str = "en") -> Card:
     try:
         summary = summarize(entries, hashes)
     except PbemError as err:  # a move the rules refuse: P7
-        return Card(game_id, "", (), (), "", -1, "", (), Verdict.REFUSED.value, audit_verdict(err, lang=lang),
-                    error_text(err, lang), (), ())
+        return refused(game_id, err, lang)
     game = summary.game
     verdict, line, reason = _verdict(game, failed, lang)
     ranked: tuple[str, ...] = places(game.state) if game.over and game.state is not None else ()
@@ -116,6 +114,12 @@ def made(game_id: str, data: bytes, lang: str = "en") -> Card:
     return Card(game_id, summary.status.value, tuple(game.players), tuple(summary.waiting), summary.since_at,
                 game.last_seq, entries[-1].at, tuple(summary.labels), verdict.value, line, reason, ranked,
                 tuple(scores[p] for p in ranked))
+
+
+def refused(game_id: str, err: PbemError, lang: str = "en") -> Card:
+    """The card of a log that cannot be read or replayed: nothing but why (P7)."""
+    return Card(game_id, "", (), (), "", -1, "", (), Verdict.REFUSED.value, audit_verdict(err, lang=lang),
+                error_text(err, lang), (), ())
 
 
 def _verdict(game: Any, failed: PbemError | None, lang: str) -> tuple[Verdict, str, str]:

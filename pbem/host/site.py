@@ -23,9 +23,10 @@ from typing import Any
 
 from pbem import __version__
 from pbem.errors import PbemError, StateError, UnknownError
+from pbem.fair.protocol import GAME_ID_RE
 from pbem.files import read_limited, write_atomic
 from pbem.host.caches import code_mark
-from pbem.host.cards import Card, card_from, card_of, is_status
+from pbem.host.cards import Card, card_from, card_of, is_status, refused
 from pbem.host.settings import SETTINGS_LIMIT, SETTINGS_NAME, load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now
@@ -36,7 +37,7 @@ from pbem.referee.replay import replay
 from pbem.views.html import game_page
 from pbem.views.markup import Markup
 from pbem.views.site import game_card_page, index_page, standings_page
-from pbem.views.standings import Row, standings
+from pbem.views.standings import Result, Row, standings
 from pbem.views.svg import board_svg
 from pbem.views.timeline import GameStatus, history_lines
 
@@ -60,9 +61,9 @@ class Built(Record):
 
 
 def game_folders(games: Path) -> list[Path]:
-    """Every game folder under ``games`` (a folder with a log), in name order."""
+    """Every game folder under ``games`` (a folder named as a game id, with a log), in name order."""
     try:
-        return sorted(p for p in games.iterdir() if not p.name.startswith(("+", ".")) and (p / LOG_NAME).is_file())
+        return sorted(p for p in games.iterdir() if GAME_ID_RE.match(p.name) and (p / LOG_NAME).is_file())
     except OSError as err:
         raise UnknownError(Msg("cannot read the games folder {folder}: {why}", folder=str(games),
                                why=err.strerror), "P1") from None
@@ -77,22 +78,34 @@ def open_games(games: Path) -> list[OpenGame]:
         path = folder / SETTINGS_NAME
         if not path.is_file():
             continue
-        raw = load_one(decode(read_limited(path, SETTINGS_LIMIT, Msg("host settings")), str(path)), str(path))
+        try:
+            raw = load_one(decode(read_limited(path, SETTINGS_LIMIT, Msg("host settings")), str(path)), str(path))
+            taken = load_settings(folder).emails
+        except PbemError:  # settings the host must mend: `pbem mail` says so; the site shows no seat
+            continue
         opened = raw.get("open_seats") if isinstance(raw, dict) else None
         if not isinstance(opened, list) or not opened:
             continue
-        taken = load_settings(folder).emails
         free = sum(1 for seat in opened if seat not in taken)
         if free:
-            found.append(OpenGame(folder.name, len(card_of(folder).players), free))
+            try:
+                found.append(OpenGame(folder.name, len(card_of(folder).players), free))
+            except PbemError:  # its log cannot be read: the site shows it as such, not as open
+                continue
     return found
 
 
 def standings_of(games: Path, lang: str = "en") -> list[Row]:
     """The standings over every finished game under ``games`` whose log verifies."""
-    cards = [card_from(folder, read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log")), lang)
-             for folder in game_folders(games)]
-    return standings(r for r in (c.result for c in cards) if r is not None)
+    found: list[Result] = []
+    for folder in game_folders(games):
+        try:
+            result = card_from(folder, read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log")), lang).result
+        except PbemError:  # a log that cannot be read counts for nobody
+            continue
+        if result is not None:
+            found.append(result)
+    return standings(found)
 
 
 def build_site(games: Path, out: Path, lang: str = "en") -> Built:
@@ -106,9 +119,13 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     cards: list[Card] = []
     pages = 0
     for folder in game_folders(games):
-        data = read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log"))
+        try:
+            data = read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log"))
+        except PbemError as err:  # too large, unreadable: said on the site, and the other games go on
+            data, card = b"", refused(folder.name, err, lang)
+        else:
+            card = card_from(folder, data, lang)
         digest = hashlib.sha256(data).hexdigest()
-        card = card_from(folder, data, lang)
         cards.append(card)
         made[card.game_id] = digest
         if known.get(card.game_id) != digest or not (out / "games" / f"{card.game_id}.html").is_file():
