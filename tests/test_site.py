@@ -87,7 +87,7 @@ def test_a_finished_games_page_shows_its_audit_verdict_and_places(league: tuple[
 def test_p6_a_forged_salt_fails_the_audit_on_the_site(league: tuple[Path, Path]) -> None:
     _games, site = league
     card = page(site, "games/rattus-4p.html")
-    assert 'class="verdict refused"' in card
+    assert 'class="verdict failed"' in card
     assert "verdict: REFUSED. The log does not verify at entry" in text_of(card)
     assert "verdict: REFUSED" in text_of(page(site, "index.html")).split("rattus-4p", 1)[1][:40]
     assert "yellow" not in page(site, "standings.html")  # a forged game counts for nobody

@@ -37,7 +37,7 @@ table { border-collapse: collapse; background: #fff; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; }
 td.num { text-align: right; }
 p.verdict { background: #fff; border: 2px solid #2c7a2c; padding: 8px; }
-p.verdict.refused { border-color: #b00000; }
+p.verdict.failed { border-color: #b00000; background: #fbeaea; }
 .board { overflow-x: auto; }
 .board svg { display: block; border: 1px solid #999; background: #fff; }
 pre { white-space: pre-wrap; font-size: 14px; background: #fff; border: 1px solid #ccc; padding: 8px; }
@@ -173,8 +173,8 @@ def game_card_page(card: Any, viewer: bool, lang: str, made: str, board: Markup 
     """One game's page: where it stands, its places and verdict, its board now (drawn by the escaping
     SVG builder) and its history in words (a ``<details>``: no script), links to its viewer and its log."""
     said = translator(lang)
-    parts = [render("<p>{players}</p>\n", players=said.say(Msg("players (seat order): {players}",
-                                                               players=", ".join(card.players))))]
+    seats = said.say(Msg("players (seat order): {players}", players=", ".join(card.players)))
+    parts = [render("<p>{players}</p>\n", players=seats)] if card.players else []
     if card.status:
         parts.append(render("<p>{text}</p>\n", text=waiting_text(card, lang) if card.waiting else status_text(
             GameStatus(card.status), lang)))
@@ -185,7 +185,7 @@ def game_card_page(card: Any, viewer: bool, lang: str, made: str, board: Markup 
     if card.places:
         parts.append(render("<p>{text}</p>\n", text=places_text(card, lang)))
     if card.verdict_line:
-        kind = "verdict refused" if card.verdict == "refused" else "verdict"
+        kind = "verdict failed" if card.verdict == "refused" else "verdict"
         parts.append(render('<p class="{kind}">{line}<br>{reason}</p>\n', kind=kind, line=card.verdict_line,
                             reason=card.reason))
     if board is not None:
