@@ -10,6 +10,7 @@ only in their hidden faces give the same site, byte for byte.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
@@ -190,3 +191,16 @@ def test_p10_the_site_is_the_same_in_two_worlds_that_differ_only_in_hidden_faces
         leak.check(path.read_text(encoding="utf-8"), game, path.name)
     assert leak.leaks == [] and leak.checked >= 4
     assert "ann@" not in "".join(snapshot(tmp_path / "site-two").values())
+
+
+def test_a_hostile_log_is_shown_as_words_never_as_markup(tmp_path: Path) -> None:
+    """A log whose text is markup: refused (P2, P7), and its words on the site are escaped."""
+    games = tmp_path / "games"
+    (games / "evil").mkdir(parents=True)
+    entry = {"seq": 0, "prev": "0" * 64, "at": AT, "kind": "<script>alert(1)</script>"}
+    (games / "evil" / "log.yaml").write_text(f"--- {json.dumps(entry)}\n")
+    build_site(games, tmp_path / "site")
+    for name in ("index.html", "games/evil.html"):
+        shown = page(tmp_path / "site", name)
+        assert "<script" not in shown and "&lt;script&gt;alert(1)&lt;/script&gt;" in shown, name
+        assert "verdict: REFUSED" in shown, name
