@@ -337,8 +337,10 @@ def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None
     server = Server(games, inbox, box, outbox, smtp, from_address, interval, lambda line: click.echo(line, err=False))
     server.handle_signals()  # first: a SIGTERM from now on stops it between two messages
     if site is not None:
+        from pbem.host.site import build_site
+
+        build_site(games, site)  # the folder checked at once (a refusal stops here), and the site there from the start
         server.after_round = _site_builder(games, site)
-        server.after_round()  # the folder checked at once, and the site there from the start
     process(inbox, games, outbox, smtp, from_address, flush_only=True, imap=box)  # the setup checked at once
     if server.stop.is_set():
         return

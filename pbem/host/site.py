@@ -182,10 +182,10 @@ def _manifest(out: Path) -> dict[str, Any]:
 def _check_out(games: Path, out: Path) -> None:
     """The site's folder: new, empty, or a site pbem made (it never writes over other files)."""
     if out.exists() and not out.is_dir():
-        raise StateError(Msg("--out {out} is a file; the site is a folder", out=str(out)), "P1")
+        raise StateError(Msg("the site's folder {out} is a file", out=str(out)), "P1")
     if out.resolve() == games.resolve():
-        raise StateError(Msg("--out {out} is the games folder; give the site a folder of its own",
+        raise StateError(Msg("the site's folder {out} is the games folder; give the site a folder of its own",
                              out=str(out)), "P1")
     if out.is_dir() and any(out.iterdir()) and not (out / MANIFEST).is_file():
-        raise StateError(Msg("--out {out} holds files that pbem did not make (no {manifest}); give an empty "
-                             "or new folder, or a site pbem made before", out=str(out), manifest=MANIFEST), "P1")
+        raise StateError(Msg("the site's folder {out} holds files that pbem did not make (no {manifest}); give an "
+                             "empty or new folder, or a site pbem made before", out=str(out), manifest=MANIFEST), "P1")
