@@ -204,3 +204,16 @@ def test_a_hostile_log_is_shown_as_words_never_as_markup(tmp_path: Path) -> None
         shown = page(tmp_path / "site", name)
         assert "<script" not in shown and "&lt;script&gt;alert(1)&lt;/script&gt;" in shown, name
         assert "verdict: REFUSED" in shown, name
+
+
+@pytest.mark.parametrize(("lang", "word"), [("hu", "Ranglista"), ("el", "Κατάταξη"), ("uk", "Рейтинг")])
+def test_the_site_in_a_players_language(tmp_path: Path, lang: str, word: str) -> None:
+    """The pages in the host's language; the verdict keeps its word, FAIR, as `pbem audit` does."""
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copytree(EXAMPLES / "rattus-3p", games / "rattus-3p")
+    result = cli("site", "--games", games, "--out", tmp_path / "site", "--lang", lang)
+    assert result.exit_code == 0, result.stderr
+    index = page(tmp_path / "site", "index.html")
+    assert f'<html lang="{lang}">' in index and word in index and "FAIR" in index
+    assert "Finished" not in index  # every heading said in the language
