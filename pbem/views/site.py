@@ -12,7 +12,7 @@ step-through page is `pbem html`'s viewer (:func:`pbem.views.html.game_page`), l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Protocol
 
 from pbem.i18n import Msg, translator
 from pbem.views.html import csp_hash
@@ -63,6 +63,37 @@ TAIL = """<p class="small">{made}</p>
 </html>
 """
 
+class Shown(Protocol):
+    """What a page shows of one game: :class:`pbem.host.cards.Card` (the public log's facts)."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def status(self) -> str: ...  # a GameStatus value; "" for a log that does not read
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def waiting(self) -> tuple[str, ...]: ...
+    @property
+    def since_at(self) -> str: ...
+    @property
+    def last_seq(self) -> int: ...
+    @property
+    def last_at(self) -> str: ...
+    @property
+    def labels(self) -> tuple[str, ...]: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def verdict_line(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def places(self) -> tuple[str, ...]: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+
 VERDICT_CLASS = {"fair": "fair", "host": "pending", "not-yet": "pending", "refused": "refused"}
 
 
@@ -83,7 +114,7 @@ def joined(parts: Sequence[Markup]) -> Markup:
     return Markup("".join(parts))
 
 
-def game_link(card: Any, home: str = "") -> Markup:
+def game_link(card: Shown, home: str = "") -> Markup:
     return render('<a href="{home}games/{game}.html">{game}</a>', home=home, game=card.game_id)
 
 
@@ -101,13 +132,13 @@ def open_item(game_id: str, seats: int, free: int, lang: str) -> Markup:
     return render("<li><b>{game}</b><br>{text}</li>\n", game=game_id, text=text)
 
 
-def play_item(card: Any, lang: str) -> Markup:
+def play_item(card: Shown, lang: str) -> Markup:
     text = waiting_text(card, lang)
     return render('<li>{link} <span class="small">{players}</span><br>{text}</li>\n', link=game_link(card),
                   players=", ".join(card.players), text=text)
 
 
-def waiting_text(card: Any, lang: str) -> str:
+def waiting_text(card: Shown, lang: str) -> str:
     """Where the game stands and whose turn it is since when: the opening's rounds (P4) or play."""
     said = translator(lang)
     who = ", ".join(card.waiting) or said.say(Msg("nobody"))
@@ -115,24 +146,24 @@ def waiting_text(card: Any, lang: str) -> str:
                         at=card.since_at))
 
 
-def _verdict_word(card: Any) -> Markup:
+def _verdict_word(card: Shown) -> Markup:
     word = card.verdict_line.split(".", 1)[0] if card.verdict_line else ""
     return render('<span class="{kind}">{word}</span>', kind=VERDICT_CLASS.get(card.verdict, ""), word=word)
 
 
-def places_text(card: Any, lang: str) -> str:
+def places_text(card: Shown, lang: str) -> str:
     said = translator(lang)
     shown = ", ".join(f"{p} {s}" for p, s in zip(card.places, card.scores, strict=True))
     return said.say(Msg("winner {winner} (R6.5); cubes on the board, the palace included: {shown}",
                         winner=card.places[0], shown=shown))
 
 
-def over_item(card: Any, lang: str) -> Markup:
+def over_item(card: Shown, lang: str) -> Markup:
     text = places_text(card, lang) if card.places else card.reason
     return render('<li>{link} {word}<br>{text}</li>\n', link=game_link(card), word=_verdict_word(card), text=text)
 
 
-def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Any], over: Sequence[Any],
+def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Shown], over: Sequence[Shown],
                lang: str, made: str) -> str:
     """The index: the open games, the games in play (whose turn, since when), the finished games
     with their verdicts (and the games whose logs do not verify)."""
@@ -168,7 +199,7 @@ def standings_page(rows: Sequence[Row], games: int, lang: str, made: str) -> str
     return page(said.say(Msg("Standings")), body, lang, made)
 
 
-def game_card_page(card: Any, viewer: bool, lang: str, made: str, board: Markup | None = None,
+def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: Markup | None = None,
                    history: Sequence[str] = ()) -> str:
     """One game's page: where it stands, its places and verdict, its board now (drawn by the escaping
     SVG builder) and its history in words (a ``<details>``: no script), links to its viewer and its log."""
