@@ -145,7 +145,7 @@ def test_the_site_folder_must_be_new_empty_or_a_site(tmp_path: Path) -> None:
     out.mkdir()
     (out / "notes.txt").write_text("mine\n")
     before = snapshot(tmp_path)
-    result = cli("site", "--games", games, "--out", out)
+    result = cli("site", "--games", games, "--site", out)
     assert result.exit_code != 0 and "holds files that pbem did not make" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and snapshot(tmp_path) == before
 
@@ -154,7 +154,7 @@ def test_pbem_site_on_the_command_line(tmp_path: Path) -> None:
     games = tmp_path / "games"
     games.mkdir()
     shutil.copytree(EXAMPLES / "rattus-3p", games / "rattus-3p")
-    result = cli("site", "--games", games, "--out", tmp_path / "site")
+    result = cli("site", "--games", games, "--site", tmp_path / "site")
     assert result.exit_code == 0, result.stderr
     assert "1 games; 5 pages written" in result.output
 
@@ -212,7 +212,7 @@ def test_the_site_in_a_players_language(tmp_path: Path, lang: str, word: str) ->
     games = tmp_path / "games"
     games.mkdir()
     shutil.copytree(EXAMPLES / "rattus-3p", games / "rattus-3p")
-    result = cli("site", "--games", games, "--out", tmp_path / "site", "--lang", lang)
+    result = cli("site", "--games", games, "--site", tmp_path / "site", "--lang", lang)
     assert result.exit_code == 0, result.stderr
     index = page(tmp_path / "site", "index.html")
     assert f'<html lang="{lang}">' in index and word in index and "FAIR" in index

@@ -362,8 +362,9 @@ def _site_builder(games: Path, out: Path) -> Callable[[], None]:
 
 
 @main.command()
-@click.option("--out", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="The site's folder: new, empty, or a site pbem made (only the changed games' pages are made again).")
+@click.option("--site", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The site's folder: new, empty, or a site pbem made (only the changed games' pages are made "
+                   "again); the same as 'pbem serve --site'.")
 @lang_option
 @games_option
 def site(out: Path, lang: str, games: Path) -> None:
