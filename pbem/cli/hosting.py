@@ -6,13 +6,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from pbem.cli.shell import _is_mail, _pairs, _report, games_option, main
-from pbem.errors import Exit, FormatError
+from pbem.cli.shell import _is_mail, _pairs, _report, games_option, lang_option, main
+from pbem.errors import Exit, FormatError, PbemError
 from pbem.i18n import Msg
 
 
@@ -319,9 +320,11 @@ def replace(game_id: str, seat: str, email: str | None, key_file: Path | None, g
 @transport_options
 @click.option("--interval", type=click.FloatRange(0.05, 3600), default=60.0, show_default=True,
               help="Seconds between two rounds (doubled, up to 15 minutes, while a server is down).")
+@click.option("--site", type=click.Path(file_okay=False, path_type=Path),
+              help="Keep the static site in this folder current after each round (see 'pbem site').")
 @games_option
 def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None, smtp: str | None,
-          from_address: str | None, interval: float, games: Path) -> None:
+          from_address: str | None, interval: float, site: Path | None, games: Path) -> None:
     """Host: run the mail host until stopped: fetch and apply the moves, run the deadlines
     (R8), deliver the replies, sleep, again.  SIGTERM stops it cleanly (the message being
     handled is finished first); a mail server that is down is retried with backoff."""
@@ -336,8 +339,41 @@ def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None
     box = ImapBox(imap, folder) if imap is not None else None
     server = Server(games, inbox, box, outbox, smtp, from_address, interval, lambda line: click.echo(line, err=False))
     server.handle_signals()  # first: a SIGTERM from now on stops it between two messages
+    if site is not None:
+        from pbem.host.site import build_site
+
+        build_site(games, site)  # the folder checked at once (a refusal stops here), and the site there from the start
+        server.after_round = _site_builder(games, site)
     process(inbox, games, outbox, smtp, from_address, flush_only=True, imap=box)  # the setup checked at once
     if server.stop.is_set():
         return
     click.echo(f"pbem serve: every {interval:g} s; stop it with SIGTERM (kill PID), it finishes the message in hand")
     server.serve()
+
+
+def _site_builder(games: Path, out: Path) -> Callable[[], None]:
+    """`pbem serve --site`: the site brought up to date after a round; a failure is said, and serving goes on."""
+    from pbem.host.site import build_site
+
+    def rebuild() -> None:
+        try:
+            build_site(games, out)
+        except PbemError as err:
+            click.echo(f"pbem serve: the site in {out} was not brought up to date: {err}")
+
+    return rebuild
+
+
+@main.command()
+@click.option("--site", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The site's folder: new, empty, or a site pbem made (only the changed games' pages are made "
+                   "again); the same as 'pbem serve --site'.")
+@lang_option
+@games_option
+def site(out: Path, lang: str, games: Path) -> None:
+    """Host: write a static site of the games (the open games, the games in play, the finished games
+    with their audits' verdicts, standings), for any web server; needs no script, loads nothing."""
+    from pbem.host.site import build_site
+
+    built = build_site(games, out, lang)
+    click.echo(f"{out}: {built.games} games; {built.pages} pages written (open {out / 'index.html'})")

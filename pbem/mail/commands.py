@@ -40,9 +40,9 @@ from pbem.views.text import board_lines
 from pbem.views.timeline import history_lines, read_checked
 
 AWAY = "away"  # the command word of an absence (R8.5), which pbem.mail.away writes as the seat's move
-COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail", AWAY)
+COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail", "standings", AWAY)
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
-_COMMAND = re.compile(r"^(board|template|log|history|rules(?:\s+(\S{1,20}))?"
+_COMMAND = re.compile(r"^(board|template|log|history|standings|rules(?:\s+(\S{1,20}))?"
                       r"|(?:language|mail)(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
 _AWAY = re.compile(r"^away\s+(\S{1,20}(?:\s+\S{1,20})?)\s*\Z", re.IGNORECASE)  # R8.5: pbem.mail.away
 HELP = N_("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
@@ -141,11 +141,17 @@ def sender_seat(games: Path, address: str, tag: str | None) -> tuple[Path, str]:
 def answer(games: Path, address: str, command: Command) -> Answer:
     """The answer to ``command`` from the seat of ``address`` (see the module): only ever to
     an address registered on this host, whichever transport brought the question."""
-    if command.word == "rules":  # public; in the language of the sender's seat, if it has one
+    if command.word in ("rules", "standings"):  # public; in the language of the sender's seat, if it has one
         if not seats_of(games, address):  # a stranger's question is no reason to mail anyone
             raise UnknownError(Msg("{address} plays no game on this host, and mail commands are answered for "
                                    "its players only; nothing to answer", address=address), "P1")
         lang = language_of(games, address, command.tag)
+        if command.word == "standings":  # the site's table, over the host's finished games
+            from pbem.host.site import standings_of  # start-up: the site's code only for this question
+            from pbem.views.standings import table_lines  # start-up: as above
+
+            text = "\n".join(table_lines(standings_of(games), lang)) + "\n"
+            return Answer(translator(lang).say(Msg("pbem: the standings")), text, [])
         lines = lookup(command.rule, lang)
         subject = translator(lang).say(Msg("pbem: the rules, {rule}", rule=command.rule))
         return Answer(subject, "\n".join(lines) + "\n", [])

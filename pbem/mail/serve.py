@@ -43,6 +43,7 @@ class Server:
         self.down: str | None = None  # what is down, said once
         self.rounds = 0
         self.waits: list[float] = []  # each sleep between two rounds (the backoff, for the host and tests)
+        self.after_round: Callable[[], None] | None = None  # after each pass that reached the servers (--site)
 
     def handle_signals(self) -> None:
         def stop(signum: int, _frame: FrameType | None) -> None:
@@ -88,6 +89,8 @@ class Server:
             self._is_down(f"the SMTP server took no reply ({run.kept} kept, retried with backoff)")
             return False
         self._is_up(run)
+        if self.after_round is not None:
+            self.after_round()
         return True
 
     def _is_down(self, what: str) -> None:

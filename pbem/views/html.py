@@ -4,7 +4,8 @@ Each entry's board is drawn (:mod:`pbem.views.svg`) from the game as the public 
 replay has it after that entry (:func:`pbem.views.timeline.steps`), with the entry's
 narration (:mod:`pbem.views.narrate`) and, once the secret is revealed, the audit's
 verdict (P6).  The page loads nothing: the drawings and a few lines of script
-are inline, and its Content-Security-Policy forbids any fetch.  It honours a
+are inline, and its Content-Security-Policy forbids any fetch.  The board keeps its
+size (its smallest words are 12 pixels): on a narrower screen it scrolls sideways in its box.  It honours a
 ``#entry=N`` fragment, so a link (or a test) can open it at entry N.
 
 Nothing from the log reaches the page as markup: the title is escaped,

@@ -1,0 +1,91 @@
+"""`pbem site` over 1,000 finished games: the build after a pass, as `pbem serve --site` runs it.
+
+    python bench/site.py                      # 1,000 games in bench/.site-games, the site in bench/.site-out
+    python bench/site.py --games 200 --cache /tmp/g --out /tmp/site
+
+The games are real: made, opened (P4), played to the end by random bots through the host's
+own path and revealed (tests/sitetools.py), 3 seats each from a pool of 12 players.  They are
+made once and kept in the cache folder, with the site, as a host keeps its games and its site:
+a first run makes the games and the site's every page (every game read, audited, its viewer
+drawn: its time is printed); every run then times a build with nothing changed, and a pass:
+one move of a game in play (``league-live``, begun again when it ends) recorded, then the build.
+Target: the build after a pass over 1,000 games in at most about 10 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sitetools import play_game
+
+from pbem.bots.randombot import bot_actions
+from pbem.host.games import apply_move, load_game
+from pbem.host.site import build_site
+from pbem.log.moves import after_of
+from pbem.log.records import TurnMove
+from pbem.log.records.sent import move_of
+
+POOL = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lea")
+HERE = Path(__file__).resolve().parent
+LIVE = "league-live"
+
+
+def make_games(folder: Path, count: int) -> None:
+    """``count`` finished games in ``folder``, those already there kept."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(count):
+        game_id = f"league-{n:04d}"
+        log = folder / game_id / "log.yaml"
+        if log.is_file() and b'"kind": "reveal"' in log.read_bytes():
+            continue
+        shutil.rmtree(folder / game_id, ignore_errors=True)  # a game a killed run left half made
+        play_game(folder, game_id, tuple(random.Random(n).sample(POOL, 3)), seed=n)
+        if n % 50 == 0:
+            print(f"made {n + 1} of {count} games", flush=True)
+
+
+def one_pass(folder: Path) -> None:
+    """What a round of `pbem serve` records: one move of the game in play (a new one once it ends)."""
+    if (folder / LIVE).is_dir() and load_game(folder / LIVE).over:
+        shutil.rmtree(folder / LIVE)
+    if not (folder / LIVE).is_dir():
+        play_game(folder, LIVE, ("ann", "bob", "cat"), seed=int(time.time()), turns=0)
+    game = load_game(folder / LIVE)
+    assert game.state is not None and game.state.to_move is not None
+    actions = bot_actions(game.state, random.Random(game.last_seq))
+    move = TurnMove.write(LIVE, game.state.to_move, after_of(game), [a.to_dict() for a in actions])
+    apply_move(folder, move_of(move.to_raw()))
+
+
+def timed(games: Path, out: Path) -> tuple[float, int, int]:
+    start = time.perf_counter()
+    built = build_site(games, out)
+    return time.perf_counter() - start, built.games, built.pages
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--cache", type=Path, default=HERE / ".site-games")
+    parser.add_argument("--out", type=Path, default=HERE / ".site-out")
+    args = parser.parse_args()
+    make_games(args.cache, args.games)
+    seconds, games, pages = timed(args.cache, args.out)
+    print(f"bring the site up to date: {games} games, {pages} pages written, {seconds:.1f} s")
+    seconds, games, pages = timed(args.cache, args.out)
+    print(f"nothing changed: {games} games, {pages} pages written, {seconds:.2f} s")
+    one_pass(args.cache)
+    seconds, games, pages = timed(args.cache, args.out)
+    print(f"after a pass (one move recorded): {games} games, {pages} pages written, {seconds:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,232 @@
+"""The pages of `pbem site`: the index of a host's games, one page per game, the standings.
+
+Every page is built by :func:`pbem.views.markup.render` (each value escaped, only markup made
+here goes in as it is) from public cards (:class:`pbem.host.cards.Card`: the public log's
+facts) and needs no script: its Content-Security-Policy admits its one style, by hash, and
+nothing else, so it loads nothing and runs nothing.  Text is at least 12 CSS pixels, and the
+layout is one column on a phone; a game's board keeps its own size (its smallest words are
+12 pixels) and scrolls sideways on a narrow screen rather than shrinking.  Each game's
+step-through page is `pbem html`'s viewer (:func:`pbem.views.html.game_page`), linked from its page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from pbem.i18n import Msg, translator
+from pbem.views.html import csp_hash
+from pbem.views.markup import Markup, render
+from pbem.views.standings import Row
+from pbem.views.timeline import GameStatus, status_text
+
+STYLE = """
+body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; font-size: 16px; line-height: 1.4;
+       margin: 0 auto; padding: 10px; max-width: 60em; background: #f4f1ea; color: #1a1a1a; }
+h1 { font-size: 22px; margin: 4px 0 8px 0; }
+h2 { font-size: 18px; margin: 18px 0 6px 0; border-bottom: 1px solid #bbb; }
+nav a { margin-right: 14px; }
+a { color: #1d4f91; }
+ul.games { list-style: none; padding: 0; margin: 0; }
+ul.games li { background: #fff; border: 1px solid #ccc; padding: 8px; margin: 6px 0; }
+.small { font-size: 14px; color: #444; }
+.fair { color: #1f6b1f; font-weight: bold; }
+.refused { color: #a00000; font-weight: bold; }
+.pending { color: #7a5a00; font-weight: bold; }
+table { border-collapse: collapse; background: #fff; }
+th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; }
+td.num { text-align: right; }
+p.verdict { background: #fff; border: 2px solid #2c7a2c; padding: 8px; }
+p.verdict.failed { border-color: #b00000; background: #fbeaea; }
+.board { overflow-x: auto; }
+.board svg { display: block; border: 1px solid #999; background: #fff; }
+pre { white-space: pre-wrap; font-size: 14px; background: #fff; border: 1px solid #ccc; padding: 8px; }
+summary { cursor: pointer; padding: 4px 0; }
+"""
+
+HEAD = """<!DOCTYPE html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<title>{title}</title>
+<style>{style}</style>
+</head>
+<body>
+<nav><a href="{home}index.html">{games}</a> <a href="{home}standings.html">{standings}</a></nav>
+<h1>{title}</h1>
+"""
+
+TAIL = """<p class="small">{made}</p>
+</body>
+</html>
+"""
+
+class Shown(Protocol):
+    """What a page shows of one game: :class:`pbem.host.cards.Card` (the public log's facts)."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def status(self) -> str: ...  # a GameStatus value; "" for a log that does not read
+    @property
+    def players(self) -> tuple[str, ...]: ...
+    @property
+    def waiting(self) -> tuple[str, ...]: ...
+    @property
+    def since_at(self) -> str: ...
+    @property
+    def last_seq(self) -> int: ...
+    @property
+    def last_at(self) -> str: ...
+    @property
+    def labels(self) -> tuple[str, ...]: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def verdict_line(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def places(self) -> tuple[str, ...]: ...
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+
+VERDICT_CLASS = {"fair": "fair", "host": "pending", "not-yet": "pending", "refused": "refused"}
+
+
+def policy() -> str:
+    """Nothing fetched, nothing run: only the page's own style (by hash) and pictures inline."""
+    return (f"default-src 'none'; style-src {csp_hash(STYLE)}; img-src data:; base-uri 'none'; "
+            "form-action 'none'")
+
+
+def page(title: str, body: Markup, lang: str, made: str, home: str = "") -> str:
+    """A whole page: head (the policy, a phone's viewport), the menu, ``body``, the footer."""
+    said = translator(lang)
+    return render(HEAD, lang=lang, policy=Markup(policy()), title=title, style=Markup(STYLE), home=home,
+                  games=said.say(Msg("Games")), standings=said.say(Msg("Standings"))) + body + render(TAIL, made=made)
+
+
+def joined(parts: Sequence[Markup]) -> Markup:
+    return Markup("".join(parts))
+
+
+def game_link(card: Shown, home: str = "") -> Markup:
+    return render('<a href="{home}games/{game}.html">{game}</a>', home=home, game=card.game_id)
+
+
+def section(title: str, items: Sequence[Markup], empty: str) -> Markup:
+    if not items:
+        return render("<h2>{title}</h2>\n<p>{empty}</p>\n", title=title, empty=empty)
+    return render('<h2>{title}</h2>\n<ul class="games">\n{items}</ul>\n', title=title, items=joined(items))
+
+
+def open_item(game_id: str, seats: int, free: int, lang: str) -> Markup:
+    said = translator(lang)
+    text = said.say(Msg.plural("{n} seat of {seats} free; to join, mail the host 'join {game}'",
+                               "{n} seats of {seats} free; to join, mail the host 'join {game}'",
+                               free, seats=seats, game=game_id))
+    return render("<li><b>{game}</b><br>{text}</li>\n", game=game_id, text=text)
+
+
+def play_item(card: Shown, lang: str) -> Markup:
+    text = waiting_text(card, lang)
+    return render('<li>{link} <span class="small">{players}</span><br>{text}</li>\n', link=game_link(card),
+                  players=", ".join(card.players), text=text)
+
+
+def waiting_text(card: Shown, lang: str) -> str:
+    """Where the game stands and whose turn it is since when: the opening's rounds (P4) or play."""
+    said = translator(lang)
+    who = ", ".join(card.waiting) or said.say(Msg("nobody"))
+    return said.say(Msg("{status}: {who} since {at}", status=status_text(GameStatus(card.status), lang), who=who,
+                        at=card.since_at))
+
+
+def _verdict_word(card: Shown) -> Markup:
+    word = card.verdict_line.split(".", 1)[0] if card.verdict_line else ""
+    return render('<span class="{kind}">{word}</span>', kind=VERDICT_CLASS.get(card.verdict, ""), word=word)
+
+
+def places_text(card: Shown, lang: str) -> str:
+    said = translator(lang)
+    shown = ", ".join(f"{p} {s}" for p, s in zip(card.places, card.scores, strict=True))
+    return said.say(Msg("winner {winner} (R6.5); cubes on the board, the palace included: {shown}",
+                        winner=card.places[0], shown=shown))
+
+
+def over_item(card: Shown, lang: str) -> Markup:
+    text = places_text(card, lang) if card.places else card.reason
+    return render('<li>{link} {word}<br>{text}</li>\n', link=game_link(card), word=_verdict_word(card), text=text)
+
+
+def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Shown], over: Sequence[Shown],
+               lang: str, made: str) -> str:
+    """The index: the open games, the games in play (whose turn, since when), the finished games
+    with their verdicts (and the games whose logs do not verify)."""
+    said = translator(lang)
+    body = joined([
+        section(said.say(Msg("Open games")), [open_item(g, n, free, lang) for g, n, free in open_games],
+                said.say(Msg("No game waits for players."))),
+        section(said.say(Msg("In play")), [play_item(c, lang) for c in playing],
+                said.say(Msg("No game is in play."))),
+        section(said.say(Msg("Finished")), [over_item(c, lang) for c in over],
+                said.say(Msg("No game has finished yet."))),
+    ])
+    return page(said.say(Msg("Rattus games on this host")), body, lang, made)
+
+
+def standings_page(rows: Sequence[Row], games: int, lang: str, made: str) -> str:
+    """The standings table, best first."""
+    said = translator(lang)
+    head = render("<tr><th>#</th><th>{player}</th><th>{rating}</th><th>{games}</th><th>{wins}</th></tr>\n",
+                  player=said.say(Msg("player")), rating=said.say(Msg("rating")),
+                  games=said.say(Msg("games")), wins=said.say(Msg("wins")))
+    lines = [render('<tr><td class="num">{n}</td><td>{player}</td><td class="num">{rating}</td>'
+                    '<td class="num">{games}</td><td class="num">{wins}</td></tr>\n', n=str(n), player=row.player,
+                    rating=f"{row.rating:.2f}", games=str(row.games), wins=str(row.wins))
+             for n, row in enumerate(rows, start=1)]
+    about = said.say(Msg.plural(
+        "Over {n} finished game whose log verifies. The rating is OpenSkill's (Plackett-Luce, mu - 3 sigma): "
+        "each game ranks its seats by their places; a seat's name is its player.",
+        "Over {n} finished games whose logs verify. The rating is OpenSkill's (Plackett-Luce, mu - 3 sigma): "
+        "each game ranks its seats by their places; a seat's name is its player.", games))
+    table = render("<table>\n{head}{lines}</table>\n", head=head, lines=joined(lines)) if rows else Markup("")
+    body = render("<p>{about}</p>\n{table}", about=about, table=table)
+    return page(said.say(Msg("Standings")), body, lang, made)
+
+
+def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: Markup | None = None,
+                   history: Sequence[str] = ()) -> str:
+    """One game's page: where it stands, its places and verdict, its board now (drawn by the escaping
+    SVG builder) and its history in words (a ``<details>``: no script), links to its viewer and its log."""
+    said = translator(lang)
+    seats = said.say(Msg("players (seat order): {players}", players=", ".join(card.players)))
+    parts = [render("<p>{players}</p>\n", players=seats)] if card.players else []
+    if card.status:
+        parts.append(render("<p>{text}</p>\n", text=waiting_text(card, lang) if card.waiting else status_text(
+            GameStatus(card.status), lang)))
+        parts.append(render("<p>{text}</p>\n", text=said.say(Msg("last entry {seq} at {at}", seq=card.last_seq,
+                                                                 at=card.last_at))))
+    if card.labels:
+        parts.append(render('<p class="small">{labels}</p>\n', labels="; ".join(card.labels)))
+    if card.places:
+        parts.append(render("<p>{text}</p>\n", text=places_text(card, lang)))
+    if card.verdict_line:
+        kind = "verdict failed" if card.verdict == "refused" else "verdict"
+        parts.append(render('<p class="{kind}">{line}<br>{reason}</p>\n', kind=kind, line=card.verdict_line,
+                            reason=card.reason))
+    if board is not None:
+        parts.append(render('<div class="board">{board}</div>\n', board=board))
+    if history:
+        parts.append(render("<details><summary>{title}</summary>\n<pre>{lines}</pre></details>\n",
+                            title=said.say(Msg("the game, entry by entry")), lines="\n".join(history)))
+    links = [render('<a href="{game}-viewer.html">{text}</a>', game=card.game_id,
+                    text=said.say(Msg("step through the game, entry by entry (needs JavaScript)")))] if viewer else []
+    links.append(render('<a href="{game}.log.yaml">{text}</a>', game=card.game_id,
+                        text=said.say(Msg("the public log (check it with 'pbem verify')"))))
+    parts.append(render("<p>{links}</p>\n", links=Markup("<br>".join(links))))
+    return page(said.say(Msg("Rattus game {game}", game=card.game_id)), joined(parts), lang, made, home="../")
