@@ -96,9 +96,15 @@ h1 { font-size: 20px; margin: 0 0 8px 0; }
 #controls { display: flex; flex-wrap: wrap; align-items: center; gap: 4px; background: #f4f1ea; }
 #controls button { font-size: 16px; min-width: 44px; min-height: 44px; }
 #where { margin-left: 8px; font-weight: bold; }
-#frame { display: grid; grid-template-columns: 1000fr 300fr; grid-template-areas: "map panel" "words words"; gap: 8px; }
-#map { grid-area: map; min-width: 0; } #panel { grid-area: panel; min-width: 0; } #words { grid-area: words; }
+#frame { display: grid; grid-template-columns: 100%; grid-template-areas: "map" "words" "panel"; gap: 8px; }
+#map { grid-area: map; min-width: 0; overflow-x: auto; } #panel { grid-area: panel; min-width: 0; }
+#words { grid-area: words; }
 #map svg, #panel svg { width: 100%; height: auto; border: 1px solid #999; background: #fff; }
+#map svg { width: 1000px; max-width: none; } #map.fit svg { width: 100%; } #panel svg { max-width: 420px; }
+@media (min-width: 1340px) {
+  #frame { grid-template-columns: 1000px 300px; grid-template-areas: "map panel" "words words"; }
+  #panel svg { max-width: none; }
+}
 #narration { font-family: DejaVu Sans Mono, monospace; font-size: 14px; white-space: pre-wrap; background: #fff;
              border: 1px solid #ccc; padding: 8px; margin: 8px 0; }
 #verdict { padding: 8px; border: 2px solid #2c7a2c; background: #eef8ee; }
@@ -112,16 +118,12 @@ html, body { overscroll-behavior-x: none; }
 @media (max-width: 700px) {
   body { margin: 6px; }
   #controls { position: sticky; top: 0; z-index: 1; padding: 4px 0; }
-  #frame { grid-template-columns: 100%; grid-template-areas: "map" "words" "panel"; }
-  #map { overflow-x: auto; }
-  #map svg { width: 1000px; max-width: none; }
-  #map.fit svg { width: 100%; }
-  #panel svg { max-width: 420px; }
   #zoom { display: inline-block; }
   #swipe { display: block; font-size: 14px; color: #444; margin: 4px 0; }
 }
 """
-"""On a phone (390 px) the map is drawn at its own size, its smallest words 12 px, in a box that
+"""The map is drawn at its own size, its smallest words 12 px, beside the panel on a screen wide
+enough for both, else above the entry's words and the panel; on a phone (390 px) in a box that
 scrolls sideways (``whole map`` fits it to the screen, on the reader's choice), and the panel
 is its own drawing under the entry's words, as wide as the screen: no word under 12 px."""
 
