@@ -138,10 +138,12 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
         click.echo(say(Msg("{out}: {seat}'s move as of entry {seq}; open it in a browser and click the move",
                            out=str(out), seat=seat, seq=game.last_seq), lang))
         return
+    from pbem.host.press import public_press
     from pbem.views.html import game_page
     from pbem.views.timeline import read_checked
 
-    page, n = game_page(*read_checked(log), lang=lang)
+    press = [(p.at, p.sender, p.text) for p in public_press(log.parent)]  # the game's folder's: to all only
+    page, n = game_page(*read_checked(log), lang=lang, press=press)
     out.write_text(page, encoding="utf-8")
     click.echo(say(Msg.plural("{out}: {n} entry; open it in a browser (arrow keys step through the game)",
                               "{out}: {n} entries; open it in a browser (arrow keys step through the game)",

@@ -183,8 +183,20 @@ def _words(lang: str) -> dict[str, str]:
     return {"where": translator(lang).say(Msg("entry {i} of {last}  ({at})", i="{i}", last="{last}", at="{at}"))}
 
 
-def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tuple[str, int]:
-    """The page and its number of entries, in ``lang``; a log that does not replay is refused (P7)."""
+def press_block(press: list[tuple[str, str, str]], lang: str = "en") -> Markup:
+    """The game's public press (at, sender seat, text), in order, each value escaped; nothing without any."""
+    if not press:
+        return Markup("")
+    items = "".join(render("<li><b>{sender}</b> <small>{at}</small><pre>{text}</pre></li>", sender=sender, at=at,
+                           text=text) for at, sender, text in press)
+    return render('<section id="press"><h2>{head}</h2><ol>{items}</ol></section>',
+                  head=translator(lang).say(Msg("Press to all")), items=Markup(items))
+
+
+def game_page(entries: list[Entry], hashes: list[str], lang: str = "en",
+              press: list[tuple[str, str, str]] | None = None) -> tuple[str, int]:
+    """The page and its number of entries, in ``lang``, with the game's public press (at,
+    sender, text) below the board; a log that does not replay is refused (P7)."""
     say = translator(lang).say
     frames: list[dict[str, Any]] = []
     game: Any = None
@@ -212,7 +224,8 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en") -> tupl
         ("next", Msg("next entry (right arrow)")), ("last", Msg("last entry (End)")))}
     words.update({key: say(text) for key, text in (
         ("first", Msg("first")), ("prev", Msg("previous")), ("next", Msg("next")), ("last", Msg("last")))})
-    page = page_head(title, SCRIPT, STYLE, lang) + render(PAGE, title=title, blob=Markup(blob), **words)
+    page = page_head(title, SCRIPT, STYLE, lang) + render(PAGE, title=title, blob=Markup(blob),
+                                                          press=press_block(press or [], lang), **words)
     return page, len(frames)
 
 
@@ -229,6 +242,7 @@ PAGE = """<body>
 <div id="board"></div>
 <div id="narration"></div>
 <div id="verdict"></div>
+{press}
 </main>
 <script type="application/json" id="pbem-data">{blob}</script>
 </body>
