@@ -57,7 +57,7 @@ def to_of(msg: EmailMessage) -> str:
 def text_of(msg: EmailMessage) -> str:
     body = msg.get_body(("plain",))
     assert body is not None, msg["Subject"]
-    return str(body.get_content())
+    return str(body.get_content()).replace("\r\n", "\n")
 
 
 def mails_to(mails: list[EmailMessage], address: str) -> list[EmailMessage]:

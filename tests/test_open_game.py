@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from clitools import ok
-from lobbytools import Host, confirmed, letter, mails_to, text_of, to_of
+from lobbytools import Host, confirmed, letter, text_of, to_of
 from mailgame import Table
 
 from pbem.fair import protocol

@@ -187,8 +187,8 @@ def _open_seats(spec: NewGame, emails: dict[str, str]) -> list[str]:
         return []
     free = [p for p in spec.players if p not in emails and p not in spec.bots]
     if spec.open_seats != len(free) or any(p in spec.keys for p in free):
-        raise FormatError(Msg("--open {n}: the open seats are the seats with no --email, --bot or --key, and this "
-                              "game has {free} ({seats}); nothing was changed", n=spec.open_seats, free=len(free),
+        raise FormatError(Msg("--open {count}: the open seats are the seats with no --email, --bot or --key, and this "
+                              "game has {free} ({seats}); nothing was changed", count=spec.open_seats, free=len(free),
                               seats=", ".join(free) or "-"), "P1")
     return free
 
