@@ -91,12 +91,12 @@ def hold(path: Path, kind: str, address: str, lang: str) -> Wish:
     check(path, kind, address)
     with locked(path):
         pending = _load(path)
-        for old in [c for c, w in pending.items() if w["kind"] == kind and w["address"] == address]:
+        for old in [c for c, w in pending.items() if w["wish"] == kind and w["address"] == address]:
             del pending[old]
         while len(pending) >= PENDING_MAX:
             del pending[min(pending, key=lambda c: pending[c]["until"])]
         code = base64.b32encode(secrets.token_bytes(10)).decode("ascii")
-        pending[code] = {"kind": kind, "address": address, "lang": lang,
+        pending[code] = {"wish": kind, "address": address, "lang": lang,
                          "until": seconds(now()) + CODE_HOURS * 3600}
         _save(path, pending)
     return Wish(kind, path.name, address, lang, code)
@@ -129,7 +129,7 @@ def confirm(path: Path, code: str, sender: str) -> Wish:
         if seconds(now()) > int(wish["until"]):
             raise StateError(Msg("this code has expired (a code lasts {hours} hours); ask again; nothing was "
                                  "changed", hours=CODE_HOURS), "P1")
-        done = Wish(wish["kind"], path.name, sender, wish["lang"], found)
+        done = Wish(wish["wish"], path.name, sender, wish["lang"], found)
         _make(path, done)
     return done
 
