@@ -179,3 +179,48 @@ def test_games_lists_the_open_games_and_the_senders_own(tmp_path: Path) -> None:
     assert "og: 1 of 2 seats open, press: public" in said
     assert "full (your seat: red): the opening (P4): your part is awaited" in said
     assert "og (your seat: red): waiting for players" in said
+
+
+def test_a_stranger_joins_in_ukrainian_and_reads_it_from_then_on(tmp_path: Path) -> None:
+    host = made(tmp_path)
+    host.send(letter(BO, "join og uk"))
+    _out, got = host.run()
+    code_mail = mails_to(got, BO)[0]
+    assert "Хтось із цієї адреси попросив приєднатися до гри og" in text_of(code_mail)
+    host.send(letter(BO, "Re: [rattus og] confirm join", f"confirm {code_in(code_mail)}"))
+    _out, got = host.run()
+    assert "Місце blue у грі og — ваше, і тепер усі місця зайнято" in text_of(mails_to(got, BO)[0])
+    assert load_settings(host.games / "og").language("blue") == "uk"
+    host.send(letter(ANN, "press blue", "Szia!"))
+    _out, got = host.run()
+    relayed = [m for m in mails_to(got, BO) if "Szia!" in text_of(m)]
+    assert len(relayed) == 1 and "Повідомлення від red лише для вас у грі og" in text_of(relayed[0])
+    assert str(relayed[0]["Subject"]) == "[rattus og] press red"  # a plain Reply answers red alone
+
+
+def test_press_to_a_digest_seat_waits_for_its_daily_summary(tmp_path: Path) -> None:
+    host = made(tmp_path, "--mail", "digest")
+    confirmed(host, BO, "join")
+    host.send(letter(ANN, "press blue", "First word."))
+    _out, got = host.run()  # blue had no summary yet: this one tells the press
+    assert [m for m in mails_to(got, BO) if "First word." in text_of(m)]
+    host.send(letter(ANN, "press all", "Second word."))
+    _out, got = host.run()
+    assert not [m for m in mails_to(got, BO) if "Second word." in text_of(m)]  # not at once: in the summary
+    _out, got = host.run(hours=24)
+    summary = [m for m in mails_to(got, BO) if "Second word." in text_of(m)]
+    assert len(summary) == 1 and "summary" in str(summary[0]["Subject"])
+    assert "First word." not in text_of(summary[0])  # each press told once
+
+
+def test_serve_announces_the_open_games_when_they_change(tmp_path: Path) -> None:
+    from pbem.mail.serve import Server
+
+    host = made(tmp_path)
+    said: list[str] = []
+    server = Server(host.games, host.inbox, None, host.outbox, None, "rattus@host.example", 0.01, said.append)
+    server.serve(rounds=2)
+    assert said.count("pbem serve: open game og: 1 seat(s) open (blue); a mail 'join og' takes one") == 1, said
+    confirmed(host, BO, "join")
+    server.serve(rounds=1)
+    assert said[-2] == "pbem serve: no open game now", said

@@ -86,7 +86,7 @@ class Server:
         for item in run.done:
             self.say(f"{item.key} from {item.sender or '?'}: {item.result}")
         if run.open != self.open:  # the open games announced, each time they change
-            for line in run.open or ["pbem serve: no open game now"]:
+            for line in run.open or ["no open game now"]:
                 self.say(f"pbem serve: {line}")
             self.open = run.open
         if run.kept and not run.sent:
