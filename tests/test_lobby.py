@@ -224,3 +224,23 @@ def test_serve_announces_the_open_games_when_they_change(tmp_path: Path) -> None
     confirmed(host, BO, "join")
     server.serve(rounds=1)
     assert said[-2] == "pbem serve: no open game now", said
+
+
+def test_join_alone_takes_a_seat_in_the_first_open_game(tmp_path: Path) -> None:
+    host = made(tmp_path)
+    ok("new", "full", "--players", "red,blue", "--email", f"red={CY}", "--email", f"blue={BO}", "--games", host.games)
+    host.send(letter(BO, "join"))
+    _out, got = host.run()
+    code_mail = mails_to(got, BO)[0]
+    assert str(code_mail["Subject"]) == "[rattus og] confirm join"
+    host.send(letter(BO, "Re: [rattus og] confirm join", f"confirm {code_in(code_mail)}"))
+    host.run()
+    assert load_settings(host.games / "og").emails == {"red": ANN, "blue": BO}
+
+
+def test_join_alone_when_no_game_is_open(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    ok("new", "full", "--players", "red,blue", "--email", f"red={ANN}", "--email", f"blue={BO}", "--games", host.games)
+    host.run()  # the game's invitations
+    said = refused(host, CY, "join")
+    assert "no game on this host has an open seat now" in said

@@ -7,7 +7,9 @@ key for this delivery (:class:`Inbound`); the Maildir reader of ``pbem mail``
 ``Master`` decides and its transport then tells the players:
 
 1. :meth:`Admission.decide`, the authority: the limits, then the headers, then the body
-   (:func:`pbem.mail.headers.parse_mail`, :func:`pbem.mail.message.mail_move`); the
+   (:func:`pbem.mail.headers.parse_mail`, :func:`pbem.mail.message.mail_move`); a lobby
+   command from any address (``join``, ``leave``, ``watch``, ``unwatch``, ``games``, ``press``
+   and the ``confirm CODE`` of a held wish: :mod:`pbem.mail.lobby`, :mod:`pbem.mail.press`); the
    sender (P8 notes: a game that lists addresses takes a move only from an address of
    the move's seat; one that lists none binds no seat to an address); the message
    counted once; the move through the host's step (:func:`pbem.host.games.apply_move`:
