@@ -244,3 +244,13 @@ def test_join_alone_when_no_game_is_open(tmp_path: Path) -> None:
     host.run()  # the game's invitations
     said = refused(host, CY, "join")
     assert "no game on this host has an open seat now" in said
+
+
+def test_list_says_which_seats_wait_and_misses_no_mail_for_them(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    ok("new", "og", "--open", "3", "--games", host.games)
+    confirmed(host, BO, "join")
+    (host.games / "+mail-queue").mkdir(exist_ok=True)
+    out = ok("list", "--games", host.games)
+    assert "og: waiting for players, 2 open seat(s) (green, blue); a mail 'join og' takes one" in out
+    assert "no mail in flight" not in out  # nobody is mailed before the game is full

@@ -99,6 +99,11 @@ def list_games(games: Path) -> None:
 
     for line in list_lines(games, list_line):  # each game's line from its head index while its log is unchanged
         click.echo(line)
+    from pbem.host.lobby import open_games
+
+    for path, settings in open_games(games):  # pbem new --open: the seats strangers may still take by mail
+        click.echo(f"{path.name}: waiting for players, {len(settings.waiting())} open seat(s) "
+                   f"({', '.join(settings.waiting())}); a mail 'join {path.name}' takes one")
     if (games / "+mail-queue").is_dir():  # a mail host: the seats awaited with no mail in flight for their turn
         from pbem.mail.resend import unmailed
 
