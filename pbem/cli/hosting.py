@@ -41,7 +41,8 @@ def transport_options(command: Any) -> Any:
 
 @main.command()
 @click.argument("game_id", metavar="GAME")
-@click.option("--players", required=True, help="Seat order, comma-separated: red,green,blue.")
+@click.option("--players", help="Seat order, comma-separated: red,green,blue (with --open N alone: the first N "
+                                 "of red,green,blue,yellow).")
 @click.option("--first", help="The first player (R2.1); drawn from the seed if not named.")
 @click.option(
     "--secret-file",
@@ -77,30 +78,30 @@ def transport_options(command: Any) -> Any:
               help="What each seat is mailed: one mail when it is its turn (turn), a report of every entry "
                    "(every), or its turn's mail and at most one summary a day (digest); kept in host.yaml, "
                    "and each player may choose by mail ('mail every').")
+@click.option("--open", "open_seats", type=click.IntRange(1, 4), default=None, metavar="N",
+              help="Leave N seats (those with no --email) for strangers to join by mail ('join GAME'); the "
+                   "opening starts by itself once every seat is filled.")
+@click.option("--press", type=click.Choice(["on", "public", "off"]), default="on", show_default=True,
+              help="Press by mail ('press all', 'press SEAT'): to one seat or all (on), to all only (public), "
+                   "or none (off).")
 @games_option
 def new(
-    game_id: str, players: str, first: str | None, secret_file: Path | None,
+    game_id: str, players: str | None, first: str | None, secret_file: Path | None,
     keys: tuple[str, ...], host_key: Path | None, emails: tuple[str, ...], data_dir: Path | None,
     deadline: str | None, reminder: str | None, absence: int | None, bots: tuple[str, ...],
-    bot_seconds: float | None, reveal: str, langs: tuple[str, ...], mail_mode: str, games: Path,
+    bot_seconds: float | None, reveal: str, langs: tuple[str, ...], mail_mode: str, open_seats: int | None,
+    press: str, games: Path,
 ) -> None:
     """Create the game GAME: its directory, secret (mode 0600) and first log entry (P3)."""
     from pbem.data import read_data_dir
     from pbem.fair.keys import read_public_key
-    from pbem.files import read_limited
     from pbem.host.create import NewGame, create
-    from pbem.host.settings import RevealWhen
+    from pbem.host.settings import RevealWhen, load_settings
     from pbem.rules.data import GameDataError
 
-    secret = None
-    if secret_file is not None:
-        text = read_limited(secret_file, 1024, Msg("secret file")).decode("ascii", "replace").strip()
-        try:
-            secret = bytes.fromhex(text)
-        except ValueError:
-            raise FormatError(Msg("the secret file must hold 64 hex digits"), "P1") from None
-    names = tuple(p.strip() for p in players.split(",") if p.strip())
-    spec = NewGame(game_id, names, first, secret, host_key_file=host_key)
+    names = _seat_names(players, open_seats)
+    spec = NewGame(game_id, names, first, _secret_of(secret_file), host_key_file=host_key)
+    spec.open_seats, spec.press = open_seats or 0, press
     if data_dir is not None:
         try:
             spec.board, spec.catalogue = read_data_dir(data_dir)
@@ -136,8 +137,34 @@ def new(
     rule = rule_text(made)
     if rule is not None:
         click.echo(f"{rule}; no deadline runs during the opening (P4)")
+    if spec.open_seats:
+        click.echo(f"open to strangers by mail: {', '.join(load_settings(path).waiting())} ('join {game_id}'); "
+                   "the opening starts once every seat is filled")
     click.echo("next (P4): each player commits to a nonce ('pbem nonce GAME --player P' writes the "
                "move), then, when all have, reveals it; the last reveal starts the game")
+
+
+def _seat_names(players: str | None, open_seats: int | None) -> tuple[str, ...]:
+    """``--players``, or with ``--open N`` alone the first N of red, green, blue, yellow."""
+    if players is None:
+        if open_seats is None:
+            raise FormatError(Msg("pbem new needs --players (the seat order), or --open N for N seats "
+                                  "strangers join by mail"), "R2")
+        return ("red", "green", "blue", "yellow")[:open_seats]
+    return tuple(p.strip() for p in players.split(",") if p.strip())
+
+
+def _secret_of(secret_file: Path | None) -> bytes | None:
+    """``--secret-file``'s 32 bytes (tests and demos), or None: the OS's CSPRNG (P1)."""
+    from pbem.files import read_limited
+
+    if secret_file is None:
+        return None
+    text = read_limited(secret_file, 1024, Msg("secret file")).decode("ascii", "replace").strip()
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise FormatError(Msg("the secret file must hold 64 hex digits"), "P1") from None
 
 
 
@@ -273,6 +300,8 @@ def _said_run(run: Any) -> None:
     """What one ``pbem mail`` run did: a line a message, then the counts."""
     for item in run.done:
         click.echo(f"{item.key} from {item.sender or '?'}: {item.result}")
+    for line in run.open:
+        click.echo(line)
     click.echo(f"{len(run.done)} message(s) processed, {run.quarantined} quarantined; "
                f"{run.sent} repl(ies) delivered, {run.kept} kept for the next run"
                + (f", {run.failed} failed for good (see GAMES/+mail-queue/failed/failed.log)"

@@ -99,6 +99,11 @@ def list_games(games: Path) -> None:
 
     for line in list_lines(games, list_line):  # each game's line from its head index while its log is unchanged
         click.echo(line)
+    from pbem.host.lobby import open_games
+
+    for path, settings in open_games(games):  # pbem new --open: the seats strangers may still take by mail
+        click.echo(f"{path.name}: waiting for players, {len(settings.waiting())} open seat(s) "
+                   f"({', '.join(settings.waiting())}); a mail 'join {path.name}' takes one")
     if (games / "+mail-queue").is_dir():  # a mail host: the seats awaited with no mail in flight for their turn
         from pbem.mail.resend import unmailed
 
@@ -138,10 +143,12 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
         click.echo(say(Msg("{out}: {seat}'s move as of entry {seq}; open it in a browser and click the move",
                            out=str(out), seat=seat, seq=game.last_seq), lang))
         return
+    from pbem.host.press import public_press
     from pbem.views.html import game_page
     from pbem.views.timeline import read_checked
 
-    page, n = game_page(*read_checked(log), lang=lang, log_text=log.read_bytes().decode("utf-8"))
+    press = [(p.at, p.sender, p.text) for p in public_press(log.parent)]  # the game's folder's: to all only
+    page, n = game_page(*read_checked(log), lang=lang, log_text=log.read_bytes().decode("utf-8"), press=press)
     out.write_text(page, encoding="utf-8")
     click.echo(say(Msg.plural("{out}: {n} entry; open it in a browser (arrow keys step through the game)",
                               "{out}: {n} entries; open it in a browser (arrow keys step through the game)",

@@ -27,6 +27,7 @@ from pbem.host.secret import SECRET_NAME
 from pbem.host.settings import (
     BOT_SECONDS,
     MAIL_MODES,
+    PRESS_MODES,
     REVEALS,
     RevealWhen,
     Settings,
@@ -67,6 +68,8 @@ class NewGame:
     reveal: RevealWhen = RevealWhen.MANUAL  # P6: AUTO: the host's step reveals the secret once the game is over
     languages: dict[str, str] = field(default_factory=dict)  # seat -> the language it reads (host.yaml)
     mail: str = "turn"  # what each seat is mailed by default (pbem.host.settings.MAIL_MODES; host.yaml)
+    open_seats: int = 0  # seats left without an address, for strangers to join by mail (host.yaml)
+    press: str = "on"  # press by mail: on, public (to all only) or off (pbem.host.settings.PRESS_MODES)
 
 
 def create(games: Path, spec: NewGame) -> Path:
@@ -93,7 +96,7 @@ def create(games: Path, spec: NewGame) -> Path:
                               "makes a key of their own with 'pbem keygen'; nothing was changed", clash=clash), "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
                         bot_seconds=spec.bot_seconds, reveal=RevealWhen(spec.reveal), languages=dict(spec.languages),
-                        mail=spec.mail)
+                        mail=spec.mail, open_seats=_open_seats(spec, emails), press=spec.press)
     # --- end P8 ---
     entry = _first_entry(spec, secret, made, bots)
     _write_game(games, spec.game_id, {"secret": secret.hex(), "made": made.value}, entry, settings, sealer)
@@ -176,6 +179,22 @@ def _write_game(
             child.unlink()
         tmp.rmdir()
         raise
+
+
+def _open_seats(spec: NewGame, emails: dict[str, str]) -> list[str]:
+    """The seats strangers may join by mail (``--open N``): every seat with no address, no bot
+    and no key, exactly N of them, so that the host sees which seats are whose."""
+    if spec.press not in PRESS_MODES:
+        raise FormatError(Msg("--press {mode}: give one of {modes}", mode=repr(spec.press),
+                              modes=", ".join(PRESS_MODES)), "P1")
+    if not spec.open_seats:
+        return []
+    free = [p for p in spec.players if p not in emails and p not in spec.bots]
+    if spec.open_seats != len(free) or any(p in spec.keys for p in free):
+        raise FormatError(Msg("--open {count}: the open seats are the seats with no --email, --bot or --key, and this "
+                              "game has {free} ({seats}); nothing was changed", count=spec.open_seats, free=len(free),
+                              seats=", ".join(free) or "-"), "P1")
+    return free
 
 
 def _bot_seats(spec: NewGame) -> dict[str, str]:

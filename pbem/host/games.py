@@ -102,6 +102,11 @@ def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
     (``pbem apply --confirm-key``); anyone could have written it in the seat's name (P8)."""
     path = game_dir(games, move.game)
     with locked(path):
+        waiting = load_settings(path).waiting()
+        if waiting:  # an open game (pbem new --open): no move before every seat is filled
+            raise StateError(Msg("game {game} is waiting for players ({free} open seat(s) left); its opening (P4) "
+                                 "begins once every seat is filled; nothing was changed", game=move.game,
+                                 free=len(waiting)), "P4")
         read = cached_game(path)
         game = read.game
         written = judged(path, game, move)

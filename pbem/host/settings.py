@@ -42,6 +42,9 @@ MAIL_MODES = ("turn", "every", "digest")
 or its turn's mail and at most one summary a day; refusals, Witch looks, deadline notices and
 the end go to every seat whatever its mode."""
 
+PRESS_MODES = ("on", "public", "off")
+"""Press (table talk by mail): to one seat or to all (the default), to all only, or none."""
+
 BOT_SECONDS = (0.1, 60.0)
 """The thinking time a host may give its bot seats, per decision, in seconds."""
 
@@ -60,6 +63,9 @@ class Settings:
     languages: dict[str, str] = field(default_factory=dict)
     mail: str = MAIL_MODES[0]  # the host's default mail mode for the game's seats (MAIL_MODES)
     mail_modes: dict[str, str] = field(default_factory=dict)  # a seat's own choice ('mail every' by mail)
+    open_seats: list[str] = field(default_factory=list)  # seats opened to strangers ('pbem new --open')
+    press: str = PRESS_MODES[0]  # PRESS_MODES: the host's choice at 'pbem new --press'
+    watchers: dict[str, str] = field(default_factory=dict)  # an observer's address -> the language it reads
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -79,7 +85,18 @@ class Settings:
             data["mail"] = self.mail
         if self.mail_modes:
             data["mail_modes"] = dict(sorted(self.mail_modes.items()))
+        if self.open_seats:
+            data["open_seats"] = list(self.open_seats)
+        if self.press != PRESS_MODES[0]:
+            data["press"] = self.press
+        if self.watchers:
+            data["watchers"] = dict(sorted(self.watchers.items()))
         return data
+
+    def waiting(self) -> list[str]:
+        """The open seats no address holds yet, in seat order: while any is left, the game waits
+        for players and its opening (P4) has not begun."""
+        return [seat for seat in self.open_seats if seat not in self.emails]
 
     def mail_mode(self, seat: str) -> str:
         """What ``seat`` is mailed (:data:`MAIL_MODES`): its own choice, else the host's default."""
@@ -150,6 +167,15 @@ def load_settings(game_dir: Path) -> Settings:
     reveal = data.get("reveal", "manual")
     languages = data.get("languages", {})
     mail, mail_modes = data.get("mail", MAIL_MODES[0]), data.get("mail_modes", {})
+    open_seats, press, watchers = data.get("open_seats", []), data.get("press", "on"), data.get("watchers", {})
+    if (
+        not isinstance(open_seats, list) or not all(isinstance(x, str) for x in open_seats)
+        or press not in PRESS_MODES or not isinstance(watchers, dict)
+        or not all(isinstance(k, str) and v in LANGS for k, v in watchers.items())
+    ):
+        raise TamperError(Msg("{path}: 'open_seats' must list seats, 'press' be one of {modes}, 'watchers' map "
+                              "addresses to {langs}", path=str(path), modes=", ".join(PRESS_MODES),
+                              langs=", ".join(LANGS)))
     if (
         mail not in MAIL_MODES
         or not isinstance(mail_modes, dict)
@@ -170,7 +196,7 @@ def load_settings(game_dir: Path) -> Settings:
                               high=f"{BOT_SECONDS[1] * 1000:.0f}", auto=REVEALS[0], manual=REVEALS[1],
                               langs=", ".join(LANGS), modes=", ".join(MAIL_MODES)))
     return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, RevealWhen(reveal),
-                    dict(languages), str(mail), dict(mail_modes))
+                    dict(languages), str(mail), dict(mail_modes), list(open_seats), str(press), dict(watchers))
 
 
 # --- Message-IDs already applied ------------------------------------------------------------

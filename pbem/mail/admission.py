@@ -7,7 +7,9 @@ key for this delivery (:class:`Inbound`); the Maildir reader of ``pbem mail``
 ``Master`` decides and its transport then tells the players:
 
 1. :meth:`Admission.decide`, the authority: the limits, then the headers, then the body
-   (:func:`pbem.mail.headers.parse_mail`, :func:`pbem.mail.message.mail_move`); the
+   (:func:`pbem.mail.headers.parse_mail`, :func:`pbem.mail.message.mail_move`); a lobby
+   command from any address (``join``, ``leave``, ``watch``, ``unwatch``, ``games``, ``press``
+   and the ``confirm CODE`` of a held wish: :mod:`pbem.mail.lobby`, :mod:`pbem.mail.press`); the
    sender (P8 notes: a game that lists addresses takes a move only from an address of
    the move's seat; one that lists none binds no seat to an address); the message
    counted once; the move through the host's step (:func:`pbem.host.games.apply_move`:
@@ -32,9 +34,10 @@ import os
 import time
 from pathlib import Path
 
-from pbem.errors import FormatError, PbemError, SignatureError, StaleError, StateError
+from pbem.errors import FormatError, PbemError, SignatureError, StaleError, StateError, UnknownError
 from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.keyconfirm import Confirmation, Held, code_in, confirm, hold, registers_key
+from pbem.host.lobby import held
 from pbem.host.private import PRIVATE_DIR, seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.host.step import Applied
@@ -47,8 +50,11 @@ from pbem.mail.answers import Answers
 from pbem.mail.away import away_move, signing_answer
 from pbem.mail.commands import AWAY, answer, command_of, settle
 from pbem.mail.headers import Admit, HostileMail, Mail, checked_address, parse_mail
+from pbem.mail.lobby import answer as lobby_answer
+from pbem.mail.lobby import confirmed, lobby_of
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
+from pbem.mail.press import press_answer
 from pbem.mail.threads import thread_of
 from pbem.mail.verdict import Outcome, Progress, Verdict
 from pbem.mail.verdict import said as _said
@@ -114,6 +120,9 @@ class Admission:
             return _said(Outcome.IGNORED, Msg("ignored: an automatic message"))
         try:
             progress.to = checked_address(normal_address(mail.sender or ""), Msg("the sender"))
+            lobby_verdict = self._lobby(mail, progress)
+            if lobby_verdict is not None:  # open games, observers and press (pbem.mail.lobby)
+                return lobby_verdict
             command = command_of(mail)
             away = None
             if command is not None and command.word == AWAY:  # R8.5: a move the host writes for the seat
@@ -143,6 +152,33 @@ class Admission:
             return _said(Outcome.REFUSED, f"refused: {err}", refusal=err)
         return _said(Outcome.APPLIED, f"applied: game {applied.game.game_id}, entry {applied.entries[0].seq}",
                      applied=applied)
+
+    def _lobby(self, mail: Mail, progress: Progress) -> Verdict | None:
+        """A lobby command (join, leave, watch, unwatch, games, press) or the ``confirm CODE`` of a
+        held lobby wish, answered; None for any other message.  Its refusal goes to the
+        sender even if no game knows the address (progress.lobby), rate-limited as every answer."""
+        to = progress.to or ""
+        found = code_in(mail.subject, body_text(mail.message))
+        if found is not None:
+            path = held(self.games, found.code)
+            if path is not None or (found.signature is None and to not in self.players()):
+                progress.lobby = True
+                if path is None:
+                    raise UnknownError(Msg("no join, leave or watch awaits this code (a code is used once); "
+                                           "nothing was changed"), "P1")
+                answered = confirmed(self.games, path, found.code, to)
+                self._players = None  # an address seated or unseated: the registered addresses change
+                return _said(Outcome.ANSWERED, Msg("answered: {command} for {to}", command="confirm", to=to),
+                             answer=answered)
+        progress.lobby = True
+        asked = lobby_of(mail)
+        progress.lobby = asked is not None
+        if asked is None:
+            return None
+        answered = press_answer(self.games, to, asked) if asked.word == "press" else lobby_answer(
+            self.games, to, asked)
+        return _said(Outcome.ANSWERED, Msg("answered: {command} for {to}", command=asked.word, to=to),
+                     answer=answered)
 
     def _move_or_code(self, mail: Mail) -> tuple[Move | None, str, Confirmation | None]:
         """The message's move; else the one-time code of its 'confirm CODE' line (P8). A

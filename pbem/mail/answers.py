@@ -39,6 +39,7 @@ from pbem.mail.commands import Answer, attach, language_of, seat_template
 from pbem.mail.headers import Mail
 from pbem.mail.invite import invite_round
 from pbem.mail.outbox import Queue
+from pbem.mail.press import Relayed
 from pbem.mail.ratelimit import PER_HOUR, within
 from pbem.mail.replies import Report, applied_mails, compose, octet_part, reply, set_subject, turn_subject
 from pbem.mail.threads import note_threads
@@ -61,8 +62,9 @@ class Answers:
         address was held back by the rate limit."""
         if self.from_address is None:
             return verdict
-        if self._limited(verdict, progress):
-            self.queue.put(batch, key, [])
+        relays = verdict.answer.relays if isinstance(verdict.answer, Relayed) else ()
+        if self._limited(verdict, progress):  # press already kept is relayed all the same
+            self.queue.put(batch, key, self.relays(relays, batch))
             return said(verdict.outcome, Msg("{line}; not mailed: {limit} answers to that address in the last hour",
                                              line=verdict.result, limit=PER_HOUR),
                         verdict.refusal, verdict.applied, verdict.held, verdict.answer)
@@ -74,12 +76,12 @@ class Answers:
                        if normal_address(str(m["To"])) in self.players()]
             case Outcome.REFUSED if verdict.refusal is not None:
                 to = progress.to
-                if to is not None and to in self.players():
+                if to is not None and (to in self.players() or progress.lobby):
                     out = [self.refusal(mail, to, verdict.refusal, batch, progress.seat, threads)]
             case Outcome.HELD if verdict.held is not None:
                 out = [self.held(verdict.held, batch)]
             case Outcome.ANSWERED if verdict.answer is not None and progress.to is not None:
-                out = [self.answer(mail, verdict.answer, progress.to, batch)]
+                out = [self.answer(mail, verdict.answer, progress.to, batch), *self.relays(relays, batch)]
             case _:
                 return verdict
         if out:
@@ -96,7 +98,7 @@ class Answers:
                 to: str | None = verdict.held.to
             case Outcome.REFUSED | Outcome.ANSWERED:
                 to = progress.to
-                if verdict.outcome is Outcome.REFUSED and to not in self.players():
+                if verdict.outcome is Outcome.REFUSED and to not in self.players() and not progress.lobby:
                     return False  # no reply at all: nothing to count
             case _:
                 return False
@@ -166,6 +168,12 @@ class Answers:
         except PbemError:  # the game is over (or its log unreadable): the refusal alone
             return None
 
+    def relays(self, relays: tuple[tuple[str, str, str], ...], batch: str) -> list[EmailMessage]:
+        """The press relayed to its readers (pbem.mail.press), each a mail of its own."""
+        host = self.sender_address()
+        return [self.message(to, subject, text, self.queue.message_id(batch, index, host))
+                for index, (to, subject, text) in enumerate(relays, start=1)]
+
     def held(self, held: Held, batch: str) -> EmailMessage:
         """The one-time code, mailed to the seat's address only (never to the sender), in the
         seat's language (:func:`pbem.host.keyconfirm.confirm_text`)."""
@@ -174,8 +182,10 @@ class Answers:
         return self.message(held.to, subject, body, self.queue.message_id(batch, 0, self.sender_address()))
 
     def answer(self, mail: Mail, found: Answer, to: str, batch: str) -> EmailMessage:
-        """A mail command's answer, as a reply to the sender alone (pbem.mail.commands)."""
+        """A mail command's answer, as a reply to the sender alone (pbem.mail.commands); with
+        no subject of its own, "Re:" the sender's."""
         msg = self.reply(mail, to, found.text, batch, 0)
-        set_subject(msg, found.subject)
+        if found.subject:
+            set_subject(msg, found.subject)
         attach(msg, found)
         return msg

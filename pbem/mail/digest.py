@@ -1,10 +1,14 @@
-"""The ``digest`` mail mode: at most one summary a day of what happened in a game.
+"""The ``digest`` mail mode and the observers: at most one summary a day of what happened in a game.
 
 A seat whose mail mode is ``digest`` (:data:`pbem.host.settings.MAIL_MODES`) gets its
 turn's mails as a ``turn`` seat does, and besides, at the end of a mail run, one summary
-of the entries since its last summary, once a day at most (the host's clock, R8's).
-``mail-digest.txt`` in the game's folder keeps, for each such seat, the last entry a
-summary told and when it was queued (``SEAT SEQ AT``, the host's own, mode 0600).
+of the entries and the press since its last summary, once a day at most (the host's
+clock, R8's).  An observer (``watch GAME``, :mod:`pbem.host.lobby`) gets the same summary
+of the public game alone: the public report and board, and press to all; never a
+template, a Witch's look or press to a seat (P10); and its last summary once the game is
+over.  ``mail-digest.txt`` in the game's folder keeps, for each reader, the last entry and
+press a summary told and when it was queued (``READER SEQ AT PRESS``, the host's own, mode
+0600).
 """
 
 from __future__ import annotations
@@ -14,12 +18,17 @@ from pathlib import Path
 
 from pbem.files import write_atomic
 from pbem.host.games import load_game
+from pbem.host.press import Press, read_press
 from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now, seconds
+from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
+from pbem.log.records import Entry
 from pbem.mail.outbox import Queue
 from pbem.mail.outgoing import compose, lead, tag
+from pbem.record import Record
+from pbem.referee.deadlines import when_text
 from pbem.views.report import report_lines
 from pbem.views.text import board_lines
 
@@ -28,15 +37,16 @@ DIGEST_NAME = "mail-digest.txt"
 DAY = 24 * 3600
 
 
-def told(path: Path) -> dict[str, tuple[int, str]]:
-    """Seat -> (the last entry its summary told, when it was queued)."""
+def told(path: Path) -> dict[str, tuple[int, str, int]]:
+    """Reader (a seat, or an observer's address) -> (the last entry its summary told, when it was
+    queued, the last press it told)."""
     target = path / DIGEST_NAME
-    out: dict[str, tuple[int, str]] = {}
+    out: dict[str, tuple[int, str, int]] = {}
     if target.is_file():
         for line in target.read_text("utf-8", "replace").splitlines():
             parts = line.split()
-            if len(parts) == 3 and parts[1].isdigit():
-                out[parts[0]] = (int(parts[1]), parts[2])
+            if len(parts) in (3, 4) and parts[1].isdigit() and (len(parts) == 3 or parts[3].isdigit()):
+                out[parts[0]] = (int(parts[1]), parts[2], int(parts[3]) if len(parts) == 4 else 0)
     return out
 
 
@@ -53,35 +63,70 @@ def digests(games: Path, queue: Queue, from_address: str) -> int:
     return queued
 
 
-def _game_digests(path: Path, queue: Queue, from_address: str) -> int:
+class Reader(Record):
+    """Who reads a summary: its key in ``mail-digest.txt`` (the seat, or the observer's address),
+    its address and language, and its seat (None: an observer, who reads what the public reads)."""
+
+    key: str
+    address: str
+    lang: str
+    seat: str | None
+
+
+def _readers(path: Path) -> list[Reader]:
     settings = load_settings(path)
-    seats = [s for s in settings.emails if settings.mail_mode(s) == "digest"]
-    if not seats:
+    seats = [Reader(s, a, settings.language(s), s) for s, a in settings.emails.items()
+             if settings.mail_mode(s) == "digest"]
+    return seats + [Reader(a, a, lang, None) for a, lang in sorted(settings.watchers.items())]
+
+
+def _game_digests(path: Path, queue: Queue, from_address: str) -> int:
+    readers = _readers(path)
+    if not readers:
         return 0
     game = load_game(path)
-    if game.over:  # the end's own mail tells the rest (pbem.mail.final)
-        return 0
+    press = read_press(path)
     moment = now()
     with locked(path):
         done = told(path)
-        due = [s for s in seats if game.last_seq > done.get(s, (0, ""))[0]
-               and (not done.get(s, (0, ""))[1] or seconds(moment) - seconds(done[s][1]) >= DAY)]
         out = []
-        for seat in due:
-            lang = settings.language(seat)
-            said = translator(lang)
-            entries = game.entries[done.get(seat, (0, ""))[0] + 1:]
-            subject = lead(f"{tag(game.game_id)} " + said.say(Msg("the day's summary, entries {first} to {last}",
-                                                                   first=entries[0].seq, last=game.last_seq)))
-            text = "\n".join(report_lines(game, entries, private_hint=False, lang=lang)) + "\n\n" + "\n".join(
-                board_lines(game, notes=False, lang=lang)) + "\n"
-            batch = queue.batch_id(f"digest:{game.game_id}:{seat}:{game.last_seq}")
-            out.append((batch, compose(from_address, settings.emails[seat], subject, text,
+        for reader in readers:
+            if game.over and reader.seat is not None:  # the end's own mail tells a seat the rest (pbem.mail.final)
+                continue
+            seq, at, last = done.get(reader.key, (0, "", 0))
+            news = [p for p in press if p.n > last and (p.public if reader.seat is None
+                                                         else p.for_seat(reader.seat) and p.sender != reader.seat)]
+            if game.last_seq <= seq and not news:
+                continue
+            if at and seconds(moment) - seconds(at) < DAY and not (game.over and reader.seat is None):
+                continue  # once a day; an observer's last summary, at the end, at once
+            batch = queue.batch_id(f"digest:{game.game_id}:{reader.key}:{game.last_seq}:{len(press)}")
+            subject, text = summary(game, game.entries[seq + 1:], news, reader.lang)
+            out.append((batch, compose(from_address, reader.address, subject, text,
                                        queue.message_id(batch, 0, from_address))))
-            done[seat] = (game.last_seq, moment)
+            done[reader.key] = (game.last_seq, moment, press[-1].n if press else 0)
         for batch, msg in out:
             queue.put(batch, "digest", [msg])
         if out:
-            write_atomic(path / DIGEST_NAME, "".join(f"{s} {q} {a}\n" for s, (q, a) in sorted(done.items())).encode(),
-                         0o600)
+            write_atomic(path / DIGEST_NAME, "".join(f"{k} {q} {a} {n}\n" for k, (q, a, n) in sorted(done.items()))
+                         .encode(), 0o600)
     return len(out)
+
+
+def summary(game: Game, entries: list[Entry], news: list[Press], lang: str) -> tuple[str, str]:
+    """A summary's subject and text: the public report of ``entries`` and the board (P10: the
+    public game only), then the press its reader may read."""
+    said = translator(lang)
+    if entries:
+        what = said.say(Msg("the day's summary, entries {first} to {last}", first=entries[0].seq,
+                            last=game.last_seq))
+        text = "\n".join(report_lines(game, entries, private_hint=False, lang=lang)) + "\n\n" + "\n".join(
+            board_lines(game, notes=False, lang=lang)) + "\n"
+    else:
+        what, text = said.say(Msg("the day's summary: press")), ""
+    if news:
+        text += ("\n" if text else "") + said.say(Msg("Press since the last summary:")) + "\n"
+        for p in news:
+            body = "\n".join("    " + line for line in p.text.split("\n"))
+            text += f"\n  {p.sender} -> {', '.join(p.to)} ({when_text(p.at, lang)}):\n{body}\n"
+    return lead(f"{tag(game.game_id)} {what}"), text

@@ -59,6 +59,7 @@ from pbem.mail.headers import (
 )
 from pbem.mail.invite import invite
 from pbem.mail.ledger import ledger_for, maildir_messages
+from pbem.mail.lobby import screened
 from pbem.mail.outbox import Queue, file_as_seen
 from pbem.mail.outgoing import safe_header
 from pbem.mail.ratelimit import within
@@ -157,7 +158,7 @@ class MailHost(Admission):
             return
         if mail.sender is None:
             raise Unwanted(Msg("the message has no single From address"))
-        if normal_address(mail.sender) not in self.players():
+        if normal_address(mail.sender) not in self.players() and not screened(mail.subject):
             raise Unwanted(Msg("{sender} is not registered for any game on this host",
                                sender=safe_header(mail.sender, 80)))
 

@@ -97,7 +97,7 @@ def _invite_game(child: Path, queue: Queue, from_address: str) -> None:
     """The invitations to the round one game is in, if that round has none yet."""
     settings = load_settings(child)
     emails = settings.emails
-    if not emails:
+    if not emails or settings.waiting():  # an open game invites once every seat is filled (pbem.host.lobby)
         return
     game = load_game(child)
     if game.opening.value in invited_rounds(child):

@@ -79,8 +79,9 @@ def unmailed(games: Path) -> dict[str, list[str]]:
         if not ((child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file()):
             continue
         try:
-            emails = load_settings(child).emails
-            if not emails:
+            settings = load_settings(child)
+            emails = settings.emails
+            if not emails or settings.waiting():  # an open game mails nobody until it is full
                 continue
             game = load_game(child)
         except PbemError:

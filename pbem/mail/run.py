@@ -9,11 +9,12 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
+from pbem.host.lobby import open_games
 from pbem.host.private import PRIVATE_DIR
 from pbem.i18n import Msg
 from pbem.log.clock import pinned
@@ -40,6 +41,7 @@ class Run:
     sent: int
     kept: int
     failed: int = 0
+    open: list[str] = field(default_factory=list)  # the games waiting for players, as the host is told of them
 
     @property
     def quarantined(self) -> int:
@@ -196,4 +198,10 @@ def _process(
     finally:
         if smtp_box is not None:
             smtp_box.close()
-    return Run(done, delivery.sent, delivery.kept, delivery.failed)
+    return Run(done, delivery.sent, delivery.kept, delivery.failed, announced(games))
+
+
+def announced(games: Path) -> list[str]:
+    """The open games (pbem.host.lobby), one line each, as ``pbem mail`` and ``pbem serve`` announce them."""
+    return [f"open game {path.name}: {len(settings.waiting())} seat(s) open ({', '.join(settings.waiting())}); "
+            f"a mail 'join {path.name}' takes one" for path, settings in open_games(games)]

@@ -44,6 +44,7 @@ class Server:
         self.rounds = 0
         self.waits: list[float] = []  # each sleep between two rounds (the backoff, for the host and tests)
         self.after_round: Callable[[], None] | None = None  # after each pass that reached the servers (--site)
+        self.open: list[str] = []  # the open games announced last (said again when they change)
 
     def handle_signals(self) -> None:
         def stop(signum: int, _frame: FrameType | None) -> None:
@@ -85,6 +86,10 @@ class Server:
             return False
         for item in run.done:
             self.say(f"{item.key} from {item.sender or '?'}: {item.result}")
+        if run.open != self.open:  # the open games announced, each time they change
+            for line in run.open or ["no open game now"]:
+                self.say(f"pbem serve: {line}")
+            self.open = run.open
         if run.kept and not run.sent:
             self._is_down(f"the SMTP server took no reply ({run.kept} kept, retried with backoff)")
             return False

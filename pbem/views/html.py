@@ -235,10 +235,21 @@ def _words(lang: str) -> dict[str, str]:
     return {"where": translator(lang).say(Msg("entry {i} of {last}  ({at})", i="{i}", last="{last}", at="{at}"))}
 
 
+def press_block(press: list[tuple[str, str, str]], lang: str = "en") -> Markup:
+    """The game's public press (at, sender seat, text), in order, each value escaped; nothing without any."""
+    if not press:
+        return Markup("")
+    items = "".join(render("<li><b>{sender}</b> <small>{at}</small><pre>{text}</pre></li>", sender=sender, at=at,
+                           text=text) for at, sender, text in press)
+    return render('<section id="press"><h2>{head}</h2><ol>{items}</ol></section>',
+                  head=translator(lang).say(Msg("Press to all")), items=Markup(items))
+
+
 def game_page(entries: list[Entry], hashes: list[str], lang: str = "en",
-              log_text: str | None = None) -> tuple[str, int]:
-    """The page and its number of entries, in ``lang``; a log that does not replay is refused (P7).
-    With ``log_text`` (the log file's own text), the page checks it in the browser too
+              log_text: str | None = None, press: list[tuple[str, str, str]] | None = None) -> tuple[str, int]:
+    """The page and its number of entries, in ``lang``, with the game's public press (at,
+    sender, text) below the board; a log that does not replay is refused (P7).  With
+    ``log_text`` (the log file's own text), the page checks it in the browser too
     (:mod:`pbem.views.auditpage`: the reader need not take the host's word, P3-P6)."""
     say = translator(lang).say
     frames: list[dict[str, Any]] = []
@@ -264,7 +275,8 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en",
     title = say(Msg("Rattus game {game}", game=game.game_id))
     section = audit_section(log_text, lang) if log_text is not None else Markup("")
     page = page_head(title, SCRIPT + audit_script(), STYLE + AUDIT_STYLE, lang) + render(
-        PAGE, title=title, blob=Markup(script_data(data)), audit=section, **_page_words(lang))
+        PAGE, title=title, blob=Markup(script_data(data)), audit=section, press=press_block(press or [], lang),
+        **_page_words(lang))
     return page, len(frames)
 
 
@@ -304,6 +316,7 @@ PAGE = """<body>
 </div>
 <div id="panel"></div>
 </div>
+{press}
 {audit}</main>
 <script type="application/json" id="pbem-data">{blob}</script>
 </body>

@@ -1,0 +1,179 @@
+"""An open game by mail, end to end: strangers join, talk and watch, and the game is played out.
+
+Four strangers join game ``og`` (``pbem new --open 4``) by mail, each confirming the code
+mailed to their own address; a fifth mail, with a forged From, gets its forger nothing.
+The opening (P4) begins by itself once every seat is filled.  The players send press to
+all and to one seat; an observer (``watch og``) reads the public reports and press to all
+in a daily summary, and never a template, a Witch's look or press to a seat: its mails
+are the same in two worlds that differ only in the faces still hidden (P10), as
+tests/test_p10_oracle.py does for refusals.  The game then plays to its end.
+"""
+
+from __future__ import annotations
+
+import re
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clitools import ok
+from lobbytools import Host, confirmed, letter, text_of, to_of
+from mailgame import Table
+
+from pbem.fair import protocol
+from pbem.host.games import load_game
+from pbem.host.press import read_press
+from pbem.host.settings import load_settings
+from pbem.record import Record
+from pbem.referee.audit import host_faces
+from pbem.views.timeline import game_at, read_checked
+
+STRANGERS = ("ann@one.example", "bo@two.example", "cy@three.example", "di@four.example")
+WATCHER = "eve@watch.example"
+VICTIM, FORGER = "vic@victim.example", "mallory@evil.example"
+PUBLIC, PRIVATE, ANSWER = "Good luck all, and mind the rats.", "Blue: leave Gallia to me.", "Deal, red."
+
+
+@pytest.fixture(autouse=True)
+def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's PNG and the composer page cost time; tests/test_pictures.py checks they are sent."""
+    monkeypatch.setattr("pbem.mail.replies.board_picture", lambda game, lang="en": None)
+    monkeypatch.setattr("pbem.mail.replies.composer_page", lambda view, to, lang="en": (None, "not in this test"))
+
+
+class World(Record):
+    """What one run of the story left: the host, every mail by address, the rounds played."""
+
+    host: Host
+    got: dict[str, list[EmailMessage]]
+    rounds: int
+
+
+def story(tmp: Path, rounds: int | None = None) -> World:
+    """The whole story in ``tmp`` (the game played out, or ``rounds`` rounds of play)."""
+    tmp.mkdir()
+    (tmp / "secret").write_text("ab" * 32)  # the same secret in every world: the same public draws
+    host = Host(tmp)
+    ok("new", "og", "--open", "4", "--mail", "every", "--secret-file", tmp / "secret", "--games", host.games)
+    got: dict[str, list[EmailMessage]] = {}
+
+    def keep(mails: list[EmailMessage]) -> list[EmailMessage]:
+        for msg in mails:
+            got.setdefault(to_of(msg), []).append(msg)
+        return mails
+
+    host.send(letter(VICTIM, "join og"))  # forged: the forger writes as vic, whose mailbox it cannot read
+    keep(host.run()[1])
+    host.send(letter(FORGER, "Re: [rattus og] confirm join", "confirm ABCDEFGHIJKLMNOP\n"))  # a guessed code
+    keep(host.run()[1])
+    host.hours += 1
+    for address in (WATCHER, *STRANGERS):
+        out, mails = confirmed(host, address, "watch" if address == WATCHER else "join")
+        assert "answered: confirm for" in out, out
+        keep(mails)
+    seats = load_settings(host.games / "og").emails
+    table = Table({seat: seats[seat] for seat in load_game(host.games / "og").players})
+    played = 0
+    mails = [m for address in seats.values() for m in got.get(address, [])]  # the opening's first mails
+    while rounds is None or played < rounds:
+        table.receive([m for m in mails if to_of(m) in seats.values()])
+        answers = table.answers() + _press(host, seats, got)
+        if not answers:
+            break
+        host.send(*answers)
+        played += 1
+        mails = keep(host.run(hours=24)[1])
+    return World(host, got, played)
+
+
+def _press(host: Host, seats: dict[str, str], got: dict[str, list[EmailMessage]]) -> list[bytes]:
+    """Red's press to all and to blue once the game has started; blue answers red alone by a
+    plain Reply to the press it got."""
+    kept = read_press(host.games / "og")
+    if load_game(host.games / "og").state is None or len(kept) > 2:
+        return []
+    if not kept:
+        return [letter(seats["red"], "press all", PUBLIC), letter(seats["red"], "[rattus og] press blue", PRIVATE)]
+    relayed = [m for m in got.get(seats["blue"], []) if PRIVATE in text_of(m)]
+    if len(kept) == 2 and relayed:
+        msg = relayed[0]
+        return [letter(seats["blue"], "Re: " + str(msg["Subject"]), f"{ANSWER}\n\n> {PRIVATE}\n",
+                       reply_to=str(msg["Message-ID"]))]
+    return []
+
+
+HASH = re.compile(r"\b[0-9a-f]{16,64}\b")
+
+
+def observer_text(world: World) -> list[tuple[str, str]]:
+    return [(str(m["Subject"]), text_of(m)) for m in world.got.get(WATCHER, [])]
+
+
+def summaries(world: World) -> list[tuple[str, str]]:
+    """The observer's summaries, each entry's hash left out: a hash covers the start entry's
+    commitments, which hide the faces (P6) and so differ between the worlds, as they must."""
+    return [(subject, HASH.sub("<hash>", text)) for subject, text in observer_text(world) if "summary" in subject]
+
+
+def test_strangers_join_talk_watch_and_play_to_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    one = story(tmp_path / "one")
+    path = one.host.games / "og"
+    game = load_game(path)
+    assert game.over and game.secret is not None  # played out; revealed by the host's step (P6)
+    settings = load_settings(path)
+    assert sorted(settings.emails.values()) == sorted(STRANGERS) and not settings.waiting()
+    # the forged From got its forger nothing: the code went to vic alone, who never answered
+    assert FORGER not in settings.emails.values() and VICTIM not in settings.emails.values()
+    assert [str(m["Subject"]) for m in one.got[VICTIM]] == ["[rattus og] confirm join"]
+    assert all("confirm " not in text_of(m).split("pbem:")[0] for m in one.got.get(FORGER, []))
+    # press: kept in order with its seat and time; to all for everyone, to blue for blue alone
+    kept = read_press(path)
+    assert [(p.n, p.sender, p.to, p.text) for p in kept] == [
+        (1, "red", ("all",), PUBLIC), (2, "red", ("blue",), PRIVATE), (3, "blue", ("red",), ANSWER)]
+    assert kept[0].at <= kept[1].at < kept[2].at
+    for seat, address in settings.emails.items():
+        texts = "\n".join(text_of(m) for m in one.got[address])
+        assert (PUBLIC in texts) == (seat != "red")
+        assert (PRIVATE in texts) == (seat == "blue")
+        assert (ANSWER in texts) == (seat == "red")
+    # the observer: the public reports and press to all, in summaries; nothing private (P10)
+    seen = observer_text(one)
+    assert len(seen) > 5 and any(PUBLIC in text for _s, text in seen)
+    template = re.compile(r"^game og (red|green|blue|yellow)$", re.MULTILINE)  # a template's first line
+    leaks = [(secret, text) for _s, text in seen for secret in (PRIVATE, ANSWER, "Witch saw rat", "For your eyes only")
+             if secret in text or template.search(text)]
+    assert not leaks, leaks
+    page = tmp_path / "page.html"
+    ok("html", path / "log.yaml", "--out", page)
+    assert PUBLIC in page.read_text() and PRIVATE not in page.read_text()
+    # the same observer mails in a world whose hidden faces differ
+    assert two_worlds(one, tmp_path, monkeypatch) > 10
+
+
+def two_worlds(one: World, tmp: Path, monkeypatch: pytest.MonkeyPatch, rounds: int = 12) -> int:
+    """The story again, for ``rounds`` rounds of play, with the faces of every token still face
+    down when world one's summary of those rounds was written moved one place along (the same
+    public draws, other hidden faces, a Witch's looks among them); the observer's summaries must
+    be the very same.  Returns how many hidden faces differ."""
+    told = summaries(one)[:rounds]
+    last = int(re.findall(r"entries \d+ to (\d+)", told[-1][0])[0])
+    game = game_at(*read_checked(one.host.games / "og" / "log.yaml"), last)
+    hidden = [i for i, name in enumerate(protocol.PUBLIC_NAMES) if name not in game.revealed]
+    real = protocol.deal
+
+    def other_faces(*args: Any) -> protocol.Deal:
+        dealt = real(*args)
+        ids = list(dealt.token_ids)
+        for k, i in enumerate(hidden):
+            ids[i] = dealt.token_ids[hidden[(k + 1) % len(hidden)]]
+        return protocol.Deal(dealt.first_player, dealt.regions_in_use, dealt.board, dealt.supply, dealt.removed,
+                             dealt.plague_start, tuple(ids))
+
+    secret = bytes.fromhex("ab" * 32)
+    faces = host_faces(game, secret)
+    monkeypatch.setattr(protocol, "deal", other_faces)
+    two = story(tmp / "two", rounds)
+    assert two.rounds == rounds and summaries(two)[:rounds] == told
+    other = host_faces(load_game(two.host.games / "og"), secret)
+    return sum(faces.look(protocol.PUBLIC_NAMES[i]) != other.look(protocol.PUBLIC_NAMES[i]) for i in hidden)
