@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import gc
 
-from pbem.cli import bots, hosting, playing, reading  # each registers its commands on `main`
+from pbem.cli import bots, hosting, playing, publishing, reading  # each registers its commands on `main`
 from pbem.cli.shell import main
 
-__all__ = ["bots", "hosting", "main", "playing", "reading", "run"]
+__all__ = ["bots", "hosting", "main", "playing", "publishing", "reading", "run"]
 
 
 def run() -> None:

@@ -6,14 +6,13 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from pbem.cli.shell import _is_mail, _pairs, _report, games_option, lang_option, main
-from pbem.errors import Exit, FormatError, PbemError
+from pbem.cli.shell import _is_mail, _pairs, _report, games_option, main
+from pbem.errors import Exit, FormatError
 from pbem.i18n import Msg
 
 
@@ -372,37 +371,11 @@ def serve(inbox: Path | None, imap: str | None, folder: str, outbox: Path | None
         from pbem.host.site import build_site
 
         build_site(games, site)  # the folder checked at once (a refusal stops here), and the site there from the start
-        server.after_round = _site_builder(games, site)
+        from pbem.cli.publishing import site_builder
+
+        server.after_round = site_builder(games, site)
     process(inbox, games, outbox, smtp, from_address, flush_only=True, imap=box)  # the setup checked at once
     if server.stop.is_set():
         return
     click.echo(f"pbem serve: every {interval:g} s; stop it with SIGTERM (kill PID), it finishes the message in hand")
     server.serve()
-
-
-def _site_builder(games: Path, out: Path) -> Callable[[], None]:
-    """`pbem serve --site`: the site brought up to date after a round; a failure is said, and serving goes on."""
-    from pbem.host.site import build_site
-
-    def rebuild() -> None:
-        try:
-            build_site(games, out)
-        except PbemError as err:
-            click.echo(f"pbem serve: the site in {out} was not brought up to date: {err}")
-
-    return rebuild
-
-
-@main.command()
-@click.option("--site", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="The site's folder: new, empty, or a site pbem made (only the changed games' pages are made "
-                   "again); the same as 'pbem serve --site'.")
-@lang_option
-@games_option
-def site(out: Path, lang: str, games: Path) -> None:
-    """Host: write a static site of the games (the open games, the games in play, the finished games
-    with their audits' verdicts, standings), for any web server; needs no script, loads nothing."""
-    from pbem.host.site import build_site
-
-    built = build_site(games, out, lang)
-    click.echo(f"{out}: {built.games} games; {built.pages} pages written (open {out / 'index.html'})")

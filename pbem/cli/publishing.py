@@ -1,0 +1,43 @@
+"""The host's publishing: the static site of its games (`pbem site`, and `pbem serve --site`'s
+rebuild after each round).
+
+(Imports inside command bodies are for start-up speed.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from pbem.cli.shell import games_option, lang_option, main
+from pbem.errors import PbemError
+
+
+def site_builder(games: Path, out: Path) -> Callable[[], None]:
+    """`pbem serve --site`: the site brought up to date after a round; a failure is said, and serving goes on."""
+    from pbem.host.site import build_site
+
+    def rebuild() -> None:
+        try:
+            build_site(games, out)
+        except PbemError as err:
+            click.echo(f"pbem serve: the site in {out} was not brought up to date: {err}")
+
+    return rebuild
+
+
+@main.command()
+@click.option("--site", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="The site's folder: new, empty, or a site pbem made (only the changed games' pages are made "
+                   "again); the same as 'pbem serve --site'.")
+@lang_option
+@games_option
+def site(out: Path, lang: str, games: Path) -> None:
+    """Host: write a static site of the games (the open games, the games in play, the finished games
+    with their audits' verdicts, standings), for any web server; needs no script, loads nothing."""
+    from pbem.host.site import build_site
+
+    built = build_site(games, out, lang)
+    click.echo(f"{out}: {built.games} games; {built.pages} pages written (open {out / 'index.html'})")
