@@ -1,0 +1,46 @@
+"""The public state as the composer page's rules module reads it (``pbem/views/rules.js``).
+
+One function, :func:`seat_state`, writes a :class:`pbem.rules.State` as plain JSON: the
+table (players, regions in use, their neighbours, the classes in order), the pieces and
+where the turn stands.  Nothing in it is a face: the state holds none (P10), and of the
+rat supply only its count and the public names of the next rats a spread would draw
+(R4.1 draws at most two in a turn; P6 names them) are written.  ``rules.js`` computes the
+legal next actions and the state after each from it; pbem's Python rules stay the only
+judge of the move the page writes (tests/test_rulesjs.py holds the two to each other).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from pbem.rules import State
+from pbem.rules.data import CLASSES
+
+NEXT_RATS = 2
+"""The most rats one turn's spreads draw (R4.1): the names of the supply's first ones."""
+
+
+def seat_state(state: State) -> dict[str, Any]:
+    """``state`` as ``rules.js`` reads it (the field names are the rules core's)."""
+    turn = state.turn
+    return {
+        "players": list(state.players), "regions": list(state.regions),
+        "nb": {r: list(state.neighbours[r]) for r in state.regions}, "classes": list(CLASSES),
+        "rats": {r: list(state.rats[r]) for r in state.regions},
+        "cubes": {r: {p: n for p, n in state.cubes[r].items() if n} for r in state.regions},
+        "palace": dict(state.palace), "supply": dict(state.supply),
+        "rat_next": state.rat_supply[:NEXT_RATS], "rat_count": len(state.rat_supply),
+        "cards": {c: state.cards[c] for c in CLASSES}, "plague": state.plague, "phase": state.phase.value,
+        "current": state.current, "queue": list(state.queue), "turn_number": state.turn_number,
+        "last_player": state.last_player,
+        "turn": {"card_taken": turn.card_taken, "placed": turn.placed, "used": sorted(turn.used),
+                 "witch_looked": list(turn.witch_looked), "witch_open": turn.witch_open,
+                 "stage": turn.stage.value, "spread_left": turn.spread_left, "knight_cubes": turn.knight_cubes,
+                 "flips": turn.flips},
+    }
+
+
+def rules_js() -> str:
+    """The page's rules module, shipped beside this file (package data, no build step)."""
+    return resources.files("pbem.views").joinpath("rules.js").read_text(encoding="utf-8")
