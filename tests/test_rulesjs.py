@@ -7,7 +7,6 @@ only shows the page's choices are theirs."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
