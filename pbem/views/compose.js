@@ -138,6 +138,7 @@
   // next actions of the seat's public state; each tap narrows them (a card, a region, a rat, a
   // count) until one is left, which is applied to the drawn board at once.  A step with one
   // choice is taken for the player; the move text is the notation (pbem.log.notation).
+  var BIG = 33;  // SVG units: 12 CSS px and more when the 1000-unit map is 372 px wide (a phone)
   var SVGNS = 'http://www.w3.org/2000/svg', DIRECT = ['place', 'move_plague', 'spread'];
   function svgEl(parent, tag, attrs, text) {
     var el = document.createElementNS(SVGNS, tag);
@@ -311,7 +312,7 @@
     render();
   }
   function drawMap(D) {  // the map as pbem.views.svg.map_svg draws it, with the same data- attributes
-    var M = D.map, W0 = 1000, H0 = 780, BW = 190, BH = 118, at = {}, used = {}, regions = {};
+    var M = D.map, W0 = 1000, H0 = 780, BW = 190, BH = 136, at = {}, used = {}, regions = {};
     var svg = svgEl($('board'), 'svg', {xmlns: SVGNS, width: W0, height: H0, viewBox: '0 0 ' + W0 + ' ' + H0,
       'font-family': 'DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif', 'class': 'pbem-board',
       'data-game': D.game, 'data-seq': D.after.seq});
@@ -345,8 +346,10 @@
       if (r[6]) { g.setAttribute('data-changed', 'true'); }
       var x0 = r[3] - BW / 2, y0 = r[4] - BH / 2;
       svgEl(g, 'rect', {x: x0, y: y0, width: BW, height: BH, rx: 14, fill: r[2], stroke: '#6b5330', 'stroke-width': 2});
-      svgEl(g, 'text', {x: x0 + 10, y: y0 + 25, 'font-size': r[1].length > 11 ? 19 : 23, 'font-weight': 'bold',
-                        fill: '#3a2a10'}, r[1]);
+      var label = svgEl(g, 'text', {x: x0 + 8, y: y0 + 30, 'font-size': BIG, 'font-weight': 'bold', fill: '#3a2a10'},
+                        r[1]);
+      if (r[1].length > 7) { label.setAttribute('textLength', Math.min(146, r[1].length * 19)); }
+      label.setAttribute('lengthAdjust', 'spacingAndGlyphs');
       regions[r[0]] = g;
     });
     return regions;
@@ -368,28 +371,29 @@
       box.setAttribute('stroke', S.plague === r ? '#b00000' : '#6b5330');
       box.setAttribute('stroke-width', S.plague === r ? 5 : 2);
       S.rats[r].forEach(function (t, i) {
-        var rx = x0 + 10 + (i % 4) * 58, ry = y0 + 34;
+        var rx = x0 + 6 + (i % 3) * 60, ry = y0 + 40;
         var rat = svgEl(g, 'g', {'class': 'rat' + (canRats[t] ? ' can' : '') + (D.looks[t] ? ' seen' : ''),
                                  'data-token': t});
-        svgEl(rat, 'rect', {x: rx, y: ry, width: 54, height: 34, rx: 12, fill: '#4a3b32'});
-        svgEl(rat, 'text', {x: rx + 27, y: ry + 24, 'font-size': 20, fill: '#fff', 'text-anchor': 'middle'}, t);
+        svgEl(rat, 'rect', {x: rx, y: ry, width: 58, height: 42, rx: 14, fill: '#4a3b32'});
+        svgEl(rat, 'text', {x: rx + 29, y: ry + 32, 'font-size': BIG, fill: '#fff', 'text-anchor': 'middle',
+                            textLength: 50, lengthAdjust: 'spacingAndGlyphs'}, t);
         rat.addEventListener('click', function (e) {
           if (!canRats[t] || !onRat) { return; }
           e.stopPropagation(); onRat(t);
         });
       });
       Object.keys(S.cubes[r]).sort().forEach(function (p, i) {
-        var bx = x0 + 10 + i * 45, by = y0 + h - 40, n = S.cubes[r][p], colour = D.colours[p] || '#888888';
+        var bx = x0 + 6 + i * 46, by = y0 + h - 46, n = S.cubes[r][p], colour = D.colours[p] || '#888888';
         var pile = svgEl(g, 'g', {'class': 'cubes', 'data-player': p, 'data-count': n});
-        svgEl(pile, 'rect', {x: bx, y: by, width: 34, height: 34, rx: 3, fill: colour, stroke: '#222'});
-        svgEl(pile, 'text', {x: bx + 17, y: by + 26, 'font-size': 22, 'font-weight': 'bold', 'text-anchor': 'middle',
+        svgEl(pile, 'rect', {x: bx, y: by, width: 42, height: 42, rx: 4, fill: colour, stroke: '#222'});
+        svgEl(pile, 'text', {x: bx + 21, y: by + 32, 'font-size': BIG, 'font-weight': 'bold', 'text-anchor': 'middle',
                              fill: ink(colour)}, String(n));
       });
       if (S.plague === r) {
-        var px = x0 + w - 30, py = y0 + 10, piece = svgEl(g, 'g', {'class': 'plague', 'data-region': r});
-        svgEl(piece, 'circle', {cx: px + 12, cy: py + 9, r: 9, fill: '#111'});
-        svgEl(piece, 'path', {d: 'M' + px + ',' + (py + 40) + ' L' + (px + 5) + ',' + (py + 16) + ' L' + (px + 19) +
-                              ',' + (py + 16) + ' L' + (px + 24) + ',' + (py + 40) + ' z', fill: '#111'});
+        var px = x0 + w - 30, py = y0 + 3, piece = svgEl(g, 'g', {'class': 'plague', 'data-region': r});
+        svgEl(piece, 'circle', {cx: px + 12, cy: py + 8, r: 8, fill: '#111'});
+        svgEl(piece, 'path', {d: 'M' + px + ',' + (py + 34) + ' L' + (px + 5) + ',' + (py + 14) + ' L' + (px + 19) +
+                              ',' + (py + 14) + ' L' + (px + 24) + ',' + (py + 34) + ' z', fill: '#111'});
       }
     });
     scoreboard(D, S);

@@ -101,7 +101,7 @@ h1 { font-size: 19px; margin: 0 0 6px 0; }
 #right { flex: 2 1 0; min-width: 0; }
 #top { background: #f4f1ea; }
 #board { overflow: hidden; }
-#board svg { overflow: hidden; width: 100%; height: auto; border: 1px solid #999; background: #fff; display: block; }
+#board svg { -webkit-tap-highlight-color: transparent; overflow: hidden; width: 100%; height: auto; border: 1px solid #999; background: #fff; display: block; }
 #board .region.can > rect:first-of-type { stroke: #0a6b2a; stroke-width: 9; }
 #board .region.can, #board .rat.can { cursor: pointer; }
 #board .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; }
