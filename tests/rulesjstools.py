@@ -13,7 +13,11 @@ from pbem.rules import NoFaces, State, legal_actions
 from pbem.rules.engine import apply_legal
 from pbem.rules.faces import FaceUnknown
 from pbem.sim.simulate import new_random_game
+from pbem.data import default_board
 from pbem.views.seatstate import seat_state
+
+LINKS = default_board().links
+"""The random games' map (the shipped one): its links, as the page carries them."""
 
 _NO_FACES = NoFaces()
 
@@ -48,7 +52,7 @@ def python_answers(state: State) -> tuple[list[dict[str, Any]], list[dict[str, A
         except FaceUnknown:
             after.append(None)
             continue
-        after.append(seat_state(trial))
+        after.append(seat_state(trial, LINKS))
     return [a.to_dict() for a in actions], after
 
 
@@ -64,7 +68,7 @@ def js_answers(browser: Any, states: list[State]) -> list[dict[str, Any]]:
     """What ``rules.js`` says of each state in the page ``browser`` has open (batched)."""
     out: list[dict[str, Any]] = []
     for i in range(0, len(states), 150):
-        batch = [seat_state(s) for s in states[i:i + 150]]
+        batch = [seat_state(s, LINKS) for s in states[i:i + 150]]
         out.extend(json.loads(browser.eval(ASK % json.dumps(batch))))
     return out
 
@@ -75,6 +79,7 @@ def same_state(js: dict[str, Any] | None, py: dict[str, Any] | None) -> bool:
     if js is None or py is None:
         return js is py
     known = js["rat_next"]
+    js = {k: v for k, v in js.items() if k != "nb"}  # the neighbours the page worked out from the links
     return ({**js, "rat_next": None} == {**py, "rat_next": None}
             and known == py["rat_next"][:len(known)])
 

@@ -24,8 +24,11 @@ from pbem.log.notation import parse
 from pbem.referee.admit import judge, parse_actions
 from pbem.referee.seatview import SeatView
 from pbem.rules import Flip, KnightCubes, State
+from pbem.rules.checks import with_room
+from pbem.rules.data import CLASSES, Token
+from pbem.rules.plague import resolve_flip, spread_count
 from pbem.rules.play import check
-from pbem.views.compose import compose_page
+from pbem.views.compose import compose_page, hidden_pool
 from pbem.views.timeline import game_at
 
 DRAWN = """(function () {
@@ -205,3 +208,101 @@ def test_no_text_on_the_phone_is_under_twelve_pixels(browser: Browser, played: P
                             encoding="utf-8")
             browser.open(page)
             assert browser.eval(SMALL_TEXT) == [], (lang, n)
+
+
+WHY = """Array.prototype.map.call(document.querySelectorAll('#choices .why'), function (p) {
+  return [p.getAttribute('data-region'), p.textContent]; })"""
+
+TO_PLAGUE = """(function () {
+  for (var i = 0; i < 5 && !document.querySelector('#choices .why'); i++) {
+    var t = document.querySelector('#choices button.card') || document.querySelector('#board .region.can') ||
+      document.querySelector('#choices button:not(.cancel)');
+    if (!t) { break; }
+    t.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  }
+  return !!document.querySelector('#choices .why');
+})()"""
+
+
+def expected_losses(state: State, region: str, pool: list[Token], seen: dict[str, Token]) -> dict[str, float]:
+    """R4.2-R4.3, exactly: the cubes each player loses in ``region`` if the plague ends there now, the
+    hidden rats' faces drawn from ``pool`` without replacement (the engine's own resolve_flip)."""
+    start = dict(state.cubes[region])
+
+    def walk(trial: State, left: list[Token], k: int) -> dict[str, float]:
+        rats = trial.rats[region]
+        if k == len(state.rats[region]) or not trial.cubes[region]:
+            return {p: start[p] - trial.cubes[region].get(p, 0) for p in start}
+        token = state.rats[region][k]
+        faces = [seen[token]] if token in seen else left
+        total: dict[str, float] = dict.fromkeys(start, 0.0)
+        distinct = {(f.threshold, f.symbols): f for f in faces}
+        for (threshold, symbols), face in distinct.items():
+            weight = sum(1 for f in faces if (f.threshold, f.symbols) == (threshold, symbols)) / len(faces)
+            nxt = trial.copy()
+            resolve_flip(nxt, region, rats[0], face, 0, [])
+            rest = left if token in seen else [*left[:left.index(face)], *left[left.index(face) + 1:]]
+            for p, n in walk(nxt, rest, k + 1).items():
+                total[p] += weight * n
+        return total
+
+    return walk(state.copy(), pool, 0)
+
+
+def test_each_plague_destination_says_its_spreads_and_expected_losses(browser: Browser, played: Played,
+                                                                      tmp_path: Path) -> None:
+    """R4.1-R4.3, P10: at the plague's step every destination says how many rats would spread and
+    where they may go, who has cubes there, and the cubes each player would lose on average over the
+    faces still hidden from the seat (the page's pool; 400 draws against the exact figure)."""
+    checked = 0
+    for n, game in enumerate(starts(played, 8, seed=12)):
+        assert game.state is not None and game.state.to_move is not None
+        seat = game.state.to_move
+        view = SeatView(game, seat)
+        page = tmp_path / f"why-{n}.html"
+        page.write_text(compose_page(view, "host@example.org"), encoding="utf-8")
+        browser.open(page)
+        assert browser.eval(TO_PLAGUE), n
+        state = engine_after(game, seat, browser.eval("document.getElementById('move').textContent"))
+        hidden = hidden_pool(view)
+        pool = [Token("x", False, t, tuple(c if c in "MA" else CLASSES[int(c)] for c in s))
+                for t, s, k in hidden["pool"] for _ in range(k)]
+        for region, line in browser.eval(WHY):
+            trial = state.copy()
+            trial.plague = region
+            spread = spread_count(trial)
+            assert f"rats {len(state.rats[region])}, spread {spread} to" in line, (n, line)
+            if spread:
+                assert all(r in line.lower() for r in with_room(trial, state.neighbours[region])), (n, line)
+            if not state.rats[region] or not state.cubes[region]:
+                assert "no outbreak" in line, (n, line)
+                continue
+            for player, loss in expected_losses(state, region, pool, {}).items():
+                shown = float(line.split(f"{player} ")[-1].split(",")[0])
+                assert abs(shown - loss) <= 0.25, (n, line, player, loss)
+            checked += 1
+    assert checked >= 5, checked
+
+
+def test_the_pool_is_every_face_hidden_from_the_seat_and_nothing_else(demo_dirs: list[Path]) -> None:
+    """P10, R5.6: a seat's page weighs outbreaks over the catalogue minus the faces flipped in
+    public and minus its own looks; another seat's page still counts those looked-at faces as hidden."""
+    from pbem.host.private import seat_view
+    from pbem.log.logfile import LOG_NAME
+    from pbem.views.timeline import read_checked
+
+    found = 0
+    for folder in demo_dirs:
+        entries, hashes = read_checked(folder / LOG_NAME)
+        for seq in range(len(entries)):
+            game = game_at(entries, hashes, seq)
+            for seat in PLAYERS:
+                view = seat_view(folder, game, seat)
+                revealed, looks = view.faces()
+                hidden = hidden_pool(view)
+                size = sum(k for _t, _s, k in hidden["pool"])
+                own = [t for t in looks if t not in revealed]
+                assert size == len(game.catalogue.tokens) - len(revealed) - len(own), (seq, seat)
+                assert set(hidden["seen"]) == set(own)
+                found += bool(own)
+    assert found, "no Witch look in the games"

@@ -34,14 +34,15 @@ from pbem.i18n import Msg, Name, Names, translator
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
+from pbem.rules.data import CLASSES
 from pbem.views.composejs import SCRIPT, STYLE
-from pbem.views.composewords import region_names, turn_words, via_words
+from pbem.views.composewords import region_names, turn_words
 from pbem.views.html import changed_between, head_block, page_head, script_data
 from pbem.views.layout import places
 from pbem.views.markup import Markup, lines, render
 from pbem.views.narrate import status_line
 from pbem.views.seatstate import seat_state
-from pbem.views.svg import SHADES, map_svg, player_colours
+from pbem.views.svg import map_svg, player_colours
 from pbem.views.template import template
 from pbem.views.text import result_lines
 
@@ -121,6 +122,8 @@ def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[s
     elif game.state is not None:
         data.update(drawing_data(view, lang))
         data["mine"] = view.my_turn and game.state.to_move == view.seat
+        if data["mine"]:
+            del data["waiting"]
     data["map"] = map_data(game, lang, changed_regions(game))
     return data
 
@@ -134,11 +137,11 @@ def map_data(game: Game, lang: str, changed: list[str]) -> dict[str, Any]:
     in_use = set(game.state.regions if game.state is not None else board.regions_in_use(len(game.players)))
     at = places(tuple(r.id for r in board.regions))
     names = region_names(game, lang)
-    return {"regions": [[r.id, names[r.id], SHADES.get(r.shade, "#eadcb8") if r.id in in_use else "#d9d9d9",
-                         *at[r.id], int(r.id in in_use), int(r.id in changed)] for r in board.regions],
-            "links": [list(link) for link in board.links],
-            "title": translator(lang).say(Msg("Rattus game {game}, as of entry {seq}", game=game.game_id,
-                                              seq=game.last_seq))}
+    fills = {"": 0, "light": 1, "middle": 2, "dark": 3}
+    return {"regions": [[r.id, "" if names[r.id] == r.id.capitalize() else names[r.id],
+                         fills.get(r.shade, 4) if r.id in in_use else 0, *at[r.id], int(r.id in in_use),
+                         int(r.id in changed)] for r in board.regions],
+            "links": [] if game.state is not None else [list(link) for link in board.links]}  # else the state's
 
 
 def drawing_data(view: SeatView, lang: str = "en") -> dict[str, Any]:
@@ -149,11 +152,39 @@ def drawing_data(view: SeatView, lang: str = "en") -> dict[str, Any]:
     assert state is not None
     said = translator(lang)
     colours = player_colours(game.players)
-    return {"state": seat_state(state),
+    return {"state": seat_state(state, game.board.links),
             "names": {"cards": {c: said.name(Name.card(c)) for c in state.cards}},
-            "colours": colours,
+            "colours": colours, "ink": {p: "#fff" for p, c in colours.items() if _dark(c)},
             "looks": {token: _face(view, token_id, lang) for token, token_id in view.private.items()},
-            "via": via_words(game, lang)}
+            **hidden_pool(view)}
+
+
+def _dark(colour: str) -> bool:
+    """A colour white text reads on (:func:`pbem.views.svg.player_colours`' ``#rrggbb``)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b <= 150
+
+
+def hidden_pool(view: SeatView) -> dict[str, Any]:
+    """What the page weighs an outbreak with (R4.3), as the bots' knowledge does: the faces still
+    hidden from this seat, as a pool (the catalogue minus every face flipped in public and every
+    face its Witch saw: never a hidden face, P10), ``[threshold, symbols, how many]``; and the
+    faces of the rats it looked at, by token.  A face's symbols are one letter each: ``M``, ``A``,
+    or a class card's place among the classes (R1.5), ``0`` the Peasant to ``5`` the King."""
+    revealed, looks = view.faces()
+    pool = list(view.game.catalogue.tokens)
+    for face in [*revealed.values(), *(f for t, f in looks.items() if t not in revealed)]:
+        pool.remove(face)
+    counted: dict[tuple[int, str], int] = {}
+    for face in pool:
+        key = (face.threshold, _symbols(face.symbols))
+        counted[key] = counted.get(key, 0) + 1
+    return {"pool": [[t, s, n] for (t, s), n in sorted(counted.items())],
+            "seen": {t: [f.threshold, _symbols(f.symbols)] for t, f in looks.items() if t not in revealed}}
+
+
+def _symbols(symbols: tuple[str, ...]) -> str:
+    return "".join(str(CLASSES.index(s)) if s in CLASSES else s for s in symbols)
 
 
 def _cards_text(cards: list[str], lang: str) -> str:
@@ -228,8 +259,9 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
     game = view.game
     data = page_data(view, to, lang)
     changed = [r[0] for r in data["map"]["regions"] if r[6]]
-    info = _info_lines(view, lang)
-    words = {"info": info if data.get("state") is None else info[:1], "looks": _looks(view, lang),
+    info = _info_lines(view, lang)  # the drawn state's scores and cards say the rest; a turn's prompts its status
+    info = info if data.get("state") is None else [] if data.get("mine") else info[:1]
+    words = {"info": info, "looks": _looks(view, lang),
              "result": [say(line) for line in result_lines(game.state, lang=lang)]}
     title = say(Msg("Rattus {game}: {seat}'s move", game=game.game_id, seat=view.seat))
     blob = script_data(data)
@@ -237,10 +269,9 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
     text = _page_words(lang)
     text["changed"] = text["changed"].replace("{marks}", marks)  # the names, said whole in the sentence
     text["print"] = text["print"].replace("{print}", fingerprint())
-    if data["opening"] is None:  # the nonce's sentences are the opening's (P4)
-        text.update(keep="", words="", nonce_file="")
+    opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
     return page_head(title, SCRIPT, STYLE, lang) + render(
-        PAGE, title=title, result=lines(words["result"]),
+        PAGE.replace("{keep_part}", KEEP if opening else ""), title=title, result=lines(words["result"]),
         info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
         pbem=f"{__version__} {fingerprint()}", orders=template(view, lang), **text)
 
@@ -270,11 +301,7 @@ PAGE = """<body>
 <button id="copy" disabled>{copy}</button> <a id="download" class="button off" href="#">{download}</a>
 <span id="copied" class="note"></span></div>
 <p class="note">{how}</p>
-<div id="keep" hidden><pre id="nonce"></pre>
-<div id="words-note" hidden><p class="note">{words}</p><pre id="words-kept"></pre></div>
-<p class="note">{keep}</p>
-<a id="nonce-file" class="button off" href="#">{nonce_file}</a></div>
-</div>
+{keep_part}</div>
 </div>
 <p class="note" id="fingerprint" data-pbem="{pbem}">{print}</p>
 </main>
@@ -282,5 +309,12 @@ PAGE = """<body>
 </body>
 </html>
 """
-"""The composer page's body: :func:`pbem.views.markup.render` escapes every value but the map's
-drawing (made by the escaping SVG builder) and the data's JSON."""
+"""The composer page's body: :func:`pbem.views.markup.render` escapes every value but the data's
+JSON (the map is drawn by the page's script)."""
+
+KEEP = """<div id="keep" hidden><pre id="nonce"></pre>
+<div id="words-note" hidden><p class="note">{words}</p><pre id="words-kept"></pre></div>
+<p class="note">{keep}</p>
+<a id="nonce-file" class="button off" href="#">{nonce_file}</a></div>
+"""
+"""The opening's part of the page (P4): the nonce and the words that made it, kept by the player."""

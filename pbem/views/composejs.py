@@ -101,14 +101,15 @@ h1 { font-size: 19px; margin: 0 0 6px 0; }
 #right { flex: 2 1 0; min-width: 0; }
 #top { background: #f4f1ea; }
 #board { overflow: hidden; }
-#board svg { -webkit-tap-highlight-color: transparent; overflow: hidden; width: 100%; height: auto; border: 1px solid #999; background: #fff; display: block; }
-#board .region.can > rect:first-of-type { stroke: #0a6b2a; stroke-width: 9; }
-#board .region.can, #board .rat.can { cursor: pointer; }
-#board .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; }
-#board .region.moved > rect:first-of-type { fill: #fde9a9; }
-#board .region.picked > rect:first-of-type { fill: #bfe8c6; }
-#board .rat.can > rect { stroke: #0a6b2a; stroke-width: 5; }
-#board .rat.seen > rect { fill: #7a4f9a; }
+#board svg { -webkit-tap-highlight-color: transparent; width: 100%; height: auto; border: 1px solid #999;
+             background: #fff; display: block; }
+svg .region.can > rect:first-of-type { stroke: #0a6b2a; stroke-width: 9; }
+svg .region.can, svg .rat.can { cursor: pointer; }
+svg .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; }
+svg .region.moved > rect:first-of-type { fill: #fde9a9; }
+svg .region.picked > rect:first-of-type { fill: #bfe8c6; }
+svg .rat.can > rect { stroke: #0a6b2a; stroke-width: 5; }
+svg .rat.seen > rect { fill: #7a4f9a; }
 button, .button { font-size: 16px; min-height: 44px; min-width: 44px; margin: 3px 4px 3px 0; padding: 6px 10px;
          border: 1px solid #6b5330; border-radius: 6px; background: #fff; color: #222; text-decoration: none;
          display: inline-flex; align-items: center; box-sizing: border-box; max-width: 100%; }
@@ -117,6 +118,7 @@ button:disabled, .button.off { opacity: 0.4; pointer-events: none; }
 #choices .card { background: #fff6dc; }
 #choices .cancel { background: #eee; }
 #step { font-weight: bold; margin: 4px 0; }
+.why { font-size: 14px; margin: 2px 0; }
 #scores, #cards { display: flex; flex-wrap: wrap; gap: 4px 10px; margin: 4px 0; }
 .score { font-size: 14px; display: inline-flex; align-items: center; gap: 4px; }
 .score.me { font-weight: bold; }

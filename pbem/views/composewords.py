@@ -38,11 +38,17 @@ PROMPTS: dict[str, str] = {
 """What the page asks, by what the next tap chooses."""
 
 
+_KEPT = {key: "{" + key + "}" for key in ("region", "rats", "spread", "where", "cubes", "losses")}
+"""The placeholders the script fills in (a plague destination's consequences, worked out on the
+page as the move grows: R4.1-R4.3 over the faces hidden from the seat)."""
+
+
 def region_names(game: Game, lang: str) -> dict[str, str]:
     """Each region's name as the map draws it: the shipped map's in ``lang`` (Magyarország), a
     custom map's by its own name."""
     said = translator(lang)
-    return {r.id: said.name(Name.region(r.id)) if r.id in SHIPPED["region"] and r.name == r.id.capitalize()
+    shipped = lang != "en" and SHIPPED["region"]
+    return {r.id: said.name(Name.region(r.id)) if shipped and r.id in shipped and r.name == r.id.capitalize()
             else r.name for r in game.board.regions}
 
 
@@ -56,17 +62,16 @@ def turn_words(lang: str) -> dict[str, Any]:
         "take": {c: say(Msg("take the {card}", card=Name.card(c))) for c in CLASSES},
         "cubes": {n: say(Msg.plural("{n} cube", "{n} cubes", n)) for n in range(1, 5)},
         "direct": say(Msg("one step, straight there")),
+        "through": say(Msg("through {region}", region="{region}")),  # R5.4: the Knight's two steps
         "rat": say(Msg("rat")), "flip": say(Msg("flip first")), "cancel": say(Msg("cancel")),
         "nobody": say(Msg("nobody")),
         "score": say(Msg("{player}: {score} (palace {palace}, supply {supply})", player="{player}",
                          score="{score}", palace="{palace}", supply="{supply}")),
+        "why": say(Msg("{region}: rats {rats}, spread {spread} to {where}; cubes {cubes}; expected losses {losses}",
+                       **_KEPT)),
+        "calm": say(Msg("{region}: rats {rats}, spread {spread} to {where}; no outbreak there (no cube or no rat)",
+                        **_KEPT)),
         "outbreak": say(Msg("an outbreak follows: the move is complete. You may tap the rats to flip first")),
         "stopped": say(Msg("the move stops after the look: send it, and the host shows you the face")),
         "complete": say(Msg("the move is complete: send it")),
     }
-
-
-def via_words(game: Game, lang: str) -> dict[str, str]:
-    """The Knight's two-step ways (R5.4): ``through Gallia`` for each region."""
-    say = translator(lang).say
-    return {r.id: say(Msg("through {region}", region=Name.region(r.id))) for r in game.board.regions}

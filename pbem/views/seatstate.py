@@ -1,7 +1,8 @@
 """The public state as the composer page's rules module reads it (``pbem/views/rules.js``).
 
 One function, :func:`seat_state`, writes a :class:`pbem.rules.State` as plain JSON: the
-table (players, regions in use, their neighbours, the classes in order), the pieces and
+table (players, regions in use, the links between regions), the pieces (the cards in the
+classes' order) and
 where the turn stands.  Nothing in it is a face: the state holds none (P10), and of the
 rat supply only its count and the public names of the next rats a spread would draw
 (R4.1 draws at most two in a turn; P6 names them) are written.  ``rules.js`` computes the
@@ -11,6 +12,7 @@ judge of the move the page writes (tests/test_rulesjs.py holds the two to each o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
@@ -21,12 +23,14 @@ NEXT_RATS = 2
 """The most rats one turn's spreads draw (R4.1): the names of the supply's first ones."""
 
 
-def seat_state(state: State) -> dict[str, Any]:
-    """``state`` as ``rules.js`` reads it (the field names are the rules core's)."""
+def seat_state(state: State, links: Sequence[tuple[str, str, str]]) -> dict[str, Any]:
+    """``state`` as ``rules.js`` reads it (the field names are the rules core's), with the map's
+    ``links`` (``Board.links``, a border's kind left out: the neighbours among the regions in use
+    are worked out from them, as :meth:`pbem.rules.data.Board.adjacency` does; the page draws them all)."""
     turn = state.turn
     return {
         "players": list(state.players), "regions": list(state.regions),
-        "nb": {r: list(state.neighbours[r]) for r in state.regions}, "classes": list(CLASSES),
+        "links": [[a, b] if kind == "border" else [a, b, kind] for a, b, kind in links],
         "rats": {r: list(state.rats[r]) for r in state.regions},
         "cubes": {r: {p: n for p, n in state.cubes[r].items() if n} for r in state.regions},
         "palace": dict(state.palace), "supply": dict(state.supply),
