@@ -67,3 +67,17 @@ def test_a_changed_rule_in_the_pages_copy_is_caught(rules_browser: Any) -> None:
 def test_the_pages_rules_agree_over_thousands_of_positions(rules_browser: Any) -> None:
     """R2-R6, P10: 5,000 positions, one browser session."""
     assert _disagreements(rules_browser, random_positions(5000, seed=3)) == []
+
+
+def test_the_pages_rules_agree_where_the_mover_holds_the_monk_the_merchant_and_the_king(rules_browser: Any) -> None:
+    """R5.1-R5.3, R5.7: the positions with the most ways to finish a turn (the precomputed tree of
+    choices refused them): 4-player turns whose mover holds the Monk, the Merchant and the King."""
+    states = []
+    for state in random_positions(600, seed=4, players=(4,)):
+        if state.phase.value == "turn" and state.turn.stage.value == "main":
+            held = state.copy()
+            for card in ("monk", "merchant", "king"):
+                held.cards[card] = state.players[state.current]
+            states.append(held)
+    assert len(states) >= 100
+    assert _disagreements(rules_browser, states[:100]) == []

@@ -26,6 +26,7 @@
   var W = {};  // the page's words, in its reader's language (page_data's "words")
   function main() {
     var D = JSON.parse($('pbem-data').textContent);
+    $('bar').hidden = false;  // Send, Copy and Download work with the script only
     W = D.words;
     var header = ['game ' + D.game + ' ' + D.seat, 'after ' + D.after.seq + ' ' + D.after.hash];
     var text = '';
@@ -382,7 +383,8 @@
       box.setAttribute('stroke-width', S.plague === r ? 5 : 2);
       S.rats[r].forEach((t, i) => {
         var rx = x0 + 6 + (i % 3) * 60, ry = y0 + 40;
-        var rat = svgEl(g, 'g', {'class': 'rat' + (canRats[t] ? ' can' : '') + (D.looks[t] ? ' seen' : ''),
+        var rat = svgEl(g, 'g', {'class': 'rat' + (canRats[t] ? ' can' : '') + (D.looks[t] ? ' seen' : '') +
+                                   (picked && picked.indexOf(t) >= 0 ? ' picked' : ''),
                                  'data-token': t});
         svgEl(rat, 'rect', {x: rx, y: ry, width: 58, height: 42, rx: 14, fill: '#4a3b32'});
         svgEl(rat, 'text', {x: rx + 29, y: ry + 32, 'font-size': BIG, fill: '#fff', 'text-anchor': 'middle',

@@ -297,7 +297,7 @@ PAGE = """<body>
 <div id="right">
 <pre id="move"></pre>
 <p id="status" class="note"></p>
-<div id="bar"><button id="undo">{undo}</button> <a id="send" class="button off" href="#">{send}</a>
+<div id="bar" hidden><button id="undo">{undo}</button> <a id="send" class="button off" href="#">{send}</a>
 <button id="copy" disabled>{copy}</button> <a id="download" class="button off" href="#">{download}</a>
 <span id="copied" class="note"></span></div>
 <p class="note">{how}</p>

@@ -110,6 +110,7 @@ svg .region.moved > rect:first-of-type { fill: #fde9a9; }
 svg .region.picked > rect:first-of-type { fill: #bfe8c6; }
 svg .rat.can > rect { stroke: #0a6b2a; stroke-width: 5; }
 svg .rat.seen > rect { fill: #7a4f9a; }
+svg .rat.picked > rect { fill: #1f6b35; stroke: #0a6b2a; stroke-width: 5; }
 button, .button { font-size: 16px; min-height: 44px; min-width: 44px; margin: 3px 4px 3px 0; padding: 6px 10px;
          border: 1px solid #6b5330; border-radius: 6px; background: #fff; color: #222; text-decoration: none;
          display: inline-flex; align-items: center; box-sizing: border-box; max-width: 100%; }
@@ -136,6 +137,7 @@ input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; 
 #nonce-load { height: 48px; padding: 8px 0; }
 #words-kept { font-family: DejaVu Sans Mono, monospace; background: #fff8d8; padding: 6px; }
 .noscript { border: 2px solid #b00000; background: #fff; padding: 8px; }
+[hidden] { display: none !important; }
 @media (max-width: 700px) {
   #page { display: block; } #left, #right { display: contents; }
   #top { position: sticky; top: 0; z-index: 2; padding-bottom: 4px; }
