@@ -12,9 +12,10 @@ Figures:
   same ratio (target <= 4 each);
 - `pbem audit` of a complete 4-player game, same ratio (target <= 1.6);
 - peak memory (max RSS) of `pbem audit` on that game;
-- the composer page's tree (every way to finish the turn, `pbem html --compose` and each
-  "your move" mail) over 30 positions of random 4-player games, in process: the positions
-  walked and the seconds, with a hash of the trees (a faster walk must give the same ones).
+- the composer page (`pbem html --compose` and each "your move" mail) for 1,000 positions of
+  random 2-, 3- and 4-player games and 100 with the mover holding the Monk, the Merchant and
+  the King, in process: positions without a page (target 0), the page's size (target <= 150 KB;
+  a mail carries it in base64) and the seconds to build it (target well under one).
 
 Process timings alternate the commands and the floor and take medians, so
 machine noise hits them alike.  (`pbem mail` on 200 messages is bench/mail.py: it
@@ -24,8 +25,6 @@ compares two checkouts.)
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import random
 import resource
@@ -38,16 +37,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pbem.bots.knowledge import from_public
-from pbem.bots.randombot import RandomBot, bot_actions
-from pbem.data import default_catalogue
+from pbem.bots.randombot import bot_actions, random_action
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game, replace, reveal
 from pbem.log.moves import read_move
-from pbem.rules import State, play
+from pbem.rules import State
+from pbem.rules.engine import apply_legal
 from pbem.sim.demo import open_game, write_move
 from pbem.sim.simulate import PLAYER_NAMES, new_random_game, simulate
-from pbem.views.composetree import Tree
 
 FLOOR = [sys.executable, "-c", "import yaml, jsonschema, click"]
 # Children run as an installed pbem does: with bytecode caching on.  (pip compiles
@@ -240,10 +237,9 @@ def main() -> None:
         gps = games_per_second(100 if args.quick else 300)
         print(f"random 4-player games per second (one process): {gps:.0f}  (target >= 600)")
 
-    if "compose" in only:
-        compose_figures(3 if args.quick else 7)
-
     with tempfile.TemporaryDirectory() as tmp:
+        if "compose" in only:
+            compose_figures(Path(tmp), 200 if args.quick else 1000)
         if "apply" in only:
             apply_figures(Path(tmp), reps, args.before)
         if "host" in only:
@@ -252,40 +248,67 @@ def main() -> None:
             audit_figures(Path(tmp), reps)
 
 
-def compose_positions() -> list[State]:
-    """30 positions of random 4-player games (seeds 0-5, every 8th decision from the 6th):
-    the random bot takes and uses every card, so the trees hold every kind of step."""
-    states = []
-    for seed in range(6):
-        state, faces = new_random_game(4, seed)
-        bot = RandomBot(random.Random(seed))
-        know = {p: from_public(p, default_catalogue(), {}, {}) for p in state.players}
-        for decision in range(40):
-            player = state.to_move
-            if player is None:
-                break
-            if decision % 8 == 5:
-                states.append(state.copy())
-            state, _ = play(state, player, bot.choose(state, know[player]), faces)
-    return states
+def compose_positions(count: int, seed: int) -> list[State]:
+    """``count`` positions of random 2-, 3- and 4-player games (random legal actions), drawn
+    from every part of the game (tests/rulesjstools.py draws the same way)."""
+    rng = random.Random(seed)
+    every: list[State] = []
+    game = 0
+    while len(every) < 4 * count:
+        state, faces = new_random_game(2 + game % 3, seed * 1000 + game)
+        game += 1
+        while (player := state.to_move) is not None:
+            every.append(state.copy())
+            apply_legal(state, player, random_action(state, rng), faces)
+    return rng.sample(every, count)
 
 
-def compose_figures(reps: int) -> None:
-    states = compose_positions()
-    times, positions, digest = [], 0, ""
-    for _ in range(reps):
-        h = hashlib.sha256()
-        start = time.perf_counter()
-        positions = 0
+def three_cards(states: list[State]) -> list[State]:
+    """The positions of a normal turn's start, with the mover given the Monk, the Merchant and the
+    King (the most ways to finish a turn: R5.1-R5.3)."""
+    out = []
+    for state in states:
+        if state.phase.value == "turn" and state.turn.stage.value == "main" and not state.turn.begun():
+            held = state.copy()
+            for card in ("monk", "merchant", "king"):
+                held.cards[card] = state.players[state.current]
+            out.append(held)
+    return out
+
+
+def compose_figures(tmp: Path, count: int) -> None:
+    """The composer page for random positions, each put in a real game of its player count (its
+    log gives the page its header and the last entry's marks)."""
+    from dataclasses import replace as replaced
+
+    from pbem.referee.seatview import SeatView
+    from pbem.sim.demo import play_demo
+    from pbem.views.compose import compose_page
+    from pbem.views.timeline import game_at, read_checked
+
+    games = {}
+    for n in (2, 3, 4):
+        play_demo(tmp / f"demo{n}", n, seed=n, echo=None, summary=lambda _line: None, game_id="g")
+        entries, hashes = read_checked(tmp / f"demo{n}" / "g" / "log.yaml")
+        games[n] = game_at(entries, hashes, len(entries) // 2)
+    plain = compose_positions(count, seed=1)
+    held = three_cards(compose_positions(20 * count // 10, seed=2))[:count // 10]
+    for label, states in (("random positions", plain), ("the mover with the Monk, Merchant and King", held)):
+        sizes, times, missing = [], [], 0
         for state in states:
-            assert state.to_move is not None
-            tree = Tree(state, state.to_move)
-            positions += tree.positions
-            h.update(json.dumps(tree.data(), sort_keys=True).encode())
-        times.append(time.perf_counter() - start)
-        digest = h.hexdigest()[:16]
-    print(f"composer trees of {len(states)} random-game positions: {positions} positions walked, median "
-          f"{statistics.median(times):.2f} s ({min(times):.2f}-{max(times):.2f} s, {reps} runs); trees' hash {digest}")
+            game = replaced(games[len(state.players)], state=state)
+            start = time.perf_counter()
+            try:
+                page = compose_page(SeatView(game, state.players[state.current]), "host@example.org")
+            except Exception:  # a position without a page: counted, the figure's point
+                missing += 1
+                continue
+            times.append(time.perf_counter() - start)
+            sizes.append(len(page.encode("utf-8")))
+            missing += '"mine":true' not in page
+        print(f"composer pages, {len(states)} {label}: {missing} without a page (target 0); size median "
+              f"{statistics.median(sizes) / 1000:.1f} KB, largest {max(sizes) / 1000:.1f} KB (target <= 150 KB); "
+              f"built in median {statistics.median(times) * 1000:.0f} ms, slowest {max(times) * 1000:.0f} ms")
 
 
 def audit_figures(tmp: Path, reps: int) -> None:

@@ -103,6 +103,16 @@ class Browser:
             raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
+    def touch(self) -> None:
+        """A phone's touch screen: taps (:meth:`tap`) are touches, and the page sees touch events."""
+        self.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+
+    def tap(self, x: float, y: float) -> None:
+        """A finger's tap at (x, y) in CSS pixels of the viewport (the browser makes the click)."""
+        point = [{"x": x, "y": y, "radiusX": 4, "radiusY": 4, "force": 1, "id": 0}]
+        self.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=point)
+        self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
     def screenshot(self, path: Path) -> None:
         data = self.send("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
         path.write_bytes(base64.b64decode(data))

@@ -25,14 +25,12 @@ CLICK_A_TURN = """
   var s = seed, clicks = [];
   function rnd(n) { s = (s * 1103515245 + 12345) % 2147483648; return s % n; }
   for (var i = 0; i < 200 && document.getElementById('view').getAttribute('data-complete') !== 'true'; i++) {
-    var can = Array.prototype.slice.call(document.querySelectorAll('#board .region.can'));
-    if (can.length && rnd(4) === 0) {
-      var g = can[rnd(can.length)]; g.dispatchEvent(new MouseEvent('click', {bubbles: true}));
-      clicks.push('region ' + g.getAttribute('data-region'));
-    }
-    var buttons = document.querySelectorAll('#choices button');
-    if (!buttons.length) { break; }
-    var b = buttons[rnd(buttons.length)]; clicks.push(b.textContent); b.click();
+    var targets = Array.prototype.slice.call(document.querySelectorAll(
+      '#choices button:not(.cancel), #board .region.can, #board .rat.can'));
+    if (!targets.length) { break; }
+    var t = targets[rnd(targets.length)];
+    clicks.push(t.getAttribute('data-token') || t.getAttribute('data-region') || t.textContent);
+    t.dispatchEvent(new MouseEvent('click', {bubbles: true}));
     if (rnd(10) === 0 && !document.getElementById('undo').disabled) {
       document.getElementById('undo').click(); clicks.push('undo');
     }
@@ -41,6 +39,8 @@ CLICK_A_TURN = """
           complete: document.getElementById('view').getAttribute('data-complete')};
 })(SEED)
 """
+"""Taps a random legal turn on a composer page: any tap target (a button, a region or a rat the
+page offers), now and then an undo, until the page says the move is complete."""
 
 
 MEASURE = """

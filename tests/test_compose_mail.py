@@ -59,7 +59,7 @@ def sent_from_page(browser: Browser, page: Path, player: str, seed: int) -> Emai
     browser.requests.clear()
     browser.open(page)
     complete = "document.getElementById('view').getAttribute('data-complete') === 'true'"
-    ready = f"!!document.querySelector('#choices button') || {complete}"  # the page's script has run
+    ready = f"!!document.querySelector('#choices button, #board .can') || {complete}"  # the page's script has run
     wait_for(browser, ready, "the page showed no choice")
     field = next((f for f in ("words-in", "nonce-in") if browser.eval(f"!!document.getElementById('{f}')")), None)
     if field is not None:

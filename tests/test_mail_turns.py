@@ -81,7 +81,7 @@ def test_a_mailed_move_is_logged_before_any_reply_is_composed(tmp_path: Path) ->
     seat, msg = your_move(t)
     data = reply(msg, THREE[seat], t.players[seat].move_lines(msg), "bare")
     composing = ("pbem.mail.replies", "pbem.mail.answers", "pbem.mail.outgoing", "pbem.mail.invite",
-                 "pbem.views.template", "pbem.views.compose", "pbem.views.composetree", "pbem.views.svg",
+                 "pbem.views.template", "pbem.views.compose", "pbem.views.seatstate", "pbem.views.svg",
                  "pbem.views.report", "pbem.mail.pictures")
     calls: list[str] = []
 

@@ -62,8 +62,8 @@ def planted(page: Path) -> Path:
     from pbem.views.composejs import SCRIPT
 
     text = page.read_text(encoding="utf-8")
-    cheat = SCRIPT.replace("then(function (d) { return {nonce: hex(d), words: words}; })",
-                           f"then(function (d) {{ return {{nonce: '{PLANTED}', words: words}}; }})")
+    cheat = SCRIPT.replace("then(d=>{return{nonce:hex(d),words:words};})",  # as the page carries it
+                           f"then(d=>{{return{{nonce:'{PLANTED}',words:words}};}})")
     assert cheat != SCRIPT
     out = page.with_name("planted-" + page.name)
     out.write_text(text.replace(SCRIPT, cheat).replace(csp_hash(SCRIPT), csp_hash(cheat)), encoding="utf-8")

@@ -130,15 +130,12 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
     writable(out, force)
     if seat is not None:
         from pbem.host.private import seat_view
-        from pbem.views.compose import TooLarge, compose_page
+        from pbem.views.compose import compose_page
         from pbem.views.timeline import game_at, read_checked
 
         entries, hashes = read_checked(log)  # any log file, a mailed one too
         game = game_at(entries, hashes, len(entries) - 1)
-        try:
-            page = compose_page(seat_view(log.parent, game, seat), to, lang)
-        except TooLarge as err:
-            raise StateError(err.args[0], "R7.3") from None
+        page = compose_page(seat_view(log.parent, game, seat), to, lang)
         out.write_text(page, encoding="utf-8")
         click.echo(say(Msg("{out}: {seat}'s move as of entry {seq}; open it in a browser and click the move",
                            out=str(out), seat=seat, seq=game.last_seq), lang))

@@ -92,12 +92,10 @@ TURN_TEXT = N_("Reply with the rest of your turn, one action a line (no need to 
 def composer_page(view: SeatView, to: str, lang: str = "en") -> tuple[bytes | None, str]:
     """The seat's composer page for its mail, in ``lang``, or None and why
     not (in ``lang``); a page the host cannot make never holds the mail back (the template is in it)."""
-    from pbem.views.compose import TooLarge, compose_page  # start-up: only a mail to the seat to move
+    from pbem.views.compose import compose_page  # start-up: only a mail to the seat to move
 
     try:
-        page = compose_page(view, to, lang=lang, drawn=drawn_map(view.game, lang)).encode("utf-8")
-    except TooLarge as err:
-        return None, translator(lang).say(err.args[0])
+        page = compose_page(view, to, lang=lang).encode("utf-8")
     except Exception as err:  # a page is a help: the template still goes out (logged)
         _log.warning("no composer page for %s: %s", view.game.game_id, err)
         return None, translator(lang).gettext(NO_PAGE_WHY)

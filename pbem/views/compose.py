@@ -1,18 +1,21 @@
 """`pbem html --compose SEAT`: a page that writes the seat's move.
 
 One self-contained offline file, built from the seat's :class:`SeatView` alone (P10):
-the board as everyone sees it, the seat's own Witch looks, and the tree of every
-legal way to finish its turn (:mod:`pbem.views.composetree`), computed here with
-the rules' generators and carried as data.  The player clicks through it (a
-card, a region, an ability, the plague's way, each drawn rat, the flip order),
-the page shows the move in the notation as it grows (:mod:`pbem.log.notation`),
-and ends with Send (a ``mailto:`` link), Copy and Download.  In the opening (P4)
+the board as everyone sees it, the seat's own Witch looks, and the seat's public state
+(:func:`pbem.views.seatstate.seat_state`) for the rules module the page carries
+(``pbem/views/rules.js``), which lists the legal next actions at every tap and draws the board
+after each: every position gets a page, of about the same size.  The player taps a card, a
+region, a rat, an ability; the page shows the move in the notation as it grows
+(:mod:`pbem.log.notation`), and ends with Send (a ``mailto:`` link), Copy and Download.
+pbem's Python rules judge the move it writes, as any other (tests/test_rulesjs.py holds the
+page's rules to them).  In the opening (P4)
 the page makes the nonce from words the player types and keeps (:mod:`pbem.fair.words`:
 the player checks it with nothing the host sent, docs/fairplay.md) and its commitment
 with ``crypto.subtle.digest`` exactly as :func:`pbem.fair.protocol.nonce_commitment`; it
 keeps no nonce in the browser (every local page shares that storage) and offers the
 nonce move as a file.  Every composer page shows its :func:`fingerprint` (the claim;
-``pbem fingerprint PAGE`` checks the file).
+``pbem fingerprint PAGE`` checks the file).  Where scripts do not run (a mail app's
+preview) the page says to open it in a browser, and shows the template's text.
 
 The page fetches nothing; its policy (:func:`pbem.views.html.policy`) admits its one
 script and one style by their hashes, and every word from the log reaches it as
@@ -27,24 +30,21 @@ from typing import Any
 from pbem import __version__
 from pbem.fair.protocol import TAG
 from pbem.fair.words import MAX_WORDS_CHARS, MIN_WORDS, WORDS_TAG
-from pbem.i18n import N_, Msg, Name, Names, translator
+from pbem.i18n import Msg, Name, Names, translator
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
+from pbem.rules.data import CLASSES
 from pbem.views.composejs import SCRIPT, STYLE
-from pbem.views.composetree import OverBudget, Tree
+from pbem.views.composewords import region_names, turn_words
 from pbem.views.html import changed_between, head_block, page_head, script_data
+from pbem.views.layout import places
 from pbem.views.markup import Markup, lines, render
 from pbem.views.narrate import status_line
-from pbem.views.svg import map_svg
+from pbem.views.seatstate import seat_state
+from pbem.views.svg import map_svg, player_colours
+from pbem.views.template import template
 from pbem.views.text import result_lines
-
-MAX_DATA = 300_000
-"""The most tree data a page carries (bytes of JSON); a larger position is refused, not cut."""
-
-MAX_POSITIONS = 150_000
-"""The most positions walked for one page (seconds of work, far above a typical turn's): a
-host making a page for every "your move" mail stops there; a larger position is refused."""
 
 
 def fingerprint() -> str:
@@ -55,37 +55,13 @@ def fingerprint() -> str:
     return hashlib.sha256(head_block(SCRIPT, STYLE).encode("utf-8")).hexdigest()
 
 
-class TooLarge(ValueError):
-    """The position's tree of choices is larger than :data:`MAX_DATA` (its one argument a
-    :class:`Msg`, said in the reader's language where it is shown)."""
-
-
-CHOOSE: dict[str, str] = {
-    "witch": N_("choose: witch"), "card": N_("choose: card"), "monk": N_("choose: monk"),
-    "cubes": N_("choose: cubes"), "king": N_("choose: king"), "merchant": N_("choose: merchant"),
-    "plague": N_("choose: plague"), "spread": N_("choose: spread"), "knight": N_("choose: knight"),
-    "end": N_("choose: end"), "outbreak": N_("choose: outbreak"),
-}
-"""What the page asks at each step of the tree (:mod:`pbem.views.composetree`), a sentence per step."""
-
-SKIP: dict[str, str] = {
-    "witch": N_("skip (no witch)"), "card": N_("skip (no card)"), "monk": N_("skip (no monk)"),
-    "cubes": N_("skip (no cubes)"), "king": N_("skip (no king)"), "merchant": N_("skip (no merchant)"),
-    "knight": N_("skip (no knight)"),
-}
-"""The ``skip`` button of each optional step (the line written stays ``skip``: none, in the notation)."""
-
-
-def script_words(lang: str) -> dict[str, Any]:
-    """Every word the page's script shows, in ``lang``: the script itself knows no language."""
-    said = translator(lang)
-    say = said.say
+def script_words(lang: str, opening: bool = True) -> dict[str, Any]:
+    """Every word the page's script shows, in ``lang``: the script itself knows no language.  A
+    turn's page carries the turn's words (:mod:`pbem.views.composewords`), an opening's its own."""
+    say = translator(lang).say
+    if not opening:
+        return {**turn_words(lang), "copied": say(Msg("copied"))}
     return {
-        "choose": {step: said.gettext(text) for step, text in CHOOSE.items()},
-        "skip": {step: said.gettext(text) for step, text in SKIP.items()},
-        "stopped": say(Msg("the move stops after the look: send it, and the host shows you the face")),
-        "complete": say(Msg("the move is complete: send it")),
-        "done": say(Msg("done")),
         "copied": say(Msg("copied")),
         "make": say(Msg("make my nonce from these words")),
         "words": say(Msg("your words: {count} or more that nobody could guess, a sentence of your own",
@@ -131,27 +107,84 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
 
 
 def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[str, Any]:
-    """What the page's script reads: the header, the tree or the opening, the marks."""
+    """What the page's script reads: the header, the seat's public state or the opening, the
+    names and colours it draws with, the seat's own looks in words."""
     game = view.game
     say = translator(lang).say
     waiting = Msg("nothing for {seat} to send now: {status}", seat=view.seat, status=status_line(game, lang=lang))
     data: dict[str, Any] = {"game": game.game_id, "seat": view.seat, "to": to or "",
-                            "prefix": f"{TAG}/nonce", "after": after_of(game), "tree": None, "opening": None,
-                            "waiting": say(waiting), "words": script_words(lang)}
+                            "prefix": f"{TAG}/nonce", "after": after_of(game), "state": None, "opening": None,
+                            "waiting": say(waiting)}
     opening = _opening_data(view)
+    data["words"] = script_words(lang, opening is not None)
     if opening is not None:
         data.update(opening)
-    elif view.my_turn and game.state is not None:
-        try:
-            tree = Tree(game.state, view.seat, budget=MAX_POSITIONS).data()
-        except OverBudget:
-            tree = None
-        if tree is None or len(script_data(tree)) > MAX_DATA:
-            raise TooLarge(Msg("this position has too many ways to finish the turn for one page "
-                               "(over {positions} positions or {kb} KB of choices); write the move from the template",
-                               positions=MAX_POSITIONS, kb=MAX_DATA // 1000))
-        data["tree"] = tree
+    elif game.state is not None:
+        data.update(drawing_data(view, lang))
+        data["mine"] = view.my_turn and game.state.to_move == view.seat
+        if data["mine"]:
+            del data["waiting"]
+    data["map"] = map_data(game, lang, changed_regions(game))
     return data
+
+
+def map_data(game: Game, lang: str, changed: list[str]) -> dict[str, Any]:
+    """The map the page's script draws (as :func:`pbem.views.svg.map_svg` does, the same
+    ``data-`` attributes): each region's id, name in ``lang``, shade, centre and whether it is
+    in use, the links, and the regions the last entry changed.  Drawn by the script, the map
+    costs the page a tenth of its drawing (the page travels in every "your move" mail)."""
+    board = game.board
+    in_use = set(game.state.regions if game.state is not None else board.regions_in_use(len(game.players)))
+    at = places(tuple(r.id for r in board.regions))
+    names = region_names(game, lang)
+    fills = {"": 0, "light": 1, "middle": 2, "dark": 3}
+    return {"regions": [[r.id, "" if names[r.id] == r.id.capitalize() else names[r.id],
+                         fills.get(r.shade, 4) if r.id in in_use else 0, *at[r.id], int(r.id in in_use),
+                         int(r.id in changed)] for r in board.regions],
+            "links": [] if game.state is not None else [list(link) for link in board.links]}  # else the state's
+
+
+def drawing_data(view: SeatView, lang: str = "en") -> dict[str, Any]:
+    """The seat's public state for the page's rules (:func:`seat_state`), with what the page draws
+    it with: the map's names and the cards' in ``lang``, the players' colours, and the seat's own
+    looks (R5.6) in words, for its eyes only."""
+    game, state = view.game, view.game.state
+    assert state is not None
+    said = translator(lang)
+    colours = player_colours(game.players)
+    return {"state": seat_state(state, game.board.links),
+            "names": {"cards": {c: said.name(Name.card(c)) for c in state.cards}},
+            "colours": colours, "ink": {p: "#fff" for p, c in colours.items() if _dark(c)},
+            "looks": {token: _face(view, token_id, lang) for token, token_id in view.private.items()},
+            **hidden_pool(view)}
+
+
+def _dark(colour: str) -> bool:
+    """A colour white text reads on (:func:`pbem.views.svg.player_colours`' ``#rrggbb``)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b <= 150
+
+
+def hidden_pool(view: SeatView) -> dict[str, Any]:
+    """What the page weighs an outbreak with (R4.3), as the bots' knowledge does: the faces still
+    hidden from this seat, as a pool (the catalogue minus every face flipped in public and every
+    face its Witch saw: never a hidden face, P10), ``[threshold, symbols, how many]``; and the
+    faces of the rats it looked at, by token.  A face's symbols are one letter each: ``M``, ``A``,
+    or a class card's place among the classes (R1.5), ``0`` the Peasant to ``5`` the King."""
+    revealed, looks = view.faces()
+    pool = list(view.game.catalogue.tokens)
+    for face in [*revealed.values(), *(f for t, f in looks.items() if t not in revealed)]:
+        pool.remove(face)
+    counted: dict[tuple[int, str], int] = {}
+    for face in pool:
+        key = (face.threshold, _symbols(face.symbols))
+        counted[key] = counted.get(key, 0) + 1
+    return {"pool": [[t, s, n] for (t, s), n in sorted(counted.items())],
+            "seen": {t: [f.threshold, _symbols(f.symbols)] for t, f in looks.items() if t not in revealed}}
+
+
+def _symbols(symbols: tuple[str, ...]) -> str:
+    return "".join(str(CLASSES.index(s)) if s in CLASSES else s for s in symbols)
 
 
 def _cards_text(cards: list[str], lang: str) -> str:
@@ -198,18 +231,15 @@ def _looks(view: SeatView, lang: str = "en") -> list[str]:
             for token, token_id in view.private.items()]
 
 
-def _board(game: Game, changed: list[str], lang: str = "en", drawn: str | None = None) -> str:
-    """The map part of the board drawing (the panel is said in words), the last entry's regions
-    marked: :func:`map_svg`, or ``drawn``, that very drawing made already (the same picture)."""
-    return map_svg(game, lang=lang, changed=changed) if drawn is None else drawn
-
-
 def _page_words(lang: str) -> dict[str, str]:
     """The page's fixed sentences in ``lang`` (text: :func:`pbem.views.markup.render` escapes them)."""
     say = translator(lang).say
     return {key: say(msg) for key, msg in (
-        ("changed", Msg("dashed: the regions the last entry changed ({marks}); green: where a choice now goes\n"
-                        "(click one to see only its choices)", marks="{marks}")),
+        ("changed", Msg("dashed: the regions the last entry changed ({marks}); yellow: what your move changes;\n"
+                        "green: where you can tap now", marks="{marks}")),
+        ("noscript", Msg("This page needs its script to draw the board and write your move: open the file in a "
+                         "browser (Firefox, Chrome, Safari). Or write the move from the template below, and send "
+                         "it as your reply.")),
         ("undo", Msg("undo")), ("send", Msg("Send")), ("copy", Msg("Copy")), ("download", Msg("Download")),
         ("how", Msg("Send opens your mail program with the move; or Copy it into a reply, or Download it\n"
                     "and attach the .txt file.")),
@@ -223,53 +253,55 @@ def _page_words(lang: str) -> dict[str, str]:
                       print="{print}")))}
 
 
-def compose_page(view: SeatView, to: str | None = None, lang: str = "en", drawn: str | None = None) -> str:
-    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``
-    (``drawn``: the game's :func:`map_svg` in ``lang`` with :func:`changed_regions` marked, if the
-    caller has it)."""
+def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str:
+    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``."""
     say = translator(lang).say
     game = view.game
     data = page_data(view, to, lang)
-    changed = changed_regions(game)
-    words = {"info": _info_lines(view, lang), "looks": _looks(view, lang),
+    changed = [r[0] for r in data["map"]["regions"] if r[6]]
+    info = _info_lines(view, lang)  # the drawn state's scores and cards say the rest; a turn's prompts its status
+    info = info if data.get("state") is None else [] if data.get("mine") else info[:1]
+    words = {"info": info, "looks": _looks(view, lang),
              "result": [say(line) for line in result_lines(game.state, lang=lang)]}
     title = say(Msg("Rattus {game}: {seat}'s move", game=game.game_id, seat=view.seat))
-    blob = script_data({**data, "changed": changed})
+    blob = script_data(data)
     marks = say(Names.regions(changed)) if changed else say(Msg("none"))
     text = _page_words(lang)
     text["changed"] = text["changed"].replace("{marks}", marks)  # the names, said whole in the sentence
     text["print"] = text["print"].replace("{print}", fingerprint())
+    opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
     return page_head(title, SCRIPT, STYLE, lang) + render(
-        PAGE, title=title, board=Markup(_board(game, changed, lang, drawn)), result=lines(words["result"]),
+        PAGE.replace("{keep_part}", KEEP if opening else ""), title=title, result=lines(words["result"]),
         info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
-        pbem=f"{__version__} {fingerprint()}", **text)
+        pbem=f"{__version__} {fingerprint()}", orders=template(view, lang), **text)
 
 
 PAGE = """<body>
 <main id="view" data-complete="false">
 <h1>{title}</h1>
+<noscript><div class="noscript"><p>{noscript}</p><pre>{orders}</pre></div></noscript>
 <div id="page">
 <div id="left">
-<div id="board">{board}</div>
+<div id="top">
+<div id="board"></div>
+<div id="scores"></div>
+<p id="step"></p>
+<div id="choices"></div>
+</div>
+<div id="cards"></div>
 <p class="note">{changed}</p>
 <pre id="result">{result}</pre>
 <pre class="note" id="info">{info}</pre>
 <pre class="note" id="looks">{looks}</pre>
 </div>
 <div id="right">
-<p id="step"></p>
-<div id="choices"></div>
-<p><button id="undo">{undo}</button></p>
 <pre id="move"></pre>
 <p id="status" class="note"></p>
-<p><a id="send" class="button off" href="#">{send}</a> <button id="copy" disabled>{copy}</button>
-<a id="download" class="button off" href="#">{download}</a> <span id="copied" class="note"></span></p>
+<div id="bar" hidden><button id="undo">{undo}</button> <a id="send" class="button off" href="#">{send}</a>
+<button id="copy" disabled>{copy}</button> <a id="download" class="button off" href="#">{download}</a>
+<span id="copied" class="note"></span></div>
 <p class="note">{how}</p>
-<div id="keep" hidden><pre id="nonce"></pre>
-<div id="words-note" hidden><p class="note">{words}</p><pre id="words-kept"></pre></div>
-<p class="note">{keep}</p>
-<a id="nonce-file" class="button off" href="#">{nonce_file}</a></div>
-</div>
+{keep_part}</div>
 </div>
 <p class="note" id="fingerprint" data-pbem="{pbem}">{print}</p>
 </main>
@@ -277,5 +309,12 @@ PAGE = """<body>
 </body>
 </html>
 """
-"""The composer page's body: :func:`pbem.views.markup.render` escapes every value but the map's
-drawing (made by the escaping SVG builder) and the data's JSON."""
+"""The composer page's body: :func:`pbem.views.markup.render` escapes every value but the data's
+JSON (the map is drawn by the page's script)."""
+
+KEEP = """<div id="keep" hidden><pre id="nonce"></pre>
+<div id="words-note" hidden><p class="note">{words}</p><pre id="words-kept"></pre></div>
+<p class="note">{keep}</p>
+<a id="nonce-file" class="button off" href="#">{nonce_file}</a></div>
+"""
+"""The opening's part of the page (P4): the nonce and the words that made it, kept by the player."""

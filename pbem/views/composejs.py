@@ -1,242 +1,151 @@
 """The composer page's one script and one style (:mod:`pbem.views.compose`), admitted by their hashes.
 
-The script knows no rule of Rattus and no language (every word it shows comes with the
-page's data, :func:`pbem.views.compose.script_words`): it walks the tree of choices the page carries
-(:mod:`pbem.views.composetree`), writes the chosen lines in the notation, and for the
-opening (P4) makes the nonce from the player's own words (:mod:`pbem.fair.words`, with
-``crypto.subtle.digest``) and its commitment over the protocol's prefix and the nonce's
-bytes.  It keeps no nonce in the browser: on ``file:`` every local page shares that
-storage (and could read or replace it); round 2 takes the words again, the nonce or the
-nonce file, and reveals only a nonce whose commitment is the seat's.
+The script is two plain files shipped beside this module (package data, no build step):
+``rules.js``, the rules the page computes its choices with (the legal next actions of the seat's
+public state and the state after each, :mod:`pbem.views.seatstate`; held to pbem's Python rules
+by tests/test_rulesjs.py), and ``compose.js``, the page itself.  It knows no language (every
+word it shows comes with the page's data, :func:`pbem.views.compose.script_words`): a turn is
+tapped on the board it redraws after every choice, and the move is written in the notation; for
+the opening (P4) it makes the nonce from the player's own words (:mod:`pbem.fair.words`, with
+``crypto.subtle.digest``) and its commitment over the protocol's prefix and the nonce's bytes.
+It keeps no nonce in the browser: on ``file:`` every local page shares that storage (and could
+read or replace it); round 2 takes the words again, the nonce or the nonce file, and reveals
+only a nonce whose commitment is the seat's.
 """
+
+from importlib import resources
+
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_BEFORE_REGEX = frozenset("(,=:[!&|?{};+-*%<>~^")
+
+
+def _quoted(line: str, i: int) -> int:
+    """The end (exclusive) of the string or regular expression literal opening at ``line[i]``."""
+    close, j, klass = line[i], i + 1, False
+    while j < len(line) and (klass or line[j] != close):
+        if line[j] == "\\":
+            j += 1
+        elif close == "/" and line[j] in "[]":
+            klass = line[j] == "["
+        j += 1
+    return j + 1
+
+
+def squeeze(line: str) -> str:
+    """One line of code without the spaces that separate nothing: kept inside strings and regular
+    expressions, between two word characters, and between two signs that would join (``+ +``)."""
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        c = line[i]
+        last = out[-1][-1:] if out else ""
+        regex = c == "/" and line[i + 1:i + 2] not in ("/", "*") and (
+            not last or last in _BEFORE_REGEX or "".join(out).endswith("return"))
+        if c in "'\"" or regex:
+            end = _quoted(line, i)
+            out.append(line[i:end])
+            i = end
+        elif c == " ":
+            j = len(line) - len(line[i:].lstrip(" "))
+            after = line[j:j + 1]
+            if (last in _WORD and after in _WORD and after) or (last == after and last in ("+", "-")):
+                out.append(" ")
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _shipped(name: str) -> str:
+    """A script shipped beside this module, without its comments and the spaces that separate
+    nothing (:func:`squeeze`): the page travels in every "your move" mail.  A comment is a line
+    of its own, or follows two spaces and ``//``."""
+    out = []
+    for line in resources.files("pbem.views").joinpath(name).read_text(encoding="utf-8").split("\n"):
+        code = line.strip()
+        if code.startswith("//"):
+            continue
+        cut = code.find("  //")
+        code = squeeze(code[:cut].rstrip() if cut >= 0 else code)
+        if code:
+            out.append(code)
+    return "".join(_joined(out)) + "\n"
+
+
+def _joined(lines: list[str]) -> list[str]:
+    """The lines run together where a line break changes nothing: after ``{``, ``;`` or ``,`` (a
+    statement's end is written, never left to the line break), and before ``}``."""
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        out.append(line if line[-1] in "{;," or nxt.startswith("}") else line + "\n")
+    return out
+
+
+def _squeezed_style(style: str) -> str:
+    """The style without its indentation and the spaces around its marks."""
+    out = " ".join(line.strip() for line in style.strip().split("\n"))
+    for mark in ("{", "}", ":", ";", ","):
+        out = out.replace(f" {mark}", mark).replace(f"{mark} ", mark)
+    return "\n" + out + "\n"
+
 
 STYLE = """
 body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 8px; background: #f4f1ea;
-       overflow-wrap: anywhere; }
+       overflow-wrap: anywhere; font-size: 16px; }
 pre { white-space: pre-wrap; }
 h1 { font-size: 19px; margin: 0 0 6px 0; }
 #page { display: flex; gap: 12px; align-items: flex-start; }
 #left { flex: 3 1 0; min-width: 0; }
 #right { flex: 2 1 0; min-width: 0; }
+#top { background: #f4f1ea; }
 #board { overflow: hidden; }
-#board svg { overflow: hidden; width: 100%; height: auto; border: 1px solid #999; background: #fff; display: block; }
-#board .region.can rect:first-of-type { stroke: #0a6b2a; stroke-width: 7; }
-#board .region.can { cursor: pointer; }
-#board .region[data-changed] rect:first-of-type { stroke-dasharray: 14 6; }
-#board .region.picked rect:first-of-type { fill: #bfe8c6; }
+#board svg { -webkit-tap-highlight-color: transparent; width: 100%; height: auto; border: 1px solid #999;
+             background: #fff; display: block; }
+svg .region.can > rect:first-of-type { stroke: #0a6b2a; stroke-width: 9; }
+svg .region.can, svg .rat.can { cursor: pointer; }
+svg .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; }
+svg .region.moved > rect:first-of-type { fill: #fde9a9; }
+svg .region.picked > rect:first-of-type { fill: #bfe8c6; }
+svg .rat.can > rect { stroke: #0a6b2a; stroke-width: 5; }
+svg .rat.seen > rect { fill: #7a4f9a; }
+svg .rat.picked > rect { fill: #1f6b35; stroke: #0a6b2a; stroke-width: 5; }
 button, .button { font-size: 16px; min-height: 44px; min-width: 44px; margin: 3px 4px 3px 0; padding: 6px 10px;
          border: 1px solid #6b5330; border-radius: 6px; background: #fff; color: #222; text-decoration: none;
          display: inline-flex; align-items: center; box-sizing: border-box; max-width: 100%; }
 button:disabled, .button.off { opacity: 0.4; pointer-events: none; }
-#choices button { font-family: DejaVu Sans Mono, monospace; }
+#send { background: #1f6b35; color: #fff; font-weight: bold; }
+#choices .card { background: #fff6dc; }
+#choices .cancel { background: #eee; }
+#step { font-weight: bold; margin: 4px 0; }
+.why { font-size: 14px; margin: 2px 0; }
+#scores, #cards { display: flex; flex-wrap: wrap; gap: 4px 10px; margin: 4px 0; }
+.score { font-size: 14px; display: inline-flex; align-items: center; gap: 4px; }
+.score.me { font-weight: bold; }
+.swatch { display: inline-block; width: 14px; height: 14px; border: 1px solid #222; }
+.held { font-size: 13px; color: #333; }
 #move { font-family: DejaVu Sans Mono, monospace; white-space: pre-wrap; background: #fff; border: 1px solid #ccc;
-        padding: 8px; margin: 6px 0; min-height: 3em; }
+        padding: 8px; margin: 6px 0; min-height: 3em; font-size: 14px; }
 .note { font-size: 14px; color: #444; margin: 4px 0; }
 #result { font-weight: bold; padding: 6px; border: 2px solid #2c7a2c; background: #eef8ee; }
-#result:empty, #looks:empty, #status:empty { display: none; }
+#result:empty, #looks:empty, #status:empty, #scores:empty, #cards:empty { display: none; }
 #nonce { font-family: DejaVu Sans Mono, monospace; word-break: break-all; background: #fff8d8; padding: 6px; }
 #nonce:empty { display: none; }
 input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; }
 #choices label { display: block; margin: 6px 0; }
 #nonce-load { height: 48px; padding: 8px 0; }
 #words-kept { font-family: DejaVu Sans Mono, monospace; background: #fff8d8; padding: 6px; }
-@media (max-width: 700px) { #page { display: block; } }
+.noscript { border: 2px solid #b00000; background: #fff; padding: 8px; }
+[hidden] { display: none !important; }
+@media (max-width: 700px) {
+  #page { display: block; } #left, #right { display: contents; }
+  #top { position: sticky; top: 0; z-index: 2; padding-bottom: 4px; }
+  #bar { position: fixed; left: 0; right: 0; bottom: 0; z-index: 3; background: #f4f1ea; padding: 4px 8px;
+         border-top: 1px solid #999; display: flex; flex-wrap: wrap; }
+  main { padding-bottom: 64px; }
+}
 """
 
-SCRIPT = r"""
-(function () {
-  var root = document.documentElement, violations = 0;
-  document.addEventListener('securitypolicyviolation', function () {
-    violations += 1; root.setAttribute('data-csp-violations', String(violations));
-  });
-  document.addEventListener('DOMContentLoaded', main);
-  function $(id) { return document.getElementById(id); }
-  function hex(bytes) {
-    return Array.prototype.map.call(new Uint8Array(bytes), function (b) {
-      return (b < 16 ? '0' : '') + b.toString(16);
-    }).join('');
-  }
-  function unhex(text) {
-    var out = new Uint8Array(text.length / 2);
-    for (var i = 0; i < out.length; i++) { out[i] = parseInt(text.substr(2 * i, 2), 16); }
-    return out;
-  }
-  function button(label, onclick, cls) {
-    var b = document.createElement('button');
-    b.textContent = label; b.onclick = onclick; if (cls) { b.className = cls; }
-    return b;
-  }
-  var W = {};  // the page's words, in its reader's language (page_data's "words")
-  function main() {
-    var D = JSON.parse($('pbem-data').textContent);
-    W = D.words;
-    var header = ['game ' + D.game + ' ' + D.seat, 'after ' + D.after.seq + ' ' + D.after.hash];
-    var text = '';
-    function finish(lines, complete) {
-      text = header.concat(lines).join('\n') + '\n';
-      $('move').textContent = text;
-      $('view').setAttribute('data-complete', complete ? 'true' : 'false');
-      var name = D.game + '-' + D.seat + '-' + D.after.seq + '.txt';
-      var send = $('send'), dl = $('download');
-      send.href = 'mailto:' + encodeURIComponent(D.to || '').replace('%40', '@') + '?subject=' +
-        encodeURIComponent('[rattus ' + D.game + '] move') + '&body=' + encodeURIComponent(text);
-      dl.href = 'data:text/plain;charset=utf-8,' + encodeURIComponent(text); dl.download = name;
-      [send, dl].forEach(function (a) { a.className = complete ? 'button' : 'button off'; });
-      $('copy').disabled = !complete;
-    }
-    $('copy').onclick = function () {
-      var done = function () { $('copied').textContent = W.copied; };
-      if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done, function () {}); }
-    };
-    window.pbemCommitment = function (nonceHex) {
-      var prefix = new TextEncoder().encode(D.prefix), nonce = unhex(nonceHex);
-      var all = new Uint8Array(prefix.length + nonce.length);
-      all.set(prefix, 0); all.set(nonce, prefix.length);
-      return crypto.subtle.digest('SHA-256', all).then(hex);
-    };
-    if (D.opening) { opening(D, finish, header); } else if (D.tree) { turn(D.tree, finish); }
-    else { $('step').textContent = D.waiting; finish([], false); }
-  }
-  function wordsOf(text) {  // pbem.fair.words.words_of: lowercased, NFC, one space between words
-    return text.toLowerCase().normalize('NFC').split(/[ \t\n\r\u00a0]+/).filter(Boolean).join(' ');
-  }
-  function wordsNonce(D, text) {  // SHA-256(tag LF entry0 LF seat LF words): docs/fairplay.md
-    var words = wordsOf(text);
-    if (text.length > D.maxChars || /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(words)) {
-      return Promise.reject(W.control);
-    }
-    if (words.split(' ').length < D.minWords) { return Promise.reject(W.few); }
-    var all = new TextEncoder().encode([D.wordsTag, D.entry0, D.seat, words].join('\n'));
-    return crypto.subtle.digest('SHA-256', all).then(function (d) { return {nonce: hex(d), words: words}; });
-  }
-  function opening(D, finish, header) {
-    var box = $('choices');
-    $('keep').hidden = false;
-    function say(text) { $('status').textContent = text; }
-    function showNonce(nonceHex, words) {
-      $('nonce').textContent = 'nonce ' + nonceHex;
-      if (words) { $('words-kept').textContent = words; $('words-note').hidden = false; }
-      var a = $('nonce-file');
-      a.href = 'data:text/plain;charset=utf-8,' + encodeURIComponent(
-        header.concat(['nonce ' + nonceHex]).join('\n') + '\n');
-      a.download = D.game + '-' + D.seat + '-nonce.txt'; a.className = 'button';
-    }
-    var input = document.createElement('input');
-    input.id = D.opening === 'commit' ? 'words-in' : 'nonce-in';
-    input.placeholder = D.opening === 'commit' ? W.words : W.placeholder;
-    ['autocapitalize', 'autocomplete', 'autocorrect', 'spellcheck'].forEach(function (a) {
-      input.setAttribute(a, a === 'spellcheck' ? 'false' : 'off');
-    });
-    box.appendChild(input);
-    if (D.opening === 'commit') {
-      box.appendChild(button(W.make, function () {
-        wordsNonce(D, input.value).then(function (made) {
-          return window.pbemCommitment(made.nonce).then(function (c) {
-            say(''); showNonce(made.nonce, made.words); finish(['commit ' + c], true); box.textContent = '';
-          });
-        }, say);
-      }, 'make'));
-      finish([], false);
-      return;
-    }
-    function reveal(nonce, words) {  // only a nonce whose commitment is this seat's (P4)
-      return window.pbemCommitment(nonce).then(function (c) {
-        if (D.committed && c !== D.committed) { say(W.mismatch); return false; }
-        say(''); showNonce(nonce, words); finish(['nonce ' + nonce], true); return true;
-      });
-    }
-    function given(text) {
-      var v = text.trim().toLowerCase().replace(/^nonce\s+/, '');
-      if (/^[0-9a-f]{64}$/.test(v)) { reveal(v, ''); return; }
-      wordsNonce(D, text).then(function (made) { reveal(made.nonce, made.words); }, say);
-    }
-    box.appendChild(button(W.use, function () { given(input.value); }));
-    var file = document.createElement('input');
-    file.type = 'file'; file.id = 'nonce-load'; file.accept = '.txt,.yaml,text/plain'; file.title = W.file;
-    var label = document.createElement('label');
-    label.textContent = W.file; label.appendChild(file); box.appendChild(label);
-    file.onchange = function () {
-      if (!file.files.length) { return; }
-      var reader = new FileReader();
-      reader.onload = function () {
-        var m = /nonce:?[ \t]+"?([0-9a-fA-F]{64})\b/.exec(String(reader.result));
-        if (m) { reveal(m[1].toLowerCase(), ''); } else { say(W.hex); }
-      };
-      reader.readAsText(file.files[0]);
-    };
-    finish([], false);
-    var key = 'pbem-nonce/' + D.game + '/' + D.seat, kept = null;  // where an earlier page kept it
-    try { kept = localStorage.getItem(key); } catch (e) { kept = null; }
-    if (kept !== null) {  // used only if it is this seat's committed nonce; then no page can read it here
-      reveal(String(kept), '').then(function (good) {
-        if (!good) { say(W.changed); } else { try { localStorage.removeItem(key); } catch (e) { /* gone */ } }
-      });
-    }
-  }
-  function decode(T) {  // composetree.nodes_of: the compact nodes as objects
-    T.nodes = T.nodes.map(function (a) {
-      var s = T.steps[a[0]], n = [];
-      if (s === 'outbreak') { return {s: s, k: !!a[1], f: a.slice(2)}; }
-      for (var i = 1; i < a.length; i += 2) { n.push([a[i], a[i + 1]]); }
-      return {s: s, n: n};
-    });
-    return T;
-  }
-  function turn(T, finish) {
-    T = decode(T);
-    var st = {cur: T.root, lines: [], flips: [], knight: false, done: false}, past = [], filter = null;
-    function save() { past.push(JSON.stringify(st)); }
-    function written() {
-      var out = st.lines.slice();
-      if (st.knight) { out.push('knight cubes'); }
-      if (st.flips.length) { out.push('flip ' + st.flips.join(' ')); }
-      return out;
-    }
-    function choose(line, child) {
-      save();
-      if (line !== 'skip') { st.lines.push(line); }
-      if (child < 0) { st.done = true; st.stopped = child === -2; } else { st.cur = child; }
-      filter = null; render();
-    }
-    function render() {
-      var box = $('choices'), node = st.done ? null : T.nodes[st.cur], names = {};
-      box.textContent = '';
-      $('undo').disabled = past.length === 0;
-      $('step').textContent = !st.done ? W.choose[node.s] : st.stopped ? W.stopped : W.complete;
-      document.querySelectorAll('#board .region').forEach(function (g) { g.classList.remove('can', 'picked'); });
-      if (node && node.s === 'outbreak') {
-        if (node.k && !st.knight && !st.flips.length) {
-          box.appendChild(button('knight cubes', function () { save(); st.knight = true; render(); }));
-        }
-        node.f.forEach(function (t) {
-          if (st.flips.indexOf(t) >= 0) { return; }
-          box.appendChild(button('flip ' + t, function () { save(); st.flips.push(t); render(); }));
-        });
-        box.appendChild(button(W.done, function () { save(); st.done = true; render(); }, 'done'));
-      } else if (node) {
-        node.n.forEach(function (pair) {
-          var line = T.lines[pair[0]], words = line.split(' ');
-          words.slice(1).forEach(function (w) { names[w] = true; });
-          if (filter && words.indexOf(filter) < 0) { return; }
-          var label = line === 'skip' ? W.skip[node.s] : line;
-          box.appendChild(button(label, function () { choose(line, pair[1]); }));
-        });
-        document.querySelectorAll('#board .region').forEach(function (g) {
-          var r = g.getAttribute('data-region');
-          if (names[r]) { g.classList.add('can'); }
-          if (filter === r) { g.classList.add('picked'); }
-        });
-      }
-      finish(written(), st.done);
-    }
-    document.querySelectorAll('#board .region').forEach(function (g) {
-      g.addEventListener('click', function () {
-        var r = g.getAttribute('data-region');
-        if (g.classList.contains('can')) { filter = filter === r ? null : r; render(); }
-      });
-    });
-    $('undo').onclick = function () { if (past.length) { st = JSON.parse(past.pop()); filter = null; render(); } };
-    render();
-  }
-})();
-"""
+STYLE = _squeezed_style(STYLE)
+SCRIPT = "\n" + _shipped("rules.js") + _shipped("compose.js")

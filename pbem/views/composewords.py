@@ -1,0 +1,77 @@
+"""The words of a turn on the composer page (:mod:`pbem.views.compose`), in the reader's
+language: the prompts, the buttons of the cards and abilities, the counts, the plague's ways,
+and the names of the map's regions and of the cards as the page draws them.  The script knows
+no language; the notation (the move's text) is the only thing it writes in the notation's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.i18n import N_, Msg, Name, translator
+from pbem.i18n.names import SHIPPED
+from pbem.log.game import Game
+from pbem.rules.data import CLASSES
+
+KINDS: dict[str, str] = {
+    "king": N_("King: a cube to the palace"), "merchant": N_("Merchant: move cubes"),
+    "monk": N_("Monk: move a rat"), "witch_look": N_("Witch: look at a rat"),
+    "witch_swap": N_("Witch: swap the two rats"), "knight_move": N_("Knight: move the plague"),
+    "end": N_("end my go"), "knight_cubes": N_("Knight: the plague counts as 2 neutral cubes"),
+}
+"""The button of each ability (R5) and of the final round's end (R6.2)."""
+
+PROMPTS: dict[str, str] = {
+    "count": N_("how many cubes?"), "via": N_("which way does the plague go?"),
+    "spread": N_("tap a neighbour of the plague region for the drawn rat"),
+    "setup": N_("tap a region for your 2 cubes"),
+    "place": N_("tap a region to place your cubes (take a card or use an ability first, if you like)"),
+    "plague": N_("tap a region to move the plague to"),
+    "final": N_("the final round: use an ability, or end your go"),
+    "merchant_from": N_("Merchant: tap the region to move cubes from"),
+    "merchant_to": N_("Merchant: tap the neighbour to move them to"),
+    "monk_rat": N_("Monk: tap the rat to move (or its region)"),
+    "monk_to": N_("Monk: tap the region to move it to"),
+    "king": N_("King: tap the region to take a cube from"),
+    "witch_look": N_("Witch: tap the rat to look at (or its region)"),
+    "knight_move": N_("Knight: tap the region to move the plague to"),
+}
+"""What the page asks, by what the next tap chooses."""
+
+
+_KEPT = {key: "{" + key + "}" for key in ("region", "rats", "spread", "where", "cubes", "losses")}
+"""The placeholders the script fills in (a plague destination's consequences, worked out on the
+page as the move grows: R4.1-R4.3 over the faces hidden from the seat)."""
+
+
+def region_names(game: Game, lang: str) -> dict[str, str]:
+    """Each region's name as the map draws it: the shipped map's in ``lang`` (Magyarország), a
+    custom map's by its own name."""
+    said = translator(lang)
+    shipped = lang != "en" and SHIPPED["region"]
+    return {r.id: said.name(Name.region(r.id)) if shipped and r.id in shipped and r.name == r.id.capitalize()
+            else r.name for r in game.board.regions}
+
+
+def turn_words(lang: str) -> dict[str, Any]:
+    """The turn's words (page data ``words``); ``{player}`` and the like are filled in by the script."""
+    said = translator(lang)
+    say = said.say
+    return {
+        "kinds": {kind: said.gettext(text) for kind, text in KINDS.items()},
+        "prompts": {key: said.gettext(text) for key, text in PROMPTS.items()},
+        "take": {c: say(Msg("take the {card}", card=Name.card(c))) for c in CLASSES},
+        "cubes": {n: say(Msg.plural("{n} cube", "{n} cubes", n)) for n in range(1, 5)},
+        "direct": say(Msg("one step, straight there")),
+        "through": say(Msg("through {region}", region="{region}")),  # R5.4: the Knight's two steps
+        "rat": say(Msg("rat")), "flip": say(Msg("flip first")), "cancel": say(Msg("cancel")),
+        "nobody": say(Msg("nobody")),
+        "score": say(Msg("{player}: {score} (palace {palace}, supply {supply})", player="{player}",
+                         score="{score}", palace="{palace}", supply="{supply}")),
+        "why": say(Msg("{region}: rats {rats}, spread {spread} to {where}; cubes {cubes}; expected losses {losses}",
+                       **_KEPT)),
+        "calm": say(Msg("{region}: rats {rats}, spread {spread} to {where}; no outbreak there (no cube or no rat)",
+                        **_KEPT)),
+        "outbreak": say(Msg("an outbreak follows: the move is complete. You may tap the rats to flip first")),
+        "stopped": say(Msg("the move stops after the look: send it, and the host shows you the face")),
+        "complete": say(Msg("the move is complete: send it")),
+    }
