@@ -123,7 +123,7 @@ def test_one_message_through_both_transports_at_once_many_times(
         apply_code, _apply_out = found["codes"]["apply"]
         assert mail_code == 0 and apply_code in (0, Exit.STALE), found
         assert found["entries"] == 1 and not found["kept"], found
-        reports = [s for s in found["subjects"] if s.startswith("[pbem g] entry")]
+        reports = [s for s in found["subjects"] if s.startswith("[rattus g] ") and "entry 6: red" in s]
         assert len(reports) == 2, found  # one to red (the mover), one to blue
         assert not [s for s in found["subjects"] if "kept by the host" in s], found
         others = [s for s in found["subjects"] if s not in reports]
