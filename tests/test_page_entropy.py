@@ -228,6 +228,20 @@ def test_p4_round_two_takes_the_nonce_file_the_page_downloaded(browser: Browser,
         words_nonce(entry0, "red", WORDS["red"]).hex()
 
 
+def test_p4_round_two_takes_the_nonce_file_pasted_whole_on_another_device(browser: Browser, games: Path,
+                                                                         tmp_path: Path) -> None:
+    """The nonce move saved on a phone, its whole text pasted into the page on a laptop: the
+    one-line field drops the line breaks, and the page still finds the nonce line and reveals."""
+    for seat in PLAYERS:
+        commit_from(browser, games, page_for(games, seat, tmp_path, f"c-{seat}.html"), seat)
+    entry0 = load_game(games / "w").hashes[0]
+    nonce = words_nonce(entry0, "red", WORDS["red"]).hex()
+    browser.open(page_for(games, "red", tmp_path, "n-red.html"))
+    type_and_click(browser, "nonce-in", f"game w red\nafter 0 {entry0[:16]}\nnonce {nonce}\n")
+    wait(browser, COMPLETE, "the page did not read the pasted nonce file")
+    assert parse(str(browser.eval("document.getElementById('move').textContent")))["nonce"] == nonce
+
+
 def test_p4_the_words_derivation_refuses_what_it_cannot_keep() -> None:
     """Five words or more, no control character; case, NFC and spacing do not count."""
     assert words_of(" Ünő  ÉS\u00a0a\tborjú  ma ") == "ünő és a borjú ma"

@@ -107,9 +107,14 @@
         say(''); showNonce(nonce, words); finish(['nonce ' + nonce], true); return true;
       });
     }
+    function inFile(text) {  // the nonce line of a kept nonce move, pasted whole (a one-line field drops its line breaks)
+      var m = /nonce:?[ \t]*"?([0-9a-fA-F]{64})(?![0-9a-fA-F])/.exec(text);
+      return m ? m[1].toLowerCase() : null;
+    }
     function given(text) {
-      var v = text.trim().toLowerCase().replace(/^nonce\s+/, '');
+      var v = text.trim().toLowerCase(), kept = inFile(text);
       if (/^[0-9a-f]{64}$/.test(v)) { reveal(v, ''); return; }
+      if (kept !== null) { reveal(kept, ''); return; }
       wordsNonce(D, text).then(made => { reveal(made.nonce, made.words); }, say);
     }
     box.appendChild(button(W.use, () => { given(input.value); }));
@@ -121,8 +126,8 @@
       if (!file.files.length) { return; }
       var reader = new FileReader();
       reader.onload = () => {
-        var m = /nonce:?[ \t]+"?([0-9a-fA-F]{64})\b/.exec(String(reader.result));
-        if (m) { reveal(m[1].toLowerCase(), ''); } else { say(W.hex); }
+        var kept = inFile(String(reader.result));
+        if (kept !== null) { reveal(kept, ''); } else { say(W.hex); }
       };
       reader.readAsText(file.files[0]);
     };
