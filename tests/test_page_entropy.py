@@ -13,6 +13,8 @@ it (every file: page shares the browser's storage): round 2 asks for the words o
 
 from __future__ import annotations
 
+import html
+
 import hashlib
 import subprocess
 import time
@@ -240,6 +242,24 @@ def test_p4_round_two_takes_the_nonce_file_pasted_whole_on_another_device(browse
     type_and_click(browser, "nonce-in", f"game w red\nafter 0 {entry0[:16]}\nnonce {nonce}\n")
     wait(browser, COMPLETE, "the page did not read the pasted nonce file")
     assert parse(str(browser.eval("document.getElementById('move').textContent")))["nonce"] == nonce
+
+
+@pytest.mark.parametrize("lang", ["en", "hu", "el", "uk"])
+def test_p4_every_opening_page_says_what_the_two_rounds_protect_and_what_to_do(games: Path, lang: str) -> None:
+    """A player's first page: one sentence on what the two rounds protect, and the round's own
+    prompt, in the player's language; a turn's page has neither."""
+    from pbem.i18n import Msg, translator
+
+    say = translator(lang).say
+    why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
+                  "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
+                  "so nobody, the host included, can choose it after seeing the others'."))
+    first = html.unescape(compose_page(SeatView(load_game(games / "w"), "red"), "host@example.org", lang))
+    assert 'id="opening"' in first and why in first
+    assert (say(Msg("Round 1 of 2: type a sentence of your own ({count} words or more) and tap the button; then "
+                    "Send. Keep the words: round 2 asks for them again.", count=5)).split(":")[0]) in first
+    if lang != "en":
+        assert "Two rounds make the deal fair" not in first
 
 
 def test_p4_the_words_derivation_refuses_what_it_cannot_keep() -> None:

@@ -270,8 +270,11 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
     text["changed"] = text["changed"].replace("{marks}", marks)  # the names, said whole in the sentence
     text["print"] = text["print"].replace("{print}", fingerprint())
     opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
+    if opening:
+        text["why"], text["what"] = _opening_words(data["opening"], lang)
     return page_head(title, SCRIPT, STYLE, lang) + render(
-        PAGE.replace("{keep_part}", KEEP if opening else ""), title=title, result=lines(words["result"]),
+        PAGE.replace("{keep_part}", KEEP if opening else "").replace("{opening_part}", OPENING if opening else ""),
+        title=title, result=lines(words["result"]),
         info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
         pbem=f"{__version__} {fingerprint()}", orders=template(view, lang), **text)
 
@@ -282,7 +285,7 @@ PAGE = """<body>
 <noscript><div class="noscript"><p>{noscript}</p><pre>{orders}</pre></div></noscript>
 <div id="page">
 <div id="left">
-<div id="top">
+{opening_part}<div id="top">
 <div id="board"></div>
 <div id="scores"></div>
 <p id="step"></p>
@@ -311,6 +314,25 @@ PAGE = """<body>
 """
 """The composer page's body: :func:`pbem.views.markup.render` escapes every value but the data's
 JSON (the map is drawn by the page's script)."""
+
+OPENING = """<div id="opening"><p class="note">{why}</p><p id="opening-do">{what}</p></div>
+"""
+"""The opening's prompt (P4): what its two rounds protect, in one sentence, and what to do now."""
+
+
+def _opening_words(round_: str, lang: str) -> tuple[str, str]:
+    """What the opening's two rounds protect, and what this round asks of the player, in ``lang``."""
+    say = translator(lang).say
+    why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
+                  "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
+                  "so nobody, the host included, can choose it after seeing the others'."))
+    what = say(Msg("Round 1 of 2: type a sentence of your own ({count} words or more) and tap the button; then "
+                   "Send. Keep the words: round 2 asks for them again.", count=MIN_WORDS)
+               if round_ == "commit" else
+               Msg("Round 2 of 2: type the same words as in round 1 (or paste or load the file you saved) and tap "
+                   "the button; then Send."))
+    return why, what
+
 
 KEEP = """<div id="keep" hidden><pre id="nonce"></pre>
 <div id="words-note" hidden><p class="note">{words}</p><pre id="words-kept"></pre></div>
