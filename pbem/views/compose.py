@@ -271,7 +271,7 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
     text["print"] = text["print"].replace("{print}", fingerprint())
     opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
     if opening:
-        text["why"], text["what"] = _opening_words(data["opening"], lang)
+        text["why"], text["what"] = _opening_words(game.opening, lang)
     return page_head(title, SCRIPT, STYLE, lang) + render(
         PAGE.replace("{keep_part}", KEEP if opening else "").replace("{opening_part}", OPENING if opening else ""),
         title=title, result=lines(words["result"]),
@@ -320,7 +320,7 @@ OPENING = """<div id="opening"><p class="note">{why}</p><p id="opening-do">{what
 """The opening's prompt (P4): what its two rounds protect, in one sentence, and what to do now."""
 
 
-def _opening_words(round_: str, lang: str) -> tuple[str, str]:
+def _opening_words(round_: Opening, lang: str) -> tuple[str, str]:
     """What the opening's two rounds protect, and what this round asks of the player, in ``lang``."""
     say = translator(lang).say
     why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
@@ -328,7 +328,7 @@ def _opening_words(round_: str, lang: str) -> tuple[str, str]:
                   "so nobody, the host included, can choose it after seeing the others'."))
     what = say(Msg("Round 1 of 2: type a sentence of your own ({count} words or more) and tap the button; then "
                    "Send. Keep the words: round 2 asks for them again.", count=MIN_WORDS)
-               if round_ == "commit" else
+               if round_ is Opening.COMMIT else
                Msg("Round 2 of 2: type the same words as in round 1 (or paste or load the file you saved) and tap "
                    "the button; then Send."))
     return why, what
