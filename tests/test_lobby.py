@@ -254,3 +254,19 @@ def test_list_says_which_seats_wait_and_misses_no_mail_for_them(tmp_path: Path) 
     out = ok("list", "--games", host.games)
     assert "og: waiting for players, 2 open seat(s) (green, blue); a mail 'join og' takes one" in out
     assert "no mail in flight" not in out  # nobody is mailed before the game is full
+
+
+def test_forged_joins_from_many_addresses_mail_at_most_the_strangers_hourly_codes(tmp_path: Path) -> None:
+    """A forger writes 'join og' "from" 70 addresses no game lists: the host mails at most
+    STRANGERS_PER_HOUR codes among them all in the hour (each address its own too), and the
+    seat's holder, an address the game lists, is still answered."""
+    from pbem.mail.ratelimit import STRANGERS_PER_HOUR
+
+    host = made(tmp_path)
+    host.send(*(letter(f"victim{i}@far.example", "join og") for i in range(STRANGERS_PER_HOUR + 10)))
+    _out, got = host.run()
+    assert len(got) == STRANGERS_PER_HOUR
+    assert load_settings(host.games / "og").waiting() == ["blue"]  # nobody seated
+    host.send(letter(ANN, "games"))
+    _out, got = host.run()
+    assert len(mails_to(got, ANN)) == 1

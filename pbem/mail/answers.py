@@ -102,7 +102,7 @@ class Answers:
                     return False  # no reply at all: nothing to count
             case _:
                 return False
-        return to is not None and not within(self.queue.path, to)
+        return to is not None and not within(self.queue.path, to, stranger=to not in self.players())
 
     # --- one mail ------------------------------------------------------------------------
 

@@ -25,29 +25,44 @@ from pbem.host.settings import normal_address
 from pbem.log.clock import now, seconds
 
 PER_HOUR = 8  # answers a registered address may be sent in any hour
+STRANGERS_PER_HOUR = 60  # answers to every address no game lists, together, in any hour
+STRANGERS = "strangers"  # that shared count's file (not a hash: no address is named so)
 WINDOW = 3600
 RATE_DIR = ".rate"  # in the queue; a dot: never taken for a batch of replies
 _log = logging.getLogger("pbem.mail.host")
 
 
-def within(queue: Path, address: str) -> bool:
-    """Whether one more answer may go to ``address`` now; if so, it is counted."""
+def within(queue: Path, address: str, stranger: bool = False) -> bool:
+    """Whether one more answer may go to ``address`` now; if so, it is counted.  An address no
+    game lists (``stranger``: a lobby's code, its refusal) also counts against
+    :data:`STRANGERS_PER_HOUR`, shared by every such address: forged Froms by the hundred
+    cannot turn the host into a mailer of codes to a hundred strangers."""
     folder = queue / RATE_DIR
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     name = hashlib.sha256(normal_address(address).encode("utf-8", "surrogatepass")).hexdigest()[:24]
-    fd = os.open(folder / name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    if not _take(folder / name, PER_HOUR):
+        _log.warning("no answer mailed to %s: %d answers in the last hour already", address, PER_HOUR)
+        return False
+    if stranger and not _take(folder / STRANGERS, STRANGERS_PER_HOUR):
+        _log.warning("no answer mailed to %s: %d answers to addresses no game lists in the last hour already",
+                     address, STRANGERS_PER_HOUR)
+        return False
+    return True
+
+
+def _take(path: Path, cap: int) -> bool:
+    """One more moment in ``path``'s window, if fewer than ``cap`` are there (under its lock)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         moment = seconds(now())
         text = os.pread(fd, 64 * 1024, 0).decode("ascii", "replace")
         recent = [int(x) for x in text.split() if x.isdigit() and 0 <= moment - int(x) < WINDOW]
-        allowed = len(recent) < PER_HOUR
+        allowed = len(recent) < cap
         if allowed:
             recent.append(moment)
         os.ftruncate(fd, 0)
         os.pwrite(fd, "".join(f"{x}\n" for x in recent).encode("ascii"), 0)
     finally:
         os.close(fd)
-    if not allowed:
-        _log.warning("no answer mailed to %s: %d answers in the last hour already", address, PER_HOUR)
     return allowed
