@@ -207,8 +207,8 @@ def test_the_english_pages_keep_their_words(played: list[tuple[list[Any], list[s
     assert data["kinds"]["monk"] == "Monk: move a rat" and data["prompts"]["count"] == "how many cubes?"
     assert data["take"]["witch"] == "take the Witch" and data["cubes"]["2"] == "2 cubes"
     opening = script_words("en")  # the opening's own words (P4)
-    assert opening["make"] == "make my nonce from these words"
-    assert opening["mismatch"].startswith("these words (or this nonce) do not give your commitment")
+    assert opening["make"] == "make my secret number from these words"
+    assert opening["mismatch"].startswith("these words (or this number) do not give the fingerprint you sent")
     entries, hashes = played[0]
     viewer = game_page(entries, hashes)[0]
     assert '<button id="first" title="first entry (Home)">&laquo; first</button>' in viewer

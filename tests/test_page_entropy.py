@@ -190,7 +190,7 @@ def test_p4_another_local_page_finds_no_nonce_and_a_changed_one_is_recovered_fro
     wait(browser, changed, "the page did not say the kept nonce was changed")
     assert not browser.eval(COMPLETE)
     type_and_click(browser, "nonce-in", "not my words at all, sorry")
-    wait(browser, "document.getElementById('status').textContent.indexOf('do not give your commitment') >= 0",
+    wait(browser, "document.getElementById('status').textContent.indexOf('do not give the fingerprint you sent') >= 0",
          "wrong words were not named")
     type_and_click(browser, "nonce-in", WORDS["red"])
     wait(browser, COMPLETE, "the page did not recover from the words")
@@ -198,7 +198,7 @@ def test_p4_another_local_page_finds_no_nonce_and_a_changed_one_is_recovered_fro
     entry0 = load_game(games / "w").hashes[0]
     assert parse(text)["nonce"] == words_nonce(entry0, "red", WORDS["red"]).hex()
     kept = tmp_path / "red-nonce.txt"
-    kept.write_text(text, encoding="utf-8")  # what the page's "Download the nonce move" holds
+    kept.write_text(text, encoding="utf-8")  # what the page's "Download your secret number" holds
     apply_move(games, parse_move(text.encode(), "red's nonce"))
     green = words_nonce(entry0, "green", WORDS["green"]).hex()  # an earlier page kept green's: used, removed
     browser.eval(f"localStorage.setItem('pbem-nonce/w/green', '{green}')")

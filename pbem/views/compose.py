@@ -63,20 +63,20 @@ def script_words(lang: str, opening: bool = True) -> dict[str, Any]:
         return {**turn_words(lang), "copied": say(Msg("copied"))}
     return {
         "copied": say(Msg("copied")),
-        "make": say(Msg("make my nonce from these words")),
+        "make": say(Msg("make my secret number from these words")),
         "words": say(Msg("your words: {count} or more that nobody could guess, a sentence of your own",
                          count=MIN_WORDS)),
-        "few": say(Msg("a nonce is made from {count} words or more that nobody could guess, "
+        "few": say(Msg("a secret number is made from {count} words or more that nobody could guess, "
                        "a sentence of your own (P4)", count=MIN_WORDS)),
         "control": say(Msg("your words hold a control character: type them as plain text (P4)")),
         "use": say(Msg("use these words")),
-        "placeholder": say(Msg("your words from round 1 (or your nonce, 64 hex digits)")),
-        "file": say(Msg("or load your nonce file: ")),
-        "mismatch": say(Msg("these words (or this nonce) do not give your commitment: check them "
+        "placeholder": say(Msg("your words from round 1 (or your secret number, 64 hex digits)")),
+        "file": say(Msg("or load the file you saved: ")),
+        "mismatch": say(Msg("these words (or this number) do not give the fingerprint you sent in round 1: check them "
                             "(the same letters, one space between words)")),
-        "changed": say(Msg("the nonce an earlier page kept in this browser does not give your commitment (another "
-                           "page changed it): type your words, or load your nonce file")),
-        "hex": say(Msg("a nonce is 64 hex digits")),
+        "changed": say(Msg("the number an earlier page kept in this browser does not give the fingerprint you sent "
+                           "(another page changed it): type your words, or load the file you saved")),
+        "hex": say(Msg("a secret number is 64 hex digits")),
     }
 
 
@@ -246,8 +246,8 @@ def _page_words(lang: str) -> dict[str, str]:
         ("keep", Msg("Round 2 needs your words again (or this file), or the game cannot start (P4). This\n"
                      "browser keeps neither: every page on this computer could read it. Show them to nobody.")),
         ("words", Msg("Your words, as they count: keep them (write them down). After the game they prove\n"
-                      "this nonce was yours, whatever page made it: 'pbem verify LOG --words SEAT'.")),
-        ("nonce_file", Msg("Download the nonce move")),
+                      "this secret number was yours, whatever page made it: 'pbem verify LOG --words SEAT'.")),
+        ("nonce_file", Msg("Download your secret number (a file)")),
         ("print", Msg("This page: pbem {version}, fingerprint {print}. The page itself shows this; to trust\n"
                       "it, check the file: 'pbem fingerprint FILE' (docs/fairplay.md).", version=__version__,
                       print="{print}")))}
