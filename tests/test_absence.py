@@ -177,7 +177,9 @@ def test_a_timeout_after_the_absence_but_before_the_extended_deadline_fails_veri
 def test_an_absence_beyond_the_allowance_fails_verify(tmp_path: Path) -> None:
     es = copy.deepcopy(timed_out_after_absence(tmp_path))
     away_entry = next(e for e in es if e["kind"] == "away")
-    away_entry["move"] = {**away_entry["move"], "days": 8}  # a host that recorded more than the allowance
+    move = away_entry["move"]
+    assert isinstance(move, dict)
+    away_entry["move"] = {**move, "days": 8}  # a host that recorded more than the allowance
     where, err = refused_at("verify", write(tmp_path / "long.yaml", rechain(es)))
     assert where == es.index(away_entry) and "R8.5" in err, err
 
