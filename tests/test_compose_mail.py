@@ -141,5 +141,5 @@ def test_a_whole_game_by_mail_from_the_pages_and_the_notation(tmp_path: Path, br
             out = t.send(player, SHAPES[turn % len(SHAPES)](t, player, lines))
         assert "applied: game g" in out, (turn, out)
     game = load_game(t.games / "g")
-    assert game.over and turn > 30, turn
+    assert game.over and turn >= 20, turn  # a whole game: its length varies with the deal (30 seen)
     assert "verdict: FAIR" in ok("audit", t.games / "g" / LOG_NAME)
