@@ -66,9 +66,10 @@ def test_a_whole_game_by_mail_is_one_short_mail_a_turn(tmp_path: Path) -> None:
         mails = [m for s, m, started in t.sent if s == seat and started]
         # one mail a part of the game and the end's; each Witch's look one more (R7.5)
         assert len(mails) == turns + looked + 1, (seat, len(mails), turns, looked)
-        counted.append((len(mails), turns))
-    # per player per own turn, Witch looks included (refusals too: there is none)
-    assert sum(m for m, _t in counted) / sum(t for _m, t in counted) <= 1.3, counted
+        counted.append((len(mails) - looked, turns))
+    # per player per own turn, the end's mail included; a Witch's look is the player's choice to
+    # stop and see the face (R7.5), one mail each, counted exactly above (how many varies with the deal)
+    assert sum(m for m, _t in counted) / sum(t for _m, t in counted) <= 1.15, counted
     sizes = [len(bytes(m)) for _s, m, _st in t.sent]
     assert statistics.median(sizes) <= 60 * 1024 and max(sizes) <= 200 * 1024, (statistics.median(sizes), max(sizes))
     assert "verdict: FAIR" in pbem("audit", t.games / "g" / "log.yaml")
