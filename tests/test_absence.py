@@ -12,16 +12,18 @@ import copy
 from pathlib import Path
 
 from clitools import cli, ok, snapshot
-from deadlinetools import T0, at, away, move, new_game
+from deadlinetools import HOUR, T0, at, away, move, new_game
 from tampering import rechain, refused_at, write
 
 from pbem.errors import Exit
 from pbem.host.games import load_game
-from pbem.log.clock import at_of, pinned
-from pbem.log.logfile import LOG_NAME, read_docs
+from pbem.log.clock import at_of, pinned, seconds
+from pbem.log.logfile import LOG_NAME, read_docs, read_log
 from pbem.log.moves import after_of
+from pbem.log.records import Timeout
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.absence import absences, days_left
+from pbem.referee.clocks import early_timeouts
 from pbem.referee.deadlines import due, remind_at
 
 # --- entry 0 --------------------------------------------------------------------------------------
@@ -212,3 +214,20 @@ def test_pbem_away_writes_the_move_and_until_a_date_counts_whole_days(tmp_path: 
         assert "blue is away for 3 days" in ok("apply", tmp_path / "away.txt", "--games", tmp_path)
         result = cli("away", "g", "until", "2026-11-30", "--player", "blue", "--games", tmp_path)
     assert result.exit_code == Exit.FORMAT and "R8.5" in result.stderr
+
+
+def test_the_readers_clock_measures_a_timeout_against_the_deadline_its_absence_extended(tmp_path: Path) -> None:
+    """P7 with R8.5: green's turn ran 72 h and the 62 h of it green was away.  A reader who had
+    the turn's first entry and then, by the reader's own clock, the timeout 73 h later (after
+    the plain deadline, before the extended one) is told the host's clock ran ahead; 135 h
+    later, nothing is said."""
+    es = timed_out_after_absence(tmp_path)
+    log = write(tmp_path / "timed.yaml", es)
+    entries = read_log(log)[0]
+    timeout = entries[-1]
+    assert isinstance(timeout, Timeout)
+    kept_last, got = timeout.since, seconds(at(1000))
+    early = early_timeouts(entries, kept_last, got, got + 73 * HOUR, 72 * HOUR)
+    assert len(early) == 1 and early[0].startswith(f"warning (R8.2): entry {timeout.seq} times green out"), early
+    assert early_timeouts(entries, kept_last, got, got + 135 * HOUR, 72 * HOUR) == []
+    assert early_timeouts(entries, kept_last, got, got + 133 * HOUR, 72 * HOUR) != []  # 134 h less the allowance

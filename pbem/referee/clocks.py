@@ -57,15 +57,22 @@ def early_timeouts(entries: Sequence[Entry], kept_last: int, kept_time: int, got
                    deadline: int | None, lang: str = "en") -> list[str]:
     """Timeouts beyond the kept log (last entry ``kept_last``, which the reader had at
     ``kept_time``) of a turn begun by that entry, in a log the reader had at ``got_time``
-    (seconds since 1970): named when less than the deadline ran between the two (each a
-    :class:`pbem.i18n.Msg` in English; said in ``lang`` otherwise)."""
-    if deadline is None or got_time + ALLOWANCE >= kept_time + deadline:
+    (seconds since 1970): named when less than the turn's time ran between the two (each a
+    :class:`pbem.i18n.Msg` in English; said in ``lang`` otherwise).  The turn's time is the
+    deadline with what an absence of the seat added to it (R8.5): the timeout's ``due``, which
+    the replay has checked against the log's absences, less the deadline, is that addition."""
+    if deadline is None:
         return []
-    return [
-        _said(Msg("warning (R8.2): entry {seq} times {player} out, but by your clock you had entry "
-                  "{kept_last}, which began that turn, at {kept_at} and this log at {got_at}: "
-                  "less than the deadline apart; the host's clock ran ahead of yours", seq=e.seq,
-                  player=e.player, kept_last=kept_last, kept_at=at_of(kept_time), got_at=at_of(got_time)), lang)
-        for e in entries
-        if isinstance(e, Timeout) and e.seq > kept_last and e.since == kept_last
-    ]
+    found: list[str] = []
+    for e in entries:
+        if not (isinstance(e, Timeout) and e.seq > kept_last and e.since == kept_last):
+            continue
+        extension = max(0, seconds(e.due) - seconds(entries[e.since].at) - deadline)  # R8.5
+        if got_time + ALLOWANCE >= kept_time + deadline + extension:
+            continue
+        found.append(_said(Msg("warning (R8.2): entry {seq} times {player} out, but by your clock you had entry "
+                               "{kept_last}, which began that turn, at {kept_at} and this log at {got_at}: "
+                               "less than the deadline apart; the host's clock ran ahead of yours", seq=e.seq,
+                               player=e.player, kept_last=kept_last, kept_at=at_of(kept_time),
+                               got_at=at_of(got_time)), lang))
+    return found
