@@ -6,13 +6,19 @@ The opening (P4) begins by itself once every seat is filled.  The players send p
 all and to one seat; an observer (``watch og``) reads the public reports and press to all
 in a daily summary, and never a template, a Witch's look or press to a seat: its mails
 are the same in two worlds that differ only in the faces still hidden (P10), as
-tests/test_p10_oracle.py does for refusals.  The game then plays to its end.
+tests/test_p10_oracle.py does for refusals.  In the middle of the game green takes a 3-day
+absence (R8.5): its turn waits past the plain deadline with no timeout, the log verifies, and a
+timeout forged at the plain deadline is refused.  The game then plays to its end, and the site's
+standings count it.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
+from email import message_from_bytes
 from email.message import EmailMessage
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +26,18 @@ import pytest
 from clitools import ok
 from lobbytools import Host, confirmed, letter, text_of, to_of
 from mailgame import Table
+from tampering import rechain, refused_at, write
 
 from pbem.fair import protocol
 from pbem.host.games import load_game
 from pbem.host.press import read_press
 from pbem.host.settings import load_settings
+from pbem.host.site import build_site, standings_of
+from pbem.log.clock import at_of, seconds
+from pbem.log.logfile import LOG_NAME, read_docs
 from pbem.record import Record
 from pbem.referee.audit import host_faces
+from pbem.views.standings import places
 from pbem.views.timeline import game_at, read_checked
 
 STRANGERS = ("ann@one.example", "bo@two.example", "cy@three.example", "di@four.example")
@@ -43,11 +54,17 @@ def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class World(Record):
-    """What one run of the story left: the host, every mail by address, the rounds played."""
+    """What one run of the story left: the host, every mail by address, the rounds played, and a
+    copy of the games folder taken while green was away, past its turn's plain deadline."""
 
     host: Host
     got: dict[str, list[EmailMessage]]
     rounds: int
+    during_absence: Path | None
+
+
+ABSENT, AWAY_FROM, DEADLINE_H = "green", 6, 72
+"""Green goes away for 3 days at its first turn from round 6 on; every turn has 72 hours (R8.1)."""
 
 
 def story(tmp: Path, rounds: int | None = None) -> World:
@@ -55,7 +72,8 @@ def story(tmp: Path, rounds: int | None = None) -> World:
     tmp.mkdir()
     (tmp / "secret").write_text("ab" * 32)  # the same secret in every world: the same public draws
     host = Host(tmp)
-    ok("new", "og", "--open", "4", "--mail", "every", "--secret-file", tmp / "secret", "--games", host.games)
+    ok("new", "og", "--open", "4", "--mail", "every", "--deadline", f"{DEADLINE_H}h", "--absence", "5",
+       "--secret-file", tmp / "secret", "--games", host.games)
     got: dict[str, list[EmailMessage]] = {}
 
     def keep(mails: list[EmailMessage]) -> list[EmailMessage]:
@@ -74,17 +92,35 @@ def story(tmp: Path, rounds: int | None = None) -> World:
         keep(mails)
     seats = load_settings(host.games / "og").emails
     table = Table({seat: seats[seat] for seat in load_game(host.games / "og").players})
-    played = 0
+    played, away, during = 0, None, None
+    held: list[bytes] = []
     mails = [m for address in seats.values() for m in got.get(address, [])]  # the opening's first mails
     while rounds is None or played < rounds:
         table.receive([m for m in mails if to_of(m) in seats.values()])
         answers = table.answers() + _press(host, seats, got)
-        if not answers:
+        if away is None and played >= AWAY_FROM and any(_from(a) == seats[ABSENT] for a in answers):
+            # green's turn: green mails 'away 3' instead of its move (R8.5), and is silent while away
+            answers = [a for a in answers if _from(a) != seats[ABSENT]] + [letter(seats[ABSENT], "[rattus og] away 3")]
+            away = played
+        elif away is not None and played - away in (1, 2):  # 24 h and 48 h later: green, away, keeps its move
+            assert all(_from(a) == seats[ABSENT] for a in answers)
+            held, answers = answers or held, []
+        elif away is not None and played - away == 3:  # 72 h later green is back and sends it
+            answers, held = answers + held, []
+        if not answers and not (away is not None and played - away in (1, 2)):
             break
-        host.send(*answers)
+        if answers:
+            host.send(*answers)
         played += 1
         mails = keep(host.run(hours=24)[1])
-    return World(host, got, played)
+        if away is not None and played - away == 3:  # green's turn began 72 h ago, green away since 48 h
+            during = tmp / "during-absence"
+            shutil.copytree(host.games, during)
+    return World(host, got, played, during)
+
+
+def _from(mail: bytes) -> str:
+    return parseaddr(str(message_from_bytes(mail)["From"]))[1]
 
 
 def _press(host: Host, seats: dict[str, str], got: dict[str, list[EmailMessage]]) -> list[bytes]:
@@ -147,8 +183,39 @@ def test_strangers_join_talk_watch_and_play_to_the_end(tmp_path: Path, monkeypat
     page = tmp_path / "page.html"
     ok("html", path / "log.yaml", "--out", page)
     assert PUBLIC in page.read_text() and PRIVATE not in page.read_text()
+    absence_held_the_deadline(one, tmp_path)
+    # the site: the finished game, its audit, and the standings that count it
+    site = tmp_path / "site"
+    build_site(one.host.games, site)
+    rows = standings_of(one.host.games)
+    assert sorted(r.player for r in rows) == sorted(settings.emails) and all(r.games == 1 for r in rows)
+    assert game.state is not None and rows[0].player == places(game.state)[0] and rows[0].wins == 1
+    table = (site / "standings.html").read_text(encoding="utf-8")
+    assert all(seat in table for seat in settings.emails) and "og" in (site / "index.html").read_text()
     # the same observer mails in a world whose hidden faces differ
     assert two_worlds(one, tmp_path, monkeypatch) > 10
+
+
+def absence_held_the_deadline(world: World, tmp: Path) -> None:
+    """R8.5: green's 3-day absence is in the log, green was never timed out, the log verifies;
+    in the copy taken while green was away, 72 h into its turn, a tick at the plain deadline
+    times nobody out, and a timeout forged at the plain deadline fails verify."""
+    log = world.host.games / "og" / LOG_NAME
+    entries, _ = read_docs(log)
+    assert [(e["player"], e["move"]["days"]) for e in entries if e["kind"] == "away"] == [(ABSENT, 3)]
+    assert not any(e["kind"] == "timeout" for e in entries)
+    ok("verify", log)
+    assert world.during_absence is not None
+    held, _ = read_docs(world.during_absence / "og" / LOG_NAME)
+    began = next(e for e in reversed(held) if e["kind"] not in ("away",))  # the entry that began green's turn
+    plain_due = at_of(seconds(began["at"]) + DEADLINE_H * 3600)
+    assert "0 timeout(s)" in ok("tick", "--now", plain_due, "--games", world.during_absence)
+    ok("tick", "--now", at_of(seconds(began["at"]) + (DEADLINE_H + 72) * 3600), "--games", world.during_absence)
+    timed, _ = read_docs(world.during_absence / "og" / LOG_NAME)
+    assert timed[-1]["kind"] == "timeout" and timed[-1]["player"] == ABSENT  # at the extended deadline: due
+    timed[-1]["at"] = timed[-1]["due"] = plain_due  # a host that ignores the absence
+    where, err = refused_at("verify", write(tmp / "forged-timeout.yaml", rechain(timed)))
+    assert where == len(timed) - 1 and "R8.5" in err, err
 
 
 def two_worlds(one: World, tmp: Path, monkeypatch: pytest.MonkeyPatch, rounds: int = 12) -> int:
@@ -173,7 +240,7 @@ def two_worlds(one: World, tmp: Path, monkeypatch: pytest.MonkeyPatch, rounds: i
     secret = bytes.fromhex("ab" * 32)
     faces = host_faces(game, secret)
     monkeypatch.setattr(protocol, "deal", other_faces)
-    two = story(tmp / "two", rounds)
-    assert two.rounds == rounds and summaries(two)[:rounds] == told
+    two = story(tmp / "two", rounds + 2)  # green's two silent days while away write no summary
+    assert two.rounds == rounds + 2 and summaries(two)[:rounds] == told
     other = host_faces(load_game(two.host.games / "og"), secret)
     return sum(faces.look(protocol.PUBLIC_NAMES[i]) != other.look(protocol.PUBLIC_NAMES[i]) for i in hidden)
