@@ -37,7 +37,7 @@ from pbem.referee.seatview import SeatView, face_text
 from pbem.rules import State, winner
 from pbem.sim.demo import open_game
 from pbem.views.compose import changed_regions, compose_page
-from pbem.views.html import game_page
+from pbem.views.html import drawing, game_page
 from pbem.views.text import result_lines
 from pbem.views.timeline import game_at, read_checked
 
@@ -175,11 +175,12 @@ def test_the_viewer_marks_what_each_entry_changed_and_has_a_viewport(played: Pla
     entries, hashes = played[0]
     page = game_page(entries, hashes)[0]
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
-    frames = json.loads(page_json(page))["entries"]
+    data = json.loads(page_json(page))
+    frames = data["entries"]
     for seq in (20, 30):
         changed = changed_regions(game_at(entries, hashes, seq))
         assert changed
-        assert re.findall(r'data-changed="true" data-region="(\w+)"', frames[seq]["svg"]) == changed
+        assert re.findall(r'data-changed="true" data-region="(\w+)"', drawing(data, frames[seq]["svg"])) == changed
 
 
 def test_a_seats_own_looks_are_on_its_page_only(demo_dirs: list[Path]) -> None:

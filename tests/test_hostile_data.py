@@ -30,6 +30,7 @@ from pbem.log.logfile import LOG_NAME, read_docs, read_log
 from pbem.log.yamlio import dump_entry
 from pbem.rules.data import Board, GameDataError
 from pbem.sim import demo
+from pbem.views.html import drawing
 from pbem.views.svg import board_svg
 from pbem.views.timeline import read_checked, steps
 
@@ -151,8 +152,8 @@ def test_the_page_of_a_game_with_hostile_names_holds_them_only_as_text(hostile_g
     data = json.loads(blob)
     board = hostile_board()
     for frame in data["entries"]:
-        check_svg(frame["svg"], board)
-        no_markup_from_data(ET.fromstring(frame["panel"]))  # the side panel, its own drawing: it parses
+        check_svg(drawing(data, frame["svg"]), board)
+        no_markup_from_data(ET.fromstring(drawing(data, frame["panel"])))  # the side panel, its own drawing: it parses
     lines = "\n".join(line for frame in data["entries"] for line in frame["lines"])
     assert any(name in lines for name in HOSTILE)  # the narration names regions, as text (textContent)
 

@@ -47,7 +47,7 @@ from pbem.referee.seatview import SeatView
 from pbem.sim.demo import play_demo
 from pbem.views.compose import compose_page, page_data, script_words
 from pbem.views.composewords import KINDS, PROMPTS
-from pbem.views.html import csp_hash, game_page
+from pbem.views.html import csp_hash, drawing, game_page
 from pbem.views.svg import board_png, board_svg
 from pbem.views.timeline import game_at, read_checked
 
@@ -90,19 +90,22 @@ def svg_words(svg: str) -> list[str]:
     return [el.text for el in ET.fromstring(svg).iter() if el.text and el.text.strip()]
 
 
-def data_words(value: Any) -> Iterator[str]:
+def data_words(value: Any, page: dict[str, Any] | None = None) -> Iterator[str]:
     """Every string in a page's JSON data but its drawings and the notation's own lines."""
+    if isinstance(value, dict) and "parts" in value:  # the viewer: drawings as lines of its table
+        page = value
     if isinstance(value, str):
         yield value
     elif isinstance(value, list):
         for v in value:
-            yield from data_words(v)
+            yield from data_words(v, page)
     elif isinstance(value, dict):
         for key, v in value.items():
             if key in ("svg", "panel"):  # an entry's map and its panel: their texts
-                yield from svg_words(v)
-            elif key not in ("tree", "game", "seat", "to", "prefix", "after", "opening", "committed", "changed", "at"):
-                yield from data_words(v)
+                yield from svg_words(v if isinstance(v, str) or page is None else drawing(page, v))
+            elif key not in ("tree", "game", "seat", "to", "prefix", "after", "opening", "committed", "changed", "at",
+                             "parts"):
+                yield from data_words(v, page)
 
 
 def english_in(words: Iterable[str]) -> list[str]:
@@ -144,7 +147,7 @@ def test_the_viewer_holds_no_english_sentence(lang: str, demo: Path) -> None:
     assert english_in(data_words(data)) == []
     assert "{i}" in data["words"]["where"] and "{last}" in data["words"]["where"]
     names = {translator(lang).pgettext("region", r) for r in ("gallia", "italia", "hispania")}
-    assert names <= set(svg_words(data["entries"][-1]["svg"]))  # Γαλλία, not Gallia
+    assert names <= set(svg_words(drawing(data, data["entries"][-1]["svg"])))  # Γαλλία, not Gallia
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -16,8 +16,11 @@ that pass changed, and the index and the standings.
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import json
+import multiprocessing
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +36,7 @@ from pbem.log.clock import now
 from pbem.log.logfile import LOG_NAME, log_records
 from pbem.log.yamlio import LOG_LIMIT, decode, load_one
 from pbem.record import Record
-from pbem.referee.replay import replay
-from pbem.views.html import game_page
+from pbem.views.html import viewer_and_game
 from pbem.views.markup import Markup
 from pbem.views.site import game_card_page, index_page, standings_page
 from pbem.views.standings import Result, Row, standings
@@ -117,7 +119,7 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     known = manifest.get("games", {}) if manifest.get("code") == mark else {}
     made: dict[str, str] = {}
     cards: list[Card] = []
-    pages = 0
+    todo: list[tuple[Path, Card, bytes, str]] = []
     for folder in game_folders(games):
         try:
             data = read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log"))
@@ -129,7 +131,8 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
         cards.append(card)
         made[card.game_id] = digest
         if known.get(card.game_id) != digest or not (out / "games" / f"{card.game_id}.html").is_file():
-            pages += _game_pages(out / "games", card, data, lang)
+            todo.append((out / "games", card, data, lang))
+    pages = _all_pages(todo)
     for gone in set(known) - set(made):  # a game no longer in the folder: its pages go too
         for name in (f"{gone}.html", f"{gone}-viewer.html", f"{gone}.log.yaml"):
             (out / "games" / name).unlink(missing_ok=True)
@@ -149,14 +152,35 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     return Built(len(cards), pages + 2)
 
 
+PARALLEL_FROM = 24
+"""Games to draw from which a build shares them out over the machine's cores: a first build, or
+one after an upgrade of pbem, draws every game's viewer (each of its entries); a pass of `pbem
+serve` changes a game or two, drawn at once in the build's own process."""
+
+
+def _all_pages(todo: list[tuple[Path, Card, bytes, str]]) -> int:
+    """Every game's pages in ``todo`` (its folder, card, log and language): the pages written."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(todo) < PARALLEL_FROM or workers < 2:
+        return sum(_game_pages(*job) for job in todo)
+    # Processes started afresh (not forked): `pbem serve` runs threads, which a fork would copy
+    # mid-step.  Each process imports pbem once and draws a share of the games.
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return sum(pool.map(_game_pages_of, todo, chunksize=max(1, len(todo) // (workers * 4))))
+
+
+def _game_pages_of(job: tuple[Path, Card, bytes, str]) -> int:
+    return _game_pages(*job)
+
+
 def _game_pages(folder: Path, card: Card, data: bytes, lang: str) -> int:
     """A game's card, its viewer (a log that replays) and its log: the pages written."""
     viewer, board, history = False, None, []
     if card.status:
         try:
             entries, hashes = log_records(data)
-            page, _n = game_page(entries, hashes, lang=lang)
-            board = Markup(board_svg(replay(entries, hashes), lang=lang))
+            page, _n, final = viewer_and_game(entries, hashes, lang=lang)
+            board = Markup(board_svg(final, lang=lang))
             history = history_lines(entries, hashes, lang)
         except PbemError:
             pass

@@ -25,6 +25,7 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.i18n import Msg, Names, error_text, translator
+from pbem.log.game import Game
 from pbem.log.records import Entry, Reveal
 from pbem.referee.audit import audit
 from pbem.rules import State
@@ -146,12 +147,15 @@ SCRIPT = """
       var i = m ? parseInt(m[1], 10) : n - 1;
       return Math.max(0, Math.min(n - 1, i));
     }
+    function drawing(lines) {  // pbem.views.html.drawing: a drawing's lines from the page's table
+      return lines.map(function (k) { return data.parts[k]; }).join('\\n');
+    }
     function show(i) {
       i = Math.max(0, Math.min(n - 1, i));
       var e = data.entries[i];
       shown = i;
-      map.innerHTML = e.svg;
-      document.getElementById('panel').innerHTML = e.panel;
+      map.innerHTML = drawing(e.svg);
+      document.getElementById('panel').innerHTML = drawing(e.panel);
       document.getElementById('narration').textContent = e.lines.join('\\n');
       document.getElementById('where').textContent = W.where.replace('{i}', String(i))
         .replace('{last}', String(n - 1)).replace('{at}', e.at);
@@ -235,6 +239,19 @@ def _words(lang: str) -> dict[str, str]:
     return {"where": translator(lang).say(Msg("entry {i} of {last}  ({at})", i="{i}", last="{last}", at="{at}"))}
 
 
+def _lines(parts: dict[str, int], drawing_text: str) -> list[int]:
+    """A drawing as indexes into the page's table of distinct lines (``parts``, filled as it
+    goes): an entry's drawing is mostly the one before's (each region's pieces, each card row
+    are a line of their own, :mod:`pbem.views.svg`), so a game's page holds each once."""
+    return [parts.setdefault(line, len(parts)) for line in drawing_text.split("\n")]
+
+
+def drawing(data: dict[str, Any], lines: list[int]) -> str:
+    """A frame's drawing (its ``svg`` or its ``panel``) from the page's data, as the page's script
+    puts it together: the lines the indexes name, in order."""
+    return "\n".join(data["parts"][k] for k in lines)
+
+
 def press_block(press: list[tuple[str, str, str]], lang: str = "en") -> Markup:
     """The game's public press (at, sender seat, text), in order, each value escaped; nothing without any."""
     if not press:
@@ -251,8 +268,17 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en",
     sender, text) below the board; a log that does not replay is refused (P7).  With
     ``log_text`` (the log file's own text), the page checks it in the browser too
     (:mod:`pbem.views.auditpage`: the reader need not take the host's word, P3-P6)."""
+    page, count, _game = viewer_and_game(entries, hashes, lang, log_text, press)
+    return page, count
+
+
+def viewer_and_game(entries: list[Entry], hashes: list[str], lang: str = "en", log_text: str | None = None,
+                    press: list[tuple[str, str, str]] | None = None) -> tuple[str, int, Game]:
+    """:func:`game_page`'s page and count, with the game as of the log's last entry (the
+    replay the page was drawn from: a caller that shows the final board needs no other)."""
     say = translator(lang).say
     frames: list[dict[str, Any]] = []
+    parts: dict[str, int] = {}
     game: Any = None
     reveal_seq: int | None = None
     before: State | None = None
@@ -264,12 +290,12 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en",
         frames.append({
             "seq": game.last_seq,
             "at": entry.at,
-            "svg": board_svg(game, lang=lang, panel=False, changed=changed),
-            "panel": panel_svg(game, lang=lang),
+            "svg": _lines(parts, board_svg(game, lang=lang, panel=False, changed=changed)),
+            "panel": _lines(parts, panel_svg(game, lang=lang)),
             "lines": _frame_lines(game, entry, changed, lang),
         })
         before = game.state.copy() if game.state is not None else None
-    data: dict[str, Any] = {"game": game.game_id, "entries": frames,
+    data: dict[str, Any] = {"game": game.game_id, "entries": frames, "parts": list(parts),
                             "verdict": _verdict(game, reveal_seq, lang) if reveal_seq is not None else None,
                             "words": _words(lang)}
     title = say(Msg("Rattus game {game}", game=game.game_id))
@@ -277,7 +303,7 @@ def game_page(entries: list[Entry], hashes: list[str], lang: str = "en",
     page = page_head(title, SCRIPT + audit_script(), STYLE + AUDIT_STYLE, lang) + render(
         PAGE, title=title, blob=Markup(script_data(data)), audit=section, press=press_block(press or [], lang),
         **_page_words(lang))
-    return page, len(frames)
+    return page, len(frames), game
 
 
 def _page_words(lang: str) -> dict[str, str]:
