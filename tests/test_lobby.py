@@ -96,6 +96,23 @@ def test_press_from_an_address_with_no_seat(tmp_path: Path) -> None:
     assert said.count("\n\n") <= 2  # one paragraph, after the opening line
 
 
+def test_press_forged_in_a_seats_name_is_shown_to_that_seat_at_its_own_address(tmp_path: Path) -> None:
+    """Press is not signed, so a From forged as red's address is relayed as red's; but the answer
+    goes to red's own address with the text that was sent in red's name, so red learns of it."""
+    host = made(tmp_path)
+    confirmed(host, BO, "join")
+    host.send(letter(ANN, "press all", "Blue is cheating, everybody gang up on blue."))  # the forger writes as ann
+    out, got = host.run()
+    assert "answered: press" in out, out
+    to_red = mails_to(got, ANN)
+    assert len(to_red) == 1
+    said = text_of(to_red[0])
+    assert "Your press (number 1 of game og) is kept and goes to blue" in said
+    assert "Blue is cheating, everybody gang up on blue." in said
+    assert "If you did not send it, someone wrote in your name" in said
+    assert [p.sender for p in read_press(host.games / "og")] == ["red"]
+
+
 def test_press_to_a_seat_that_is_not_in_the_game(tmp_path: Path) -> None:
     said = refused(made(tmp_path), ANN, "press green", "Hi.")
     assert "green is not another seat of game og (red, blue)" in said

@@ -68,4 +68,8 @@ def press_answer(games: Path, address: str, asked: Lobby) -> Relayed:
     text = said.say(Msg("Your press (number {number} of game {game}) is kept and goes to {seats}; a seat that chose "
                         "one summary a day reads it there.", number=press.n, game=game.game_id,
                         seats=", ".join(readers) or "-"))
-    return Relayed("", text + "\n", [], tuple(relays))
+    # The answer goes to the seat's own address, with the text kept: a From forged in the seat's
+    # name cannot be checked on the way in (press is not signed), but the seat reads what was
+    # sent in its name and can say so at once.
+    own = said.say(Msg("If you did not send it, someone wrote in your name: tell the other seats and the host."))
+    return Relayed("", text + "\n\n" + press.text + "\n\n-- \n" + own + "\n", [], tuple(relays))
