@@ -217,3 +217,20 @@ def test_the_site_in_a_players_language(tmp_path: Path, lang: str, word: str) ->
     index = page(tmp_path / "site", "index.html")
     assert f'<html lang="{lang}">' in index and word in index and "FAIR" in index
     assert "Finished" not in index  # every heading said in the language
+
+
+def test_a_build_shared_over_processes_writes_the_same_pages(league: tuple[Path, Path], tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first build of many games draws them in several processes; each game's pages are the
+    ones a build in one process writes, byte for byte."""
+    games, _site = league
+    monkeypatch.setattr("pbem.host.site.PARALLEL_FROM", 10**9)
+    one = build_site(games, tmp_path / "one")
+    monkeypatch.setattr("pbem.host.site.PARALLEL_FROM", 2)
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    shared = build_site(games, tmp_path / "shared")
+    assert one == shared and one.pages > 10
+    pages = sorted(p.name for p in (tmp_path / "one" / "games").iterdir())
+    assert pages == sorted(p.name for p in (tmp_path / "shared" / "games").iterdir())
+    for name in pages:
+        assert (tmp_path / "one" / "games" / name).read_bytes() == (tmp_path / "shared" / "games" / name).read_bytes()
