@@ -8,6 +8,9 @@ are inline, and its Content-Security-Policy forbids any fetch.  The board keeps 
 size (its smallest words are 12 pixels): on a narrower screen it scrolls sideways in its box.  It honours a
 ``#entry=N`` fragment, so a link (or a test) can open it at entry N.
 
+Each entry's drawings are lists of indexes into one table of the distinct lines of all
+of them (:func:`drawing` joins them as the page's script does): an entry changes a region
+or two, so the page holds each region's pieces and each panel section once.
 Nothing from the log reaches the page as markup: the title is escaped,
 every entry's drawing, narration and verdict travel in one JSON data block whose
 ``<``, ``>`` and ``&`` are ``\\u`` escapes (and U+2028/2029, with all non-ASCII),
