@@ -169,10 +169,14 @@ def test_strangers_join_talk_watch_and_play_to_the_end(tmp_path: Path, monkeypat
         (1, "red", ("all",), PUBLIC), (2, "red", ("blue",), PRIVATE), (3, "blue", ("red",), ANSWER)]
     assert kept[0].at <= kept[1].at < kept[2].at
     for seat, address in settings.emails.items():
-        texts = "\n".join(text_of(m) for m in one.got[address])
+        copies = [text_of(m) for m in one.got[address] if text_of(m).startswith("Your press")]
+        texts = "\n".join(text_of(m) for m in one.got[address] if not text_of(m).startswith("Your press"))
         assert (PUBLIC in texts) == (seat != "red")
         assert (PRIVATE in texts) == (seat == "blue")
         assert (ANSWER in texts) == (seat == "red")
+        # the sender alone gets its own press back, at its own address (a From forged as it shows)
+        assert [press.text for press in kept if press.sender == seat] == [
+            text for text in (PUBLIC, PRIVATE, ANSWER) if any(text in copy for copy in copies)]
     # the observer: the public reports and press to all, in summaries; nothing private (P10)
     seen = observer_text(one)
     assert len(seen) > 5 and any(PUBLIC in text for _s, text in seen)
