@@ -128,3 +128,35 @@ def test_one_message_through_both_transports_at_once_many_times(
         assert not [s for s in found["subjects"] if "kept by the host" in s], found
         others = [s for s in found["subjects"] if s not in reports]
         assert all(s.startswith("Re: my move") for s in others), found  # at most the later copy's 'already applied'
+
+
+def test_a_second_delivery_waits_for_the_first_and_gives_up_nothing_it_has_in_hand(tmp_path: Path) -> None:
+    """Two deliveries of one queue at once (`pbem mail` and an MTA's `pbem apply`): the second
+    waits for the first, then finds the reply sent.  Before, it read the first's "sending" line
+    as a stopped run's, gave the reply up to failed/, and its seat was mailed its turn again."""
+    import threading
+    import time
+    from email.message import EmailMessage
+
+    queue = Queue(tmp_path / QUEUE_NAME)
+    msg = EmailMessage()
+    msg["To"], msg["Subject"], msg["Message-ID"] = "blue@example.net", "your move", "<one@host.example>"
+    msg.set_content("Your move.\n")
+    assert queue.put("c" * 32, "maildir.1", [msg])
+    second: list[outbox.Delivery] = []
+    delivered: list[str] = []
+    threads: list[threading.Thread] = []
+
+    def deliver_slowly(data: bytes, to: str) -> None:  # the first delivery, while the server has the reply
+        other = threading.Thread(target=lambda: second.append(queue.flush(lambda d, t: delivered.append(t))))
+        other.start()
+        time.sleep(0.5)
+        assert other.is_alive() and not second  # the second waits for the first's lock
+        delivered.append(to)
+        threads.append(other)
+
+    first = queue.flush(deliver_slowly)
+    threads[0].join(timeout=30)
+    assert (first.sent, first.failed) == (1, 0)
+    assert second and (second[0].sent, second[0].failed) == (0, 0)  # nothing left, nothing given up
+    assert delivered == ["blue@example.net"] and not (queue.path / "failed").exists()

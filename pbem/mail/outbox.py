@@ -3,6 +3,7 @@ delivered apart (a Maildir or SMTP), each exactly once; and the Maildir's own de
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import logging
 import os
@@ -45,6 +46,7 @@ class Delivery(Record):
 
 FAILED = "failed"  # beside the batches: replies refused for good, and failed.log
 SENT_LOG = "sent.log"  # the delivery journal: "sending MID" before, "sent MID" after
+FLUSH_LOCK = ".flush.lock"  # held by the one delivery under way (Queue.flush)
 TMP_AGE = 3600  # seconds after which a leftover temporary batch is stale whatever its PID
 BACKOFF = (300, 900, 3600, 3 * 3600, 6 * 3600)  # seconds before retry 1, 2, ...; then the last
 
@@ -200,7 +202,23 @@ class Queue:
     def flush(self, deliver: Callable[[bytes, str], None], at: str | None = None,
               force: bool = False) -> Delivery:
         """Deliver what is queued and due at ``at`` (the host's clock by default); ``force``
-        tries a reply kept after a temporary failure even before its next try is due."""
+        tries a reply kept after a temporary failure even before its next try is due.
+
+        One delivery at a time, under the queue's lock (:data:`FLUSH_LOCK`): two transports
+        given the same message at once (`pbem mail` and an MTA's `pbem apply`) both deliver,
+        and a "sending" line is a stopped run's only when no live delivery holds the lock;
+        without it, one run's reply in the server's hands looked like a stopped run's to the
+        other, was given up, and its seat was mailed its turn again."""
+        if not self.path.is_dir():  # nothing was ever queued
+            return Delivery(sent=0, kept=0, failed=0)
+        fd = os.open(self.path / FLUSH_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # the other delivery first; then what it left, and ours
+            return self._flush(deliver, at, force)
+        finally:
+            os.close(fd)
+
+    def _flush(self, deliver: Callable[[bytes, str], None], at: str | None, force: bool) -> Delivery:
         self.sweep()
         moment = seconds(at or now())
         journal = self.journal()
