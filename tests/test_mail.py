@@ -173,6 +173,28 @@ def test_a_replayed_message_is_refused(started: tuple[Path, Path, Path], tmp_pat
             Exit.STALE)
 
 
+def test_a_copy_of_a_move_already_in_the_log_is_answered_already_applied_not_your_move(
+    started: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    """P7: the same move in a second message (a player's second copy, or the same message given
+    to two transports at once) is answered as already applied, as entry N; its subject does
+    not say 'your move' to red, whose turn it no longer is (blue moves next)."""
+    games, inbox, outbox = started
+    text = signed(red_move(games), tmp_path / "red.key", tmp_path)
+    deliver(inbox, eml("red@example.org", text, msgid="<first@example.org>"))
+    assert "applied" in ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    entry = load_log(games).last_seq
+    mailbox.Maildir(str(outbox)).clear()
+    deliver(inbox, eml("red@example.org", text, msgid="<second@example.org>"))
+    out = ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert "refused:" in out, out
+    got = replies(outbox)
+    assert [to_of(m) for m in got] == ["red@example.org"]
+    assert "your move" not in str(got[0]["Subject"]), got[0]["Subject"]
+    said = got[0].get_body(("plain",))
+    assert said is not None and f"already applied, as entry {entry}" in said.get_content()
+
+
 def test_mail_from_an_unknown_address_is_quarantined_unanswered(started: tuple[Path, Path, Path]) -> None:
     """`pbem apply` refuses it (exit 8); `pbem mail` answers no stranger: the message is
     kept in the inbox's .Quarantine folder, before its body is even parsed, and the run

@@ -42,6 +42,7 @@ from pbem.mail.outbox import Queue
 from pbem.mail.press import Relayed
 from pbem.mail.ratelimit import PER_HOUR, within
 from pbem.mail.replies import Report, applied_mails, compose, octet_part, reply, set_subject, turn_subject
+from pbem.mail.resend import awaited_seats
 from pbem.mail.threads import note_threads
 from pbem.mail.verdict import Outcome, Progress, Verdict, said
 
@@ -152,7 +153,8 @@ class Answers:
         msg = self.reply(mail, to, text, batch, 0, lang)
         if current is not None and seat is not None:
             game = current[0]
-            set_subject(msg, turn_subject(game, lang))
+            if seat[1] in awaited_seats(game):  # "your move" only to a seat whose move the game waits for
+                set_subject(msg, turn_subject(game, lang))
             msg.add_attachment(current[2].encode("utf-8"), **octet_part(current[1]))
             if threads is not None:
                 threads.append((str(msg["Message-ID"]), game, seat[1]))
