@@ -81,7 +81,7 @@ def _players(players: tuple[str, ...], palette: tuple[tuple[str, str], ...], cou
         row = el(out, "g", {"class": "player", "data-player": p, "data-on-board": on_board, "data-supply": supply})
         el(row, "rect", {"x": x, "y": y, "width": 18, "height": 18, "rx": 3, "fill": colours[p], "stroke": "#222"})
         txt(row, x + 26, y + 14, say(Msg("{player}: {on_board} on the board, {supply} in supply",
-                                           player=p, on_board=on_board, supply=supply)), 13)
+                                         player=p, on_board=on_board, supply=supply)), 13)
         y += 24
     return children(out), y
 
@@ -96,7 +96,7 @@ def _palace(palace: tuple[tuple[str, int], ...], palette: tuple[tuple[str, str],
     txt(out, x, y + 14, say(Msg("Palace")), 15, BOLD)
     y += 22
     el(out, "rect", {"x": x, "y": y, "width": WIDTH - MAP_WIDTH - 32, "height": 36, "rx": 8, "fill": "#efe3f7",
-                      "stroke": "#7b4f9d"})
+                     "stroke": "#7b4f9d"})
     px = x + 8
     held = [(p, n) for p, n in palace if n]
     for p, n in held:
@@ -124,7 +124,7 @@ def _cards(cards: tuple[tuple[str, str | None], ...], palette: tuple[tuple[str, 
         stripe = colours.get(holder, "#ffffff") if holder else "#ffffff"
         group = el(out, "g", {"class": "card", "data-card": card, "data-holder": holder or ""})
         el(group, "rect", {"x": cx, "y": cy, "width": 128, "height": 42, "rx": 6, "fill": "#fffdf6",
-                            "stroke": "#6b5330"})
+                           "stroke": "#6b5330"})
         el(group, "rect", {"x": cx, "y": cy, "width": 10, "height": 42, "rx": 3, "fill": stripe})
         txt(group, cx + 16, cy + 17, said.name(Name.card(card)), 14, BOLD)
         txt(group, cx + 16, cy + 35, holder or said.say(Msg("unowned")), 12, GREY)

@@ -114,37 +114,32 @@ def _arrowhead() -> str:
 def _backdrop(panel: bool) -> str:
     """The sea (and the panel's paper): the arrowhead first, as every drawing has it."""
     sea: Attrs = {"x": 0, "y": 0, "width": MAP_WIDTH, "height": HEIGHT, "fill": "#bcd7ea"}
-    holder = ET.Element("svg")
-    el(holder, "rect", sea)
-    return _arrowhead() + part(holder[0]) + (_panel_backdrop() if panel else "")
+    return _arrowhead() + part(el(ET.Element("svg"), "rect", sea)) + (_panel_backdrop() if panel else "")
 
 
 @functools.lru_cache(maxsize=8)
 def _panel_backdrop() -> str:
+    """The side panel's paper."""
     paper: Attrs = {"x": MAP_WIDTH, "y": 0, "width": WIDTH - MAP_WIDTH, "height": HEIGHT, "fill": "#faf7f0"}
-    holder = ET.Element("svg")
-    return part(el(holder, "rect", paper))
+    return part(el(ET.Element("svg"), "rect", paper))
 
 
 @functools.lru_cache(maxsize=64)
 def _links(links: tuple[tuple[str, str, str], ...], regions: tuple[str, ...], in_use: frozenset[str]) -> str:
     """The neighbour lines: over land, and across the sea as the printed board's arrows."""
     at = places(regions)
-
-    def draw(root: ET.Element) -> None:
-        for a, b, kind in links:
-            (xa, ya), (xb, yb) = at[a], at[b]
-            opacity = "1" if a in in_use and b in in_use else "0.25"
-            if kind == "arrow":
-                x1, y1 = _edge(xa, ya, xb, yb)
-                x2, y2 = _edge(xb, yb, xa, ya)
-                el(root, "line", {"class": "link", "data-link": f"{a} {b}", "data-kind": "arrow", "x1": x1,
-                                   "y1": y1, "x2": x2, "y2": y2, **ARROW, "opacity": opacity})
-            else:
-                el(root, "line", {"class": "link", "data-link": f"{a} {b}", "data-kind": kind, "x1": xa, "y1": ya,
-                                   "x2": xb, "y2": yb, "stroke": "#7a5c2e", "stroke-width": 10, "opacity": opacity})
     holder = ET.Element("svg")
-    draw(holder)
+    for a, b, kind in links:
+        (xa, ya), (xb, yb) = at[a], at[b]
+        opacity = "1" if a in in_use and b in in_use else "0.25"
+        if kind == "arrow":
+            x1, y1 = _edge(xa, ya, xb, yb)
+            x2, y2 = _edge(xb, yb, xa, ya)
+            el(holder, "line", {"class": "link", "data-link": f"{a} {b}", "data-kind": "arrow", "x1": x1, "y1": y1,
+                                "x2": x2, "y2": y2, **ARROW, "opacity": opacity})
+        else:
+            el(holder, "line", {"class": "link", "data-link": f"{a} {b}", "data-kind": kind, "x1": xa, "y1": ya,
+                                "x2": xb, "y2": yb, "stroke": "#7a5c2e", "stroke-width": 10, "opacity": opacity})
     return children(holder)
 
 
@@ -163,7 +158,7 @@ def _region(rid: str, name: str, shade: str, centre: tuple[int, int], used: bool
     group = ET.Element("g", {"class": "region", **marked, "data-region": rid, "data-name": name,
                              "data-in-play": str(used).lower()})
     el(group, "rect", {"x": x0, "y": y0, "width": BOX_W, "height": BOX_H, "rx": 14, "fill": fill,
-                        "stroke": "#b00000" if plague else "#6b5330", "stroke-width": 5 if plague else 2})
+                       "stroke": "#b00000" if plague else "#6b5330", "stroke-width": 5 if plague else 2})
     label = _region_label(rid, name, lang)
     size = 18 if lang == "en" or len(label) <= 11 else 15  # Lengyelország clears the plague pawn
     txt(group, x0 + 12, y0 + 24, label, size, {"font-weight": "bold", "fill": "#3a2a10"})
@@ -186,7 +181,7 @@ def _region(rid: str, name: str, shade: str, centre: tuple[int, int], used: bool
         piece = el(group, "g", {"class": "plague", "data-region": rid})
         el(piece, "circle", {"cx": px + 12, "cy": py + 9, "r": 9, "fill": "#111"})
         el(piece, "path", {"d": f"M{px:.0f},{py + 40:.0f} L{px + 5:.0f},{py + 16:.0f} L{px + 19:.0f},{py + 16:.0f} "
-                                 f"L{px + 24:.0f},{py + 40:.0f} z", "fill": "#111"})
+                                f"L{px + 24:.0f},{py + 40:.0f} z", "fill": "#111"})
         if lang == "en":
             txt(piece, px - 44, py + 38, "plague", 12, PLAGUE_STYLE)
         else:  # a word of another length ends beside the pawn, as the English one does
