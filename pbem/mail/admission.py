@@ -216,10 +216,6 @@ class Admission:
         except StaleError:
             unreported = None if answered else self._unreported(path, move, seen)
             if unreported is None:
-                game = load_game(path)
-                seq = game.sent.get(sent_key(read_names(game, move)))
-                if seq is not None:  # this very move is in the log: another copy of it (or another
-                    raise message_applied(seq) from None  # transport, at the same moment) applied it
                 raise
             applied = unreported
         progress.recorded = (applied.game.game_id, applied.entries[0].seq)

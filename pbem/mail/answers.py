@@ -27,7 +27,7 @@ from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.errors import FormatError, PbemError, StaleError
+from pbem.errors import AlreadyApplied, FormatError, PbemError, StaleError
 from pbem.host.games import game_dir, load_game
 from pbem.host.keyconfirm import Held, confirm_text
 from pbem.host.settings import load_settings, normal_address
@@ -144,7 +144,8 @@ class Answers:
         # the seat's language; else that of the sender's one seat on this host, if it has one
         lang = load_settings(seat[0]).language(seat[1]) if seat is not None else language_of(self.games, to)
         text = refused_text(err, lang)
-        current = (self.current_template(*seat, lang) if isinstance(err, StaleError) and seat is not None
+        current = (self.current_template(*seat, lang)  # a copy of a move already in: nothing to redo
+                   if isinstance(err, StaleError) and not isinstance(err, AlreadyApplied) and seat is not None
                    else None)
         if current is not None:
             moved_on = Msg("The game has moved on: your current template is attached (and below). Fill it in and "
