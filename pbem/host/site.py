@@ -166,11 +166,7 @@ def _all_pages(todo: list[tuple[Path, Card, bytes, str]]) -> int:
     # Processes started afresh (not forked): `pbem serve` runs threads, which a fork would copy
     # mid-step.  Each process imports pbem once and draws a share of the games.
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return sum(pool.map(_game_pages_of, todo, chunksize=max(1, len(todo) // (workers * 4))))
-
-
-def _game_pages_of(job: tuple[Path, Card, bytes, str]) -> int:
-    return _game_pages(*job)
+        return sum(pool.map(_game_pages, *zip(*todo, strict=True), chunksize=max(1, len(todo) // (workers * 4))))
 
 
 def _game_pages(folder: Path, card: Card, data: bytes, lang: str) -> int:
