@@ -133,3 +133,14 @@ def test_where_scripts_do_not_run_it_says_to_open_the_file_in_a_browser(phone: A
         phone.send("Emulation.setScriptExecutionDisabled", value=False)
     open_page(phone, viewer, READY)
     assert phone.eval(shown) == "none"
+
+
+def test_an_entrys_changed_regions_are_dashed_and_their_cubes_are_not(phone: Any, viewer: Path) -> None:
+    """The entry's changes: each changed region's box is dashed; the cubes and rats in it keep
+    their plain outline, so their counts read as on every other region."""
+    open_page(phone, viewer, READY, "#entry=20")
+    dashes = phone.eval(
+        "(function () { var g = document.querySelector('#map .region[data-changed]');"
+        " var box = g.querySelector(':scope > rect'), piece = g.querySelector('.cubes rect, .rat rect');"
+        " return [getComputedStyle(box).strokeDasharray, piece ? getComputedStyle(piece).strokeDasharray : 'none']; })()")
+    assert dashes[0] not in ("none", "") and dashes[1] in ("none", ""), dashes

@@ -115,7 +115,7 @@ h1 { font-size: 20px; margin: 0 0 8px 0; }
 #verdict p { margin: 0 0 10px 0; } #verdict p:last-child { margin-bottom: 0; }
 #verdict.refused { border-color: #b00000; background: #fbeaea; }
 #verdict:empty { display: none; }
-#map .region[data-changed] rect:first-of-type { stroke-dasharray: 14 6; stroke-width: 6; }
+#map .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; stroke-width: 6; }
 #zoom, #swipe { display: none; }
 html, body { overscroll-behavior-x: none; }
 #view { touch-action: pan-y pinch-zoom; } #map { touch-action: auto; }
