@@ -5,5 +5,5 @@ the fair-play protocol (seed, draws, commitments, log chain) in
 :mod:`pbem.fair.protocol`; everything else wraps those two.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 ENGINE_NAME = "pbem"

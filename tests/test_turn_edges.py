@@ -147,6 +147,24 @@ def test_r7_5_the_template_of_the_last_placement_says_turn_1_follows_whole(tmp_p
     assert "turn 1" not in template(SeatView(earlier, "red"))
 
 
+def test_r7_5_a_game_created_by_pbem_0_2_replays_its_first_turn_as_its_host_recorded_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pbem 0.2 host took the last placement with part of turn 1 (`place west 2`, `take
+    king`) as a whole move, so a game whose entry 0 names pbem 0.2 keeps that reading: its
+    log verifies, and the same move in a game from pbem 0.3 on is refused whole (R7.5)."""
+    monkeypatch.setattr(pbem.host.create, "__version__", "0.2.0")
+    games = tmp_path / "games"
+    game = at_last_placement(games)
+    assert game.facts.whole_turns and not game.facts.whole_first_turn
+    game = send(games, game, ["place west 2", "take king"])
+    assert game.to_move == "red" and "game t:" in ok("verify", games / "t" / "log.yaml")
+    monkeypatch.setattr(pbem.host.create, "__version__", "0.3.0")
+    newer = tmp_path / "newer"
+    game = at_last_placement(newer)
+    assert game.facts.whole_first_turn
+    refused_by_check_and_apply(newer, game, ["place west 2", "take king"], "(R7.5)")
+
+
 # --- R4.2 in a game made before R7.5 -------------------------------------------------------------
 
 @pytest.fixture

@@ -48,6 +48,7 @@ class Facts(Record):
     deadline: int | None  # R8.1: seconds a turn may take (entry 0's options), or none
     reminder: int | None  # seconds before the deadline a reminder is mailed, or none
     whole_turns: bool  # R7.5: a move file holds the rest of its turn (games from pbem 0.2 on)
+    whole_first_turn: bool  # R7.5 at the end of setup: the last placement's move holds turn 1 whole (0.3 on)
     absence: int | None  # R8.5: each seat's absence allowance in whole days (entry 0), or none
 
 

@@ -353,8 +353,8 @@ def _turn(game: Game, move: TurnMove, key: str, faces: Faces | None) -> Verdict:
         or (bool(actions) and isinstance(actions[-1], EndTurn))  # the final sweep follows (R6.4)
         # a move that ends with a setup placement ends with a go (R2.5), also when the snake gives the
         # seat the next go: two placements in a row, or the last placement and turn 1 (R2.6); a move
-        # that goes on into turn 1 is held to the rest of that turn (R7.5)
-        or (state.phase is Phase.SETUP and not after.turn.begun())
+        # that goes on into turn 1 is held to the rest of that turn (R7.5) in games from pbem 0.3 on
+        or (state.phase is Phase.SETUP and (not after.turn.begun() or not game.facts.whole_first_turn))
     )
     if not complete and game.facts.whole_turns and not (actions and isinstance(actions[-1], WitchLook)):
         from pbem.referee.owed import owed  # lazily: only a refusal needs it (start-up speed)

@@ -122,21 +122,28 @@ def _facts(first: Create) -> Facts:
         game_id=first.game_id, players=players, board=board, catalogue=Catalogue.from_data(data["tokens"]),
         first_named=options.first, secret_commitment=first.secret_commitment,
         made=first.made, edition=edition, data_hash=recorded, bots=bots,
-        deadline=deadline, reminder=reminder, whole_turns=whole_turns(first.engine), absence=options.absence,
+        deadline=deadline, reminder=reminder, whole_turns=whole_turns(first.engine),
+        whole_first_turn=whole_turns(first.engine, WHOLE_FIRST_TURN_FROM), absence=options.absence,
     )
 
 
 WHOLE_TURNS_FROM = (0, 2)
 """R7.5 holds for games created by pbem 0.2 on; a log written before keeps its half turns."""
 
+WHOLE_FIRST_TURN_FROM = (0, 3)
+"""R7.5 at the end of setup holds for games created by pbem 0.3 on: a 0.2 host recorded the last
+placement with part of turn 1 as a whole move, and its games replay as they were played
+(docs/rules-notes.md)."""
 
-def whole_turns(engine: dict[str, Any]) -> bool:
+
+def whole_turns(engine: dict[str, Any], since: tuple[int, int] = WHOLE_TURNS_FROM) -> bool:
     """R7.5: does the game's entry 0 (the engine that created it) hold every move file to the
-    rest of its turn?  Another engine's game, or a version pbem cannot read, is held to it."""
+    rest of its turn (from ``since`` on)?  Another engine's game, or a version pbem cannot read,
+    is held to it."""
     parts = re.match(r"(\d+)\.(\d+)", str(engine.get("version", "")))
     if engine.get("name") != ENGINE_NAME or parts is None:
         return True
-    return (int(parts.group(1)), int(parts.group(2))) >= WHOLE_TURNS_FROM
+    return (int(parts.group(1)), int(parts.group(2))) >= since
 
 
 def replay(entries: list[Entry], hashes: list[str]) -> Game:
