@@ -165,3 +165,19 @@ def test_exit_codes_are_distinct_and_documented() -> None:
     table = (Path(__file__).resolve().parent.parent / "docs" / "playing.md").read_text(encoding="utf-8")
     for code in Exit:
         assert f"| {int(code)} |" in table, f"docs/playing.md does not list exit code {int(code)} ({code.name})"
+
+
+def test_the_help_lists_every_command_under_who_uses_it() -> None:
+    """`pbem --help` groups the commands by who uses them (the module that declares each: players,
+    the host, anyone reading a game, bots); a new command lands under one of them, not 'Other'."""
+    from pbem.cli.shell import AUDIENCES
+
+    for name in COMMANDS:
+        module = main.commands[name].callback.__module__
+        assert module in AUDIENCES, f"pbem {name} is declared in {module}, which names no audience"
+    text = CliRunner().invoke(main, ["--help"]).output
+    headings = [line[:-1] for line in text.splitlines() if line.endswith(":") and not line.startswith(" ")]
+    assert headings[1:] == list(dict.fromkeys(AUDIENCES.values())), headings
+    section = text[text.index("For players:"):text.index("For the host:")]
+    assert "  check " in section and "  apply " not in section
+    assert "Other commands" not in text

@@ -54,10 +54,38 @@ class Command(click.Command):
             sys.exit(int(Exit.INTERNAL))
 
 
+AUDIENCES = {
+    "pbem.cli.playing": "For players",
+    "pbem.cli.hosting": "For the host",
+    "pbem.cli.publishing": "For the host",
+    "pbem.cli.reading": "For anyone: read and check a game",
+    "pbem.cli.bots": "Bots and practice",
+}
+"""Who uses a command, by the module that declares it (ARCHITECTURE.md: one module per kind of
+user): ``pbem --help`` lists the commands under these headings, in this order."""
+
+
 class Group(click.Group):
-    """The ``pbem`` group: each of its commands is a :class:`Command`."""
+    """The ``pbem`` group: each of its commands is a :class:`Command`; its help lists them by
+    who uses them (:data:`AUDIENCES`)."""
 
     command_class = Command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        sections: dict[str, list[tuple[str, str]]] = {heading: [] for heading in AUDIENCES.values()}
+        width = max((len(name) for name in self.commands), default=0)  # one column for every section
+        limit = formatter.width - 6 - width
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is None or command.hidden:
+                continue
+            module = getattr(command.callback, "__module__", "")
+            sections.setdefault(AUDIENCES.get(module, "Other commands"), []).append(
+                (name.ljust(width), command.get_short_help_str(limit)))
+        for heading, rows in sections.items():
+            if rows:
+                with formatter.section(heading):
+                    formatter.write_dl(rows)
 
 
 def _said(err: PbemError, lang: Any) -> str:
