@@ -39,7 +39,10 @@
       send.href = 'mailto:' + encodeURIComponent(D.to || '').replace('%40', '@') + '?subject=' +
         encodeURIComponent('[rattus ' + D.game + '] move') + '&body=' + encodeURIComponent(text);
       dl.href = 'data:text/plain;charset=utf-8,' + encodeURIComponent(text); dl.download = name;
-      [send, dl].forEach(a => { a.className = complete ? 'button' : 'button off'; });
+      [send, dl].forEach(a => {  // an unfinished move's links are off for the mouse, the keyboard and a reader
+        a.className = complete ? 'button' : 'button off'; a.tabIndex = complete ? 0 : -1;
+        if (complete) { a.removeAttribute('aria-disabled'); } else { a.setAttribute('aria-disabled', 'true'); }
+      });
       $('copy').disabled = !complete;
     }
     $('copy').onclick = () => {
@@ -82,6 +85,7 @@
       a.href = 'data:text/plain;charset=utf-8,' + encodeURIComponent(
         header.concat(['nonce ' + nonceHex]).join('\n') + '\n');
       a.download = D.game + '-' + D.seat + '-nonce.txt'; a.className = 'button';
+      a.removeAttribute('aria-disabled'); a.tabIndex = 0;
     }
     var input = document.createElement('input');
     input.id = D.opening === 'commit' ? 'words-in' : 'nonce-in';

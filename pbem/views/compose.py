@@ -300,8 +300,8 @@ PAGE = """<body>
 <div id="right">
 <pre id="move"></pre>
 <p id="status" class="note"></p>
-<div id="bar" hidden><button id="undo">{undo}</button> <a id="send" class="button off" href="#">{send}</a>
-<button id="copy" disabled>{copy}</button> <a id="download" class="button off" href="#">{download}</a>
+<div id="bar" hidden><button id="undo">{undo}</button> <a id="send" class="button off" href="#" aria-disabled="true" tabindex="-1">{send}</a>
+<button id="copy" disabled>{copy}</button> <a id="download" class="button off" href="#" aria-disabled="true" tabindex="-1">{download}</a>
 <span id="copied" class="note"></span></div>
 <p class="note">{how}</p>
 {keep_part}</div>
@@ -337,6 +337,6 @@ def _opening_words(round_: Opening, lang: str) -> tuple[str, str]:
 KEEP = """<div id="keep" hidden><pre id="nonce"></pre>
 <div id="words-note" hidden><p class="note">{words}</p><pre id="words-kept"></pre></div>
 <p class="note">{keep}</p>
-<a id="nonce-file" class="button off" href="#">{nonce_file}</a></div>
+<a id="nonce-file" class="button off" href="#" aria-disabled="true" tabindex="-1">{nonce_file}</a></div>
 """
 """The opening's part of the page (P4): the nonce and the words that made it, kept by the player."""

@@ -317,7 +317,7 @@ def _page_words(lang: str) -> dict[str, str]:
         ("next", Msg("next entry (right arrow)")), ("last", Msg("last entry (End)")))}
     words.update({key: say(text) for key, text in (
         ("first", Msg("first")), ("prev", Msg("previous")), ("next", Msg("next")), ("last", Msg("last")),
-        ("fit", Msg("whole map")), ("zoom", Msg("larger map")),
+        ("fit", Msg("whole map")), ("zoom", Msg("larger map")), ("map_label", Msg("the board")),
         ("swipe", Msg("Swipe left or right on the words to step through the game.")),
         ("needs_script", Msg("Scripts do not run here (a mail program's preview?): save this file and open it in a "
                              "web browser to step through the game.")))})
@@ -338,7 +338,7 @@ PAGE = """<body>
 </div>
 <p id="swipe">{swipe}</p>
 <div id="frame">
-<div id="map"></div>
+<div id="map" tabindex="0" role="region" aria-label="{map_label}"></div>
 <div id="words">
 <div id="narration"></div>
 <div id="verdict"></div>

@@ -220,7 +220,8 @@ def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: Marku
         parts.append(render('<p class="{kind}">{line}<br>{reason}</p>\n', kind=kind, line=card.verdict_line,
                             reason=card.reason))
     if board is not None:
-        parts.append(render('<div class="board">{board}</div>\n', board=board))
+        parts.append(render('<div class="board" tabindex="0" role="region" aria-label="{label}">{board}</div>\n',
+                            board=board, label=said.say(Msg("the board"))))
     if history:
         parts.append(render("<details><summary>{title}</summary>\n<pre>{lines}</pre></details>\n",
                             title=said.say(Msg("the game, entry by entry")), lines="\n".join(history)))

@@ -1,0 +1,121 @@
+"""Every page pbem writes, checked by axe-core (the maintained WCAG checker) in Chromium: no serious
+or critical violation of WCAG 2.1 A and AA on the composer page (a turn and the opening), the
+viewer, the end mail's audit page and the site's pages, at a phone's 390 x 844 and a desktop's
+1366 x 768.
+
+axe-core comes from the npm registry: ``.ci/run`` installs it in tests/.node (``npm install
+--prefix tests/.node axe-core``); ``PBEM_AXE`` may name another copy of ``axe.min.js``. Without
+it, or without Chromium, the test skips and says why. The pages' security policy admits only
+their own script, so axe is given to the page through the DevTools protocol with that policy
+bypassed for the check (the pages themselves are unchanged).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clitools import ok
+from pagetools import ARTIFACTS, ROOT
+
+from pbem.host.create import NewGame, create
+from pbem.host.games import load_game
+from pbem.referee.seatview import SeatView
+from pbem.sim.demo import open_game
+from pbem.views.compose import compose_page
+from pbem.views.endpage import end_page
+
+AXE_DEFAULT = ROOT / "tests" / ".node" / "node_modules" / "axe-core" / "axe.min.js"
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+SCREENS = {"phone": (390, 844), "desktop": (1366, 768)}
+FINISHED = ROOT / "examples" / "rattus-4p"
+
+RUN = """axe.run(document, {runOnly: {type: 'tag', values: %s}, resultTypes: ['violations']}).then(function (r) {
+  return r.violations.map(function (v) {
+    return {impact: v.impact, id: v.id, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(function (n) { return n.target.join(' '); })};
+  });
+})"""
+
+
+def axe_source() -> str:
+    path = Path(os.environ.get("PBEM_AXE") or AXE_DEFAULT)
+    if not path.is_file():
+        pytest.skip(f"no axe-core at {path}: .ci/run installs it ('npm install --prefix tests/.node axe-core')")
+    return path.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One page of each kind pbem writes, from a small game of three seats and a finished example."""
+    out = tmp_path_factory.mktemp("a11y")
+    games = out / "games"
+    create(games, NewGame("o", ("red", "green", "blue"), first="red", secret=bytes(32)))
+    made = {"opening": out / "opening.html", "composer": out / "composer.html", "end": out / "end.html",
+            "viewer": out / "viewer.html"}
+    made["opening"].write_text(compose_page(SeatView(load_game(games / "o"), "red"), None, "en"), encoding="utf-8")
+    game = open_game(games, "o", nonces={"red": bytes(16), "green": bytes([1]) * 16, "blue": bytes([2]) * 16})
+    made["composer"].write_text(compose_page(SeatView(game, "red"), None, "en"), encoding="utf-8")
+    log = FINISHED / "log.yaml"
+    made["end"].write_text(end_page(load_game(FINISHED), log.read_text(encoding="utf-8"), "en"), encoding="utf-8")
+    ok("html", log, "-o", made["viewer"])
+    site_games = out / "site-games"
+    shutil.copytree(FINISHED, site_games / FINISHED.name)
+    ok("site", "--site", out / "site", "--games", site_games)
+    made["site-index"] = out / "site" / "index.html"
+    made["site-standings"] = out / "site" / "standings.html"
+    made["site-game"] = out / "site" / "games" / f"{FINISHED.name}.html"
+    return made
+
+
+@pytest.fixture(scope="module")
+def checked_browser() -> Iterator[Any]:
+    from cdp import Browser, browser_path
+
+    browser_path()
+    axe = axe_source()
+    chrome = Browser(390, 844)
+    chrome.send("Page.setBypassCSP", enabled=True)
+    chrome.axe = axe  # type: ignore[attr-defined]
+    yield chrome
+    chrome.close()
+
+
+def violations(browser: Any, page: Path, screen: str) -> list[dict[str, Any]]:
+    width, height = SCREENS[screen]
+    browser.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
+                 mobile=screen == "phone")
+    browser.send("Page.navigate", url="about:blank")
+    browser.eval("window.pbemOldDocument = true")
+    browser.send("Page.navigate", url=page.as_uri())
+    deadline = time.monotonic() + 30
+    while not browser.eval("!window.pbemOldDocument && document.readyState === 'complete'"):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{page} did not load")
+        time.sleep(0.02)
+    time.sleep(0.2)  # the page's own script draws the board after the load
+    browser.eval(browser.axe)
+    found: list[dict[str, Any]] = browser.eval(RUN % WCAG, wait=True)
+    if os.environ.get("PBEM_ARTEFACTS") or ARTIFACTS.is_dir():  # kept for a person to look at
+        folder = Path(os.environ.get("PBEM_ARTEFACTS") or ARTIFACTS)
+        folder.mkdir(parents=True, exist_ok=True)
+        browser.screenshot(folder / f"a11y-{page.stem}-{screen}.png")
+    return found
+
+
+KINDS = ["opening", "composer", "viewer", "end", "site-index", "site-standings", "site-game"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_page_has_a_serious_or_critical_wcag_violation(checked_browser: Any, pages: dict[str, Path],
+                                                          kind: str) -> None:
+    """axe-core's WCAG 2.1 A/AA rules on the page at both screen sizes: nothing serious or critical
+    (a control a keyboard cannot reach, a text too faint to read, a control without a name...)."""
+    for screen in SCREENS:
+        bad = [v for v in violations(checked_browser, pages[kind], screen) if v["impact"] in ("serious", "critical")]
+        assert not bad, (kind, screen, bad)
