@@ -300,8 +300,10 @@ PAGE = """<body>
 <div id="right">
 <pre id="move"></pre>
 <p id="status" class="note"></p>
-<div id="bar" hidden><button id="undo">{undo}</button> <a id="send" class="button off" href="#" aria-disabled="true" tabindex="-1">{send}</a>
-<button id="copy" disabled>{copy}</button> <a id="download" class="button off" href="#" aria-disabled="true" tabindex="-1">{download}</a>
+<div id="bar" hidden><button id="undo">{undo}</button>
+<a id="send" class="button off" href="#" aria-disabled="true" tabindex="-1">{send}</a>
+<button id="copy" disabled>{copy}</button>
+<a id="download" class="button off" href="#" aria-disabled="true" tabindex="-1">{download}</a>
 <span id="copied" class="note"></span></div>
 <p class="note">{how}</p>
 {keep_part}</div>
