@@ -40,4 +40,12 @@ def site(out: Path, lang: str, games: Path) -> None:
     from pbem.host.site import build_site
 
     built = build_site(games, out, lang)
+    if built.damaged:
+        from pbem.host.site import MANIFEST
+        from pbem.i18n import Msg, say
+
+        click.echo(say(Msg("warning: the site's manifest {out} named something other than game ids and their logs' "
+                           "SHA-256 (P2: a game id is never a path); it was read as damaged: every game's pages "
+                           "were made again, and nothing was removed on its word", out=str(out / MANIFEST)), lang),
+                   err=True)
     click.echo(f"{out}: {built.games} games; {built.pages} pages written (open {out / 'index.html'})")

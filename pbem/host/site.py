@@ -21,6 +21,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ from pbem.views.timeline import GameStatus, history_lines
 
 MANIFEST = ".pbem-site.json"
 PAGE_MODE = 0o644  # published by a web server: readable by all
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 
 
 class OpenGame(Record):
@@ -60,6 +62,7 @@ class Built(Record):
 
     games: int
     pages: int
+    damaged: bool  # the site's manifest named something other than games and their logs: read as none
 
 
 def game_folders(games: Path) -> list[Path]:
@@ -115,7 +118,7 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     _check_out(games, out)
     (out / "games").mkdir(parents=True, exist_ok=True)
     mark = code_mark().hex() + "/" + lang
-    manifest = _manifest(out)
+    manifest, damaged = _manifest(out)
     known = manifest.get("games", {}) if manifest.get("code") == mark else {}
     made: dict[str, str] = {}
     cards: list[Card] = []
@@ -149,7 +152,7 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
                                                 lang, footer).encode(), PAGE_MODE, sync=False)
     write_atomic(out / "standings.html", standings_page(rows, counted, lang, footer).encode(), PAGE_MODE, sync=False)
     write_atomic(out / MANIFEST, json.dumps({"code": mark, "games": made}).encode(), PAGE_MODE, sync=False)
-    return Built(len(cards), pages + 2)
+    return Built(len(cards), pages + 2, damaged)
 
 
 PARALLEL_FROM = 24
@@ -191,12 +194,23 @@ def _game_pages(folder: Path, card: Card, data: bytes, lang: str) -> int:
     return 3 if viewer else 2
 
 
-def _manifest(out: Path) -> dict[str, Any]:
+def _manifest(out: Path) -> tuple[dict[str, Any], bool]:
+    """The site's manifest, or nothing: a file any writer of the site's folder could have changed,
+    so it is never trusted for a path.  Every name in it must be a game id (P2: no ``/``, no
+    ``..``, never absolute) and every log's mark a SHA-256; one that is not makes the whole
+    manifest damaged, read as none: every game's pages are made again, and nothing is removed
+    on its word.  The second value says it was damaged (not missing)."""
     try:
         got = json.loads((out / MANIFEST).read_bytes())
+    except FileNotFoundError:
+        return {}, False
     except (OSError, ValueError):
-        return {}
-    return got if isinstance(got, dict) and isinstance(got.get("games"), dict) else {}
+        return {}, True
+    if not isinstance(got, dict) or not isinstance(got.get("games"), dict):
+        return {}, True
+    sound = all(isinstance(name, str) and GAME_ID_RE.match(name) and isinstance(mark, str) and _HEX64.match(mark)
+                for name, mark in got["games"].items())
+    return (got, False) if sound else ({}, True)
 
 
 def _check_out(games: Path, out: Path) -> None:
@@ -206,6 +220,10 @@ def _check_out(games: Path, out: Path) -> None:
     if out.resolve() == games.resolve():
         raise StateError(Msg("the site's folder {out} is the games folder; give the site a folder of its own",
                              out=str(out)), "P1")
+    if (out / "games").is_symlink() or ((out / "games").exists() and not (out / "games").is_dir()):
+        raise StateError(Msg("the site's folder {out} has a 'games' that is not a folder of its own (a link or a "
+                             "file): pbem writes and removes game pages only inside the site's folder", out=str(out)),
+                         "P1")
     if out.is_dir() and any(out.iterdir()) and not (out / MANIFEST).is_file():
         raise StateError(Msg("the site's folder {out} holds files that pbem did not make (no {manifest}); give an "
                              "empty or new folder, or a site pbem made before", out=str(out), manifest=MANIFEST), "P1")
