@@ -31,6 +31,7 @@ from pbem.fair.protocol import GAME_ID_RE
 from pbem.files import read_limited, write_atomic
 from pbem.host.caches import code_mark
 from pbem.host.cards import Card, card_from, card_of, is_status, refused
+from pbem.host.people import rated
 from pbem.host.settings import SETTINGS_LIMIT, SETTINGS_NAME, load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now
@@ -40,7 +41,7 @@ from pbem.record import Record
 from pbem.views.html import viewer_and_game
 from pbem.views.markup import Markup
 from pbem.views.site import game_card_page, index_page, standings_page
-from pbem.views.standings import Result, Row, standings
+from pbem.views.standings import Row, standings
 from pbem.views.svg import board_svg
 from pbem.views.timeline import GameStatus, history_lines
 
@@ -101,16 +102,14 @@ def open_games(games: Path) -> list[OpenGame]:
 
 
 def standings_of(games: Path, lang: str = "en") -> list[Row]:
-    """The standings over every finished game under ``games`` whose log verifies."""
-    found: list[Result] = []
+    """The standings over every game under ``games`` that counts (:mod:`pbem.host.people`)."""
+    found: list[Card] = []
     for folder in game_folders(games):
         try:
-            result = card_from(folder, read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log")), lang).result
+            found.append(card_from(folder, read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log")), lang))
         except PbemError:  # a log that cannot be read counts for nobody
             continue
-        if result is not None:
-            found.append(result)
-    return standings(found)
+    return standings(rated(games, found))
 
 
 def build_site(games: Path, out: Path, lang: str = "en") -> Built:
@@ -146,8 +145,8 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     playing = sorted((c for c in cards if c.game_id not in waiting and is_status(
         c, GameStatus.IN_PLAY, GameStatus.COMMITTING, GameStatus.REVEALING)), key=lambda c: (c.since_at, c.game_id))
     over = sorted((c for c in cards if c.places or not c.status), key=lambda c: c.last_at, reverse=True)
-    rows = standings(r for r in (c.result for c in cards) if r is not None)
-    counted = sum(1 for c in cards if c.result is not None)
+    results = rated(games, cards)  # the holders, by handle, of the fair games between people
+    rows, counted = standings(results), len(results)
     write_atomic(out / "index.html", index_page([(g.game_id, g.seats, g.free) for g in opened], playing, over,
                                                 lang, footer).encode(), PAGE_MODE, sync=False)
     write_atomic(out / "standings.html", standings_page(rows, counted, lang, footer).encode(), PAGE_MODE, sync=False)
