@@ -36,6 +36,7 @@ ul.games li { background: #fff; border: 1px solid #ccc; padding: 8px; margin: 6p
 table { border-collapse: collapse; background: #fff; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; }
 td.num { text-align: right; }
+td.name { white-space: nowrap; }
 p.verdict { background: #fff; border: 2px solid #2c7a2c; padding: 8px; }
 p.verdict.failed { border-color: #b00000; background: #fbeaea; }
 .board { overflow-x: auto; }
@@ -194,7 +195,7 @@ def standings_page(rows: Sequence[Row], games: int, lang: str, made: str) -> str
     head = render("<tr><th>#</th><th>{player}</th><th>{rating}</th><th>{games}</th><th>{wins}</th></tr>\n",
                   player=said.say(Msg("player")), rating=said.say(Msg("rating")),
                   games=said.say(Msg("games")), wins=said.say(Msg("wins")))
-    lines = [render('<tr><td class="num">{n}</td><td>{player}</td><td class="num">{rating}</td>'
+    lines = [render('<tr><td class="num">{n}</td><td class="name">{player}</td><td class="num">{rating}</td>'
                     '<td class="num">{games}</td><td class="num">{wins}</td></tr>\n', n=str(n), player=row.player,
                     rating=f"{row.rating:.2f}", games=str(row.games), wins=str(row.wins))
              for n, row in enumerate(rows, start=1)]
