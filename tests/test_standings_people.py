@@ -58,8 +58,10 @@ def play_out(games: Path, game_id: str, seed: int, hand_over: tuple[str, str] | 
         turns += 1
         if hand_over is not None and turns == 5:
             game = replace(games, game_id, *hand_over, key=None).game
-        move = TurnMove.write(game_id, game.state.to_move, after_of(game),
-                              [a.to_dict() for a in bot_actions(game.state, rng)])
+            continue
+        state = game.state
+        assert state is not None and state.to_move is not None
+        move = TurnMove.write(game_id, state.to_move, after_of(game), [a.to_dict() for a in bot_actions(state, rng)])
         game = apply_move(games, move_of(move.to_raw())).game
     if game.secret is None:
         reveal(games, game_id)
