@@ -19,6 +19,7 @@ from mailgame import HOST, THREE, Table, attachments, read_game
 from mailtools import plain
 
 from pbem.views.endpage import end_page
+from pbem.views.html import csp_hash
 
 
 @pytest.fixture(autouse=True)
@@ -66,8 +67,19 @@ def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path:
         assert log == host_log
         page = attachments(final)[f"g-{game.last_seq}-audit.html"].decode("utf-8")  # the audit in a browser
         assert page == end_page(game, host_log.decode("utf-8"), "en") and f"g-{game.last_seq}-audit.html" in text
+        saved = tmp_path / f"{seat.player}-g-{game.last_seq}-audit.html"  # as the player saves the attachment
+        saved.write_bytes(attachments(final)[f"g-{game.last_seq}-audit.html"])
+        assert ok("fingerprint", saved).startswith(f"ok: {saved.name} is pbem")  # pbem's page for this log
         audits_alone(log, tmp_path / f"kept-{seat.player}")
     assert cli("reveal", "g", "--games", games).exit_code != 0  # revealed once, by the step
+    # the host's one-line change to the real attachment: its verdict always FAIR, the policy's hash made to match
+    real = saved.read_text(encoding="utf-8")
+    script = real.split("<script>", 1)[1].split("</script>", 1)[0]
+    line = "  function verdict(err, notes) {"
+    fair = script.replace(line, line + " err = null; notes = [];")
+    saved.write_text(real.replace(csp_hash(script), csp_hash(fair)).replace(script, fair), encoding="utf-8")
+    refused = cli("fingerprint", saved)
+    assert refused.exit_code == 7 and "err = null; notes = [];" in refused.stderr, refused.stderr
 
 
 @pytest.mark.slow

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import mailbox
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -44,7 +43,7 @@ def test_standings_by_mail_is_the_sites_table(started: tuple[Path, Path, Path]) 
     assert body is not None
     got = str(body.get_content()).replace("\r\n", "\n")
     assert "\n".join(table_lines(rows)) in got
-    assert got.startswith("Standings of 3 players") and re.search(r"^  1\. ", got, re.M)
+    assert rows == [] and got.startswith("No game on this host counts")  # test games, no addresses: nobody rated
 
 
 def test_a_strangers_standings_question_is_answered_to_nobody(started: tuple[Path, Path, Path]) -> None:

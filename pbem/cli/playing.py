@@ -105,16 +105,20 @@ def _words_nonce(game: Any, player: str, lang: str, confirm: bool = False) -> by
 @click.argument("page", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @lang_option
 def fingerprint(page: Path | None, lang: str) -> None:
-    """The composer page's fingerprint for this version of pbem; with PAGE, check that the page
-    file is exactly that page (its head, and nothing else that can run: docs/fairplay.md)."""
+    """The fingerprints of this version's composer page and end-mail audit page; with PAGE, check
+    that the file is exactly such a page (a composer page: its head, and nothing else that can run;
+    an audit page: the page pbem writes for the log it carries, line for line: docs/fairplay.md)."""
     from pbem import __version__
     from pbem.i18n import say
 
     if page is None:
         from pbem.views.compose import fingerprint as made
+        from pbem.views.endpage import fingerprint as audit_print
 
         click.echo(say(Msg("composer page of pbem {version}: fingerprint {print}", version=__version__,
                            print=made()), lang))
+        click.echo(say(Msg("audit page of pbem {version}: fingerprint {print}", version=__version__,
+                           print=audit_print()), lang))
         return
     from pbem.player.pagecheck import check_page
 

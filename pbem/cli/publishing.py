@@ -21,11 +21,24 @@ def site_builder(games: Path, out: Path) -> Callable[[], None]:
 
     def rebuild() -> None:
         try:
-            build_site(games, out)
+            built = build_site(games, out)
         except PbemError as err:
             click.echo(f"pbem serve: the site in {out} was not brought up to date: {err}")
+        else:
+            if built.damaged:
+                click.echo(f"pbem serve: {damaged_warning(out, 'en')}")
 
     return rebuild
+
+
+def damaged_warning(out: Path, lang: str) -> str:
+    """What the host is told when the site's manifest named paths, not games (P2)."""
+    from pbem.host.site import MANIFEST
+    from pbem.i18n import Msg, say
+
+    return say(Msg("warning: the site's manifest {out} named something other than game ids and their logs' "
+                   "SHA-256 (P2: a game id is never a path); it was read as damaged: every game's pages "
+                   "were made again, and nothing was removed on its word", out=str(out / MANIFEST)), lang)
 
 
 @main.command()
@@ -40,4 +53,6 @@ def site(out: Path, lang: str, games: Path) -> None:
     from pbem.host.site import build_site
 
     built = build_site(games, out, lang)
+    if built.damaged:
+        click.echo(damaged_warning(out, lang), err=True)
     click.echo(f"{out}: {built.games} games; {built.pages} pages written (open {out / 'index.html'})")

@@ -27,7 +27,7 @@ from pbem.log.logfile import LOG_NAME, log_records
 from pbem.log.yamlio import LOG_LIMIT
 from pbem.record import Record
 from pbem.referee.audit import audit
-from pbem.views.standings import Result, places
+from pbem.views.standings import places
 from pbem.views.text import audit_verdict, host_alone
 from pbem.views.timeline import GameStatus, checked, summarize
 
@@ -61,13 +61,6 @@ class Card(Record):
     reason: str  # why it does not verify, in the card's language ("" when it does)
     places: tuple[str, ...]  # first place to last, once over
     scores: tuple[int, ...]  # the cubes on the board of each of places (R6.5), in the same order
-
-    @property
-    def result(self) -> Result | None:
-        """The game for the standings: over, and its log verifies (a refused log counts for nobody)."""
-        if not self.places or self.verdict == Verdict.REFUSED:
-            return None
-        return Result(self.game_id, self.last_at, self.places)
 
 
 def card_of(folder: Path, lang: str = "en") -> Card:

@@ -21,6 +21,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from pbem.fair.protocol import GAME_ID_RE
 from pbem.files import read_limited, write_atomic
 from pbem.host.caches import code_mark
 from pbem.host.cards import Card, card_from, card_of, is_status, refused
+from pbem.host.people import rated
 from pbem.host.settings import SETTINGS_LIMIT, SETTINGS_NAME, load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now
@@ -39,12 +41,13 @@ from pbem.record import Record
 from pbem.views.html import viewer_and_game
 from pbem.views.markup import Markup
 from pbem.views.site import game_card_page, index_page, standings_page
-from pbem.views.standings import Result, Row, standings
+from pbem.views.standings import Row, standings
 from pbem.views.svg import board_svg
 from pbem.views.timeline import GameStatus, history_lines
 
 MANIFEST = ".pbem-site.json"
 PAGE_MODE = 0o644  # published by a web server: readable by all
+_HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 
 
 class OpenGame(Record):
@@ -60,6 +63,7 @@ class Built(Record):
 
     games: int
     pages: int
+    damaged: bool  # the site's manifest named something other than games and their logs: read as none
 
 
 def game_folders(games: Path) -> list[Path]:
@@ -98,16 +102,14 @@ def open_games(games: Path) -> list[OpenGame]:
 
 
 def standings_of(games: Path, lang: str = "en") -> list[Row]:
-    """The standings over every finished game under ``games`` whose log verifies."""
-    found: list[Result] = []
+    """The standings over every game under ``games`` that counts (:mod:`pbem.host.people`)."""
+    found: list[Card] = []
     for folder in game_folders(games):
         try:
-            result = card_from(folder, read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log")), lang).result
+            found.append(card_from(folder, read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log")), lang))
         except PbemError:  # a log that cannot be read counts for nobody
             continue
-        if result is not None:
-            found.append(result)
-    return standings(found)
+    return standings(rated(games, found))
 
 
 def build_site(games: Path, out: Path, lang: str = "en") -> Built:
@@ -115,7 +117,7 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     _check_out(games, out)
     (out / "games").mkdir(parents=True, exist_ok=True)
     mark = code_mark().hex() + "/" + lang
-    manifest = _manifest(out)
+    manifest, damaged = _manifest(out)
     known = manifest.get("games", {}) if manifest.get("code") == mark else {}
     made: dict[str, str] = {}
     cards: list[Card] = []
@@ -143,13 +145,13 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     playing = sorted((c for c in cards if c.game_id not in waiting and is_status(
         c, GameStatus.IN_PLAY, GameStatus.COMMITTING, GameStatus.REVEALING)), key=lambda c: (c.since_at, c.game_id))
     over = sorted((c for c in cards if c.places or not c.status), key=lambda c: c.last_at, reverse=True)
-    rows = standings(r for r in (c.result for c in cards) if r is not None)
-    counted = sum(1 for c in cards if c.result is not None)
+    results = rated(games, cards)  # the holders, by handle, of the fair games between people
+    rows, counted = standings(results), len(results)
     write_atomic(out / "index.html", index_page([(g.game_id, g.seats, g.free) for g in opened], playing, over,
                                                 lang, footer).encode(), PAGE_MODE, sync=False)
     write_atomic(out / "standings.html", standings_page(rows, counted, lang, footer).encode(), PAGE_MODE, sync=False)
     write_atomic(out / MANIFEST, json.dumps({"code": mark, "games": made}).encode(), PAGE_MODE, sync=False)
-    return Built(len(cards), pages + 2)
+    return Built(len(cards), pages + 2, damaged)
 
 
 PARALLEL_FROM = 24
@@ -191,12 +193,23 @@ def _game_pages(folder: Path, card: Card, data: bytes, lang: str) -> int:
     return 3 if viewer else 2
 
 
-def _manifest(out: Path) -> dict[str, Any]:
+def _manifest(out: Path) -> tuple[dict[str, Any], bool]:
+    """The site's manifest, or nothing: a file any writer of the site's folder could have changed,
+    so it is never trusted for a path.  Every name in it must be a game id (P2: no ``/``, no
+    ``..``, never absolute) and every log's mark a SHA-256; one that is not makes the whole
+    manifest damaged, read as none: every game's pages are made again, and nothing is removed
+    on its word.  The second value says it was damaged (not missing)."""
     try:
         got = json.loads((out / MANIFEST).read_bytes())
+    except FileNotFoundError:
+        return {}, False
     except (OSError, ValueError):
-        return {}
-    return got if isinstance(got, dict) and isinstance(got.get("games"), dict) else {}
+        return {}, True
+    if not isinstance(got, dict) or not isinstance(got.get("games"), dict):
+        return {}, True
+    sound = all(isinstance(name, str) and GAME_ID_RE.match(name) and isinstance(mark, str) and _HEX64.match(mark)
+                for name, mark in got["games"].items())
+    return (got, False) if sound else ({}, True)
 
 
 def _check_out(games: Path, out: Path) -> None:
@@ -206,6 +219,10 @@ def _check_out(games: Path, out: Path) -> None:
     if out.resolve() == games.resolve():
         raise StateError(Msg("the site's folder {out} is the games folder; give the site a folder of its own",
                              out=str(out)), "P1")
+    if (out / "games").is_symlink() or ((out / "games").exists() and not (out / "games").is_dir()):
+        raise StateError(Msg("the site's folder {out} has a 'games' that is not a folder of its own (a link or a "
+                             "file): pbem writes and removes game pages only inside the site's folder", out=str(out)),
+                         "P1")
     if out.is_dir() and any(out.iterdir()) and not (out / MANIFEST).is_file():
         raise StateError(Msg("the site's folder {out} holds files that pbem did not make (no {manifest}); give an "
                              "empty or new folder, or a site pbem made before", out=str(out), manifest=MANIFEST), "P1")

@@ -147,10 +147,17 @@ def answer(games: Path, address: str, command: Command) -> Answer:
                                    "its players only; nothing to answer", address=address), "P1")
         lang = language_of(games, address, command.tag)
         if command.word == "standings":  # the site's table, over the host's finished games
-            from pbem.host.site import standings_of  # start-up: the site's code only for this question
+            from pbem.host.people import handle, people_key  # start-up: the site's code only for this question
+            from pbem.host.site import standings_of  # start-up: as above
             from pbem.views.standings import table_lines  # start-up: as above
 
-            text = "\n".join(table_lines(standings_of(games), lang)) + "\n"
+            rows = standings_of(games)
+            lines = table_lines(rows, lang)
+            if rows:  # named with the host's key, which exists: the asker's own name among them
+                lines.append(translator(lang).say(Msg(
+                    "You are {name} in the standings: a name the host's key makes from your address (the same in "
+                    "every game here; no page shows an address).", name=handle(people_key(games), address))))
+            text = "\n".join(lines) + "\n"
             return Answer(translator(lang).say(Msg("pbem: the standings")), text, [])
         lines = lookup(command.rule, lang)
         subject = translator(lang).say(Msg("pbem: the rules, {rule}", rule=command.rule))

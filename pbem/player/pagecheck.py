@@ -9,6 +9,7 @@ show anything; this check reads the file itself: the two lines before the head a
 and ``<html lang>``, the head is this version's byte for byte, and nothing after it can run
 (no other script, meta, frame, object, link, base or form).  Standard tools print the same
 fingerprint: ``sed -n '/^<head>$/,/^<\\/script>$/p' PAGE | sha256sum``.
+The end mail's audit page is checked as :mod:`pbem.player.auditcheck` says.
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from pbem import __version__
 from pbem.errors import FormatError, PageError
 from pbem.files import read_limited
 from pbem.i18n import Msg
+from pbem.player.auditcheck import check_audit_page
 from pbem.views.compose import fingerprint
 from pbem.views.composejs import SCRIPT, STYLE
+from pbem.views.endpage import END_MARK
 from pbem.views.html import head_block
 
 PAGE_LIMIT = 8 * 1024 * 1024
@@ -42,8 +45,11 @@ def _text(path: Path) -> str:
 
 
 def check_page(path: Path) -> Msg:
-    """The sentence saying ``path`` is this version's composer page; PageError if not."""
+    """The sentence saying ``path`` is this version's composer page (or the end mail's audit page
+    for the log it carries); PageError if not."""
     text = _text(path)
+    if END_MARK in text or ('id="pbem-audit"' in text and 'id="pbem-data"' not in text):
+        return check_audit_page(path, text)
     head_at = text.find("<head>\n")
     if head_at < 0 or not _START.match(text[:head_at]):
         raise PageError(Msg("{file} is not a composer page as pbem writes it: something other than the doctype "

@@ -5,9 +5,11 @@ host's word (PROTOCOL P3-P6): the section carries the log's own text and runs
 :mod:`pbem.views.auditjs` (WebCrypto, tools/audit_min.py's checks and words) on it when the page
 opens, and on any copy of the log the player chooses from their disk (the ``log.yaml`` the end
 mail attaches, or one kept from an earlier mail); nothing is fetched, nothing is sent.  The
-verdict is said in the page's language; the checker's own lines follow, word for word as
-tools/audit_min.py prints them.  Where scripts do not run (a mail program's preview), the page
-says to open the file in a browser and how to check the log without one.
+verdict is said in the page's language (every language's words are in the script itself, so
+that the end page's fingerprint covers them: :func:`pbem.views.endpage.fingerprint`); the
+checker's own lines follow, word for word as tools/audit_min.py prints them.  Where scripts do
+not run (a mail program's preview), the page says to open the file in a browser and how to check
+the log without one.
 
 :mod:`pbem.views.endpage` is the page the end mail attaches, around this section.  The log
 travels in its own ``application/json`` block (gzipped: the browser unpacks it with its own
@@ -19,8 +21,9 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+from functools import cache
 
-from pbem.i18n import Msg, translator
+from pbem.i18n import LANGS, Msg, translator
 from pbem.views.auditjs import audit_js
 from pbem.views.markup import Markup, render
 from pbem.views.trust import HOST_DEAL, PROTOCOL_DOC
@@ -43,7 +46,8 @@ AUDIT_UI_JS = r"""
   document.addEventListener('DOMContentLoaded', function () {
     var box = document.getElementById('audit');
     if (!box || !window.pbemAudit) { return; }
-    var D = JSON.parse(document.getElementById('pbem-audit').textContent), W = D.words;
+    var D = JSON.parse(document.getElementById('pbem-audit').textContent);
+    var W = window.pbemAuditWords[document.documentElement.lang] || window.pbemAuditWords.en;  // the script's words
     function $(id) { return document.getElementById(id); }
     $('audit-needs-script').hidden = true;
     $('audit-other').hidden = false;
@@ -95,9 +99,15 @@ AUDIT_UI_JS = r"""
 """
 
 
+@cache
 def audit_script() -> str:
-    """The checker and the section's few lines that show it: the same in every language."""
-    return audit_js() + AUDIT_UI_JS
+    """The checker, every word it writes in every language pbem speaks, and the section's few
+    lines that show it: the same in every language, so that the page's fingerprint (its head:
+    the policy and this script) covers every word of the verdict, not only the checks."""
+    words = json.dumps({lang: audit_words(lang) for lang in LANGS}, ensure_ascii=False, separators=(",", ":"))
+    for char in "<>&\u2028\u2029":  # no </script> or <!-- in the script, no line end inside a string
+        words = words.replace(char, f"\\u{ord(char):04x}")
+    return audit_js() + "window.pbemAuditWords = " + words + ";\n" + AUDIT_UI_JS
 
 
 def audit_words(lang: str) -> dict[str, str]:
@@ -132,11 +142,10 @@ def audit_words(lang: str) -> dict[str, str]:
 def audit_section(log_text: str, lang: str) -> Markup:
     """The section: its words, a place for the verdict and the checker's lines, a file chooser,
     the log's bytes, gzipped and in base64 (a mail carries the page beside the log: about 15 KB, not 70),
-    in a JSON block whose ``<``, ``>`` and ``&`` are escapes."""
+    in a JSON block (base64 alone: nothing to escape).  The words the script writes are the script's."""
     say = translator(lang).say
     packed = base64.b64encode(gzip.compress(log_text.encode("utf-8"), mtime=0)).decode("ascii")  # a mail's size
-    blob = json.dumps({"log_gz": packed, "words": audit_words(lang)}, ensure_ascii=True, separators=(",", ":"))
-    blob = blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    blob = json.dumps({"log_gz": packed}, separators=(",", ":"))
     return render(
         SECTION, blob=Markup(blob),
         heading=say(Msg("Check the game yourself")),

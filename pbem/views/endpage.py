@@ -5,16 +5,34 @@ page instead, beside the log (no board: the mail stays small, the players saw th
 mails): what the game ended with, and :mod:`pbem.views.auditpage`'s section,
 which checks the very log the page carries (or the attached ``log.yaml``, chosen from the disk)
 with the browser alone (PROTOCOL P3-P6).  Its words are public facts of the log (P10).
+
+The page is the host's file, and a changed page could say FAIR of any log.  So, as the composer
+page has, it has a **fingerprint**: the SHA-256 of its head from the line ``<head>`` to the line
+``</script>`` (the policy admitting one script and one style by their hashes, then that script,
+which holds every word the verdict says), the same in every page and language of one pbem
+version, published in docs/fairplay.md.  ``pbem fingerprint PAGE`` checks more: the whole file is
+the page this pbem writes for the log it carries (:mod:`pbem.player.auditcheck`).
 """
 
 from __future__ import annotations
 
+import hashlib
+
+from pbem import __version__
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game
 from pbem.views.auditpage import AUDIT_STYLE, audit_script, audit_section
-from pbem.views.html import page_head
+from pbem.views.html import head_block, page_head
 from pbem.views.markup import Markup, render
 from pbem.views.text import result_lines
+
+END_MARK = '<main id="end">'
+"""The line that opens the end page's body: what tells `pbem fingerprint` which page it reads."""
+
+
+def fingerprint() -> str:
+    """The end page's fingerprint: the SHA-256 of its head from ``<head>`` to ``</script>``."""
+    return hashlib.sha256(head_block(audit_script(), STYLE).encode("utf-8")).hexdigest()
 
 
 def end_page(game: Game, log_text: str, lang: str = "en") -> str:
@@ -26,8 +44,28 @@ def end_page(game: Game, log_text: str, lang: str = "en") -> str:
     lines = [say(Msg("Final scores: {scores}.", scores=", ".join(f"{p} {scores[p]}" for p in game.players))),
              *result_lines(game.state, lang=lang)]
     body = render(END, title=title, lines=Markup("".join(render("<li>{line}</li>\n", line=line) for line in lines)),
-                  section=audit_section(log_text, lang))
-    return page_head(title, audit_script(), AUDIT_STYLE + END_STYLE, lang) + body
+                  section=audit_section(log_text, lang), pbem=f"{__version__} {fingerprint()}",
+                  **_check_words(f"{game.game_id}-{game.last_seq}-audit.html", lang))
+    return page_head(title, audit_script(), STYLE, lang) + body
+
+
+def _check_words(name: str, lang: str) -> dict[str, str]:
+    """How to check this very file, and what the check in the browser rests on."""
+    say = translator(lang).say
+    return {
+        "claim": say(Msg("This page: pbem {version}, audit page fingerprint {print}. That is the page's own claim: "
+                         "a changed page can show anything.", version=__version__, print=fingerprint())),
+        "rests": say(Msg("The verdict above rests on this file being pbem's page: the host sent it, and a changed "
+                         "page could say FAIR of a rewritten log. Check the file itself, once. With pbem: 'pbem "
+                         "fingerprint {file}' (it rebuilds the page from the log it carries and names any line that "
+                         "differs). With no program but standard tools: \"sed -n '/^<head>$/,/^<\\/script>$/p' {file} "
+                         "| sha256sum\" must print the fingerprint that pbem's own docs/fairplay.md publishes for "
+                         "pbem {version}, not the one this page shows. That fingerprint covers the page's security "
+                         "policy and its script, which checks the log and writes every word of the verdict; the "
+                         "title, the scores and these lines are the host's words, which only 'pbem fingerprint' "
+                         "checks. Without either check, the log.yaml beside this page still checks alone: "
+                         "'python3 tools/audit_min.py log.yaml'.", file=name, version=__version__)),
+    }
 
 
 END_STYLE = """
@@ -36,14 +74,22 @@ body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12p
 h1 { font-size: 20px; margin: 0 0 8px 0; }
 #final { font-size: 18px; padding-left: 24px; }
 #final li { margin-bottom: 6px; }
+#audit-print { font-size: 14px; color: #333; overflow-wrap: anywhere; }
 """
 
+STYLE = AUDIT_STYLE + END_STYLE
+"""The page's one style, admitted by its hash."""
+
 END = """<body>
-<main id="end">
+""" + END_MARK + """
 <h1>{title}</h1>
 <ul id="final">
 {lines}</ul>
-{section}</main>
+{section}<div id="audit-print" data-pbem="{pbem}">
+<p>{claim}</p>
+<p>{rests}</p>
+</div>
+</main>
 </body>
 </html>
 """

@@ -36,6 +36,7 @@ ul.games li { background: #fff; border: 1px solid #ccc; padding: 8px; margin: 6p
 table { border-collapse: collapse; background: #fff; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; }
 td.num { text-align: right; }
+td.name { white-space: nowrap; }
 p.verdict { background: #fff; border: 2px solid #2c7a2c; padding: 8px; }
 p.verdict.failed { border-color: #b00000; background: #fbeaea; }
 .board { overflow-x: auto; }
@@ -179,23 +180,29 @@ def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Sho
     return page(said.say(Msg("Rattus games on this host")), body, lang, made)
 
 
+COUNTED = Msg("A game counts when it is over, its audit says FAIR and every seat was held to the end by a person "
+              "known by their address. Test games, games with bot seats, deals no player's nonce went into, games "
+              "not yet revealed and logs that do not verify do not count, nor does a seat's earlier holder who left "
+              "or was replaced. Each player is shown by a name the host's key makes from their address: the same in "
+              "every game here, never the address itself. The rating is OpenSkill's (Plackett-Luce, mu - 3 sigma): "
+              "each game ranks its players by their places.")
+"""Which games the standings count, and who a row is (:mod:`pbem.host.people`)."""
+
+
 def standings_page(rows: Sequence[Row], games: int, lang: str, made: str) -> str:
     """The standings table, best first."""
     said = translator(lang)
     head = render("<tr><th>#</th><th>{player}</th><th>{rating}</th><th>{games}</th><th>{wins}</th></tr>\n",
                   player=said.say(Msg("player")), rating=said.say(Msg("rating")),
                   games=said.say(Msg("games")), wins=said.say(Msg("wins")))
-    lines = [render('<tr><td class="num">{n}</td><td>{player}</td><td class="num">{rating}</td>'
+    lines = [render('<tr><td class="num">{n}</td><td class="name">{player}</td><td class="num">{rating}</td>'
                     '<td class="num">{games}</td><td class="num">{wins}</td></tr>\n', n=str(n), player=row.player,
                     rating=f"{row.rating:.2f}", games=str(row.games), wins=str(row.wins))
              for n, row in enumerate(rows, start=1)]
-    about = said.say(Msg.plural(
-        "Over {n} finished game whose log verifies. The rating is OpenSkill's (Plackett-Luce, mu - 3 sigma): "
-        "each game ranks its seats by their places; a seat's name is its player.",
-        "Over {n} finished games whose logs verify. The rating is OpenSkill's (Plackett-Luce, mu - 3 sigma): "
-        "each game ranks its seats by their places; a seat's name is its player.", games))
+    about = said.say(Msg.plural("Over {n} game that counts.", "Over {n} games that count.", games))
+    which = said.say(COUNTED)
     table = render("<table>\n{head}{lines}</table>\n", head=head, lines=joined(lines)) if rows else Markup("")
-    body = render("<p>{about}</p>\n{table}", about=about, table=table)
+    body = render("<p>{about}</p>\n{table}<p class=\"small\">{which}</p>\n", about=about, table=table, which=which)
     return page(said.say(Msg("Standings")), body, lang, made)
 
 

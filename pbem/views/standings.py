@@ -2,11 +2,12 @@
 Bayesian approximation, the Plackett-Luce model: a multiplayer ranking, not pairs), through
 the maintained ``openskill`` library rather than a rating written here.
 
-A player is a seat's name, as the public logs write it: the same name in two games is the
-same player (a host who wants standings names seats after their players).  Each finished game
-is one match of its seats, ranked by its final places (:func:`places`); the games are rated
-in the order they ended.  A player's rating is the model's conservative ordinal (mu - 3
-sigma): it rises with wins over strong fields, and with games played.
+A player is whoever the caller names in a result's places: the host names the people who held
+the seats, by a handle (:mod:`pbem.host.people`, which also decides which games count), never a
+seat's colour.  Each game is one match of its players, ranked by its final places
+(:func:`places`); the games are rated in the order they ended.  A player's rating is the
+model's conservative ordinal (mu - 3 sigma): it rises with wins over strong fields, and with
+games played.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 
 class Result(Record):
-    """One finished game for the standings: when it ended and its seats from first place to last."""
+    """One finished game for the standings: when it ended and its players from first place to last."""
 
     game_id: str
     ended_at: str
@@ -77,7 +78,8 @@ def table_lines(rows: Sequence[Row], lang: str = "en") -> list[str]:
     """The standings as plain text (the ``standings`` mail): one player a line, best first."""
     said = translator(lang)
     if not rows:
-        return [said.say(Msg("No finished game on this host yet: no standings."))]
+        return [said.say(Msg("No game on this host counts for the standings yet (a finished game, its audit FAIR, "
+                             "between people known by their address)."))]
     head = said.say(Msg.plural("Standings of {n} player (OpenSkill rating, mu - 3 sigma; games; wins):",
                                "Standings of {n} players (OpenSkill rating, mu - 3 sigma; games; wins):", len(rows)))
     width = max(len(row.player) for row in rows)
