@@ -109,7 +109,9 @@ def test_a_seats_next_holder_never_reads_the_press_that_waited_for_its_player(tm
         _out, more = host.run(hours)
         later += [text_of(m) for m in mails_to(got + more, DI)]
         got = []
-    assert any("Hello to the newcomer." in text for text in later), later  # DI's summaries do come
+    summary = next(text for text in later if "Hello to the newcomer." in text)  # DI's summaries do come
+    assert "each the words of the seat that sent it (a player, not the host)" in summary
+    assert "\n    > Hello to the newcomer.\n" in summary  # quoted, as every relayed press is
     assert not any("Between us" in text for text in later), later
     assert len(left) == 1 and "> Between us: I will attack blue's cities first." in left[0], left  # to CY, who left
 

@@ -96,6 +96,9 @@ def _game_digests(path: Path, queue: Queue, from_address: str) -> int:
     moment = now()
     with locked(path):
         done = told(path)
+        for reader in readers:  # a summary kept under the seat alone (an older pbem's): its holder's now
+            if reader.seat is not None and reader.key not in done and reader.seat in done:
+                done[reader.key] = done.pop(reader.seat)
         out = []
         for reader in readers:
             if game.over and reader.seat is not None:  # the end's own mail tells a seat the rest (pbem.mail.final)
@@ -157,8 +160,9 @@ def summary(game: Game, entries: list[Entry], news: list[Press], lang: str) -> t
     else:
         what, text = said.say(Msg("the day's summary: press")), ""
     if news:
-        text += ("\n" if text else "") + said.say(Msg("Press since the last summary:")) + "\n"
+        text += ("\n" if text else "") + said.say(Msg("Press since the last summary, each the words of the seat "
+                                                      "that sent it (a player, not the host):")) + "\n"
         for p in news:
-            body = "\n".join("    " + line for line in p.text.split("\n"))
+            body = "\n".join("    > " + line for line in p.text.split("\n"))
             text += f"\n  {p.sender} -> {', '.join(p.to)} ({when_text(p.at, lang)}):\n{body}\n"
     return lead(f"{tag(game.game_id)} {what}"), text
