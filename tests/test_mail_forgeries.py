@@ -5,7 +5,8 @@
   player's quoted words; a plain Reply to it goes to its sender alone, never to every seat.
 * Private press that waits for a digest seat's daily summary: its player leaves and a
   stranger takes the seat; the stranger's summaries never tell it (the player who left is
-  given it with the leave's answer).
+  given it with the leave's answer); a summary an older pbem kept under the seat alone
+  becomes its holder's.
 * 64 forged ``join`` mails from 64 made-up addresses to one game: a real stranger's held join
   to that game still confirms, and a new stranger to another game still gets a code.
 """
@@ -133,3 +134,24 @@ def test_64_forged_joins_neither_evict_a_real_join_nor_shut_the_lobby_of_another
     assert [str(m["Subject"]) for m in mails_to(got, CY)] == ["[rattus ob] confirm join"]  # answered
     assert answered == STRANGERS_PER_GAME  # og's budget of answers to strangers in the hour; no more
     assert "already holds 16 'join' requests awaiting their codes" in flood, flood  # held no more
+
+
+def test_a_summary_kept_under_the_seat_alone_goes_on_for_its_holder(tmp_path: Path) -> None:
+    """A games folder from before summaries were kept by holder: the seat's line becomes its
+    holder's, so the holder's next summary still waits its day and tells nothing twice."""
+    host = Host(tmp_path)
+    ok("new", "og", "--players", "red,blue", "--email", f"red={ANN}", "--open", "1", "--mail", "digest",
+       "--games", host.games)
+    confirmed(host, BO, "join")
+    host.send(letter(ANN, "press all", "Told before the upgrade."))
+    host.run()
+    digest = host.games / "og" / "mail-digest.txt"
+    (line,) = [ln for ln in digest.read_text().splitlines() if ln.startswith("blue:")]
+    digest.write_text("blue " + line.split(" ", 1)[1] + "\n")  # the older form: the seat alone
+    host.send(letter(ANN, "press all", "Said after it."))
+    _out, got = host.run()
+    assert not [m for m in mails_to(got, BO) if "summary" in str(m["Subject"])]  # not due yet: the day goes on
+    _out, got = host.run(24)
+    (summary,) = [text_of(m) for m in mails_to(got, BO) if "summary" in str(m["Subject"])]
+    assert "Said after it." in summary and "Told before the upgrade." not in summary
+    assert [ln.split()[0] for ln in digest.read_text().splitlines()] == [f"blue:{BO}"]
