@@ -156,8 +156,9 @@ class Admission:
 
     def _lobby(self, mail: Mail, progress: Progress) -> Verdict | None:
         """A lobby command (join, leave, watch, unwatch, games, press) or the ``confirm CODE`` of a
-        held lobby wish or a keyed seat's held press, answered; None for any other message.  Its refusal goes to the
-        sender even if no game knows the address (progress.lobby), rate-limited as every answer."""
+        held lobby wish or of a keyed seat's held press, answered; None for any other message.
+        Its refusal goes to the sender even if no game knows the address (progress.lobby),
+        rate-limited as every answer (a stranger's, within the budget of the game it names)."""
         to = progress.to or ""
         found = code_in(mail.subject, body_text(mail.message))
         pressed = held_press(self.games, found.code) if found is not None else None
