@@ -1,8 +1,9 @@
 """Forged mail against press and the lobby, each as the forger would send it, then closed.
 
 * Press "from" a seat that holds a key (P8), imitating the host during the opening: held, its
-  code mailed to the seat's own address; relayed only once confirmed from there, framed as a
-  player's quoted words; a plain Reply to it goes to its sender alone, never to every seat.
+  code mailed to the seat's own address; relayed only once confirmed from there (or signed
+  with the seat's key, once), framed as a player's quoted words; a plain Reply to it goes to
+  its sender alone, never to every seat.
 * Private press that waits for a digest seat's daily summary: its player leaves and a
   stranger takes the seat; the stranger's summaries never tell it (the player who left is
   given it with the leave's answer); a summary an older pbem kept under the seat alone
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clitools import ok
+from clitools import cli, ok
 from lobbytools import Host, code_in, confirmed, letter, mails_to, text_of
 
 from pbem.host.press import read_press
@@ -86,6 +87,34 @@ def test_confirmed_press_is_framed_as_a_players_words_and_a_reply_goes_to_its_se
     out, _got = host.run()
     assert "refused:" in out and "awaits this code" in out, out
     assert len(read_press(host.games / "og")) == 2
+
+
+def test_press_signed_with_the_seats_key_is_relayed_at_once_and_once(tmp_path: Path) -> None:
+    """P8: red signs its press ('pbem sign-press'); the host relays it with no code mail. The
+    same press sent again (its lines wrapped anew by a mail client), or its words changed under
+    the signature, relays nothing."""
+    host = keyed_table(tmp_path)
+    words = tmp_path / "press.txt"
+    words.write_text("Blue, shall we share the north?\nI take Paris, you take Lyon.\n")
+    made = cli("sign-press", words, "--key", tmp_path / "red.key", "--game", "og", "--seat", "red", "--to", "all")
+    assert made.exit_code == 0 and "mail the text above, its last line too" in made.stderr
+    signed = made.stdout
+    assert signed.splitlines()[-1].startswith("sig ")
+    host.send(letter(ANN, "[rattus og] press all", signed))
+    _out, got = host.run()
+    for reader in (BO, CY):
+        (relayed,) = mails_to(got, reader)
+        assert "> I take Paris, you take Lyon." in text_of(relayed) and "sig " not in text_of(relayed)
+    assert [p.text for p in read_press(host.games / "og")] == ["Blue, shall we share the north?\nI take Paris, you "
+                                                               "take Lyon."]
+    assert "north?\nI take" in signed
+    host.send(letter(ANN, "[rattus og] press all", signed.replace("north?\nI take", "north? I take")))  # rewrapped
+    out, got = host.run()
+    assert "this signed press was relayed before (number 1 of game og)" in out, out
+    host.send(letter(ANN, "[rattus og] press all", signed.replace("Paris", "Nice")))  # the words changed
+    out, got = host.run()
+    assert "the press is signed, but not with red's key" in out, out
+    assert mails_to(got, BO) == [] and len(read_press(host.games / "og")) == 1
 
 
 def test_a_seats_next_holder_never_reads_the_press_that_waited_for_its_player(tmp_path: Path) -> None:

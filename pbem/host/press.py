@@ -18,6 +18,7 @@ chose at ``pbem new --press`` whether there is press (``on``), press to all only
 from __future__ import annotations
 
 import base64
+import hashlib
 import hmac
 import json
 import os
@@ -55,6 +56,7 @@ class Press(Record):
     to: tuple[str, ...]
     text: str
     holders: tuple[tuple[str, str], ...]  # (seat, its address when sent), for press to seats
+    signed: str  # a signed press's signature, hashed (P8: each is relayed once); "" if unsigned
 
     def holder(self, seat: str) -> str | None:
         """The address that held ``seat`` when this press was sent to it (None: none known)."""
@@ -80,7 +82,7 @@ def read_press(path: Path) -> list[Press]:
             data = json.loads(line)
             holders = tuple((str(seat), str(address)) for seat, address in data.get("holders", {}).items())
             out.append(Press(int(data["n"]), str(data["at"]), str(data["from"]), tuple(data["to"]), str(data["text"]),
-                             holders))
+                             holders, str(data.get("signed", ""))))
         except (ValueError, KeyError, TypeError):
             continue  # a line the disk cut short, ended by the next append
     return out
@@ -125,11 +127,14 @@ def checked(path: Path, players: tuple[str, ...], sender: str, to: tuple[str, ..
     return clean(text)
 
 
-def add(path: Path, players: tuple[str, ...], sender: str, to: tuple[str, ...], text: str) -> Press:
+def add(path: Path, players: tuple[str, ...], sender: str, to: tuple[str, ...], text: str,
+        signature: str | None = None) -> Press:
     """One message from the seat ``sender`` to ``to`` (``("all",)`` or seats), checked
     (:func:`checked`), then appended and synced under the game's lock, with the address
-    holding each seat it names."""
+    holding each seat it names; a signed one (P8, its ``signature`` checked by the caller)
+    once only."""
     body = checked(path, players, sender, to, text)
+    signed = hashlib.sha256(signature.encode("ascii")).hexdigest()[:32] if signature else ""
     emails = load_settings(path).emails
     holders = () if to == (ALL,) else tuple((s, normal_address(emails[s])) for s in to if s in emails)
     with locked(path):
@@ -139,7 +144,11 @@ def add(path: Path, players: tuple[str, ...], sender: str, to: tuple[str, ...], 
         if len(recent) >= PER_HOUR:
             raise StateError(Msg("{seat} has sent {limit} press messages in the last hour, the most a seat may; "
                                  "nothing was sent", seat=sender, limit=PER_HOUR), "P1")
-        press = Press((known[-1].n if known else 0) + 1, moment, sender, to, body, holders)
+        again = next((p for p in known if signed and p.signed == signed), None)
+        if again is not None:
+            raise StateError(Msg("this signed press was relayed before (number {number} of game {game}): a "
+                                 "signature is used once; nothing was sent", number=again.n, game=path.name), "P8")
+        press = Press((known[-1].n if known else 0) + 1, moment, sender, to, body, holders, signed)
         _append(path, press)
     return press
 
@@ -235,6 +244,8 @@ def _append(path: Path, press: Press) -> None:
                                "text": press.text}
     if press.holders:
         data["holders"] = dict(press.holders)
+    if press.signed:
+        data["signed"] = press.signed
     line = json.dumps(data, ensure_ascii=False, sort_keys=True)
     fd = os.open(file, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     try:

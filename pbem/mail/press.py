@@ -8,9 +8,11 @@ to the seats it names (``all``: every other seat), each in its mail mode: at onc
 a seat.
 
 A From is easy to forge.  Press in the name of a seat that holds a signing key (P8) is
-therefore held, not relayed: its one-time code goes to the seat's own address, and only
-``confirm CODE`` from there relays it (:func:`confirmed_press`), as a keyed seat's language
-change is held.  Every relayed mail says on its first line whose words follow ("Press from
+relayed at once only if its last line is ``sig SIGNATURE``, by the seat's key over the game,
+the seats and the words (:func:`pbem.fair.keys.press_message`; ``pbem sign-press`` writes
+it), each signature once.  Unsigned, it is held, not relayed: its one-time code goes to the
+seat's own address, and only ``confirm CODE`` from there relays it (:func:`confirmed_press`),
+as a keyed seat's language change is held.  Every relayed mail says on its first line whose words follow ("Press from
 red (a player, not the host)"), quotes them line by line, and carries the subject
 ``[rattus g] press red`` whether the press was to all or to one seat: a plain Reply is
 then press to its sender alone, never to every seat, so a press that imitates the host
@@ -19,9 +21,11 @@ then press to its sender alone, never to every seat, so a press that imitates th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from pbem.errors import FormatError, UnknownError
+from pbem.errors import FormatError, SignatureError, UnknownError
+from pbem.fair.keys import press_message, verify
 from pbem.host import press as kept
 from pbem.host.games import load_game
 from pbem.host.settings import load_settings
@@ -30,6 +34,8 @@ from pbem.mail.commands import Answer, seats_of, sender_seat
 from pbem.mail.lobby import Lobby
 from pbem.mail.outgoing import tag
 from pbem.referee.deadlines import when_text
+
+_SIG = re.compile(r"(?:\A|\n)[ \t]*sig\s+([A-Za-z0-9+/]{86}==)\Z")
 
 
 class Relayed(Answer):
@@ -61,9 +67,22 @@ def press_answer(games: Path, address: str, asked: Lobby) -> Relayed | Answer:
                               "message's text is the press; nothing was sent"), "P1")
     game = load_game(path)
     to = (kept.ALL,) if asked.arg == kept.ALL else tuple(s for s in asked.arg.split(",") if s)
-    if game.keys.get(seat) is not None:  # P8: relayed only once confirmed from the seat's address
-        return _held(path, seat, to, kept.hold(path, game.players, seat, to, asked.text), asked.text)
-    return _relayed(path, kept.add(path, game.players, seat, to, asked.text), own=True)
+    key = game.keys.get(seat)
+    if key is None:
+        return _relayed(path, kept.add(path, game.players, seat, to, asked.text), own=True)
+    text, signature = _signed(asked.text)  # P8: signed with the seat's key, or held for its code
+    if signature is None:
+        return _held(path, seat, to, kept.hold(path, game.players, seat, to, text), text)
+    if not verify(key, signature, press_message(game.game_id, seat, list(to), kept.clean(text))):
+        raise SignatureError(Msg("the press is signed, but not with {seat}'s key over this game, these seats and "
+                                 "these words ('pbem sign-press' signs all three); nothing was sent", seat=seat), "P8")
+    return _relayed(path, kept.add(path, game.players, seat, to, text, signature), own=False)
+
+
+def _signed(text: str) -> tuple[str, str | None]:
+    """The press's words and the signature of its last line (``sig SIGNATURE``), if it has one."""
+    found = _SIG.search(text.rstrip())
+    return (text.rstrip()[: found.start()], found.group(1)) if found else (text, None)
 
 
 def confirmed_press(games: Path, path: Path, code: str, sender: str) -> Relayed:

@@ -98,3 +98,17 @@ def confirm_line(code: str, key_path: Path) -> tuple[str, str]:
                               "'pbem confirm' in the host's mail", code=repr(code)), "P8")
     key = load_private_key(key_path)
     return f"confirm {code.upper()} {sign(key, confirm_message(code))}", public_text(key)
+
+
+def press_line(text: str, key_path: Path, game: str, seat: str, to: str) -> tuple[str, str]:
+    """P8: the ``sig SIGNATURE`` line that ends the press ``text`` of ``seat`` (a seat that holds
+    the key) to ``to`` (``all``, or seats: ``blue,green``) in ``game``, so that the host relays it
+    at once (``pbem sign-press``), and the key's public text."""
+    from pbem.fair.keys import press_message  # the one caller of it on a player's side
+
+    readers = [s for s in to.lower().split(",") if s]
+    if not readers or ("all" in readers and readers != ["all"]):
+        raise FormatError(Msg("--to {to}: 'all', or the seats the press is for, e.g. 'blue' or 'blue,green'",
+                              to=repr(to)), "P1")
+    key = load_private_key(key_path)
+    return f"sig {sign(key, press_message(game, seat, readers, text))}", public_text(key)
