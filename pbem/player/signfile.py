@@ -6,7 +6,16 @@ import re
 from pathlib import Path
 
 from pbem.errors import FormatError, InternalError, SignatureError
-from pbem.fair.keys import confirm_message, fingerprint, load_private_key, move_message, public_text, sign, verify
+from pbem.fair.keys import (
+    confirm_message,
+    fingerprint,
+    load_private_key,
+    move_message,
+    press_message,
+    public_text,
+    sign,
+    verify,
+)
 from pbem.files import read_limited, write_atomic
 from pbem.i18n import Msg
 from pbem.i18n.names import own_map
@@ -104,8 +113,6 @@ def press_line(text: str, key_path: Path, game: str, seat: str, to: str) -> tupl
     """P8: the ``sig SIGNATURE`` line that ends the press ``text`` of ``seat`` (a seat that holds
     the key) to ``to`` (``all``, or seats: ``blue,green``) in ``game``, so that the host relays it
     at once (``pbem sign-press``), and the key's public text."""
-    from pbem.fair.keys import press_message  # the one caller of it on a player's side
-
     readers = [s for s in to.lower().split(",") if s]
     if not readers or ("all" in readers and readers != ["all"]):
         raise FormatError(Msg("--to {to}: 'all', or the seats the press is for, e.g. 'blue' or 'blue,green'",
