@@ -1,4 +1,5 @@
-"""A player signs their move file (PROTOCOL.md P8): ``pbem sign MOVE --key KEY``."""
+"""A player signs their move file (PROTOCOL.md P8): ``pbem sign MOVE --key KEY``; a seat that
+holds a key signs its press: ``pbem sign-press``."""
 
 from __future__ import annotations
 
