@@ -212,7 +212,8 @@ def test_a_stranger_joins_in_ukrainian_and_reads_it_from_then_on(tmp_path: Path)
     host.send(letter(ANN, "press blue", "Szia!"))
     _out, got = host.run()
     relayed = [m for m in mails_to(got, BO) if "Szia!" in text_of(m)]
-    assert len(relayed) == 1 and "Повідомлення від red лише для вас у грі og" in text_of(relayed[0])
+    assert len(relayed) == 1
+    assert text_of(relayed[0]).startswith("Повідомлення від red (гравця, не ведучого) лише для вас у грі og")
     assert str(relayed[0]["Subject"]) == "[rattus og] press red"  # a plain Reply answers red alone
 
 
@@ -275,17 +276,26 @@ def test_list_says_which_seats_wait_and_misses_no_mail_for_them(tmp_path: Path) 
     assert "no mail in flight" not in out  # nobody is mailed before the game is full
 
 
-def test_forged_joins_from_many_addresses_mail_at_most_the_strangers_hourly_codes(tmp_path: Path) -> None:
+def test_forged_joins_from_many_addresses_mail_at_most_the_games_hourly_codes(tmp_path: Path) -> None:
     """A forger writes 'join og' "from" 70 addresses no game lists: the host mails at most
-    STRANGERS_PER_HOUR codes among them all in the hour (each address its own too), and the
+    STRANGERS_PER_GAME codes among them all in the hour (each address its own too), and the
     seat's holder, an address the game lists, is still answered."""
-    from pbem.mail.ratelimit import STRANGERS_PER_HOUR
+    from pbem.mail.ratelimit import STRANGERS_PER_GAME
 
     host = made(tmp_path)
-    host.send(*(letter(f"victim{i}@far.example", "join og") for i in range(STRANGERS_PER_HOUR + 10)))
+    host.send(*(letter(f"victim{i}@far.example", "join og") for i in range(70)))
     _out, got = host.run()
-    assert len(got) == STRANGERS_PER_HOUR
+    assert len(got) == STRANGERS_PER_GAME
     assert load_settings(host.games / "og").waiting() == ["blue"]  # nobody seated
     host.send(letter(ANN, "games"))
     _out, got = host.run()
     assert len(mails_to(got, ANN)) == 1
+
+
+def test_strangers_to_many_games_are_answered_at_most_the_hosts_hourly_ceiling(tmp_path: Path) -> None:
+    """Forged Froms spread over seven games, ten each: every game's budget allows its ten, and
+    the host's ceiling, STRANGERS_PER_HOUR for all strangers together, stops the rest."""
+    from pbem.mail.ratelimit import STRANGERS_PER_GAME, STRANGERS_PER_HOUR, within
+
+    asked = [within(tmp_path, f"victim{i}@far.example", stranger=True, game=f"g{i % 7}") for i in range(70)]
+    assert STRANGERS_PER_GAME * 7 > STRANGERS_PER_HOUR == asked.count(True) and asked[-1] is False

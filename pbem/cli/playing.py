@@ -286,6 +286,31 @@ def confirm(code: str, key: Path, lang: str) -> None:
                        key=public), lang), err=True)
 
 
+@main.command("sign-press")
+@click.argument("text_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--key", "key", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Your private key file: the key your seat holds.")
+@click.option("--game", required=True, help="The game's id.")
+@click.option("--seat", required=True, help="Your seat (red, green, blue, yellow).")
+@click.option("--to", "to", required=True, help="'all', or the seats the press is for: blue or blue,green.")
+@lang_option
+def sign_press(text_file: Path, key: Path, game: str, seat: str, to: str, lang: str) -> None:
+    """Sign press for a seat that holds a key (P8): TEXT_FILE's words, then their 'sig' line, to
+    mail with the subject '[rattus GAME] press TO'.  The host relays signed press at once;
+    unsigned, it waits for a code mailed to your address."""
+    from pbem.fair.keys import fingerprint
+    from pbem.files import read_limited
+    from pbem.i18n import say
+    from pbem.player.signfile import press_line
+
+    text = read_limited(text_file, 64 * 1024, Msg("press file")).decode("utf-8", "replace").strip()
+    line, public = press_line(text, key, game, seat, to)
+    click.echo(text + "\n\n" + line)
+    click.echo(say(Msg("signed with the key {fingerprint}...: mail the text above, its last line too, from your "
+                       "address with the subject '[rattus {game}] press {to}'", fingerprint=fingerprint(public),
+                       game=game, to=to.lower()), lang), err=True)
+
+
 @main.command()
 @click.argument("query", required=False)
 @lang_option

@@ -200,6 +200,19 @@ def confirm_message(code: str) -> bytes:
     return f"{protocol.PROTOCOL} key confirmation {code.upper()}".encode("ascii")
 
 
+def press_message(game: str, seat: str, to: list[str], text: str) -> bytes:
+    """P8: what a seat that holds a key signs to have its press relayed at once: the ASCII text
+    ``pbem-rattus/v2 press`` and a space, then the canonical JSON of the game, the seat (``player``),
+    its readers (``to``: ``["all"]`` or seats) and its words, with no control character (as the
+    host keeps press) and every run of white space one space (a mail client may wrap lines)."""
+    import unicodedata  # lazily: only press is read so (pbem apply's start-up)
+
+    kept = "".join(ch for ch in text.replace("\r\n", "\n") if ch in " \t\n" or unicodedata.category(ch)[0] != "C")
+    words = " ".join(kept.split())
+    return f"{protocol.PROTOCOL} press ".encode("ascii") + protocol.canonical_json(
+        {"game": game, "player": seat, "text": words, "to": to})
+
+
 def fingerprint(public: str) -> str:
     return public[len(PUBLIC_PREFIX):][:12]
 

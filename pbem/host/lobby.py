@@ -34,7 +34,7 @@ from pbem.record import Record
 
 PENDING_NAME = "+lobby-pending.json"  # '+' is in no player's name: no seat's private file
 PENDING_LIMIT = 1024 * 1024
-PENDING_MAX = 64  # wishes held a game at most: the oldest goes first
+HELD_PER_KIND = 16  # wishes of one kind (join, leave, watch, unwatch) held a game at most; no more is held
 CODE_HOURS = 24  # a code's life
 WISHES = ("join", "leave", "watch", "unwatch")
 
@@ -86,18 +86,28 @@ def open_games(games: Path) -> list[tuple[Path, Settings]]:
 
 def hold(path: Path, kind: str, address: str, lang: str) -> Wish:
     """The wish checked as it would be confirmed now (a refusal at once, with nothing held),
-    then held under a new code for ``address`` (one a kind and address: the latest)."""
+    then held under a new code for ``address`` (one a kind and address: the latest).
+
+    A held wish is kept until its code is used or expires, never dropped for a newer one: a
+    flood of forged joins cannot push out a real stranger's.  A game holds at most
+    :data:`HELD_PER_KIND` wishes of a kind; beyond that the newest is refused, with nothing held."""
     address = normal_address(address)
     check(path, kind, address)
     with locked(path):
-        pending = _load(path)
+        moment = seconds(now())
+        pending = {c: w for c, w in _load(path).items() if moment <= int(w["until"])}  # expired codes go
         for old in [c for c, w in pending.items() if w["wish"] == kind and w["address"] == address]:
             del pending[old]
-        while len(pending) >= PENDING_MAX:
-            del pending[min(pending, key=lambda c: pending[c]["until"])]
+        if sum(1 for w in pending.values() if w["wish"] == kind) >= HELD_PER_KIND:
+            raise StateError(Msg.plural(
+                "game {game} already holds {n} '{word}' request awaiting its code, the most it holds at once; none "
+                "is dropped for a newer one, so ask again in a few hours (a code lasts {hours} hours); nothing was "
+                "changed",
+                "game {game} already holds {n} '{word}' requests awaiting their codes, the most it holds at once; "
+                "none is dropped for a newer one, so ask again in a few hours (a code lasts {hours} hours); nothing "
+                "was changed", HELD_PER_KIND, game=path.name, word=kind, hours=CODE_HOURS), "P1")
         code = base64.b32encode(secrets.token_bytes(10)).decode("ascii")
-        pending[code] = {"wish": kind, "address": address, "lang": lang,
-                         "until": seconds(now()) + CODE_HOURS * 3600}
+        pending[code] = {"wish": kind, "address": address, "lang": lang, "until": moment + CODE_HOURS * 3600}
         _save(path, pending)
     return Wish(kind, path.name, address, lang, code)
 

@@ -38,6 +38,7 @@ from pbem.errors import FormatError, PbemError, SignatureError, StaleError, Stat
 from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.keyconfirm import Confirmation, Held, code_in, confirm, hold, registers_key
 from pbem.host.lobby import held
+from pbem.host.press import held_in as held_press
 from pbem.host.private import PRIVATE_DIR, seat_view
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, record_seen, seen_ids
 from pbem.host.step import Applied
@@ -54,7 +55,7 @@ from pbem.mail.lobby import answer as lobby_answer
 from pbem.mail.lobby import confirmed, lobby_of
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
-from pbem.mail.press import press_answer
+from pbem.mail.press import confirmed_press, press_answer
 from pbem.mail.threads import thread_of
 from pbem.mail.verdict import Outcome, Progress, Verdict
 from pbem.mail.verdict import said as _said
@@ -155,10 +156,16 @@ class Admission:
 
     def _lobby(self, mail: Mail, progress: Progress) -> Verdict | None:
         """A lobby command (join, leave, watch, unwatch, games, press) or the ``confirm CODE`` of a
-        held lobby wish, answered; None for any other message.  Its refusal goes to the
-        sender even if no game knows the address (progress.lobby), rate-limited as every answer."""
+        held lobby wish or of a keyed seat's held press, answered; None for any other message.
+        Its refusal goes to the sender even if no game knows the address (progress.lobby),
+        rate-limited as every answer (a stranger's, within the budget of the game it names)."""
         to = progress.to or ""
         found = code_in(mail.subject, body_text(mail.message))
+        pressed = held_press(self.games, found.code) if found is not None else None
+        if found is not None and pressed is not None:  # P8: a keyed seat's press, confirmed from its address
+            progress.lobby = True
+            return _said(Outcome.ANSWERED, Msg("answered: {command} for {to}", command="confirm press", to=to),
+                         answer=confirmed_press(self.games, pressed, found.code, to))
         if found is not None:
             path = held(self.games, found.code)
             if path is not None or (found.signature is None and to not in self.players()):
@@ -166,6 +173,7 @@ class Admission:
                 if path is None:
                     raise UnknownError(Msg("no join, leave or watch awaits this code (a code is used once); "
                                            "nothing was changed"), "P1")
+                progress.game = path.name
                 answered = confirmed(self.games, path, found.code, to)
                 self._players = None  # an address seated or unseated: the registered addresses change
                 return _said(Outcome.ANSWERED, Msg("answered: {command} for {to}", command="confirm", to=to),
@@ -175,6 +183,8 @@ class Admission:
         progress.lobby = asked is not None
         if asked is None:
             return None
+        named = self.games / (asked.game or "+") / LOG_NAME  # a game that exists: its own budget of answers
+        progress.game = asked.game if asked.game is not None and named.is_file() else None
         answered = press_answer(self.games, to, asked) if asked.word == "press" else lobby_answer(
             self.games, to, asked)
         return _said(Outcome.ANSWERED, Msg("answered: {command} for {to}", command=asked.word, to=to),

@@ -103,7 +103,8 @@ class Answers:
                     return False  # no reply at all: nothing to count
             case _:
                 return False
-        return to is not None and not within(self.queue.path, to, stranger=to not in self.players())
+        stranger = to not in self.players()
+        return to is not None and not within(self.queue.path, to, stranger=stranger, game=progress.game)
 
     # --- one mail ------------------------------------------------------------------------
 

@@ -9,6 +9,13 @@ template, a Witch's look or press to a seat (P10); and its last summary once the
 over.  ``mail-digest.txt`` in the game's folder keeps, for each reader, the last entry and
 press a summary told and when it was queued (``READER SEQ AT PRESS``, the host's own, mode
 0600).
+
+A seat's summary is its holder's, never the seat's alone: its reader is ``SEAT:ADDRESS``, the
+seat with the address holding it, and the press to a seat it tells is the press sent while
+that address held the seat (:attr:`pbem.host.press.Press.holders`).  A stranger who takes a
+seat after its player left starts a summary of its own, and never reads the press that
+waited for the player before; the player who leaves is given that press with the leave's
+answer (:func:`left_press`).
 """
 
 from __future__ import annotations
@@ -18,8 +25,8 @@ from pathlib import Path
 
 from pbem.files import write_atomic
 from pbem.host.games import load_game
-from pbem.host.press import Press, read_press
-from pbem.host.settings import SETTINGS_NAME, load_settings
+from pbem.host.press import Press, read_press, waiting
+from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now, seconds
 from pbem.log.game import Game
@@ -75,7 +82,7 @@ class Reader(Record):
 
 def _readers(path: Path) -> list[Reader]:
     settings = load_settings(path)
-    seats = [Reader(s, a, settings.language(s), s) for s, a in settings.emails.items()
+    seats = [Reader(holder_key(s, a), a, settings.language(s), s) for s, a in settings.emails.items()
              if settings.mail_mode(s) == "digest"]
     return seats + [Reader(a, a, lang, None) for a, lang in sorted(settings.watchers.items())]
 
@@ -89,13 +96,15 @@ def _game_digests(path: Path, queue: Queue, from_address: str) -> int:
     moment = now()
     with locked(path):
         done = told(path)
+        for reader in readers:  # a summary kept under the seat alone (an older pbem's): its holder's now
+            if reader.seat is not None and reader.key not in done and reader.seat in done:
+                done[reader.key] = done.pop(reader.seat)
         out = []
         for reader in readers:
             if game.over and reader.seat is not None:  # the end's own mail tells a seat the rest (pbem.mail.final)
                 continue
             seq, at, last = done.get(reader.key, (0, "", 0))
-            news = [p for p in press if p.n > last and (p.public if reader.seat is None
-                                                         else p.for_seat(reader.seat) and p.sender != reader.seat)]
+            news = [p for p in press if p.n > last and _reads(p, reader)]
             if game.last_seq <= seq and not news:
                 continue
             if at and seconds(moment) - seconds(at) < DAY and not (game.over and reader.seat is None):
@@ -113,6 +122,32 @@ def _game_digests(path: Path, queue: Queue, from_address: str) -> int:
     return len(out)
 
 
+def holder_key(seat: str, address: str) -> str:
+    """A digest seat's reader in ``mail-digest.txt``: the seat and the address holding it."""
+    return f"{seat}:{normal_address(address)}"
+
+
+def _reads(press: Press, reader: Reader) -> bool:
+    """Whether ``reader``'s summary tells ``press``: press to all (but a seat's own); press to
+    a seat only to the address that held the seat when it was sent (never its next holder)."""
+    if press.public:
+        return press.sender != reader.seat
+    return reader.seat is not None and press.for_seat(reader.seat) and press.sender != reader.seat and (
+        press.holder(reader.seat) == normal_address(reader.address))
+
+
+def left_press(path: Path, address: str) -> list[Press]:
+    """The press to a digest seat of ``address`` that its summaries have not told yet: given
+    to the player who leaves the seat (never to the seat's next holder)."""
+    settings = load_settings(path)
+    done = told(path)
+    out: list[Press] = []
+    for seat in settings.players_of(address):
+        if settings.mail_mode(seat) == "digest":
+            out += waiting(path, seat, address, done.get(holder_key(seat, address), (0, "", 0))[2])
+    return out
+
+
 def summary(game: Game, entries: list[Entry], news: list[Press], lang: str) -> tuple[str, str]:
     """A summary's subject and text: the public report of ``entries`` and the board (P10: the
     public game only), then the press its reader may read."""
@@ -125,8 +160,9 @@ def summary(game: Game, entries: list[Entry], news: list[Press], lang: str) -> t
     else:
         what, text = said.say(Msg("the day's summary: press")), ""
     if news:
-        text += ("\n" if text else "") + said.say(Msg("Press since the last summary:")) + "\n"
+        text += ("\n" if text else "") + said.say(Msg("Press since the last summary, each the words of the seat "
+                                                      "that sent it (a player, not the host):")) + "\n"
         for p in news:
-            body = "\n".join("    " + line for line in p.text.split("\n"))
+            body = "\n".join("    > " + line for line in p.text.split("\n"))
             text += f"\n  {p.sender} -> {', '.join(p.to)} ({when_text(p.at, lang)}):\n{body}\n"
     return lead(f"{tag(game.game_id)} {what}"), text

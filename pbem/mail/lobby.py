@@ -28,11 +28,12 @@ from pbem.i18n import LANGS, N_, Msg, translator
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME
 from pbem.mail.commands import Answer, language_of, seats_of
+from pbem.mail.digest import left_press
 from pbem.mail.headers import Mail
 from pbem.mail.message import body_text
 from pbem.mail.outgoing import tag
 from pbem.record import Record
-from pbem.referee.deadlines import phrase
+from pbem.referee.deadlines import phrase, when_text
 
 WORDS = ("join", "leave", "games", "watch", "unwatch", "press")
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
@@ -160,6 +161,7 @@ def _game_for(games: Path, asked: Lobby) -> Path:
 
 def confirmed(games: Path, path: Path, code: str, sender: str) -> Answer:
     """``confirm CODE`` of a held wish: done, and said in the asker's language."""
+    waited = left_press(path, sender)  # a digest seat's untold press, for its holder if it leaves
     wish = lobby.confirm(path, code, sender)
     said = translator(wish.lang)
     if wish.kind == "join":
@@ -176,6 +178,11 @@ def confirmed(games: Path, path: Path, code: str, sender: str) -> Answer:
                                 "(P4) begins, and its first mail follows.", seat=seat, game=wish.game))
     else:
         text = said.say(Msg(DONE[wish.kind], game=wish.game))
+        if wish.kind == "leave" and waited:
+            text += "\n\n" + said.say(Msg("The press sent to you while you held the seat, which your daily "
+                                           "summary had not told yet:"))
+            text += "".join(f"\n\n{p.sender} ({when_text(p.at, wish.lang)}):\n" + "\n".join(
+                "> " + line for line in p.text.split("\n")) for p in waited)
     return Answer(f"{tag(wish.game)} {wish.kind}: ok", text + "\n", [])
 
 

@@ -46,7 +46,7 @@ class Progress(Slots):
     """What is known so far of one message, for a transport that keeps a message whose
     handling fails (it tells a registered sender, truthfully, whether the move was applied)."""
 
-    __slots__ = ("data", "ident", "lobby", "recorded", "seat", "sender", "to")
+    __slots__ = ("data", "game", "ident", "lobby", "recorded", "seat", "sender", "to")
 
     def __init__(self) -> None:
         self.data: bytes = b""
@@ -56,6 +56,7 @@ class Progress(Slots):
         self.seat: tuple[Path, str] | None = None  # the game folder and seat the sender's address holds
         self.recorded: tuple[str, int] | None = None  # (game, entry) once the log changed
         self.lobby = False  # a lobby command (pbem.mail.lobby): its refusal goes to any sender
+        self.game: str | None = None  # the existing game a lobby command names: its strangers' answers' budget
 
 
 def said(outcome: Outcome, line: str, refusal: PbemError | None = None, applied: Applied | None = None,

@@ -1,4 +1,5 @@
-"""A player signs their move file (PROTOCOL.md P8): ``pbem sign MOVE --key KEY``."""
+"""A player signs their move file (PROTOCOL.md P8): ``pbem sign MOVE --key KEY``; a seat that
+holds a key signs its press: ``pbem sign-press``."""
 
 from __future__ import annotations
 
@@ -6,7 +7,16 @@ import re
 from pathlib import Path
 
 from pbem.errors import FormatError, InternalError, SignatureError
-from pbem.fair.keys import confirm_message, fingerprint, load_private_key, move_message, public_text, sign, verify
+from pbem.fair.keys import (
+    confirm_message,
+    fingerprint,
+    load_private_key,
+    move_message,
+    press_message,
+    public_text,
+    sign,
+    verify,
+)
 from pbem.files import read_limited, write_atomic
 from pbem.i18n import Msg
 from pbem.i18n.names import own_map
@@ -98,3 +108,15 @@ def confirm_line(code: str, key_path: Path) -> tuple[str, str]:
                               "'pbem confirm' in the host's mail", code=repr(code)), "P8")
     key = load_private_key(key_path)
     return f"confirm {code.upper()} {sign(key, confirm_message(code))}", public_text(key)
+
+
+def press_line(text: str, key_path: Path, game: str, seat: str, to: str) -> tuple[str, str]:
+    """P8: the ``sig SIGNATURE`` line that ends the press ``text`` of ``seat`` (a seat that holds
+    the key) to ``to`` (``all``, or seats: ``blue,green``) in ``game``, so that the host relays it
+    at once (``pbem sign-press``), and the key's public text."""
+    readers = [s for s in to.lower().split(",") if s]
+    if not readers or ("all" in readers and readers != ["all"]):
+        raise FormatError(Msg("--to {to}: 'all', or the seats the press is for, e.g. 'blue' or 'blue,green'",
+                              to=repr(to)), "P1")
+    key = load_private_key(key_path)
+    return f"sig {sign(key, press_message(game, seat, readers, text))}", public_text(key)
