@@ -12,7 +12,7 @@ press a summary told and when it was queued (``READER SEQ AT PRESS``, the host's
 
 A seat's summary is its holder's, never the seat's alone: its reader is ``SEAT:ADDRESS``, the
 seat with the address holding it, and the press to a seat it tells is the press sent while
-that address held the seat (:attr:`pbem.host.press.Press.holders`).  A stranger who takes a
+that address held the seat (the ``holders`` of :class:`pbem.host.press.Press`).  A stranger who takes a
 seat after its player left starts a summary of its own, and never reads the press that
 waited for the player before; the player who leaves is given that press with the leave's
 answer (:func:`left_press`).
