@@ -123,8 +123,11 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
             if not AT.match(str(e.get("at"))) or e["at"] < last_at:
                 raise Refused(seq, "P7", "its 'at' is not a time, or earlier than the entry before")
             last_at = e["at"]
-            if kind in ("commit", "nonce", "move", "resign"):  # P7: a move names the entry it answers
+            if kind in ("commit", "nonce", "move", "resign", "away"):  # P7: a move names the entry it answers
                 answers, after = (0 if kind in ("commit", "nonce") else seq - 1), move.get("after", {})
+                while answers and after.get("seq") != answers and entries[answers].get("kind") == "away" \
+                        and entries[answers].get("player") != player:  # R8.5: another seat's absence changes no turn
+                    answers -= 1
                 if (type(after.get("seq")) is not int or after["seq"] != answers or player not in players
                         or len(after.get("hash", "")) < 16 or not hashes[answers].startswith(after["hash"])
                         or (move["player"], move["kind"]) != (player, kind)):
@@ -172,7 +175,7 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
                 if found["secret"] or H(TAG + b"/secret" + secret).hex() != first["secret"]["commitment"]:
                     raise Refused(seq, "P3", "the revealed secret does not match the commitment of entry 0")
                 found["secret"] = secret
-            elif kind not in ("abandon", "resign", "replace"):  # R8.4's seat changes: rules, not P3-P7
+            elif kind not in ("abandon", "resign", "replace", "away"):  # R8.4-R8.5: rules, not P3-P7
                 raise Refused(seq, "P7", f"unknown entry kind {kind!r}")
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
         raise Refused(seq, "P7", f"the entry is malformed ({type(err).__name__}: {err})") from None
