@@ -244,6 +244,10 @@ def applied_mails(
             subject, body, page = _every_text(report, seat, from_address)
         elif seat.turn or seat.private is not None:
             subject, body, page = _turn_text(report, seat, from_address)
+        elif seat.is_mover and player not in settings.no_receipts and not game.over:
+            out.append(_receipt(report, seat, lambda body: reply(  # text alone, no attachment
+                from_address, mail, checked_address(seat.address, Msg("a player's address")), body, message_id(0))))
+            continue
         else:
             continue  # nothing for this seat to do or see now
         if seat.is_mover:
@@ -263,6 +267,20 @@ def applied_mails(
                             said.gettext(ACCEPTED_TEXT) + "\n\n" + "\n".join(report.said(lang)[0]) + "\n",
                             message_id(0), lang))
     return out
+
+
+def _receipt(report: Report, seat: Seat, make: Callable[[str], EmailMessage]) -> EmailMessage:
+    """The mover's receipt (:func:`pbem.mail.receipt.receipt`), the reply ``make`` writes with its
+    text, with fewer lines of what the entries did until the whole mail is within its bytes."""
+    from pbem.mail.receipt import fits, receipt  # start-up: only a mover with no other mail
+
+    for room in (12, 6, 2, 0):
+        subject, body = receipt(report.applied, seat.player, seat.lang, room)
+        msg = make(body)
+        set_subject(msg, subject)
+        if fits(msg):
+            break
+    return msg
 
 
 def since_last_turn(game: Game, player: str) -> list[Entry]:
