@@ -90,7 +90,7 @@ def reply(msg: EmailMessage, sender: str, lines: list[str], how: str) -> bytes:
     out["Subject"] = "Re: " + str(msg["Subject"])
     out["Message-ID"] = make_msgid(domain=sender.split("@")[1])
     out["In-Reply-To"] = str(msg["Message-ID"])
-    out["References"] = str(msg["Message-ID"])
+    out["References"] = " ".join([*str(msg["References"] or "").split(), str(msg["Message-ID"])])  # as mutt does
     if how == "file":
         out.set_content("My move is attached.\n")
         out.add_attachment(("\n".join(lines) + "\n").encode(), maintype="text", subtype="plain", filename="move.txt")
@@ -134,7 +134,7 @@ class MailTable:
     by :class:`MailPlayer` from their own mails alone; every mail the host sends is kept."""
 
     def __init__(self, folder: Path, seats: dict[str, str], mode: str = "turn", seed: int = 1,
-                 langs: dict[str, str] | None = None) -> None:
+                 langs: dict[str, str] | None = None, options: tuple[str, ...] = ()) -> None:
         self.games, self.inbox, self.outbox = folder / "games", folder / "inbox", folder / "outbox"
         mailbox.Maildir(str(self.inbox), create=True)
         self.logs: dict[str, bytes] = {}  # each mail's public log as it stood when it was sent
@@ -146,7 +146,7 @@ class MailTable:
         first = next(iter(seats))
         pbem("new", "g", "--players", ",".join(seats), "--first", first, "--games", self.games, "--mail", mode,
              *(f"--email={s}={a}" for s, a in seats.items()),
-             *(f"--seat-lang={s}={lang}" for s, lang in (langs or {}).items()))
+             *(f"--seat-lang={s}={lang}" for s, lang in (langs or {}).items()), *options)
 
     def run(self, *extra: str) -> list[tuple[str, EmailMessage]]:
         """One ``pbem mail`` run (``extra``: its options, e.g. ``--now``); the mails it sent, each to its seat."""

@@ -64,7 +64,7 @@ def test_a_whole_game_by_mail_is_one_short_mail_a_turn(tmp_path: Path) -> None:
     for seat in THREE:
         turns, looked = own_turns(game, seat), looks(game, seat)
         mails = [m for s, m, started in t.sent if s == seat and started and not receipt(m)]
-        receipts = [m for s, m, started in t.sent if s == seat and started and receipt(m)]  # a turn (the last reveal too)
+        receipts = [m for s, m, started in t.sent if s == seat and started and receipt(m)]  # one a turn
         assert turns - looked - 1 <= len(receipts) <= turns + 1 and all(len(bytes(m)) <= 3000 for m in receipts)
         # one mail a part of the game and the end's; each Witch's look one more (R7.5)
         assert len(mails) == turns + looked + 1, (seat, len(mails), turns, looked)

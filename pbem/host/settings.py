@@ -178,8 +178,8 @@ def load_settings(game_dir: Path) -> Settings:
         or press not in PRESS_MODES or not isinstance(watchers, dict)
         or not all(isinstance(k, str) and v in LANGS for k, v in watchers.items())
     ):
-        raise TamperError(Msg("{path}: 'open_seats' and 'no_receipts' must list seats, 'press' be one of {modes}, 'watchers' map "
-                              "addresses to {langs}", path=str(path), modes=", ".join(PRESS_MODES),
+        raise TamperError(Msg("{path}: 'open_seats' and 'no_receipts' must list seats, 'press' be one of {modes}, "
+                              "'watchers' map addresses to {langs}", path=str(path), modes=", ".join(PRESS_MODES),
                               langs=", ".join(LANGS)))
     if (
         mail not in MAIL_MODES

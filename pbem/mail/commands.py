@@ -39,8 +39,9 @@ from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.mail import replies
-from pbem.mail.headers import UTF8, Mail
+from pbem.mail.headers import Mail
 from pbem.mail.message import body_text
+from pbem.mail.outgoing import octet_part
 from pbem.record import Record
 from pbem.views.rulesref import lookup
 from pbem.views.template import template
@@ -316,7 +317,7 @@ def attach(msg: EmailMessage, found: Answer) -> None:
     for name, data, subtype in found.files:
         if subtype == "png":
             msg.add_attachment(data, maintype="image", subtype="png", disposition="inline", filename=name)
-        elif subtype == "plain":  # a template: plain text, as every template mail carries it
-            msg.add_attachment(data, maintype="text", subtype="plain", params=UTF8, filename=name)
+        elif subtype == "plain":  # a template, in the text already: a file no client shows or quotes again
+            msg.add_attachment(data, **octet_part(name))
         else:
             msg.add_attachment(data, maintype="application", subtype=subtype, filename=name)

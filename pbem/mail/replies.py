@@ -22,6 +22,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from functools import partial
 from pathlib import Path
 
 from pbem.host.private import seat_view
@@ -245,8 +246,8 @@ def applied_mails(
         elif seat.turn or seat.private is not None:
             subject, body, page = _turn_text(report, seat, from_address)
         elif seat.is_mover and player not in settings.no_receipts and not game.over:
-            out.append(_receipt(report, seat, lambda body: reply(  # text alone, no attachment
-                from_address, mail, checked_address(seat.address, Msg("a player's address")), body, message_id(0))))
+            out.append(_receipt(report, seat, partial(reply, from_address, mail, checked_address(
+                seat.address, Msg("a player's address")), message_id=message_id(0))))  # text alone, no attachment
             continue
         else:
             continue  # nothing for this seat to do or see now
@@ -269,14 +270,14 @@ def applied_mails(
     return out
 
 
-def _receipt(report: Report, seat: Seat, make: Callable[[str], EmailMessage]) -> EmailMessage:
+def _receipt(report: Report, seat: Seat, make: Callable[..., EmailMessage]) -> EmailMessage:
     """The mover's receipt (:func:`pbem.mail.receipt.receipt`), the reply ``make`` writes with its
     text, with fewer lines of what the entries did until the whole mail is within its bytes."""
     from pbem.mail.receipt import fits, receipt  # start-up: only a mover with no other mail
 
     for room in (12, 6, 2, 0):
         subject, body = receipt(report.applied, seat.player, seat.lang, room)
-        msg = make(body)
+        msg = make(body=body)
         set_subject(msg, subject)
         if fits(msg):
             break
