@@ -143,6 +143,8 @@ class MailTable:
         self.nonces = {s: bytes([i + 1]) * 32 for i, s in enumerate(seats)}
         self.sent: list[tuple[str, EmailMessage, bool]] = []  # (seat, mail, sent once the game had started)
         self.styles = {s: 0 for s in seats}
+        self.langs = dict(langs or {})
+        self.others: list[EmailMessage] = []  # mails to an address no seat holds (an observer's, a stranger's)
         first = next(iter(seats))
         pbem("new", "g", "--players", ",".join(seats), "--first", first, "--games", self.games, "--mail", mode,
              *(f"--email={s}={a}" for s, a in seats.items()),
@@ -159,7 +161,10 @@ class MailTable:
         for key in sorted(box.iterkeys()):
             msg = message_from_bytes(box.get_bytes(key), policy=policy.default)
             assert isinstance(msg, EmailMessage)
-            seat = seat_of[parseaddr(str(msg["To"]))[1]]
+            seat = seat_of.get(parseaddr(str(msg["To"]))[1])
+            if seat is None:
+                self.others.append(msg)
+                continue
             self.players[seat].got.append(msg)
             self.logs[str(msg["Message-ID"])] = log
             self.sent.append((seat, msg, started))
@@ -186,9 +191,10 @@ class MailTable:
             self.styles[seat] += 1
         mailbox.Maildir(str(self.inbox)).add(reply(msg, player.address, lines, how))
 
-    def play(self, limit: int = 2000) -> None:
-        """The whole game: each seat answers every mail that asks it for something, until none does."""
-        new = self.run()
+    def play(self, limit: int = 2000, new: list[tuple[str, EmailMessage]] | None = None) -> None:
+        """The whole game: each seat answers every mail that asks it for something (``new``: those
+        of runs already made), until none does."""
+        new = self.run() if new is None else new
         for _ in range(limit):
             asked = [(seat, msg) for seat, msg in new if asks(msg) is not None]
             if not asked:

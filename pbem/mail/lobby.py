@@ -200,12 +200,13 @@ def games_answer(games: Path, address: str) -> Answer:
     found = lobby.open_games(games)
     for path, settings in found:
         game = load_game(path)
-        deadline = duration_text(game.deadline, lang) if game.deadline is not None else said.say(Msg("none"))
+        deadline = (Msg("deadline {time} a turn", time=duration_text(game.deadline, lang))
+                    if game.deadline is not None else Msg("no deadline"))
         langs = sorted({settings.language(seat) for seat in settings.emails}) or [said.say(Msg("no player yet"))]
-        lines.append("  " + said.say(Msg("{game}: {free} of {seats} seats open; deadline {deadline} a turn; its "
-                                         "players read {langs}; press: {press}", game=path.name,
-                                         free=len(settings.waiting()), seats=len(game.players), deadline=deadline,
-                                         langs=", ".join(langs), press=settings.press)))
+        lines.append("  " + said.say(Msg("{game}: {free} of {seats} seats open; {deadline}; its players read "
+                                         "{langs}; press: {press}", game=path.name, free=len(settings.waiting()),
+                                         seats=len(game.players), deadline=deadline, langs=", ".join(langs),
+                                         press=settings.press)))
     if not found:
         lines.append("  " + said.say(Msg("none now")))
     mine = seats_of(games, address)

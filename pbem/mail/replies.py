@@ -31,7 +31,7 @@ from pbem.host.step import Applied
 from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log
-from pbem.log.records import Entry, Move, Start
+from pbem.log.records import Away, Entry, Move, Start
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.headers import Mail, attach_part, checked_address, shared_part
 from pbem.mail.outgoing import (
@@ -236,6 +236,8 @@ def applied_mails(
     mover_told = False
     counter = iter(range(1, 10_000))
     settings = load_settings(report.folder)
+    # R8.5: another seat's absence changes nothing in a turn: no second 'your move' for it
+    others_away = all(isinstance(entry, Away) for entry in report.applied.entries)
     for player in game.players:
         if player not in emails:
             continue
@@ -243,7 +245,7 @@ def applied_mails(
         mover_told = mover_told or seat.is_mover
         if seat.mode == "every":
             subject, body, page = _every_text(report, seat, from_address)
-        elif seat.turn or seat.private is not None:
+        elif (seat.turn and not (others_away and not seat.is_mover)) or seat.private is not None:
             subject, body, page = _turn_text(report, seat, from_address)
         elif seat.is_mover and player not in settings.no_receipts and not game.over:
             out.append(_receipt(report, seat, partial(reply, from_address, mail, checked_address(
