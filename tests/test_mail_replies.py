@@ -15,9 +15,11 @@ import pytest
 from clitools import cli, ok
 from deadlinetools import new_game
 from lobbytools import Host, letter, text_of
+from mailtools import deliver, replies, setup_game
 from mutt import HOST, MailTable, asks, leaves, pbem, quoted, reply, shown
 
 from pbem.errors import Exit
+from pbem.host.settings import load_settings
 from pbem.i18n import translator
 from pbem.log.clock import at_of, now, seconds
 from pbem.mail.outgoing import REPLY_SUBJECT
@@ -109,6 +111,24 @@ def test_receipts_off_by_mail_stops_them_and_receipts_on_brings_them_back(tmp_pa
     command(t, seat, "Re: hello", "receipts on\n")  # the command on the text's first line
     assert "short receipt" in shown(t.run()[0][1])
     assert "no_receipts" not in (t.games / "g" / "host.yaml").read_text()
+
+
+def test_a_keyed_seat_turns_receipts_off_only_with_the_code_mailed_to_it(tmp_path: Path) -> None:
+    """P8: red holds a key, so a 'receipts off' from red's address (maybe forged) is held and its
+    code goes to red's own address; 'receipts off CODE' changes it."""
+    games, inbox = setup_game(tmp_path)  # red has a key, blue none
+    outbox = tmp_path / "outbox"
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)  # the invitations
+    mailbox.Maildir(str(outbox)).clear()
+    deliver(inbox, letter("red@example.org", "receipts off"))
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    (held,) = replies(outbox)
+    assert str(held["To"]) == "red@example.org" and "confirm: receipts off for red" in str(held["Subject"])
+    assert "no_receipts" not in (games / "g" / "host.yaml").read_text()
+    line = next(x.strip() for x in text_of(held).splitlines() if x.strip().startswith("receipts off "))
+    deliver(inbox, letter("red@example.org", "Re: " + str(held["Subject"]), line + "\n"))
+    ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)
+    assert load_settings(games / "g").no_receipts == ["red"]
 
 
 def test_an_absence_by_mail_gets_its_receipt(tmp_path: Path) -> None:
