@@ -32,9 +32,9 @@ def receipt(applied: Applied, player: str, lang: str, room: int = 12) -> tuple[s
             else Msg("Your move was recorded as entry {seq}.", seq=first.seq))
     done = [line for entry in applied.entries for line in entry_lines(game, entry, lang)]
     if len(done) > room:
-        more = len(done) - room + 1
-        done = [*done[:room - 1], said.say(Msg("... and {count} lines more: send 'history' for the whole game",
-                                               count=more))]
+        more = len(done) - max(room - 1, 0)
+        done = [*done[:max(room - 1, 0)], said.say(Msg("... and {count} lines more: send 'history' for the whole "
+                                                       "game", count=more))]
     subject = lead(f"{tag(game.game_id)} " + said.say(
         Msg("absence recorded as entry {seq}: nothing to do", seq=first.seq) if isinstance(first, Away)
         else Msg("recorded as entry {seq}: nothing to do", seq=first.seq)))
