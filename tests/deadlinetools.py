@@ -11,7 +11,7 @@ from clitools import ok
 
 from pbem.bots.randombot import bot_actions
 from pbem.host.create import NewGame, create
-from pbem.host.games import apply_move
+from pbem.host.games import apply_move, load_game
 from pbem.host.settings import Settings, save_settings
 from pbem.log.clock import at_of, pinned, seconds
 from pbem.log.game import Game
@@ -71,3 +71,18 @@ def away(games: Path, game: Game, player: str, when: str, days: int) -> Game:
     data = {"game": game.game_id, "player": player, "kind": "away", "after": after_of(game), "days": days}
     with pinned(when):
         return apply_move(games, parse_move(dump_yaml(data).encode())).game
+
+
+def moved_past_absences(games: Path) -> Path:
+    """R8.5: green and blue go away during red's turn, then red's move written before both is
+    recorded (another seat's absence leaves a move fresh); the log's path."""
+    game = new_game(games, absence=7)
+    written = after_of(game)
+    away(games, game, "green", at(1), 2)
+    away(games, load_game(games / "g"), "blue", at(2), 1)
+    assert game.state is not None
+    data = {"game": "g", "player": "red", "kind": "move", "after": written,
+            "actions": [a.to_dict() for a in bot_actions(game.state, random.Random(0))]}
+    with pinned(at(3)):
+        apply_move(games, parse_move(dump_yaml(data).encode()))
+    return games / "g" / LOG_NAME

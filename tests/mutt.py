@@ -90,7 +90,7 @@ def reply(msg: EmailMessage, sender: str, lines: list[str], how: str) -> bytes:
     out["Subject"] = "Re: " + str(msg["Subject"])
     out["Message-ID"] = make_msgid(domain=sender.split("@")[1])
     out["In-Reply-To"] = str(msg["Message-ID"])
-    out["References"] = str(msg["Message-ID"])
+    out["References"] = " ".join([*str(msg["References"] or "").split(), str(msg["Message-ID"])])  # as mutt does
     if how == "file":
         out.set_content("My move is attached.\n")
         out.add_attachment(("\n".join(lines) + "\n").encode(), maintype="text", subtype="plain", filename="move.txt")
@@ -134,7 +134,7 @@ class MailTable:
     by :class:`MailPlayer` from their own mails alone; every mail the host sends is kept."""
 
     def __init__(self, folder: Path, seats: dict[str, str], mode: str = "turn", seed: int = 1,
-                 langs: dict[str, str] | None = None) -> None:
+                 langs: dict[str, str] | None = None, options: tuple[str, ...] = ()) -> None:
         self.games, self.inbox, self.outbox = folder / "games", folder / "inbox", folder / "outbox"
         mailbox.Maildir(str(self.inbox), create=True)
         self.logs: dict[str, bytes] = {}  # each mail's public log as it stood when it was sent
@@ -143,10 +143,12 @@ class MailTable:
         self.nonces = {s: bytes([i + 1]) * 32 for i, s in enumerate(seats)}
         self.sent: list[tuple[str, EmailMessage, bool]] = []  # (seat, mail, sent once the game had started)
         self.styles = {s: 0 for s in seats}
+        self.langs = dict(langs or {})
+        self.others: list[EmailMessage] = []  # mails to an address no seat holds (an observer's, a stranger's)
         first = next(iter(seats))
         pbem("new", "g", "--players", ",".join(seats), "--first", first, "--games", self.games, "--mail", mode,
              *(f"--email={s}={a}" for s, a in seats.items()),
-             *(f"--seat-lang={s}={lang}" for s, lang in (langs or {}).items()))
+             *(f"--seat-lang={s}={lang}" for s, lang in (langs or {}).items()), *options)
 
     def run(self, *extra: str) -> list[tuple[str, EmailMessage]]:
         """One ``pbem mail`` run (``extra``: its options, e.g. ``--now``); the mails it sent, each to its seat."""
@@ -159,7 +161,10 @@ class MailTable:
         for key in sorted(box.iterkeys()):
             msg = message_from_bytes(box.get_bytes(key), policy=policy.default)
             assert isinstance(msg, EmailMessage)
-            seat = seat_of[parseaddr(str(msg["To"]))[1]]
+            seat = seat_of.get(parseaddr(str(msg["To"]))[1])
+            if seat is None:
+                self.others.append(msg)
+                continue
             self.players[seat].got.append(msg)
             self.logs[str(msg["Message-ID"])] = log
             self.sent.append((seat, msg, started))
@@ -186,9 +191,10 @@ class MailTable:
             self.styles[seat] += 1
         mailbox.Maildir(str(self.inbox)).add(reply(msg, player.address, lines, how))
 
-    def play(self, limit: int = 2000) -> None:
-        """The whole game: each seat answers every mail that asks it for something, until none does."""
-        new = self.run()
+    def play(self, limit: int = 2000, new: list[tuple[str, EmailMessage]] | None = None) -> None:
+        """The whole game: each seat answers every mail that asks it for something (``new``: those
+        of runs already made), until none does."""
+        new = self.run() if new is None else new
         for _ in range(limit):
             asked = [(seat, msg) for seat, msg in new if asks(msg) is not None]
             if not asked:

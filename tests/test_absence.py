@@ -9,12 +9,17 @@ Four seats, red first; a deadline of 72 h and a reminder 24 h before it (tests/d
 from __future__ import annotations
 
 import copy
+import random
 from pathlib import Path
 
+import pytest
+from audittools import minimal
 from clitools import cli, ok, snapshot
-from deadlinetools import HOUR, T0, at, away, move, new_game
+from deadlinetools import HOUR, T0, at, away, move, moved_past_absences, new_game
 from tampering import rechain, refused_at, write
 
+import pbem.host.create
+from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.host.games import load_game
 from pbem.log.clock import at_of, pinned, seconds
@@ -79,12 +84,55 @@ def test_no_reminder_is_due_while_the_seat_is_away(tmp_path: Path) -> None:
     assert "reminder queued for red" in out
 
 
-def test_a_seat_overdue_when_it_goes_away_is_not_timed_out_before_it_is_back(tmp_path: Path) -> None:
+def test_a_seat_past_its_deadline_can_no_longer_declare_an_absence_and_is_timed_out(tmp_path: Path) -> None:
+    """The ruling on R8.5: an absence is declared ahead of time; 8 h overdue, red's 'away 2' is
+    refused, changes no file, and the timeout (R8.2) comes as due."""
+    new_game(tmp_path, absence=7)
+    before = snapshot(tmp_path / "g")
+    with pinned(at(80)):
+        result = cli("apply", away_file(tmp_path, "red", 2), "--games", tmp_path)
+    assert result.exit_code == Exit.RULES and "R8.5" in result.stderr and "was due at" in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and snapshot(tmp_path / "g") == before
+    assert "1 timeout(s)" in ok("tick", "--now", at(80), "--games", tmp_path)
+
+
+def test_a_game_made_by_pbem_0_2_keeps_its_late_absences(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R8.5's ruling holds for games from pbem 0.3 on: a 0.2 host recorded an absence declared
+    after the deadline, and such a game still takes one and verifies, as it was played."""
+    monkeypatch.setattr(pbem.host.create, "__version__", "0.2.0")
+    new_game(tmp_path, absence=7)
+    with pinned(at(80)):
+        ok("apply", away_file(tmp_path, "red", 2), "--games", tmp_path)
+    assert "game g:" in ok("verify", tmp_path / "g" / LOG_NAME)
+
+
+def test_a_seat_declares_an_absence_up_to_the_last_second_of_its_turn(tmp_path: Path) -> None:
     game = new_game(tmp_path, absence=7)
-    game = away(tmp_path, game, "red", at(80), 2)  # 8 h overdue, not timed out yet: away until hour 128
-    assert due(game) == ("red", at(128))
-    assert "0 timeout(s)" in ok("tick", "--now", at(127), "--games", tmp_path)
-    assert "1 timeout(s)" in ok("tick", "--now", at(128), "--games", tmp_path)
+    game = away(tmp_path, game, "red", at(71.99), 1)  # 36 s before the deadline: still ahead of time
+    assert due(game) == ("red", at_of(seconds(at(72)) + 86400))
+
+
+def test_another_seats_absence_leaves_the_movers_move_fresh(tmp_path: Path) -> None:
+    """R8.5: green goes away during red's turn, then blue; the move red wrote before both (after
+    the entry that began red's turn) is recorded, not refused as stale, and every reader agrees."""
+    log = moved_past_absences(tmp_path)
+    game = load_game(tmp_path / "g")
+    assert [e["kind"] for e in game.entries[-3:]] == ["away", "away", "move"] and game.entries[-1].player == "red"
+    ok("verify", log)
+    assert minimal(log)[0] == Exit.STATE  # tools/audit_min.py: P7 holds; the audit waits for the secret
+
+
+def test_a_move_written_before_the_movers_own_absence_or_another_entry_is_still_stale(tmp_path: Path) -> None:
+    game = new_game(tmp_path, absence=7)
+    written = after_of(game)
+    away(tmp_path, game, "red", at(1), 2)  # red's own absence: red writes the move after it
+    assert game.state is not None
+    data = {"game": "g", "player": "red", "kind": "move", "after": written,
+            "actions": [a.to_dict() for a in bot_actions(game.state, random.Random(0))]}
+    (tmp_path / "red.yaml").write_text(dump_yaml(data))
+    with pinned(at(3)):
+        result = cli("apply", tmp_path / "red.yaml", "--games", tmp_path)
+    assert result.exit_code == Exit.STALE and "P7" in result.stderr
 
 
 # --- the allowance --------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import pytest
 import yaml
 from audittools import EXAMPLE, EXAMPLES, ROOT, TOOL_MODULE, pbem, tampered
 from clitools import ok
+from deadlinetools import moved_past_absences
 from pagetools import ARTIFACTS, audit_text, audited, open_page
 from tampering import Entries, first, rechain, write
 
@@ -92,6 +93,16 @@ def test_every_tampered_log_gets_the_minimal_verifiers_answer(browser: Any, end_
             assert seen["verdict"] == seen["lines"][-1] and seen["verdict"].startswith("verdict: REFUSED.")
     assert refused == 25  # the other five are the rules' edits the verifier says it does not replay
     assert all(u.startswith("file:") for u in browser.requests)
+
+
+def test_a_log_with_absences_gets_the_minimal_verifiers_answer(browser: Any, end_3p: Path, tmp_path: Path) -> None:
+    """R8.5: absences, and a move written before another seat's absence, pass P7 in the page as in
+    tools/audit_min.py (the audit then waits for the secret)."""
+    log = moved_past_absences(tmp_path / "games")
+    open_page(browser, end_3p, READY)
+    audited(browser)
+    seen = audit_text(browser, log.read_text(encoding="utf-8"), log.name)
+    assert {"code": seen["code"], "lines": seen["lines"]} == minimal(log) and seen["code"] == 10, seen["lines"]
 
 
 def refusal(browser: Any, es: Entries, tmp_path: Path) -> tuple[int, str, str]:

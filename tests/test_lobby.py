@@ -193,7 +193,7 @@ def test_games_lists_the_open_games_and_the_senders_own(tmp_path: Path) -> None:
     host.send(letter(ANN, "games"))
     _out, got = host.run()  # the new game's invitation goes to ANN too: the answer is told apart by its subject
     said = text_of(next(m for m in mails_to(got, ANN) if "your games and the open games" in str(m["Subject"])))
-    assert "og: 1 of 2 seats open, press: public" in said
+    assert "og: 1 of 2 seats open; no deadline; its players read en; press: public" in said
     assert "full (your seat: red): the opening (P4): your part is awaited" in said
     assert "og (your seat: red): waiting for players" in said
 

@@ -63,7 +63,9 @@ def test_a_whole_game_by_mail_is_one_short_mail_a_turn(tmp_path: Path) -> None:
     counted = []
     for seat in THREE:
         turns, looked = own_turns(game, seat), looks(game, seat)
-        mails = [m for s, m, started in t.sent if s == seat and started]
+        mails = [m for s, m, started in t.sent if s == seat and started and not receipt(m)]
+        receipts = [m for s, m, started in t.sent if s == seat and started and receipt(m)]  # one a turn
+        assert turns - looked - 1 <= len(receipts) <= turns + 1 and all(len(bytes(m)) <= 3000 for m in receipts)
         # one mail a part of the game and the end's; each Witch's look one more (R7.5)
         assert len(mails) == turns + looked + 1, (seat, len(mails), turns, looked)
         counted.append((len(mails) - looked, turns))
@@ -73,6 +75,11 @@ def test_a_whole_game_by_mail_is_one_short_mail_a_turn(tmp_path: Path) -> None:
     sizes = [len(bytes(m)) for _s, m, _st in t.sent]
     assert statistics.median(sizes) <= 60 * 1024 and max(sizes) <= 200 * 1024, (statistics.median(sizes), max(sizes))
     assert "verdict: FAIR" in pbem("audit", t.games / "g" / "log.yaml")
+
+
+def receipt(msg: EmailMessage) -> bool:
+    """A receipt of the reader's own move (pbem.mail.receipt): its text alone, nothing asked."""
+    return "recorded as entry" in str(msg["Subject"]) and len(leaves(msg)) == 1
 
 
 def test_a_mailed_move_is_logged_before_any_reply_is_composed(tmp_path: Path) -> None:

@@ -242,7 +242,9 @@ def two_worlds(one: World, tmp: Path, monkeypatch: pytest.MonkeyPatch, rounds: i
     secret = bytes.fromhex("ab" * 32)
     faces = host_faces(game, secret)
     monkeypatch.setattr(protocol, "deal", other_faces)
-    two = story(tmp / "two", rounds + 2)  # green's two silent days while away write no summary
-    assert two.rounds == rounds + 2 and summaries(two)[:rounds] == told
+    # no summary for the opening's first round (its commitments are no day's news) nor for green's
+    # two silent days while away
+    two = story(tmp / "two", rounds + 3)
+    assert two.rounds == rounds + 3 and summaries(two)[:rounds] == told
     other = host_faces(load_game(two.host.games / "og"), secret)
     return sum(faces.look(protocol.PUBLIC_NAMES[i]) != other.look(protocol.PUBLIC_NAMES[i]) for i in hidden)

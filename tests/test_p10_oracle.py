@@ -69,7 +69,7 @@ def position(seed: int) -> tuple[Game, Faces, Faces]:
         game_id="p10", players=state.players, board=default_board(), catalogue=default_catalogue(),
         first_named=None, secret_commitment="00" * 32, made=Made.SUPPLIED, edition=Edition.STANDARD,
         data_hash="00" * 32, bots={}, deadline=None, reminder=None, whole_turns=True, whole_first_turn=True,
-        absence=None,
+        absence=None, absence_ruling=True,
     )
     first = Create(0, "2026-11-30T09:00:00Z", None, {"at": "2026-11-30T09:00:00Z"})
     game = Game(facts=facts, entries=[first], hashes=[ENTRY0], keys=Keys({}), state=state)

@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
 """A minimal auditor of a finished pbem game, independent of pbem: read it next to docs/protocol.md.
 
-Usage: python tools/audit_min.py LOG.yaml [LOG.yaml ...].  Standard library only, plus `cryptography`
-for a log with keys.  It checks steps 1-5 of docs/protocol.md section 5, not the rules of Rattus (no
-replay: `pbem audit` does that).  Exit codes are pbem's: 0 verified, 7 the log does not verify, 8 a
-signature fails, 10 no secret yet.  The last line is the verdict, word for word as `pbem audit` says it.
+Usage: python tools/audit_min.py LOG.yaml [LOG.yaml ...].  Standard library only (`cryptography` for keys).  It
+checks steps 1-5 of docs/protocol.md section 5, not the rules of Rattus (`pbem audit` replays them).  Exit codes are
+pbem's: 0 verified, 7 the log does not verify, 8 a signature fails, 10 no secret yet.  The last line is the verdict.
 """
 
 import base64, hashlib, hmac, itertools, json, pathlib, re, sys  # noqa: E401 (one line: this file stays under 300)
@@ -123,8 +122,10 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
             if not AT.match(str(e.get("at"))) or e["at"] < last_at:
                 raise Refused(seq, "P7", "its 'at' is not a time, or earlier than the entry before")
             last_at = e["at"]
-            if kind in ("commit", "nonce", "move", "resign"):  # P7: a move names the entry it answers
+            if kind in ("commit", "nonce", "move", "resign", "away"):  # P7: a move names the entry it answers
                 answers, after = (0 if kind in ("commit", "nonce") else seq - 1), move.get("after", {})
+                while answers and after.get("seq") != answers and entries[answers].get("kind") == "away" \
+                        and entries[answers].get("player") != player: answers -= 1  # R8.5: others' absences
                 if (type(after.get("seq")) is not int or after["seq"] != answers or player not in players
                         or len(after.get("hash", "")) < 16 or not hashes[answers].startswith(after["hash"])
                         or (move["player"], move["kind"]) != (player, kind)):
@@ -172,7 +173,7 @@ def check_entries(entries: list[Entry], hashes: list[str]) -> dict[str, Any]:
                 if found["secret"] or H(TAG + b"/secret" + secret).hex() != first["secret"]["commitment"]:
                     raise Refused(seq, "P3", "the revealed secret does not match the commitment of entry 0")
                 found["secret"] = secret
-            elif kind not in ("abandon", "resign", "replace"):  # R8.4's seat changes: rules, not P3-P7
+            elif kind not in ("abandon", "resign", "replace", "away"):  # R8.4-R8.5: rules, not P3-P7
                 raise Refused(seq, "P7", f"unknown entry kind {kind!r}")
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
         raise Refused(seq, "P7", f"the entry is malformed ({type(err).__name__}: {err})") from None

@@ -201,7 +201,7 @@ def away(game_id: str, words: tuple[str, ...], player: str, out: Path | None, fo
     log, path = game_log(games, game_id)
     entries, hashes = read_checked(log)
     game = game_at(entries, hashes, len(entries) - 1)
-    days = days_asked(list(words), now())
+    days = days_asked([w for word in words for w in word.split()], now())  # "until DATE" quoted as one word too
     judge(game, AwayMove.write(game.game_id, player, after_of(game), days), signatures=False)  # R8.5, or refused
     text = away_template(seat_view(path, game, player), days, lang=lang)
     if out is None:

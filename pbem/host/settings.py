@@ -66,6 +66,7 @@ class Settings:
     open_seats: list[str] = field(default_factory=list)  # seats opened to strangers ('pbem new --open')
     press: str = PRESS_MODES[0]  # PRESS_MODES: the host's choice at 'pbem new --press'
     watchers: dict[str, str] = field(default_factory=dict)  # an observer's address -> the language it reads
+    no_receipts: list[str] = field(default_factory=list)  # seats that asked for no receipt of their moves
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -91,6 +92,8 @@ class Settings:
             data["press"] = self.press
         if self.watchers:
             data["watchers"] = dict(sorted(self.watchers.items()))
+        if self.no_receipts:
+            data["no_receipts"] = sorted(self.no_receipts)
         return data
 
     def waiting(self) -> list[str]:
@@ -168,13 +171,15 @@ def load_settings(game_dir: Path) -> Settings:
     languages = data.get("languages", {})
     mail, mail_modes = data.get("mail", MAIL_MODES[0]), data.get("mail_modes", {})
     open_seats, press, watchers = data.get("open_seats", []), data.get("press", "on"), data.get("watchers", {})
+    no_receipts = data.get("no_receipts", [])
     if (
-        not isinstance(open_seats, list) or not all(isinstance(x, str) for x in open_seats)
+        not isinstance(open_seats, list) or not isinstance(no_receipts, list)
+        or not all(isinstance(x, str) for x in open_seats + no_receipts)
         or press not in PRESS_MODES or not isinstance(watchers, dict)
         or not all(isinstance(k, str) and v in LANGS for k, v in watchers.items())
     ):
-        raise TamperError(Msg("{path}: 'open_seats' must list seats, 'press' be one of {modes}, 'watchers' map "
-                              "addresses to {langs}", path=str(path), modes=", ".join(PRESS_MODES),
+        raise TamperError(Msg("{path}: 'open_seats' and 'no_receipts' must list seats, 'press' be one of {modes}, "
+                              "'watchers' map addresses to {langs}", path=str(path), modes=", ".join(PRESS_MODES),
                               langs=", ".join(LANGS)))
     if (
         mail not in MAIL_MODES
@@ -196,7 +201,8 @@ def load_settings(game_dir: Path) -> Settings:
                               high=f"{BOT_SECONDS[1] * 1000:.0f}", auto=REVEALS[0], manual=REVEALS[1],
                               langs=", ".join(LANGS), modes=", ".join(MAIL_MODES)))
     return Settings(dict(emails), host_key, mail_from, None if bot_ms is None else bot_ms / 1000, RevealWhen(reveal),
-                    dict(languages), str(mail), dict(mail_modes), list(open_seats), str(press), dict(watchers))
+                    dict(languages), str(mail), dict(mail_modes), list(open_seats), str(press), dict(watchers),
+                    list(no_receipts))
 
 
 # --- Message-IDs already applied ------------------------------------------------------------
@@ -277,6 +283,18 @@ def set_mail_mode(game_dir: Path, players: tuple[str, ...], seat: str, mode: str
         settings.mail_modes[seat] = mode
         save_settings(game_dir, settings)
     return before
+
+
+def set_receipts(game_dir: Path, players: tuple[str, ...], seat: str, on: bool) -> None:
+    """Whether ``seat`` gets a short receipt of each of its moves the host records (the
+    default) from now on, in host.yaml under the game's lock; no entry is written."""
+    if seat not in players:
+        raise FormatError(Msg("receipts for {seat}: give one of the players ({players}); nothing was changed",
+                              seat=seat, players=", ".join(players)), "P1")
+    with locked(game_dir):
+        settings = load_settings(game_dir)
+        settings.no_receipts = [s for s in settings.no_receipts if s != seat] + ([] if on else [seat])
+        save_settings(game_dir, settings)
 
 
 def check_registrations(

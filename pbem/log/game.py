@@ -50,6 +50,7 @@ class Facts(Record):
     whole_turns: bool  # R7.5: a move file holds the rest of its turn (games from pbem 0.2 on)
     whole_first_turn: bool  # R7.5 at the end of setup: the last placement's move holds turn 1 whole (0.3 on)
     absence: int | None  # R8.5: each seat's absence allowance in whole days (entry 0), or none
+    absence_ruling: bool  # R8.5's ruling: no absence once the turn is overdue (games from pbem 0.3 on)
 
 
 class Entropy(Slots):

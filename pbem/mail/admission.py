@@ -88,13 +88,17 @@ class Admission:
         self._players: dict[str, str] | None = None
         self.answers = Answers(games, from_address, self.queue, self.players)
 
-    def admit(self, inbound: Inbound, progress: Progress | None = None, screen: Admit | None = None) -> Verdict:
+    def admit(self, inbound: Inbound, progress: Progress | None = None, screen: Admit | None = None,
+              parsed: Admit | None = None) -> Verdict:
         """One message: decided and recorded (:meth:`decide`), then its replies composed and
-        spooled (:class:`pbem.mail.answers.Answers`), then counted as applied."""
+        spooled (:class:`pbem.mail.answers.Answers`), then counted as applied.  A transport's
+        ``screen`` sees the headers before the body is parsed, its ``parsed`` the whole message."""
         progress = Progress() if progress is None else progress
         progress.data = inbound.data
         mail = parse_mail(inbound.data, admit=screen)
         progress.sender = mail.sender
+        if parsed is not None:
+            parsed(mail)
         ident = progress.ident = message_key(inbound.data, mail.message_id)
         queue, key = self.queue, inbound.key
         batch = queue.batch_id(ident)

@@ -35,7 +35,7 @@ from pbem.host.step import Applied
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game
 from pbem.mail.accept import refused_text
-from pbem.mail.commands import Answer, attach, language_of, seat_template
+from pbem.mail.commands import Answer, attach, language_of, seat_template, sender_seat
 from pbem.mail.headers import Mail
 from pbem.mail.invite import invite_round
 from pbem.mail.outbox import Queue
@@ -43,7 +43,7 @@ from pbem.mail.press import Relayed
 from pbem.mail.ratelimit import PER_HOUR, within
 from pbem.mail.replies import Report, applied_mails, compose, octet_part, reply, set_subject, turn_subject
 from pbem.mail.resend import awaited_seats
-from pbem.mail.threads import note_threads
+from pbem.mail.threads import note_threads, thread_of
 from pbem.mail.verdict import Outcome, Progress, Verdict, said
 
 
@@ -160,7 +160,29 @@ class Answers:
             msg.add_attachment(current[2].encode("utf-8"), **octet_part(current[1]))
             if threads is not None:
                 threads.append((str(msg["Message-ID"]), game, seat[1]))
+        elif threads is not None and (awaited := self.awaited_seat(mail, to, seat)) is not None:
+            threads.append((str(msg["Message-ID"]), *awaited))  # a Reply with the corrected move is a move
         return msg
+
+    def awaited_seat(self, mail: Mail, to: str, seat: tuple[Path, str] | None) -> tuple[Game, str] | None:
+        """The game and the seat of the sender's address whose move the game awaits, if a refused
+        message came from one: the move's seat, else that of the host's mail it answered, else the
+        address's one seat here.  A Reply to the refusal then reads as that seat's move after the
+        game's last entry, as a Reply to its "your move" mail does."""
+        if seat is None:
+            noted = thread_of(self.games, mail)
+            try:
+                seat = ((game_dir(self.games, str(noted["game"])), str(noted["player"])) if noted is not None
+                        else sender_seat(self.games, to, None))
+                if seat[1] not in load_settings(seat[0]).players_of(to):
+                    return None
+            except PbemError:  # no game, or several: a Reply to the refusal names its own
+                return None
+        try:
+            game = load_game(seat[0])
+        except PbemError:
+            return None
+        return (game, seat[1]) if seat[1] in awaited_seats(game) else None
 
     @staticmethod
     def current_template(path: Path, player: str, lang: str = "en") -> tuple[Game, str, str] | None:

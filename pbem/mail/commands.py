@@ -8,7 +8,8 @@ from the sender's registered address (host.yaml); a sender who plays several gam
 one with the subject's tag, or is told which games there are.  ``language uk`` (``en``,
 ``hu``, ``el``, ``uk``) changes the language the sender's seat reads, in host.yaml, and is
 answered in the new language.  ``mail turn``, ``mail every`` or ``mail digest`` changes
-what the seat is mailed (:data:`pbem.host.settings.MAIL_MODES`).  For a seat that holds a
+what the seat is mailed (:data:`pbem.host.settings.MAIL_MODES`); ``receipts off`` (``on``)
+whether each move it sends is answered with a short receipt when recorded.  For a seat that holds a
 signing key (P8) either change is held, and made only by ``language uk CODE`` (``mail every
 CODE``) with the one-time code mailed to the seat's address (a forged From changes nothing).  A command that changes a
 setting changes it when the message is decided (:func:`settle`); its answer is composed after.
@@ -26,13 +27,21 @@ from pbem.errors import FormatError, PbemError, SignatureError, StateError, Unkn
 from pbem.host.games import load_game
 from pbem.host.keyconfirm import hold_setting, take_setting
 from pbem.host.private import seat_view
-from pbem.host.settings import MAIL_MODES, SETTINGS_NAME, load_settings, set_language, set_mail_mode
+from pbem.host.settings import (
+    MAIL_MODES,
+    SETTINGS_NAME,
+    load_settings,
+    set_language,
+    set_mail_mode,
+    set_receipts,
+)
 from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME
 from pbem.mail import replies
-from pbem.mail.headers import UTF8, Mail
+from pbem.mail.headers import Mail
 from pbem.mail.message import body_text
+from pbem.mail.outgoing import octet_part
 from pbem.record import Record
 from pbem.views.rulesref import lookup
 from pbem.views.template import template
@@ -40,15 +49,16 @@ from pbem.views.text import board_lines
 from pbem.views.timeline import history_lines, read_checked
 
 AWAY = "away"  # the command word of an absence (R8.5), which pbem.mail.away writes as the seat's move
-COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail", "standings", AWAY)
+COMMANDS = ("board", "template", "log", "history", "rules", "language", "mail", "receipts", "standings", AWAY)
+RECEIPTS = ("on", "off")  # 'receipts off': no short receipt of each move the host records
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
 _COMMAND = re.compile(r"^(board|template|log|history|standings|rules(?:\s+(\S{1,20}))?"
-                      r"|(?:language|mail)(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
+                      r"|(?:language|mail|receipts)(?:\s+(\S{1,20})(?:\s+([A-Za-z2-7]{16}))?)?)\s*\Z", re.IGNORECASE)
 _AWAY = re.compile(r"^away\s+(\S{1,20}(?:\s+\S{1,20})?)\s*\Z", re.IGNORECASE)  # R8.5: pbem.mail.away
 HELP = N_("Mail commands: send a message whose subject (or first line) is one of 'board', 'template', "
           "'log', 'history', 'rules R3.2', 'language uk' (en, hu, el, uk), 'mail turn', 'mail every', "
-          "'mail digest', or 'away 3' (or 'away until 2026-12-10': an absence, R8.5); if you play several "
-          "games, put '[rattus GAME]' in the subject.")
+          "'mail digest', 'receipts off' (or 'receipts on'), or 'away 3' (or 'away until 2026-12-10': an "
+          "absence, R8.5); if you play several games, put '[rattus GAME]' in the subject.")
 MAIL_WORDS = {
     "turn": N_("one mail when it is your turn, with what happened since your last turn"),
     "every": N_("a report of every entry, and your template when it is your turn"),
@@ -103,7 +113,10 @@ def command_of(mail: Mail) -> Command | None:
             if word == "mail" and (rule is None or rule.lower() not in MAIL_MODES):
                 raise FormatError(Msg("'mail' needs one of {choices}, e.g. 'mail every'. {help}",
                                       choices=", ".join(MAIL_MODES), help=Msg(HELP)), "P1")
-            if word in ("language", "mail") and rule is not None:
+            if word == "receipts" and (rule is None or rule.lower() not in RECEIPTS):
+                raise FormatError(Msg("'receipts' needs 'on' or 'off', e.g. 'receipts off'. {help}",
+                                      help=Msg(HELP)), "P1")
+            if word in ("language", "mail", "receipts") and rule is not None:
                 rule = rule.lower()
             return Command(word, rule, tag, found.group(4).upper() if found.group(4) else None)
     return None
@@ -167,6 +180,8 @@ def answer(games: Path, address: str, command: Command) -> Answer:
         return _language(path, player, command.rule, command.code)
     if command.word == "mail" and command.rule is not None:
         return _mail_mode(path, player, command.rule, command.code)
+    if command.word == "receipts" and command.rule is not None:
+        return _receipts(path, player, command.rule, command.code)
     lang = load_settings(path).language(player)  # every answer in the seat's language
     said = translator(lang)
     game = load_game(path)
@@ -205,7 +220,7 @@ def settle(games: Path, address: str, command: Command) -> None:
     (``language uk``) or what it is mailed (``mail every``), in host.yaml; other commands
     change nothing.  A seat that holds a key (P8) changes either only with the one-time
     code mailed to its address (without one, :func:`answer` holds the change)."""
-    if command.rule is None or command.word not in ("language", "mail"):
+    if command.rule is None or command.word not in ("language", "mail", "receipts"):
         return
     path, player = sender_seat(games, address, command.tag)
     game = load_game(path)
@@ -219,6 +234,8 @@ def settle(games: Path, address: str, command: Command) -> None:
                 change=f"{command.word} {command.rule}"), "P8")
     if command.word == "mail":
         set_mail_mode(path, game.players, player, command.rule)
+    elif command.word == "receipts":
+        set_receipts(path, game.players, player, command.rule == "on")
     else:
         set_language(path, game.players, player, command.rule)
 
@@ -234,6 +251,23 @@ def _mail_mode(path: Path, player: str, mode: str, code: str | None = None) -> A
                "game always come; 'log' sends the whole log. To change it, send 'mail' and one of {choices}.",
                what=Msg(MAIL_WORDS[mode]), choices=", ".join(MAIL_MODES))
     return Answer(said.say(subject), said.say(text) + "\n", [])
+
+
+def _receipts(path: Path, player: str, value: str, code: str | None = None) -> Answer:
+    """Whether the sender's seat gets a receipt of each move recorded (set by :func:`settle`),
+    said in its language.  A seat that holds a key (P8), asking without a code, has it held."""
+    if code is None and load_game(path).keys.get(player) is not None:
+        return _held(path, player, "receipts", value)
+    said = translator(load_settings(path).language(player))
+    subject = Msg("[rattus {game}] receipts {value} for {player}", game=path.name, player=player, value=value)
+    text = Msg(RECEIPTS_ON if value == "on" else RECEIPTS_OFF, player=player)
+    return Answer(said.say(subject), said.say(text) + "\n", [])
+
+
+RECEIPTS_ON = N_("From now on, {player}, the host answers each move of yours it records with a short receipt "
+                 "(no attachment). Send 'receipts off' to stop them.")
+RECEIPTS_OFF = N_("From now on, {player}, the host records your moves without a receipt: you hear from it when "
+                  "it is your turn again. Send 'receipts on' to have them back.")
 
 
 def _language(path: Path, player: str, lang: str, code: str | None = None) -> Answer:
@@ -262,6 +296,12 @@ def _held(path: Path, player: str, word: str, value: str) -> Answer:
         text = Msg("Seat {player} holds a signing key (P8), so its settings change only once confirmed from its "
                    "address. To read {language} from now on, reply with this line:", player=player,
                    language=LANG_NAMES[value])
+    elif word == "receipts":
+        subject = Msg("[rattus {game}] confirm: receipts {value} for {player}", game=path.name, player=player,
+                      value=value)
+        text = Msg("Seat {player} holds a signing key (P8), so its settings change only once confirmed from its "
+                   "address. To have 'receipts {value}' from now on, reply with this line:", player=player,
+                   value=value)
     else:
         subject = Msg("[rattus {game}] confirm: {player} to be mailed: {mode}", game=path.name, player=player,
                       mode=value)
@@ -284,7 +324,7 @@ def attach(msg: EmailMessage, found: Answer) -> None:
     for name, data, subtype in found.files:
         if subtype == "png":
             msg.add_attachment(data, maintype="image", subtype="png", disposition="inline", filename=name)
-        elif subtype == "plain":  # a template: plain text, as every template mail carries it
-            msg.add_attachment(data, maintype="text", subtype="plain", params=UTF8, filename=name)
+        elif subtype == "plain":  # a template, in the text already: a file no client shows or quotes again
+            msg.add_attachment(data, **octet_part(name))
         else:
             msg.add_attachment(data, maintype="application", subtype=subtype, filename=name)

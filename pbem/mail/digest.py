@@ -36,6 +36,7 @@ from pbem.mail.outbox import Queue
 from pbem.mail.outgoing import compose, lead, tag
 from pbem.record import Record
 from pbem.referee.deadlines import when_text
+from pbem.views.narrate import final_round_lines, result_lines
 from pbem.views.report import report_lines
 from pbem.views.text import board_lines
 
@@ -105,8 +106,8 @@ def _game_digests(path: Path, queue: Queue, from_address: str) -> int:
                 continue
             seq, at, last = done.get(reader.key, (0, "", 0))
             news = [p for p in press if p.n > last and _reads(p, reader)]
-            if game.last_seq <= seq and not news:
-                continue
+            if (game.last_seq <= seq or game.state is None) and not news:
+                continue  # the opening's commitments are no day's news: the summary after the start tells them
             if at and seconds(moment) - seconds(at) < DAY and not (game.over and reader.seat is None):
                 continue  # once a day; an observer's last summary, at the end, at once
             batch = queue.batch_id(f"digest:{game.game_id}:{reader.key}:{game.last_seq}:{len(press)}")
@@ -152,7 +153,13 @@ def summary(game: Game, entries: list[Entry], news: list[Press], lang: str) -> t
     """A summary's subject and text: the public report of ``entries`` and the board (P10: the
     public game only), then the press its reader may read."""
     said = translator(lang)
-    if entries:
+    if entries and game.over:  # the last page of the story: how it ended, and who won it
+        what = said.say(Msg("the end: the last summary, entries {first} to {last}", first=entries[0].seq,
+                            last=game.last_seq))
+        text = "\n".join([said.say(Msg("Game {game} is over. How it ended:", game=game.game_id)), "",
+                          *final_round_lines(game, lang, since=entries[0].seq), "", *result_lines(game, lang), "",
+                          *board_lines(game, notes=False, lang=lang)]) + "\n"
+    elif entries:
         what = said.say(Msg("the day's summary, entries {first} to {last}", first=entries[0].seq,
                             last=game.last_seq))
         text = "\n".join(report_lines(game, entries, private_hint=False, lang=lang)) + "\n\n" + "\n".join(

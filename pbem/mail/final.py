@@ -35,6 +35,7 @@ from pbem.mail.outgoing import end_name, octet_part
 from pbem.mail.replies import compose, tag
 from pbem.referee.audit import audit
 from pbem.rules import winner
+from pbem.views.narrate import final_round_lines, result_lines
 from pbem.views.text import audit_verdict, trust_lines
 
 _log = logging.getLogger("pbem.mail.host")
@@ -129,25 +130,18 @@ def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
     """The subject and the body of the last mail, in ``lang``: public facts only."""
     assert game.state is not None and game.secret is not None  # a revealed game is over
     said = translator(lang)
-    scores = game.state.scores()
     best = winner(game.state)
-    tied = [p for p in game.players if scores[p] == scores[best] and p != best]
-    if tied:
-        why = Msg("{winner} wins the tie with {tied} on {score}: a tie goes to whoever "
-                  "would have played soonest after the last turn (R6.5).", winner=best, tied=", ".join(tied),
-                  score=scores[best])
-    else:
-        why = Msg("{winner} wins with the highest score, {score} (R6.5).", winner=best, score=scores[best])
     try:
         findings = audit(game)
         verdict = audit_verdict(None, game, lang=lang)
     except PbemError as err:  # pragma: no cover - the host's own log always audits
         findings, verdict = [], audit_verdict(err, game, lang=lang)
     lines = [
-        said.say(Msg("Game {game} is over.", game=game.game_id)),
+        said.say(Msg("Game {game} is over. How it ended:", game=game.game_id)),
         "",
-        said.say(Msg("Final scores: {scores}.", scores=", ".join(f"{p} {scores[p]}" for p in game.players))),
-        said.say(why),
+        *final_round_lines(game, lang),  # the last page of the story first, then who won it
+        "",
+        *result_lines(game, lang),
         "",
         said.say(Msg("The host's secret, revealed in the log's last entry: {secret}", secret=game.secret.hex())),
         said.say(Msg("With it anyone can recompute the rat order, every token's face and every draw, and check "

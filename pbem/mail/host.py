@@ -59,7 +59,7 @@ from pbem.mail.headers import (
 )
 from pbem.mail.invite import invite
 from pbem.mail.ledger import ledger_for, maildir_messages
-from pbem.mail.lobby import screened
+from pbem.mail.lobby import asks_lobby, screened
 from pbem.mail.outbox import Queue, file_as_seen
 from pbem.mail.outgoing import safe_header
 from pbem.mail.ratelimit import within
@@ -88,6 +88,9 @@ class Processed:
     @property
     def quarantined(self) -> bool:
         return self.outcome is Outcome.QUARANTINED
+
+
+PLAIN_TYPES = ("text/plain", "multipart/alternative", "multipart/mixed")  # a person's mail
 
 
 class MailHost(Admission):
@@ -150,17 +153,30 @@ class MailHost(Admission):
                 progress.data = handle.read(HEADER_LIMIT + 4)  # its headers only: a registered sender is told
                 raise too_large()
             data = handle.read(MAIL_LIMIT + 1)
-        return self.admit(Inbound(data, key), progress, screen=self._admit)
+        return self.admit(Inbound(data, key), progress, screen=self._admit, parsed=self._stranger)
 
     def _admit(self, mail: Mail) -> None:
-        """Before the body is parsed: only registered players' mail is worth more work."""
+        """Before the body is parsed: only registered players' mail is worth more work, and a
+        stranger's whose subject is a lobby command, or a plain mail whose first line may be one
+        (:meth:`_stranger` reads it once parsed)."""
         if mail.automatic:
             return
         if mail.sender is None:
             raise Unwanted(Msg("the message has no single From address"))
-        if normal_address(mail.sender) not in self.players() and not screened(mail.subject):
-            raise Unwanted(Msg("{sender} is not registered for any game on this host",
-                               sender=safe_header(mail.sender, 80)))
+        if (normal_address(mail.sender) not in self.players() and not screened(mail.subject)
+                and mail.message.get_content_type() not in PLAIN_TYPES):
+            raise self._unwanted(mail.sender)
+
+    def _stranger(self, mail: Mail) -> None:
+        """Once parsed: a stranger's message is read only for a lobby command (or the code that
+        confirms one) in its subject or on its text's first line (:mod:`pbem.mail.lobby`)."""
+        if (not mail.automatic and mail.sender is not None and normal_address(mail.sender) not in self.players()
+                and not screened(mail.subject) and not asks_lobby(mail)):
+            raise self._unwanted(mail.sender)
+
+    @staticmethod
+    def _unwanted(sender: str) -> Unwanted:
+        return Unwanted(Msg("{sender} is not registered for any game on this host", sender=safe_header(sender, 80)))
 
     def _quarantine(
         self, inbox: Path, key: str, name: str, colon: str, err: Exception, progress: Progress,

@@ -167,7 +167,7 @@ def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, earlier: set
             return idents
         if int(size.group(1)) > MAIL_LIMIT:  # a registered sender is told, with the limit
             raise too_large()
-        verdict = host.admit(Inbound(data, key), progress, screen=host._admit)
+        verdict = host.admit(Inbound(data, key), progress, screen=host._admit, parsed=host._stranger)
     except (OSError, imaplib.IMAP4.abort):
         raise  # the connection, not the message: the run stops, the message is read next run
     except Exception as err:  # isolation: no message stops the run

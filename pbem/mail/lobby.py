@@ -23,6 +23,7 @@ from pathlib import Path
 from pbem.errors import FormatError, PbemError, UnknownError
 from pbem.host import lobby
 from pbem.host.games import game_dir, load_game
+from pbem.host.keyconfirm import code_in
 from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.i18n import LANGS, N_, Msg, translator
 from pbem.log.game import Game, Opening
@@ -33,12 +34,12 @@ from pbem.mail.headers import Mail
 from pbem.mail.message import body_text
 from pbem.mail.outgoing import tag
 from pbem.record import Record
-from pbem.referee.deadlines import phrase, when_text
+from pbem.referee.deadlines import duration_text, phrase, when_text
 
 WORDS = ("join", "leave", "games", "watch", "unwatch", "press")
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
 _LINE = re.compile(r"^(join|leave|games|watch|unwatch|press)(?:\s+([a-z0-9][a-z0-9_,-]{0,199}))?"
-                   r"(?:\s+([a-z]{2}))?\s*\Z", re.IGNORECASE)
+                   r"(?:\s+([a-z]{2}))?\s*[?!.]?\s*\Z", re.IGNORECASE)  # 'games?' asks too
 _SCREEN = re.compile(r"^(?:join|leave|games|watch|unwatch|press|confirm)\b", re.IGNORECASE)
 HELP = N_("Open games by mail: 'games' lists them (and your own games, with whose turn it is); 'join GAME' "
           "takes a seat, 'leave GAME' gives it up before the opening, 'watch GAME' and 'unwatch GAME' follow a "
@@ -79,6 +80,17 @@ def screened(subject: str) -> bool:
     starts with a lobby word or ``confirm`` (every other message of an address no game knows
     is quarantined unread, :class:`pbem.mail.host.MailHost`)."""
     return bool(_SCREEN.match(_bare(subject)[0]))
+
+
+def asks_lobby(mail: Mail) -> bool:
+    """Whether a parsed message is a lobby command or a ``confirm CODE`` in its subject or on
+    its text's first line: a stranger's other mail is not answered."""
+    try:
+        if lobby_of(mail) is not None:
+            return True
+    except FormatError:  # a lobby command with a wrong argument: answered with what is wrong
+        return True
+    return code_in(mail.subject, body_text(mail.message)) is not None
 
 
 def _bare(subject: str) -> tuple[str, str | None]:
@@ -194,9 +206,14 @@ def games_answer(games: Path, address: str) -> Answer:
     lines = [said.say(Msg("Open games (send 'join GAME' to take a seat):"))]
     found = lobby.open_games(games)
     for path, settings in found:
-        seats = len(load_game(path).players)
-        lines.append("  " + said.say(Msg("{game}: {free} of {seats} seats open, press: {press}", game=path.name,
-                                         free=len(settings.waiting()), seats=seats, press=settings.press)))
+        game = load_game(path)
+        deadline = (Msg("deadline {time} a turn", time=duration_text(game.deadline, lang))
+                    if game.deadline is not None else Msg("no deadline"))
+        langs = sorted({settings.language(seat) for seat in settings.emails}) or [said.say(Msg("no player yet"))]
+        lines.append("  " + said.say(Msg("{game}: {free} of {seats} seats open; {deadline}; its players read "
+                                         "{langs}; press: {press}", game=path.name, free=len(settings.waiting()),
+                                         seats=len(game.players), deadline=deadline, langs=", ".join(langs),
+                                         press=settings.press)))
     if not found:
         lines.append("  " + said.say(Msg("none now")))
     mine = seats_of(games, address)

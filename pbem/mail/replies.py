@@ -22,6 +22,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from functools import partial
 from pathlib import Path
 
 from pbem.host.private import seat_view
@@ -30,7 +31,7 @@ from pbem.host.step import Applied
 from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log
-from pbem.log.records import Entry, Move, Start
+from pbem.log.records import Away, Entry, Move, Start
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.headers import Mail, attach_part, checked_address, shared_part
 from pbem.mail.outgoing import (
@@ -235,6 +236,8 @@ def applied_mails(
     mover_told = False
     counter = iter(range(1, 10_000))
     settings = load_settings(report.folder)
+    # R8.5: another seat's absence changes nothing in a turn: no second 'your move' for it
+    others_away = all(isinstance(entry, Away) for entry in report.applied.entries)
     for player in game.players:
         if player not in emails:
             continue
@@ -242,8 +245,12 @@ def applied_mails(
         mover_told = mover_told or seat.is_mover
         if seat.mode == "every":
             subject, body, page = _every_text(report, seat, from_address)
-        elif seat.turn or seat.private is not None:
+        elif (seat.turn and not (others_away and not seat.is_mover)) or seat.private is not None:
             subject, body, page = _turn_text(report, seat, from_address)
+        elif seat.is_mover and player not in settings.no_receipts and not game.over:
+            out.append(_receipt(report, seat, partial(reply, from_address, mail, checked_address(
+                seat.address, Msg("a player's address")), message_id=message_id(0))))  # text alone, no attachment
+            continue
         else:
             continue  # nothing for this seat to do or see now
         if seat.is_mover:
@@ -263,6 +270,20 @@ def applied_mails(
                             said.gettext(ACCEPTED_TEXT) + "\n\n" + "\n".join(report.said(lang)[0]) + "\n",
                             message_id(0), lang))
     return out
+
+
+def _receipt(report: Report, seat: Seat, make: Callable[..., EmailMessage]) -> EmailMessage:
+    """The mover's receipt (:func:`pbem.mail.receipt.receipt`), the reply ``make`` writes with its
+    text, with fewer lines of what the entries did until the whole mail is within its bytes."""
+    from pbem.mail.receipt import fits, receipt  # start-up: only a mover with no other mail
+
+    for room in (12, 6, 2, 0):
+        subject, body = receipt(report.applied, seat.player, seat.lang, room)
+        msg = make(body=body)
+        set_subject(msg, subject)
+        if fits(msg):
+            break
+    return msg
 
 
 def since_last_turn(game: Game, player: str) -> list[Entry]:

@@ -39,6 +39,7 @@ from pbem.log.records import Standin, Start, Timeout
 from pbem.mail.host import MailHost, host_address
 from pbem.mail.outgoing import lead, octet_part, turn_subject
 from pbem.mail.replies import attach_page, composer_page, log_name, log_text, move_text, page_text, tag
+from pbem.mail.threads import note_threads
 from pbem.referee.deadlines import due, phrase, remind_at
 from pbem.referee.seatview import SeatView
 from pbem.views.narrate import entry_lines
@@ -139,6 +140,9 @@ def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:
                 continue
             batch = host.queue.game_batch("notice", game, seq)
             messages = _notice(host, game, seq, emails, batch, load_settings(path).language)
+            if game.to_move in emails and _answered_up_to(game, seq) == game.last_seq:  # a Reply is a move
+                note_threads(host.queue.path, [(str(m["Message-ID"]), game, game.to_move) for m in messages
+                                               if str(m["To"]) == emails[game.to_move]])
             spooled = bool(messages) and host.queue.put(batch, f"notice {seq}", messages)
             _note(path, f"notice {seq}")
             if spooled:
@@ -154,7 +158,9 @@ def _mail(host: MailHost, path: Path, game: Game, lines: list[str]) -> int:
             if player in emails:
                 batch = host.queue.game_batch("remind", game, game.turn_since)
                 lang = load_settings(path).language(player)
-                if host.queue.put(batch, item, [_reminder(host, game, player, emails[player], batch, lang)]):
+                reminder = _reminder(host, game, player, emails[player], batch, lang)
+                note_threads(host.queue.path, [(str(reminder["Message-ID"]), game, player)])  # a Reply is a move
+                if host.queue.put(batch, item, [reminder]):
                     queued += 1
                     lines.append(f"{game.game_id}: reminder queued for {player} (due {found[1]})")
                 else:  # said as it is: nothing new goes out

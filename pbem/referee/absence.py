@@ -8,9 +8,10 @@ first: then the whole days not begun return to the allowance.
 
 Every reader computes the same from the entries' ``at`` alone (:func:`absences`): a turn's
 deadline (R8.1) is its time from the entry that began it with the clock stopped while the
-seat is away (:func:`due_seconds`), so it moves by the length of the overlap; and where a
-seat already past its deadline goes away, nothing is due before it is back, since no
-reminder or timeout (R8.2) is due for a seat while it is absent.
+seat is away (:func:`due_seconds`), so it moves by the length of the overlap.  An absence is
+declared ahead of time: a seat whose turn's deadline has passed can declare none (the
+timeout is due), and another seat's absence changes nothing in the mover's turn (a move
+written before it still answers the log, :func:`pbem.referee.admit.others_away`).
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def remind_seconds(game: Game, player: str, due: int, reminder: int) -> int:
 
 def check_away(game: Game, player: str, days: int, at: str) -> None:
     """R8.5: may ``player`` declare ``days`` of absence at ``at``?  Only in a game in play that
-    gives an allowance, not while already away, and within what is left of it."""
+    gives an allowance, not while already away, not once its turn's deadline has passed, and
+    within what is left of it."""
     allowance = game.facts.absence
     if allowance is None:
         raise RulesError(Msg("game {game} gives its seats no absence allowance (entry 0 sets none), so no "
@@ -142,6 +144,13 @@ def check_away(game: Game, player: str, days: int, at: str) -> None:
         raise StaleError(Msg("{player} is away already, until {until}; that absence ends then, or at "
                              "{player}'s next turn move, and a new one can be declared after it; nothing "
                              "was changed", player=player, until=moment_text(running.end)), "R8.5")
+    if game.facts.absence_ruling and game.deadline is not None and game.state.to_move == player:
+        due = due_seconds(game, player, game.turn_since, game.deadline)
+        if seconds(at) >= due:  # the ruling on R8.5: declared ahead of time, never to dodge a timeout
+            raise RulesError(Msg("{player}'s turn was due at {due}, so the timeout (R8.2) is due now: an absence is "
+                                 "declared ahead of time, and a seat whose turn's deadline (as extended so far) has "
+                                 "passed can no longer declare one; nothing was changed", player=player,
+                                 due=moment_text(due)), "R8.5")
     left = days_left(game, player)
     if days > left:
         raise RulesError(Msg.plural(

@@ -30,7 +30,7 @@ from pbem.i18n import N_, Msg
 from pbem.log.clock import now
 from pbem.log.game import Game, Opening
 from pbem.log.moves import Move, parse_move, read_again
-from pbem.log.records import OPENING_MOVES, AwayMove, CommitMove, NonceMove, ResignMove, SentMove, TurnMove
+from pbem.log.records import OPENING_MOVES, Away, AwayMove, CommitMove, NonceMove, ResignMove, SentMove, TurnMove
 from pbem.log.records.values import Edition
 from pbem.record import Record
 from pbem.referee.signatures import check_move as check_signature
@@ -167,6 +167,8 @@ def check_fresh(game: Game, move: Move) -> str:
     target_hash = game.hashes[target]
     if seq == target and target_hash.startswith(prefix):
         return key
+    if target and seq in others_away(game, move.player) and game.hashes[seq].startswith(prefix):
+        return key  # R8.5: another seat's absence recorded since changes nothing in this seat's turn
     owner = next((i for i, h in enumerate(game.hashes) if h.startswith(prefix)), None)
     facts = {"seq": seq, "prefix": prefix[:16], "target": target, "hash": target_hash[:16], "last": game.last_seq,
              "owner": owner, "found": game.hashes[seq][:16] if seq < len(game.hashes) else "",
@@ -183,6 +185,16 @@ def check_fresh(game: Game, move: Move) -> str:
         why = _TOO_FEW
     fix = _FIX_OLDER if seq < target else _FIX_OTHER
     raise StaleError(Msg("{why}; {fix}", why=Msg(why, **facts), fix=Msg(fix, **facts)), "P7")
+
+
+def others_away(game: Game, player: str) -> range:
+    """R8.5, P7: the entries a move of ``player`` may answer besides the log's last: those
+    before a run of absences other seats declared at the log's end (an absence changes no
+    position, and another seat's changes nothing in this seat's turn)."""
+    seq = game.last_seq
+    while seq > 0 and isinstance(game.entries[seq], Away) and game.entries[seq].player != player:
+        seq -= 1
+    return range(seq, game.last_seq)
 
 
 # P7's refusals of a move written against the wrong entry: why (one whole clause) and what to do

@@ -122,24 +122,26 @@ def _facts(first: Create) -> Facts:
         game_id=first.game_id, players=players, board=board, catalogue=Catalogue.from_data(data["tokens"]),
         first_named=options.first, secret_commitment=first.secret_commitment,
         made=first.made, edition=edition, data_hash=recorded, bots=bots,
-        deadline=deadline, reminder=reminder, whole_turns=whole_turns(first.engine),
-        whole_first_turn=whole_turns(first.engine, WHOLE_FIRST_TURN_FROM), absence=options.absence,
+        deadline=deadline, reminder=reminder, whole_turns=made_from(first.engine, WHOLE_TURNS_FROM),
+        whole_first_turn=made_from(first.engine, RULINGS_FROM), absence=options.absence,
+        absence_ruling=made_from(first.engine, RULINGS_FROM),
     )
 
 
 WHOLE_TURNS_FROM = (0, 2)
 """R7.5 holds for games created by pbem 0.2 on; a log written before keeps its half turns."""
 
-WHOLE_FIRST_TURN_FROM = (0, 3)
-"""R7.5 at the end of setup holds for games created by pbem 0.3 on: a 0.2 host recorded the last
-placement with part of turn 1 as a whole move, and its games replay as they were played
+RULINGS_FROM = (0, 3)
+"""The readings of pbem 0.3 hold for games created by pbem 0.3 on: R7.5 at the end of setup (a
+0.2 host recorded the last placement with part of turn 1 as a whole move) and R8.5's ruling (no
+absence once the seat's turn is overdue); a 0.2 game replays as it was played
 (docs/rules-notes.md)."""
 
 
-def whole_turns(engine: dict[str, Any], since: tuple[int, int] = WHOLE_TURNS_FROM) -> bool:
-    """R7.5: does the game's entry 0 (the engine that created it) hold every move file to the
-    rest of its turn (from ``since`` on)?  Another engine's game, or a version pbem cannot read,
-    is held to it."""
+def made_from(engine: dict[str, Any], since: tuple[int, int]) -> bool:
+    """Does the game's entry 0 (the engine that created it) name pbem ``since`` or later, so that
+    the readings of that version hold?  Another engine's game, or a version pbem cannot read, is
+    held to every reading."""
     parts = re.match(r"(\d+)\.(\d+)", str(engine.get("version", "")))
     if engine.get("name") != ENGINE_NAME or parts is None:
         return True

@@ -217,8 +217,10 @@
   }
 
   // --- P4, P6, P7: each entry in order, with public data only --------------------------------------
-  async function checkMoveAnswers(e, seq, kind, player, players, hashes) {  // P7: a move names the entry it answers
+  async function checkMoveAnswers(e, seq, kind, player, players, hashes, entries) {  // P7: a move names the entry it answers
     var move = get(e, 'move'), answers = (kind === 'commit' || kind === 'nonce') ? 0 : seq - 1, after = get(move, 'after', {});
+    while (answers && get(after, 'seq') !== answers && get(entries[answers], 'kind') === 'away'
+           && get(entries[answers], 'player') !== player) { answers -= 1; }  // R8.5: another seat's absence changes no turn
     if (!isInt(get(after, 'seq')) || after.seq !== answers || players.indexOf(player) < 0
         || len(get(after, 'hash', '')) < 16 || !startsWith(at(hashes, answers), at(after, 'hash'))
         || at(move, 'player') !== player || at(move, 'kind') !== kind) {
@@ -252,7 +254,7 @@
     if (!AT.test(str(get(e, 'at'))) || less(at(e, 'at'), s.lastAt)) { throw new Refused(seq, 'P7', "its 'at' is not a time, or earlier than the entry before"); }
     s.lastAt = e.at;
     var committed = Object.keys(s.commits).length, waived = s.waived.length, revealed = Object.keys(s.nonces).length;
-    if (['commit', 'nonce', 'move', 'resign'].indexOf(kind) >= 0) { await checkMoveAnswers(e, seq, kind, player, p, s.hashes); }
+    if (['commit', 'nonce', 'move', 'resign', 'away'].indexOf(kind) >= 0) { await checkMoveAnswers(e, seq, kind, player, p, s.hashes, s.entries); }
     if (kind === 'commit') {  // P4 round 1
       if (has(s.commits, player) || s.waived.indexOf(player) >= 0 || revealed || !isHex(get(move, 'nonce_commitment'), 64)) {
         throw new Refused(seq, 'P4', str(player) + "'s commitment cannot be recorded here");
@@ -289,13 +291,13 @@
         throw new Refused(seq, 'P3', 'the revealed secret does not match the commitment of entry 0');
       }
       found.secret = secret;
-    } else if (['abandon', 'resign', 'replace'].indexOf(kind) < 0) {  // R8.4's seat changes: rules, not P3-P7
+    } else if (['abandon', 'resign', 'replace', 'away'].indexOf(kind) < 0) {  // R8.4-R8.5: rules, not P3-P7
       throw new Refused(seq, 'P7', 'unknown entry kind ' + repr(kind));
     }
   }
   async function checkEntries(entries, hashes) {
     var first = entries[0], s = {first: first, players: at(first, 'players').slice(), commits: {}, nonces: {}, waived: [],
-      found: {start: null, secret: null, flips: 0}, lastAt: at(first, 'at'), hashes: hashes};
+      found: {start: null, secret: null, flips: 0}, lastAt: at(first, 'at'), hashes: hashes, entries: entries};
     var seq = 0;
     try {
       for (seq = 1; seq < entries.length; seq++) { await checkEntry(entries[seq], seq, s); }

@@ -32,8 +32,8 @@ from pbem.log.records import (
     kinded,
 )
 from pbem.referee.seatview import SeatView
-from pbem.rules import action_from_dict
-from pbem.rules.events import CubeRemoved, Event, TokenFlipped, TurnStarted
+from pbem.rules import action_from_dict, winner
+from pbem.rules.events import CubeRemoved, Event, GameEnding, TokenFlipped, TurnStarted
 from pbem.views.standin_acts import standin_did
 from pbem.views.text import describe_event, face_text, next_step, opening_line, region_word
 
@@ -162,3 +162,40 @@ def look_lines(view: SeatView, since: int, lang: str = "en") -> list[str]:
             lines.append(said.say(Msg("Your Witch saw rat {token}: {face_id}, {face} (R5.6).", token=look.token,
                                       face_id=look.token_id, face=face)))
     return lines
+
+
+def final_round_lines(game: Game, lang: str = "en", room: int = 30, since: int | None = None) -> list[str]:
+    """How a game ended, as the last page of its story: the entries from the one that met the
+    end condition (R6.1) through the final round (R6.2) (from entry ``since``, if earlier), in
+    words, in at most ``room`` lines (the rest one 'history' away); none before the end."""
+    start = next((e.seq for e in reversed(game.entries) if isinstance(e, Move | Standin)
+                  and any(isinstance(ev, GameEnding) for ev in e.outcome)), None)
+    if start is None or not game.over:
+        return []
+    start = start if since is None else min(start, since)
+    lines = [line for entry in game.entries[start:] if not isinstance(entry, Reveal)
+             for line in entry_lines(game, entry, lang)]
+    if len(lines) > room:  # how the end came and how it finished kept; the middle one 'history' away
+        said = translator(lang)
+        head, tail = room // 2, room - room // 2 - 1
+        lines = [*lines[:head], "  " + said.say(Msg("({count} lines more here: send 'history' for the whole game)",
+                                                    count=len(lines) - head - tail)), *lines[-tail:]]
+    return lines
+
+
+def result_lines(game: Game, lang: str = "en") -> list[str]:
+    """The final scores and the winner, with how a tie was broken (R6.5); none before the end."""
+    if game.state is None or not game.over:
+        return []
+    said = translator(lang)
+    scores = game.state.scores()
+    best = winner(game.state)
+    tied = [p for p in game.players if scores[p] == scores[best] and p != best]
+    if tied:
+        why = Msg("{winner} wins the tie with {tied} on {score}: a tie goes to whoever "
+                  "would have played soonest after the last turn (R6.5).", winner=best, tied=", ".join(tied),
+                  score=scores[best])
+    else:
+        why = Msg("{winner} wins with the highest score, {score} (R6.5).", winner=best, score=scores[best])
+    return [said.say(Msg("Final scores: {scores}.", scores=", ".join(f"{p} {scores[p]}" for p in game.players))),
+            said.say(why)]

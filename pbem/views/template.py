@@ -152,10 +152,9 @@ def _opening_template(game: Game, player: str, lang: str = "en") -> str:
     log = f"{game.game_id}-{game.last_seq}-log.yaml.gz"  # the log as a mail attaches it (mail.replies.log_name)
     command = [f"#   pbem nonce {log}", f"#     --player {player}"]
     if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
-        text = said.say(Msg("Round 1 of 2 (P4): the rats' order comes from the host's secret and a secret number "
-                            "from each player; you send a fingerprint of yours now and the number itself in round "
-                            "2, so that nobody, the host included, can choose the order after seeing the others'. "
-                            "With pbem, from the log the mail brought (it keeps your number for round 2):"))
+        text = said.say(Msg("Round 1 of 2 (P4): send the fingerprint of your secret number now, and the number "
+                            "itself in round 2. With pbem, from the log the mail brought (it keeps your number for "
+                            "round 2):"))  # why: the round's mail says it, once
         return "\n".join([*lines, *orders.wrap(text.split(), "# ", "# "), *command[:1],
                           command[1] + " --out commit.txt", *head,
                           said.say(Msg("# commit <the fingerprint, 64 hex digits>"))]) + "\n"
