@@ -3,9 +3,9 @@
 Each language says how it addresses a player and gives every concept a player meets one word,
 with its stems and inflected forms; every catalog and every rules reference uses that word and,
 in no inflected form, none of the words it avoids (Hungarian küszöb for the threshold, készlet
-for the talon, Greek μάρκα for a rat, Ukrainian нічия for a card nobody holds); every name the rulebooks give a region or a
-class card, and its look-alike spellings, is read in a move; the game's names are found
-by `pbem rules`.
+for the talon, Greek μάρκα for a rat, Ukrainian нічия for a card nobody holds); every name
+the rulebooks give a region or a class card, and its look-alike spellings, is read in a move;
+the game's names are found by `pbem rules`.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def offences(lang: str, avoids: list[dict[str, str]], allowed: list[str]) -> lis
 def test_the_guide_says_the_register_and_every_concept_a_player_meets(lang: str) -> None:
     section = glossary()[lang]
     assert len(str(section.get("register", "")).split()) >= 8, (lang, "register: how pbem addresses a player")
-    ids = [row.get("id") for row in rows(lang)]
+    ids = [str(row.get("id")) for row in rows(lang)]
     assert len(ids) == len(set(ids)), (lang, "a concept twice", sorted(i for i in ids if ids.count(i) > 1))
     missing = [c for c in CONCEPTS if c not in ids]
     assert not missing, (lang, "concepts without a word", missing)

@@ -82,13 +82,14 @@ def test_every_translation_was_approved_by_a_native_reader_for_its_english(lang:
     assert not unread, f"{lang}: {len(unread)} translations need a native reader:\n" + "\n".join(unread[:40])
 
 
-def test_the_check_names_each_translation_that_needs_a_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_check_names_each_translation_that_needs_a_reader(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A reader approves a catalog; then the English of one message changes, another's translation
     is replaced, a third turns fuzzy, and a new message arrives untranslated: `check` names
     exactly those four, and approving skips the fuzzy and the empty ones."""
     def po(entries: list[tuple[str, str, bool]]) -> str:
-        return "\n".join([f'msgid ""\nmsgstr "Language: hu\\n"\n']
-                         + [("#, fuzzy\n" if fuzzy else "") + f'msgid "{i}"\nmsgstr "{s}"\n' for i, s, fuzzy in entries])
+        head = ['msgid ""\nmsgstr "Language: hu\\n"\n']
+        return "\n".join(head + [("#, fuzzy\n" if f else "") + f'msgid "{i}"\nmsgstr "{s}"\n' for i, s, f in entries])
     book = [("the talon", "a talon", False), ("an outbreak", "kitörés", False), ("the host", "a házigazda", False),
             ("the log", "a napló", False)]
     with mock.patch.object(make_catalogs, "LOCALE", tmp_path), mock.patch.object(make_catalogs, "LEDGERS", tmp_path):
