@@ -74,6 +74,41 @@ def test_every_message_has_a_translation_keeping_its_placeholders(lang: str) -> 
             assert placeholders(said) == placeholders(m.msgid) | placeholders(m.plural or ""), (lang, m.msgid, said)
 
 
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_translation_was_approved_by_a_native_reader_for_its_english(lang: str) -> None:
+    """A new or changed English message, or a translation changed after its reader approved it,
+    cannot ship unread (docs/translating.md: read it, then `make_catalogs.py approve`)."""
+    unread = [f"{e.msgid!r}: {reason}" for e, reason in make_catalogs.pending(lang)]
+    assert not unread, f"{lang}: {len(unread)} translations need a native reader:\n" + "\n".join(unread[:40])
+
+
+def test_the_check_names_each_translation_that_needs_a_reader(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A reader approves a catalog; then the English of one message changes, another's translation
+    is replaced, a third turns fuzzy, and a new message arrives untranslated: `check` names
+    exactly those four, and approving skips the fuzzy and the empty ones."""
+    def po(entries: list[tuple[str, str, bool]]) -> str:
+        head = ['msgid ""\nmsgstr "Language: hu\\n"\n']
+        return "\n".join(head + [("#, fuzzy\n" if f else "") + f'msgid "{i}"\nmsgstr "{s}"\n' for i, s, f in entries])
+    book = [("the talon", "a talon", False), ("an outbreak", "kitörés", False), ("the host", "a házigazda", False),
+            ("the log", "a napló", False)]
+    with mock.patch.object(make_catalogs, "LOCALE", tmp_path), mock.patch.object(make_catalogs, "LEDGERS", tmp_path):
+        make_catalogs.po_path("hu").parent.mkdir(parents=True)
+        make_catalogs.po_path("hu").write_text(po(book), encoding="utf-8")
+        assert make_catalogs.approve("hu", "a reader", None) == 4 and make_catalogs.pending("hu") == []
+        book = [("the rat talon", "a talon", False), ("an outbreak", "járvány", False),
+                ("the host", "a házigazda", True), ("the log", "a napló", False), ("a new one", "", False)]
+        make_catalogs.po_path("hu").write_text(po(book), encoding="utf-8")
+        reasons = {e.msgid: reason for e, reason in make_catalogs.pending("hu")}
+        assert reasons == {"the rat talon": "English new or changed since a reader approved a translation",
+                           "an outbreak": "translation changed after a reader approved it",
+                           "the host": "fuzzy", "a new one": "not translated"}
+        assert make_catalogs.main(["make_catalogs.py", "pending", "hu"]) == 1
+        assert "'the rat talon'" in capsys.readouterr().out
+        assert make_catalogs.approve("hu", "a reader", "rat") == 1
+        assert {e.msgid for e, _r in make_catalogs.pending("hu")} == {"an outbreak", "the host", "a new one"}
+
+
 def test_each_catalog_has_its_languages_plural_rule() -> None:
     for lang, rule in (("hu", "nplurals=2; plural=(n != 1);"), ("el", "nplurals=2; plural=(n != 1);")):
         assert f"Plural-Forms: {rule}" in catalog(lang)[0].strings[0]

@@ -4,12 +4,21 @@
 
     python tools/make_catalogs.py extract   # pbem/i18n/locale/pbem.pot, and new messages into each .po
     python tools/make_catalogs.py compile   # every .po to its .mo (what pbem reads, with gettext)
-    python tools/make_catalogs.py check     # exit 1 if the .pot or a .mo is not what the sources give
+    python tools/make_catalogs.py check     # exit 1 if the .pot or a .mo is not what the sources give,
+                                            # or a translation still needs a native reader
+    python tools/make_catalogs.py pending LANG               # the translations that need a reader, and why
+    python tools/make_catalogs.py approve LANG --by NAME [--match TEXT]   # record what a reader approved
 
 Standard library only but for PyYAML (pbem's own dependency, for the map's region ids): the
 messages are found with :mod:`ast` (no module of pbem is imported), and the ``.mo`` is written
 with the few lines of GNU msgfmt's format it needs, in a fixed order, so a fresh compile is
 byte-for-byte the shipped file (tests/test_i18n.py checks it).
+
+Each language keeps a ledger of what a native reader approved (``docs/reviews/LANG.tsv``): for
+each message, the hash of the English text and of the translation the reader read. A message
+needs a reader while its translation is fuzzy or empty, while its English has no approval (a
+new or changed English text), or when its translation changed after the approval (a hand or a
+machine replaced it): ``check`` lists them and fails, and so does tests/test_i18n.py.
 
 What is a message: the first string of a call to ``Msg`` or ``N_`` (``pbem.i18n``), the two of
 ``Msg.plural``, the strings given to a translator's ``gettext``/``ngettext``/``pgettext``, the
@@ -20,6 +29,7 @@ region of the shipped map (context ``region``) and every class card (context ``c
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 import struct
 import sys
@@ -31,6 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PBEM = ROOT / "pbem"
 LOCALE = PBEM / "i18n" / "locale"
 POT = LOCALE / "pbem.pot"
+LEDGERS = ROOT / "docs" / "reviews"  # LANG.tsv: what a native reader approved (not shipped)
 LANGS = ("hu", "el", "uk")  # English is the messages themselves
 PLURAL_FORMS = {
     "hu": "nplurals=2; plural=(n != 1);",
@@ -256,7 +267,102 @@ def compiled(lang: str) -> bytes:
     return mo_bytes(read_po(po_path(lang).read_text(encoding="utf-8")))
 
 
+# --- the reviewed ledger: what a native reader approved -------------------------------------
+
+def ledger_path(lang: str) -> Path:
+    return LEDGERS / f"{lang}.tsv"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def english_hash(entry: Entry) -> str:
+    """The English a reader approved a translation for: context, message and plural."""
+    return _digest(f"{entry.context or ''}\x04{entry.msgid}\x00{entry.plural or ''}")
+
+
+def translation_hash(entry: Entry) -> str:
+    return _digest("\x00".join(entry.strings))
+
+
+def read_ledger(lang: str) -> dict[str, tuple[str, str]]:
+    """English hash -> (translation hash, reviewer) of every approval in ``lang``'s ledger."""
+    path = ledger_path(lang)
+    approved: dict[str, tuple[str, str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
+        if line and not line.startswith("#"):
+            english, translation, reviewer = line.split("\t")[:3]
+            approved[english] = (translation, reviewer)
+    return approved
+
+
+def _excerpt(entry: Entry) -> str:
+    text = (f"[{entry.context}] " if entry.context else "") + entry.msgid
+    text = " ".join(text.split())
+    return text if len(text) <= 70 else text[:69] + "…"
+
+
+def pending(lang: str) -> list[tuple[Entry, str]]:
+    """Each message of ``lang``'s catalog that needs a native reader, with the reason."""
+    approved = read_ledger(lang)
+    out = []
+    for e in read_po(po_path(lang).read_text(encoding="utf-8")):
+        if not e.msgid:
+            continue
+        had = approved.get(english_hash(e))
+        if e.fuzzy:
+            out.append((e, "fuzzy"))
+        elif not e.strings or not all(e.strings):
+            out.append((e, "not translated"))
+        elif had is None:
+            out.append((e, "English new or changed since a reader approved a translation"))
+        elif had[0] != translation_hash(e):
+            out.append((e, f"translation changed after {had[1]} approved it"))
+    return out
+
+
+def approve(lang: str, reviewer: str, match: str | None) -> int:
+    """Record ``reviewer``'s approval of every pending translation (containing ``match`` in its
+    English, if given) that is translated and not fuzzy; the ledger keeps only messages still in
+    the catalog, in the catalog's order. The number approved."""
+    approved = read_ledger(lang)
+    count = 0
+    for e, reason in pending(lang):
+        if reason not in ("fuzzy", "not translated") and (match is None or match in e.msgid):
+            approved[english_hash(e)] = (translation_hash(e), reviewer)
+            count += 1
+    lines = ["# what a native reader approved: English hash, translation hash, reader, the English"
+             " (tools/make_catalogs.py approve)"]
+    for e in read_po(po_path(lang).read_text(encoding="utf-8")):
+        had = approved.get(english_hash(e)) if e.msgid else None
+        if had is not None:
+            lines.append("\t".join((english_hash(e), *had, _excerpt(e))))
+    ledger_path(lang).parent.mkdir(parents=True, exist_ok=True)
+    ledger_path(lang).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return count
+
+
+def _review(argv: list[str]) -> int | None:
+    """``pending LANG`` and ``approve LANG --by NAME [--match TEXT]``; None for other commands."""
+    if len(argv) < 3 or argv[1] not in ("pending", "approve") or argv[2] not in LANGS:
+        return None
+    lang, options = argv[2], dict(zip(argv[3::2], argv[4::2], strict=False))
+    if argv[1] == "pending":
+        for e, reason in pending(lang):
+            print(f"{lang}: {_excerpt(e)!r}: {reason}")
+        return 1 if pending(lang) else 0
+    if "--by" not in options or set(options) - {"--by", "--match"} or len(argv) % 2 == 0:
+        print("approve LANG --by NAME [--match TEXT]: NAME is the native reader who read them", file=sys.stderr)
+        return 2
+    print(f"{lang}: {approve(lang, options['--by'], options.get('--match'))} approved by {options['--by']}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    review = _review(argv)
+    if review is not None:
+        return review
     command = argv[1] if len(argv) == 2 else ""
     if command == "extract":
         messages = extract()
@@ -280,7 +386,13 @@ def main(argv: list[str]) -> int:
                   if po_path(lang).with_suffix(".mo").read_bytes() != compiled(lang)]
         for name in stale:
             print(f"stale: {name} (run tools/make_catalogs.py extract, then compile)")
-        return 1 if stale else 0
+        unread = [(lang, e, reason) for lang in LANGS for e, reason in pending(lang)]
+        for lang, e, reason in unread:
+            print(f"needs a reader: {lang}: {_excerpt(e)!r}: {reason}")
+        if unread:
+            print(f"{len(unread)} translations need a native reader (docs/translating.md; then"
+                  " tools/make_catalogs.py approve LANG --by NAME)")
+        return 1 if stale or unread else 0
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     return 2
 

@@ -101,10 +101,11 @@ def clean(text: str) -> str:
     out = "\n".join(lines).strip("\n")
     if not out.strip():
         raise FormatError(Msg("the press has no text: the message's text is what is relayed; nothing was sent"),
-                          "P1")
+                          "P2")
     if len(out) > TEXT_LIMIT:
-        raise FormatError(Msg("the press is {length} characters long, and a message may be {limit} at most; "
-                              "nothing was sent", length=len(out), limit=TEXT_LIMIT), "P1")
+        raise FormatError(Msg.plural("the press is {n} character long, and a message may be {limit} at most; "
+                                     "nothing was sent", "the press is {n} characters long, and a message may be "
+                                     "{limit} at most; nothing was sent", len(out), limit=TEXT_LIMIT), "P2")
     return out
 
 
@@ -142,8 +143,9 @@ def add(path: Path, players: tuple[str, ...], sender: str, to: tuple[str, ...], 
         moment = now()
         recent = [p for p in known if p.sender == sender and 0 <= seconds(moment) - seconds(p.at) < 3600]
         if len(recent) >= PER_HOUR:
-            raise StateError(Msg("{seat} has sent {limit} press messages in the last hour, the most a seat may; "
-                                 "nothing was sent", seat=sender, limit=PER_HOUR), "P1")
+            raise StateError(Msg.plural("{seat} has sent {n} press message in the last hour, the most a seat may; "
+                                        "nothing was sent", "{seat} has sent {n} press messages in the last hour, "
+                                        "the most a seat may; nothing was sent", PER_HOUR, seat=sender), "P1")
         again = next((p for p in known if signed and p.signed == signed), None)
         if again is not None:
             raise StateError(Msg("this signed press was relayed before (number {number} of game {game}): a "
