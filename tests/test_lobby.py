@@ -175,7 +175,7 @@ def test_no_move_before_every_seat_is_filled(tmp_path: Path) -> None:
     move = tmp_path / "commit.yaml"
     ok("nonce", host.games / "og" / "log.yaml", "--player", "red", "--out", move, "--keep", tmp_path / "nonce")
     result = cli("apply", move, "--games", host.games)
-    assert result.exit_code != 0 and "waiting for players (1 open seat(s) left)" in result.stderr
+    assert result.exit_code != 0 and "waiting for players (1 open seat left)" in result.stderr
     assert "(P4)" in result.stderr
 
 
@@ -289,3 +289,35 @@ def test_forged_joins_from_many_addresses_mail_at_most_the_strangers_hourly_code
     host.send(letter(ANN, "games"))
     _out, got = host.run()
     assert len(mails_to(got, ANN)) == 1
+
+
+@pytest.mark.parametrize(("lang", "asked", "done"), [("uk", "[rattus og] підтвердження: приєднання", "[rattus og] місце ваше"),
+                                                     ("el", "[rattus og] επιβεβαίωση: συμμετοχή",
+                                                      "[rattus og] η θέση είναι δική σου")])
+def test_a_join_in_another_language_is_answered_with_subjects_in_that_language(tmp_path: Path, lang: str, asked: str,
+                                                                                done: str) -> None:
+    """'join og uk' from a stranger: the code mail's subject and the welcome's are in Ukrainian
+    (no English 'confirm join' over a Ukrainian body), and a plain Reply to the code mail, which
+    carries that subject back, from an address the host does not know yet, still takes the seat."""
+    host = made(tmp_path)
+    host.send(letter(BO, f"join og {lang}"))
+    _out, got = host.run()
+    code_mail = mails_to(got, BO)[0]
+    assert str(code_mail["Subject"]) == asked
+    host.send(letter(BO, "Re: " + str(code_mail["Subject"]), f"confirm {code_in(code_mail)}\n",
+                     reply_to=str(code_mail["Message-ID"])))
+    _out, more = host.run()
+    assert [str(m["Subject"]) for m in mails_to(more, BO)][:1] == [done], [m["Subject"] for m in more]
+    assert BO in load_settings(host.games / "og").emails.values()
+
+
+def test_a_press_without_text_or_too_long_cites_the_rule_on_text_not_the_roles() -> None:
+    """A press is text as the log's text is (P2: printable Unicode, a length cap); its refusals
+    cite P2, not P1 (who holds the secret and what each party must trust)."""
+    from pbem.errors import FormatError
+    from pbem.host.press import TEXT_LIMIT, clean
+
+    for text in ("\n  \n", "x" * (TEXT_LIMIT + 1)):
+        with pytest.raises(FormatError) as refused_:
+            clean(text)
+        assert refused_.value.rule == "P2", refused_.value

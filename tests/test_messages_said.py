@@ -191,3 +191,30 @@ def test_a_seats_template_is_in_the_language_the_host_registered_for_it(tmp_path
     assert "1. forduló" in ok("template", "g", "--player", "red", "--games", tmp_path)
     assert "Round 1 of 2" in ok("template", "g", "--player", "red", "--games", tmp_path, "--lang", "en")
     assert "Round 1 of 2" in ok("template", "g", "--player", "green", "--games", tmp_path)
+
+
+@pytest.mark.parametrize("lang", ["en", "el", "uk"])
+def test_each_thing_the_stand_in_did_is_told_once(tmp_path: Path, lang: str) -> None:
+    """R8.2-R8.3: the setup is played, then red misses turn 1's deadline; the history tells the
+    stand-in's placement once (as the stand-in's, not again as red's), and the plague's move once
+    (with the rats it spread), in each language."""
+    from clitools import ok
+    from deadlinetools import at, move, new_game
+
+    from pbem.host.games import load_game
+    from pbem.rules import Phase
+    from pbem.views.narrate import entry_lines
+
+    game = new_game(tmp_path)
+    hour = 0
+    while game.state is not None and game.state.phase is Phase.SETUP:
+        hour += 1
+        game = move(tmp_path, game, at(hour))
+    assert game.to_move == "red"
+    ok("tick", "--now", at(hour + 73), "--games", tmp_path)
+    game = load_game(tmp_path / "g")
+    told = entry_lines(game, game.entries[-1], lang)
+    placed = {"en": r"places \d+ cubes? in", "el": r"τοποθετεί \d+ κύβ", "uk": r"розміщує \d+ кубик"}[lang]
+    plague = {"en": r"plague (moves|to)", "el": r"πανούκλα|πιόνι της πανούκλας", "uk": r"чум"}[lang]
+    assert len([line for line in told if re.search(placed, line)]) == 1, told
+    assert len([line for line in told if re.search(plague, line)]) == 1, told

@@ -85,8 +85,9 @@ def tournament(n_games: int, players: int, bots: str, seed: int, seconds: float,
 
     levels = [b.strip() for b in bots.split(",") if b.strip()]
     if len(levels) != players:
-        raise FormatError(Msg("--bots names {bots} bot(s) for {players} players: name one per seat", bots=len(levels),
-                              players=players), "R2")
+        raise FormatError(Msg.plural("--bots names {n} bot for {players} seats: name one per seat",
+                                     "--bots names {n} bots for {players} seats: name one per seat", len(levels),
+                                     players=players), "R2")
     for level in levels:
         if level not in BOT_LEVELS:
             raise FormatError(Msg("--bots: no bot level {level} (levels: {levels})", level=repr(level),

@@ -43,14 +43,16 @@ def words_of(text: str) -> str:
     does exactly this (``toLowerCase().normalize('NFC')``); fewer than :data:`MIN_WORDS`
     words, control characters or over 1,000 characters are refused (P4)."""
     if len(text) > MAX_WORDS_CHARS:
-        raise FormatError(Msg("your words are over {most} characters: a sentence is enough (P4)",
-                              most=MAX_WORDS_CHARS), "P4")
+        raise FormatError(Msg.plural("your words are over {n} character: a sentence is enough (P4)",
+                                     "your words are over {n} characters: a sentence is enough (P4)",
+                                     MAX_WORDS_CHARS), "P4")
     words = " ".join(w for w in _SPACE.split(unicodedata.normalize("NFC", text.lower())) if w)
     if _CONTROL.search(words):
         raise FormatError(Msg("your words hold a control character: type them as plain text (P4)"), "P4")
     if len(words.split(" ")) < MIN_WORDS:
-        raise FormatError(Msg("a nonce is made from {count} words or more that nobody could guess, "
-                              "a sentence of your own (P4)", count=MIN_WORDS), "P4")
+        raise FormatError(Msg.plural("a nonce is made from {n} word or more that nobody could guess, a sentence "
+                                     "of your own (P4)", "a nonce is made from {n} words or more that nobody could "
+                                     "guess, a sentence of your own (P4)", MIN_WORDS), "P4")
     return words
 
 

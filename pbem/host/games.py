@@ -104,9 +104,11 @@ def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
     with locked(path):
         waiting = load_settings(path).waiting()
         if waiting:  # an open game (pbem new --open): no move before every seat is filled
-            raise StateError(Msg("game {game} is waiting for players ({free} open seat(s) left); its opening (P4) "
-                                 "begins once every seat is filled; nothing was changed", game=move.game,
-                                 free=len(waiting)), "P4")
+            raise StateError(Msg.plural(
+                "game {game} is waiting for players ({n} open seat left); its opening (P4) begins once every seat "
+                "is filled; nothing was changed",
+                "game {game} is waiting for players ({n} open seats left); its opening (P4) begins once every seat "
+                "is filled; nothing was changed", len(waiting), game=move.game), "P4")
         read = cached_game(path)
         game = read.game
         written = judged(path, game, move)

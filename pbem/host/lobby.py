@@ -127,8 +127,9 @@ def confirm(path: Path, code: str, sender: str) -> Wish:
         del pending[found]
         _save(path, pending)
         if seconds(now()) > int(wish["until"]):
-            raise StateError(Msg("this code has expired (a code lasts {hours} hours); ask again; nothing was "
-                                 "changed", hours=CODE_HOURS), "P1")
+            raise StateError(Msg.plural("this code has expired (a code lasts {n} hour); ask again; nothing was changed",
+                                        "this code has expired (a code lasts {n} hours); ask again; nothing was "
+                                        "changed", CODE_HOURS), "P1")
         done = Wish(wish["wish"], path.name, sender, wish["lang"], found)
         _make(path, done)
     return done

@@ -78,10 +78,11 @@ def clean(text: str) -> str:
     out = "\n".join(lines).strip("\n")
     if not out.strip():
         raise FormatError(Msg("the press has no text: the message's text is what is relayed; nothing was sent"),
-                          "P1")
+                          "P2")
     if len(out) > TEXT_LIMIT:
-        raise FormatError(Msg("the press is {length} characters long, and a message may be {limit} at most; "
-                              "nothing was sent", length=len(out), limit=TEXT_LIMIT), "P1")
+        raise FormatError(Msg.plural("the press is {n} character long, and a message may be {limit} at most; "
+                                     "nothing was sent", "the press is {n} characters long, and a message may be "
+                                     "{limit} at most; nothing was sent", len(out), limit=TEXT_LIMIT), "P2")
     return out
 
 
@@ -107,8 +108,9 @@ def add(path: Path, players: tuple[str, ...], sender: str, to: tuple[str, ...], 
         moment = now()
         recent = [p for p in known if p.sender == sender and 0 <= seconds(moment) - seconds(p.at) < 3600]
         if len(recent) >= PER_HOUR:
-            raise StateError(Msg("{seat} has sent {limit} press messages in the last hour, the most a seat may; "
-                                 "nothing was sent", seat=sender, limit=PER_HOUR), "P1")
+            raise StateError(Msg.plural("{seat} has sent {n} press message in the last hour, the most a seat may; "
+                                        "nothing was sent", "{seat} has sent {n} press messages in the last hour, "
+                                        "the most a seat may; nothing was sent", PER_HOUR, seat=sender), "P1")
         press = Press((known[-1].n if known else 0) + 1, moment, sender, to, body)
         _append(path, press)
     return press

@@ -128,8 +128,8 @@ def check_plain(value: Any, where: str = "", depth: int = 0) -> None:
     if depth == 0 and _plain(value, 0):  # the common case, without building paths
         return
     if depth > MAX_DEPTH:
-        raise FormatError(Msg("{where}: nested more than {depth} levels deep", where=_doc(where), depth=MAX_DEPTH),
-                          "P2")
+        raise FormatError(Msg.plural("{where}: nested more than {n} level deep", "{where}: nested more than {n} levels "
+                                     "deep", MAX_DEPTH, where=_doc(where)), "P2")
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return
     if isinstance(value, int):
@@ -234,8 +234,10 @@ def check_text(value: Any, what: str, where: str = "") -> None:
                     N_("{what}: at {where}: the character {char} is not allowed: text admits printable Unicode only"))
             raise FormatError(Msg(said, what=what, where=at, char=char_name(bad.group())), "P2")
         if comment and len(value) > COMMENT_LIMIT:
-            raise FormatError(Msg("{what}: at {where}: the comment is {length} characters long; at most {limit} are "
-                                  "allowed", what=what, where=where, length=len(value), limit=COMMENT_LIMIT), "P2")
+            raise FormatError(Msg.plural("{what}: at {where}: the comment is {n} character long; at most {limit} are "
+                                         "allowed", "{what}: at {where}: the comment is {n} characters long; at most "
+                                         "{limit} are allowed", len(value), what=what, where=where,
+                                         limit=COMMENT_LIMIT), "P2")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             check_text(item, what, f"{where}[{i}]")

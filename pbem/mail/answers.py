@@ -66,8 +66,9 @@ class Answers:
         relays = verdict.answer.relays if isinstance(verdict.answer, Relayed) else ()
         if self._limited(verdict, progress):  # press already kept is relayed all the same
             self.queue.put(batch, key, self.relays(relays, batch))
-            return said(verdict.outcome, Msg("{line}; not mailed: {limit} answers to that address in the last hour",
-                                             line=verdict.result, limit=PER_HOUR),
+            return said(verdict.outcome, Msg.plural("{line}; not mailed: {n} answer to that address in the last hour",
+                                                    "{line}; not mailed: {n} answers to that address in the last hour",
+                                                    PER_HOUR, line=verdict.result),
                         verdict.refusal, verdict.applied, verdict.held, verdict.answer)
         out: list[EmailMessage] = []
         threads: list[tuple[str, Game, str]] = []

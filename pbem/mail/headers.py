@@ -124,7 +124,8 @@ def header_block(data: bytes) -> bytes:
     if re.search(rb"\r(?!\n)|\x00", head):
         raise HostileMail("the message's header block has a bare CR or a NUL byte")
     if head.count(b"\n") > HEADER_LINES:
-        raise HostileMail(Msg("the message has more than {most} header lines", most=HEADER_LINES))
+        raise HostileMail(Msg.plural("the message has more than {n} header line",
+                                     "the message has more than {n} header lines", HEADER_LINES))
     return head + b"\n\n"
 
 
@@ -132,13 +133,14 @@ def check_structure(data: bytes) -> None:
     """MIME part count and nesting bounded on the raw bytes, before any parsing."""
     delimiters = data.count(b"\n--") + data.startswith(b"--")
     if delimiters > DELIMITER_LINES:
-        raise HostileMail(Msg("the message has {delimiters} MIME delimiter lines (at most {most}): a MIME bomb",
-                              delimiters=delimiters, most=DELIMITER_LINES))
+        raise HostileMail(Msg.plural("the message has {n} MIME delimiter line (at most {most}): a MIME bomb",
+                                     "the message has {n} MIME delimiter lines (at most {most}): a MIME bomb",
+                                     delimiters, most=DELIMITER_LINES))
     containers = len(re.findall(rb"(?i)boundary[ \t]*=", data)) + len(
         re.findall(rb"(?i)content-type:[ \t]*message/", data))
     if containers > MAX_PARTS:
-        raise HostileMail(Msg("the message declares {containers} nested MIME containers: a MIME bomb",
-                              containers=containers))
+        raise HostileMail(Msg.plural("the message declares {n} nested MIME container: a MIME bomb",
+                                     "the message declares {n} nested MIME containers: a MIME bomb", containers))
 
 
 def check_tree(message: Message) -> None:
@@ -148,7 +150,8 @@ def check_tree(message: Message) -> None:
         part, depth = stack.pop()
         count += 1
         if count > MAX_PARTS:
-            raise HostileMail(Msg("the message has more than {most} MIME parts", most=MAX_PARTS))
+            raise HostileMail(Msg.plural("the message has more than {n} MIME part",
+                                         "the message has more than {n} MIME parts", MAX_PARTS))
         if depth > MAX_DEPTH:
             raise HostileMail(Msg("the message's MIME parts are nested deeper than {most}", most=MAX_DEPTH))
         payload = part.get_payload()

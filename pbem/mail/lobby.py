@@ -18,13 +18,14 @@ an hour, and says nothing a seat's view holds that the public does not (P10).
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError, UnknownError
 from pbem.host import lobby
 from pbem.host.games import game_dir, load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
-from pbem.i18n import LANGS, N_, Msg, translator
+from pbem.i18n import LANGS, N_, Msg, fold, translator
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME
 from pbem.mail.commands import Answer, language_of, seats_of
@@ -43,16 +44,10 @@ HELP = N_("Open games by mail: 'games' lists them (and your own games, with whos
           "takes a seat, 'leave GAME' gives it up before the opening, 'watch GAME' and 'unwatch GAME' follow a "
           "game's public reports; each is confirmed by a code mailed to your address. Players send 'press all' "
           "or 'press SEAT', the message's text being the press.")
-ASKED = {
-    "join": N_("Someone asked from this address to join game {game}. To take a seat, reply with the line below "
-               "within {hours} hours; the code works once, and only from this address."),
-    "leave": N_("Someone asked from this address to leave game {game}. To give up your seat, reply with the line "
-                "below within {hours} hours; the code works once, and only from this address."),
-    "watch": N_("Someone asked from this address to watch game {game}: at most once a day, a summary of its public "
-                "reports. To start, reply with the line below within {hours} hours; the code works once, and only "
-                "from this address."),
-    "unwatch": N_("Someone asked from this address to stop watching game {game}. To stop, reply with the line below "
-                  "within {hours} hours; the code works once, and only from this address."),
+SUBJECTS = {  # a subject in the asker's language; the English ones are what they always were
+    "confirm join": N_("confirm join"), "confirm leave": N_("confirm leave"), "confirm watch": N_("confirm watch"),
+    "confirm unwatch": N_("confirm unwatch"), "join": N_("join: ok"), "leave": N_("leave: ok"),
+    "watch": N_("watch: ok"), "unwatch": N_("unwatch: ok"),
 }
 DONE = {
     "leave": N_("You left game {game}; your seat is open again."),
@@ -77,7 +72,43 @@ def screened(subject: str) -> bool:
     """Whether a stranger's message may be read at all: its subject (less ``Re:`` and a tag)
     starts with a lobby word or ``confirm`` (every other message of an address no game knows
     is quarantined unread, :class:`pbem.mail.host.MailHost`)."""
-    return bool(_SCREEN.match(_bare(subject)[0]))
+    bare = _bare(subject)[0]
+    return bool(_SCREEN.match(bare)) or any(asked in fold(bare) for asked in _confirm_subjects())
+
+
+@cache
+def _confirm_subjects() -> frozenset[str]:
+    """The subjects of the mails that carry a code, in every language (folded): a stranger's reply to one
+    is read, whatever its mail program put before it."""
+    return frozenset(fold(translator(lang).gettext(SUBJECTS[f"confirm {word}"])) for lang in LANGS
+                     for word in ("join", "leave", "watch", "unwatch"))
+
+
+def _asked(word: str, game: str) -> Msg:
+    """What a held wish's mail says: what was asked from the address, and how long its code works."""
+    hours = lobby.CODE_HOURS
+    if word == "join":
+        return Msg.plural("Someone asked from this address to join game {game}. To take a seat, reply with the line "
+                          "below within {n} hour; the code works once, and only from this address.",
+                          "Someone asked from this address to join game {game}. To take a seat, reply with the line "
+                          "below within {n} hours; the code works once, and only from this address.", hours, game=game)
+    if word == "leave":
+        return Msg.plural("Someone asked from this address to leave game {game}. To give up your seat, reply with the "
+                          "line below within {n} hour; the code works once, and only from this address.",
+                          "Someone asked from this address to leave game {game}. To give up your seat, reply with the "
+                          "line below within {n} hours; the code works once, and only from this address.", hours,
+                          game=game)
+    if word == "watch":
+        return Msg.plural("Someone asked from this address to watch game {game}: at most once a day, a summary of its "
+                          "public reports. To start, reply with the line below within {n} hour; the code works once, "
+                          "and only from this address.",
+                          "Someone asked from this address to watch game {game}: at most once a day, a summary of its "
+                          "public reports. To start, reply with the line below within {n} hours; the code works "
+                          "once, and only from this address.", hours, game=game)
+    return Msg.plural("Someone asked from this address to stop watching game {game}. To stop, reply with the line "
+                      "below within {n} hour; the code works once, and only from this address.",
+                      "Someone asked from this address to stop watching game {game}. To stop, reply with the line "
+                      "below within {n} hours; the code works once, and only from this address.", hours, game=game)
 
 
 def _bare(subject: str) -> tuple[str, str | None]:
@@ -133,9 +164,9 @@ def answer(games: Path, address: str, asked: Lobby) -> Answer:
         lang = load_settings(path).watchers.get(address, lang)
     wish = lobby.hold(path, asked.word, address, lang)
     said = translator(lang)
-    text = (said.say(Msg(ASKED[asked.word], game=wish.game, hours=lobby.CODE_HOURS)) + f"\n\n    confirm {wish.code}"
+    text = (said.say(_asked(asked.word, wish.game)) + f"\n\n    confirm {wish.code}"
             + "\n\n" + said.say(Msg(UNSAID)) + "\n")
-    return Answer(f"{tag(wish.game)} confirm {asked.word}", text, [])
+    return Answer(f"{tag(wish.game)} " + said.gettext(SUBJECTS[f"confirm {asked.word}"]), text, [])
 
 
 def _game_for(games: Path, asked: Lobby) -> Path:
@@ -167,16 +198,18 @@ def confirmed(games: Path, path: Path, code: str, sender: str) -> Answer:
         seat = settings.players_of(wish.address)[0]
         players = load_game(path).players
         if settings.waiting():
-            text = said.say(Msg("You hold seat {seat} of game {game}. {filled} of {seats} seats are filled; the "
-                                "opening (P4) begins by itself once every seat is, and its first mail comes then. "
-                                "Until then 'leave {game}' gives the seat up.", seat=seat, game=wish.game,
-                                filled=len(players) - len(settings.waiting()), seats=len(players)))
+            text = said.say(Msg.plural(
+                "You hold seat {seat} of game {game}. {filled} of {n} seat is filled; the opening (P4) begins by itself "
+                "once every seat is, and its first mail comes then. Until then 'leave {game}' gives the seat up.",
+                "You hold seat {seat} of game {game}. {filled} of {n} seats are filled; the opening (P4) begins by "
+                "itself once every seat is, and its first mail comes then. Until then 'leave {game}' gives the seat "
+                "up.", len(players), seat=seat, game=wish.game, filled=len(players) - len(settings.waiting())))
         else:
             text = said.say(Msg("You hold seat {seat} of game {game}, and every seat is now filled: the opening "
                                 "(P4) begins, and its first mail follows.", seat=seat, game=wish.game))
     else:
         text = said.say(Msg(DONE[wish.kind], game=wish.game))
-    return Answer(f"{tag(wish.game)} {wish.kind}: ok", text + "\n", [])
+    return Answer(f"{tag(wish.game)} " + said.gettext(SUBJECTS[wish.kind]), text + "\n", [])
 
 
 def games_answer(games: Path, address: str) -> Answer:
@@ -188,8 +221,9 @@ def games_answer(games: Path, address: str) -> Answer:
     found = lobby.open_games(games)
     for path, settings in found:
         seats = len(load_game(path).players)
-        lines.append("  " + said.say(Msg("{game}: {free} of {seats} seats open, press: {press}", game=path.name,
-                                         free=len(settings.waiting()), seats=seats, press=settings.press)))
+        lines.append("  " + said.say(Msg.plural("{game}: {free} of {n} seat open, press: {press}",
+                                                "{game}: {free} of {n} seats open, press: {press}", seats,
+                                                game=path.name, free=len(settings.waiting()), press=settings.press)))
     if not found:
         lines.append("  " + said.say(Msg("none now")))
     mine = seats_of(games, address)

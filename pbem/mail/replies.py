@@ -285,7 +285,8 @@ def narration(report: Report, player: str, lang: str, room: int) -> list[str]:
     if len(lines) > room:
         more = len(lines) - room + 1
         lines = [*lines[:max(room - 1, 1)],
-                 said.say(Msg("... and {count} lines more: send 'history' for the whole game", count=more))]
+                 said.say(Msg.plural("... and {n} line more: send 'history' for the whole game",
+                                     "... and {n} lines more: send 'history' for the whole game", more))]
     return lines
 
 

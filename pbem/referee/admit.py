@@ -169,8 +169,7 @@ def check_fresh(game: Game, move: Move) -> str:
         return key
     owner = next((i for i, h in enumerate(game.hashes) if h.startswith(prefix)), None)
     facts = {"seq": seq, "prefix": prefix[:16], "target": target, "hash": target_hash[:16], "last": game.last_seq,
-             "owner": owner, "found": game.hashes[seq][:16] if seq < len(game.hashes) else "",
-             "entries": game.last_seq + 1}
+             "owner": owner, "found": game.hashes[seq][:16] if seq < len(game.hashes) else ""}
     if seq > target and target == 0 and seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
         why = _OPENING
     elif seq < len(game.hashes) and game.hashes[seq].startswith(prefix):
@@ -179,8 +178,11 @@ def check_fresh(game: Game, move: Move) -> str:
         why = _SEQ_CHANGED_LAST if owner == target else _SEQ_CHANGED
     elif seq < len(game.hashes):
         why = _OTHER_LOG
-    else:
-        why = _TOO_FEW
+    else:  # the log is shorter than the move says: a count of entries, said in each language's plural
+        raise StaleError(Msg("{why}; {fix}", why=Msg.plural(
+            "the move was written against entry {seq} ({prefix}), but the log has only {n} entry",
+            "the move was written against entry {seq} ({prefix}), but the log has only {n} entries", len(game.hashes),
+            **facts), fix=Msg(_FIX_OLDER if seq < target else _FIX_OTHER, **facts)), "P7")
     fix = _FIX_OLDER if seq < target else _FIX_OTHER
     raise StaleError(Msg("{why}; {fix}", why=Msg(why, **facts), fix=Msg(fix, **facts)), "P7")
 
@@ -202,7 +204,6 @@ _SEQ_CHANGED = N_(
 _OTHER_LOG = N_(
     "the move was written against entry {seq} ({prefix}), but entry {seq} of this log has hash {found}: the "
     "move was written against another copy of this game's log (a different game, or a rewritten log)")
-_TOO_FEW = N_("the move was written against entry {seq} ({prefix}), but the log has only {entries} entries")
 _FIX_OLDER = N_("this move answers an older entry; it must answer entry {target} ({hash}): ask for a new template "
                 "(mail 'template' to the host, or run 'pbem template')")
 _FIX_OTHER = N_("this move answers another entry; it must answer entry {target} ({hash}): ask for a new template "

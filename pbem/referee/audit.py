@@ -62,7 +62,8 @@ def audit(game: Game) -> list[str]:
             )
     ids = sorted(faces.deal.token_ids)
     if ids != sorted(t.id for t in game.catalogue.tokens):
-        raise TamperError(Msg("the {count} committed tokens are not the game's catalogue", count=N_TOKENS), "P6")
+        raise TamperError(Msg.plural("the {n} committed token is not the game's catalogue",
+                                     "the {n} committed tokens are not the game's catalogue", N_TOKENS), "P6")
     flips = 0
     for entry in game.entries:  # every public flip, whichever kind of entry made it
         for flip in entry.reveals:
@@ -73,9 +74,10 @@ def audit(game: Game) -> list[str]:
     return [  # sentences (pbem.i18n.Msg): each reader's language says them
         Msg("the secret matches its commitment (P3)"),
         Msg("the seed, every draw and the public setup are what the secret and nonces give (P4-P5)"),
-        Msg("all {count} commitments recomputed; they commit to exactly the game's catalogue (P6)", count=N_TOKENS),
+        Msg.plural("the {n} commitment recomputed; it commits to exactly the game's catalogue (P6)",
+                   "all {n} commitments recomputed; they commit to exactly the game's catalogue (P6)", N_TOKENS),
         Msg.plural("the {n} flipped token is the dealt token, with its salt (P6)",
                    "all {n} flipped tokens are the dealt tokens, with their salts (P6)", flips),
-        Msg("every move replays under the rules with its recorded outcome ({count} entries, P7)",
-            count=game.last_seq + 1),
+        Msg.plural("every move replays under the rules with its recorded outcome ({n} entry, P7)",
+                   "every move replays under the rules with its recorded outcome ({n} entries, P7)", game.last_seq + 1),
     ]

@@ -35,9 +35,12 @@ def ahead(entries: Sequence[Entry], now: str, lang: str = "en") -> list[str]:
     first = late[0]
     params = {"seq": first.seq, "at": first.at, "now": now, "minutes": ALLOWANCE // 60}
     if len(late) == 1:
-        msg = Msg("warning (P7): entry {seq} is stamped {at}, later than your clock ({now}) "
-                  "by more than {minutes} minutes: the host's clock runs ahead of yours, and a deadline "
-                  "measured by it can end early (R8.2)", **params)
+        msg = Msg.plural(  # n: the minutes the host's clock may run ahead
+            "warning (P7): entry {seq} is stamped {at}, later than your clock ({now}) by more than {n} minute: the "
+            "host's clock runs ahead of yours, and a deadline measured by it can end early (R8.2)",
+            "warning (P7): entry {seq} is stamped {at}, later than your clock ({now}) by more than {n} minutes: the "
+            "host's clock runs ahead of yours, and a deadline measured by it can end early (R8.2)",
+            ALLOWANCE // 60, **{k: v for k, v in params.items() if k != "minutes"})
     else:
         msg = Msg.plural(
             "warning (P7): entry {seq} (and {n} later entry) is stamped {at}, later than your clock ({now}) "

@@ -162,10 +162,10 @@ def _parted(
 ) -> HistoryCheck:
     """NEW and OLD differ from entry ``parted`` on: re-created at entry 0, else forked."""
     proof = _proof(new_entries, new_hashes, old_entries, old_hashes, parted)
-    both = Msg(
-        "NEW's entry {seq} has hash {new_hash}..., "
-        "OLD's has {old_hash}... (first {digits} hex digits)",
-        seq=parted, new_hash=new_hashes[parted][:SHORT], old_hash=old_hashes[parted][:SHORT], digits=SHORT,
+    both = Msg.plural(
+        "NEW's entry {seq} has hash {new_hash}..., OLD's has {old_hash}... (first {n} hex digit)",
+        "NEW's entry {seq} has hash {new_hash}..., OLD's has {old_hash}... (first {n} hex digits)", SHORT,
+        seq=parted, new_hash=new_hashes[parted][:SHORT], old_hash=old_hashes[parted][:SHORT],
     )
     outcome: Outcome
     finding: Msg

@@ -38,8 +38,9 @@ def merchant_counts(state: State, player: str, source: str) -> range:
 
 _MERCHANT_RANGE = Refusal("R5.2", lambda s, p, source, count: Msg("the Merchant moves 1 to 3 cubes, not {count}",
                                                                   count=count))
-_MERCHANT_CUBES = Refusal("R5.2", lambda s, p, source, count: Msg(
-    "you have only {cubes} cube(s) in {source}", cubes=s.cubes[source].get(p, 0), source=Name.region(source)))
+_MERCHANT_CUBES = Refusal("R5.2", lambda s, p, source, count: Msg.plural(
+    "you have only {n} cube in {source}", "you have only {n} cubes in {source}", s.cubes[source].get(p, 0),
+    source=Name.region(source)))
 
 
 def merchant_refusal(state: State, player: str, source: str, count: int) -> Refusal | None:
@@ -50,8 +51,8 @@ def merchant_refusal(state: State, player: str, source: str, count: int) -> Refu
 
 _MONK_NOT_NEXT = Refusal(
     "R5.3", lambda s, token, source, target: not_next(s, target, source, NEXT_TO_TOKEN, token))
-_FULL = Refusal("R1.7", lambda s, token, source, target: Msg("{target} already holds {most} rats",
-                                                             target=Name.region(target), most=MAX_RATS))
+_FULL = Refusal("R1.7", lambda s, token, source, target: Msg.plural(
+    "{target} already holds {n} rat", "{target} already holds {n} rats", MAX_RATS, target=Name.region(target)))
 
 
 def monk_refusal(state: State, token: str, source: str, target: str) -> Refusal | None:

@@ -251,12 +251,14 @@ def _wrong_count(state: State, player: str, region: str, count: int) -> Msg:
             return Msg("you cannot place cubes on {region}: your supply is empty", region=where)
         return Msg("you cannot place cubes on {region}: {region} has no rats (only the Peasant may place there, R5.5)",
                    region=where)
-    facts = {"region": where, "rats": len(state.rats[region]), "supply": state.supply[player], "count": count}
+    rats, facts = len(state.rats[region]), {"region": where, "supply": state.supply[player], "count": count}
     if len(allowed) == 1:
-        return Msg("{region} has {rats} rat(s) and your supply {supply} cube(s): place {allowed} there, not {count}",
-                   allowed=allowed[0], **facts)
-    return Msg("{region} has {rats} rat(s) and your supply {supply} cube(s): place {allowed} or {more} there, "
-               "not {count}", allowed=allowed[0], more=allowed[1], **facts)
+        return Msg.plural("{region} has {n} rat, and the cubes in your supply: {supply}; place {allowed} there, not "
+                          "{count}", "{region} has {n} rats, and the cubes in your supply: {supply}; place {allowed} "
+                          "there, not {count}", rats, allowed=allowed[0], **facts)
+    return Msg.plural("{region} has {n} rat, and the cubes in your supply: {supply}; place {allowed} or {more} there, "
+                      "not {count}", "{region} has {n} rats, and the cubes in your supply: {supply}; place {allowed} "
+                      "or {more} there, not {count}", rats, allowed=allowed[0], more=allowed[1], **facts)
 
 
 _COUNT = {phase: Refusal(rule, _wrong_count)
@@ -360,8 +362,9 @@ def path_rule(path: tuple[str, ...]) -> str:
 # --- R4 the plague: spreading and the outbreak -------------------------------------------
 
 _SPREAD_NOT_NEXT = Refusal("R4.1", lambda s, region: not_next(s, region, s.plague, NEXT_TO_PLAGUE))
-_SPREAD_FULL = Refusal("R4.1", lambda s, region: Msg("{region} already holds {most} rats; choose another neighbour",
-                                                     region=Name.region(region), most=MAX_RATS))
+_SPREAD_FULL = Refusal("R4.1", lambda s, region: Msg.plural(
+    "{region} already holds {n} rat; choose another neighbour", "{region} already holds {n} rats; choose another "
+    "neighbour", MAX_RATS, region=Name.region(region)))
 
 
 def spread_refusal(state: State, region: str) -> Refusal | None:

@@ -30,8 +30,9 @@ def play_as(games: Path, n_players: int, seat: str, level: str, seed: int | None
     """Create the game, open it, let the bots play up to ``seat``'s turn; what to do next."""
     players = PLAYER_NAMES[:n_players]
     if seat not in players:
-        raise FormatError(Msg("--play-as {seat}: with {count} players the seats are {seats}", seat=repr(seat),
-                              count=n_players, seats=", ".join(players)), "R2.1")
+        raise FormatError(Msg.plural("--play-as {seat}: with {n} player the seats are {seats}",
+                                     "--play-as {seat}: with {n} players the seats are {seats}", n_players,
+                                     seat=repr(seat), seats=", ".join(players)), "R2.1")
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
     game_id = f"play-{rng.getrandbits(32):08x}"
     games.mkdir(parents=True, exist_ok=True)

@@ -64,10 +64,12 @@ def script_words(lang: str, opening: bool = True) -> dict[str, Any]:
     return {
         "copied": say(Msg("copied")),
         "make": say(Msg("make my secret number from these words")),
-        "words": say(Msg("your words: {count} or more that nobody could guess, a sentence of your own",
-                         count=MIN_WORDS)),
-        "few": say(Msg("a secret number is made from {count} words or more that nobody could guess, "
-                       "a sentence of your own (P4)", count=MIN_WORDS)),
+        "words": say(Msg.plural("your words: {n} word or more that nobody could guess, a sentence of your own",
+                                "your words: {n} words or more that nobody could guess, a sentence of your own",
+                                MIN_WORDS)),
+        "few": say(Msg.plural("a secret number is made from {n} word or more that nobody could guess, a sentence "
+                              "of your own (P4)", "a secret number is made from {n} words or more that nobody "
+                              "could guess, a sentence of your own (P4)", MIN_WORDS)),
         "control": say(Msg("your words hold a control character: type them as plain text (P4)")),
         "use": say(Msg("use these words")),
         "placeholder": say(Msg("your words from round 1 (or your secret number, 64 hex digits)")),
@@ -326,8 +328,10 @@ def _opening_words(round_: Opening, lang: str) -> tuple[str, str]:
     why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
                   "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
                   "so nobody, the host included, can choose it after seeing the others'."))
-    what = say(Msg("Round 1 of 2: type a sentence of your own ({count} words or more) and tap the button; then "
-                   "Send. Keep the words: round 2 asks for them again.", count=MIN_WORDS)
+    what = say(Msg.plural("Round 1 of 2: type a sentence of your own ({n} word or more) and tap the button; then "
+                          "Send. Keep the words: round 2 asks for them again.", "Round 1 of 2: type a sentence of "
+                          "your own ({n} words or more) and tap the button; then Send. Keep the words: round 2 asks "
+                          "for them again.", MIN_WORDS)
                if round_ is Opening.COMMIT else
                Msg("Round 2 of 2: type the same words as in round 1 (or paste or load the file you saved) and tap "
                    "the button; then Send."))

@@ -64,7 +64,7 @@ def turn_words(lang: str) -> dict[str, Any]:
         "direct": say(Msg("one step, straight there")),
         "through": say(Msg("through {region}", region="{region}")),  # R5.4: the Knight's two steps
         "rat": say(Msg("rat")), "flip": say(Msg("flip first")), "cancel": say(Msg("cancel")),
-        "nobody": say(Msg("nobody")),
+        "nobody": say(Msg("not held")),  # a card nobody holds, as the board says it: free to take
         "score": say(Msg("{player}: {score} (palace {palace}, supply {supply})", player="{player}",
                          score="{score}", palace="{palace}", supply="{supply}")),
         "why": say(Msg("{region}: rats {rats}, spread {spread} to {where}; cubes {cubes}; expected losses {losses}",

@@ -32,8 +32,8 @@ from pbem.log.records import (
     kinded,
 )
 from pbem.referee.seatview import SeatView
-from pbem.rules import action_from_dict
-from pbem.rules.events import CubeRemoved, Event, TokenFlipped, TurnStarted
+from pbem.rules import KnightMove, MovePlague, Spread, TakeCard, action_from_dict
+from pbem.rules.events import CubeRemoved, CubesPlaced, Event, TokenFlipped, TurnStarted
 from pbem.views.standin_acts import standin_did
 from pbem.views.text import describe_event, face_text, next_step, opening_line, region_word
 
@@ -112,20 +112,26 @@ def _when(at: str) -> str:
     return at.replace("T", " ").replace("Z", " UTC")
 
 
+_TOLD_BY_EVENTS = (MovePlague, KnightMove, Spread, TakeCard)
+"""A stand-in's actions whose events tell them, with what they drew (the rats that spread, each rat drawn);
+its placement is told as the stand-in's, and its event left out: each thing the stand-in did is told once."""
+
+
 def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
     """A turn the stand-in rule played (R8.3): a timeout (R8.2) or a resigned seat (R8.4)."""
     said = translator(lang)
     player, seq, at = entry.player, entry.seq, _when(entry.at)
-    done = [standin_did(game, action_from_dict(a), lang) for a in entry.actions if a["action"] != "end"]
+    acts = [action_from_dict(a) for a in entry.actions if a["action"] != "end"]
+    done = [standin_did(game, a, lang) for a in acts if not isinstance(a, _TOLD_BY_EVENTS)]
     if isinstance(entry, Timeout):
         head = Msg("entry {seq} ({at}): {player}'s deadline passed ({due}): timeout (R8.2); the stand-in rule (R8.3) "
                    "played the turn", seq=seq, at=at, player=player, due=_when(entry.due))
     else:
         head = Msg("entry {seq} ({at}): {player} resigned (R8.4); the stand-in rule (R8.3) played the turn",
                    seq=seq, at=at, player=player)
-    did = done or [said.say(Msg("the stand-in does nothing (R8.3)"))]  # what it did (R8.3), never an order
+    did = done if acts else [said.say(Msg("the stand-in does nothing (R8.3)"))]  # what it did, never an order
     lines = [said.say(head), *(f"  {line}" for line in did)]
-    return lines + event_lines(game, entry.outcome, lang)
+    return lines + event_lines(game, [e for e in entry.outcome if not isinstance(e, CubesPlaced)], lang)
 
 
 def status_line(game: Game, lang: str = "en") -> str:

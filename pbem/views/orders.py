@@ -33,8 +33,8 @@ from pbem.views.lines import WIDTH, choices, kept, shipped_names, words, wrap
 __all__ = ["MOST_LINES", "WIDTH", "choices", "left", "menu", "shipped_names", "words", "wrap"]
 
 MOST_LINES = 45
-"""A template longer than this lists the Knight's paths, the Monk's rats, the Merchant's moves, then the cards, in short
-(:func:`menu`'s ``compact``)."""
+"""A template longer than this lists the Knight's paths, the Monk's rats, the Merchant's moves, the cards, then the
+plague's destinations, in short (:func:`menu`'s ``compact``), never by other names than the seat's language's."""
 
 
 def _kind(state: State, kind: str) -> list[dict[str, object]]:
@@ -209,8 +209,12 @@ class _Menu:
         for path in paths:
             if len(path) == 2 and (path[-1],) not in one:
                 two.setdefault(path[-1], path)
-        self.section(Msg("plague REGION (R3.3), one of:"))
-        self._destinations([(end,) for (end,) in one])
+        if self.compact > 5:  # the most crowded: how many rats each destination spreads; where to: the board
+            self.section(Msg("plague REGION (R3.3), one of (N: the rats it spreads):"),
+                         [f"{self.name(end)} {_spreads(s, end)[0]}" for (end,) in one])
+        else:
+            self.section(Msg("plague REGION (R3.3), one of:"))
+            self._destinations([(end,) for (end,) in one])
         if two and not self.compact:
             self.section(Msg("or, the Knight (R5.4): plague VIA REGION, one of:"))
             self._destinations(list(two.values()))
@@ -337,7 +341,8 @@ def menu(state: State, player: str, compact: int = 0, lang: str = "en",
     """The template's choice lines for ``player``, in playing order (P10: public only);
     ``compact`` (for a menu that would be too long) lists the Knight's two-step paths by the
     region they go through, their spreads' room left to the board, and at 2 also the Monk's
-    rats by the rule and the full regions.  In ``lang``, the
+    rats by the rule and the full regions, at 6 the plague's destinations by how many rats each
+    spreads.  In ``lang``, the
     explanations translated, the forms and keywords as they are, and each region and card
     by ``name`` (:func:`shipped_names`: a name the notation reads back)."""
     m = _Menu(state, player, compact, lang, name)

@@ -171,8 +171,9 @@ def describe_event(game: Game, event: Event, lang: str = "en") -> str:
         case RatDrawn(token=t, region=r):
             return said.say(Msg("rat {token} is drawn and placed in {region}", token=t, region=name(r)))
         case KnightCubesDeclared(player=p, region=r):
-            return said.say(Msg("{player} counts the plague piece as {cubes} neutral cubes in {region} (Knight)",
-                                player=p, cubes=NEUTRAL_CUBES, region=name(r)))
+            return said.say(Msg.plural("{player} counts the plague piece as {n} neutral cube in {region} (Knight)",
+                                       "{player} counts the plague piece as {n} neutral cubes in {region} (Knight)",
+                                       NEUTRAL_CUBES, player=p, region=name(r)))
         case TokenFlipped(token=t, token_id=tid, region=r, cubes=n, threshold=k, outbreak=out):
             face = _face(game, tid, k, lang)
             if out:
@@ -345,7 +346,8 @@ def describe_action(game: Game, action: Action, lang: str = "en") -> str:
         case Spread(region=r):
             return said.say(Msg("put the drawn rat in {region}", region=name(r)))
         case KnightCubes():
-            return said.say(Msg("Knight: count the plague piece as {cubes} neutral cubes", cubes=NEUTRAL_CUBES))
+            return said.say(Msg.plural("Knight: count the plague piece as {n} neutral cube",
+                                       "Knight: count the plague piece as {n} neutral cubes", NEUTRAL_CUBES))
         case Flip(token=t):
             return said.say(Msg("flip rat {token} next", token=t))
         case EndTurn():
