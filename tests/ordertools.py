@@ -104,6 +104,18 @@ class Reader:
         return out
 
 
+def ends_counted(lines: list[str], state: Any) -> list[tuple[str, int, list[str]]]:
+    """The plague's destinations as a crowded menu lists them, ``END N``: where the N rats may go
+    is read off the board (a neighbour with room; ``(1)`` where there is room for one)."""
+    out = []
+    for item in items(lines):
+        end, n = item.rsplit(" ", 1)
+        room = [r + (" (1)" if len(state.rats[r]) == 2 else "") for r in state.neighbours[ident(end)]
+                if len(state.rats[r]) < 3]
+        out.append((end, int(n), room))
+    return out
+
+
 def via_paths(lines: list[str], state: Any) -> list[tuple[str, int, list[str]]]:
     out = []
     for line in lines:
@@ -144,8 +156,9 @@ def a_turn(text: str, state: Any, rng: random.Random,
             chosen.append(f"place {rng.choice(items(lines))}")
         elif kind == "king" and lines and (took == "king" or state.cards["king"] == player):
             chosen.append(f"king {rng.choice(items(lines))}")
-        elif kind == "plague":
-            path, n, room = rng.choice(reader.destinations(lines))
+        elif kind == "plague":  # in short (a crowded menu): each destination with its count, the room on the board
+            short = "(N:" in title
+            path, n, room = rng.choice(ends_counted(lines, state) if short else reader.destinations(lines))
             chosen.append(f"plague {path}")
             path_end, plague_at = path, len(chosen) - 1
             chosen += spreads(n, room, rng)

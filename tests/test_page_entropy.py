@@ -256,8 +256,10 @@ def test_p4_every_opening_page_says_what_the_two_rounds_protect_and_what_to_do(g
                   "so nobody, the host included, can choose it after seeing the others'."))
     first = html.unescape(compose_page(SeatView(load_game(games / "w"), "red"), "host@example.org", lang))
     assert 'id="opening"' in first and why in first
-    assert (say(Msg("Round 1 of 2: type a sentence of your own ({count} words or more) and tap the button; then "
-                    "Send. Keep the words: round 2 asks for them again.", count=5)).split(":")[0]) in first
+    assert (say(Msg.plural("Round 1 of 2: type a sentence of your own ({n} word or more) and tap the button; then "
+                           "Send. Keep the words: round 2 asks for them again.", "Round 1 of 2: type a sentence of "
+                           "your own ({n} words or more) and tap the button; then Send. Keep the words: round 2 asks "
+                           "for them again.", 5)).split(":")[0]) in first
     if lang != "en":
         assert "Two rounds make the deal fair" not in first
 
