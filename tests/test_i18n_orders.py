@@ -47,8 +47,8 @@ def test_a_translated_template_is_short_holds_no_english_and_its_lines_are_accep
         games: dict[int, Game], lang: str) -> None:
     """tests/test_orders.py's 300 positions, in each language: every line under 40 characters,
     at most 45 lines, no English sentence, the shipped names in the language (a long menu too:
-    it is told in short, never switched to the ids), and a turn made only of the template's lines, in its order, accepted whole
-    (or up to a Witch's look)."""
+    it is told in short, never switched to the ids), and a turn made only of the template's lines, in its order,
+    accepted whole (or up to a Witch's look)."""
     rng = random.Random(22)
     reader = Reader(lang)
     said = translator(lang)

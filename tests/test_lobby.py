@@ -291,9 +291,9 @@ def test_forged_joins_from_many_addresses_mail_at_most_the_strangers_hourly_code
     assert len(mails_to(got, ANN)) == 1
 
 
-@pytest.mark.parametrize(("lang", "asked", "done"), [("uk", "[rattus og] підтвердження: приєднання", "[rattus og] місце ваше"),
-                                                     ("el", "[rattus og] επιβεβαίωση: συμμετοχή",
-                                                      "[rattus og] η θέση είναι δική σου")])
+@pytest.mark.parametrize(("lang", "asked", "done"), [
+    ("uk", "[rattus og] підтвердження: приєднання", "[rattus og] місце ваше"),
+    ("el", "[rattus og] επιβεβαίωση: συμμετοχή", "[rattus og] η θέση είναι δική σου")])
 def test_a_join_in_another_language_is_answered_with_subjects_in_that_language(tmp_path: Path, lang: str, asked: str,
                                                                                 done: str) -> None:
     """'join og uk' from a stranger: the code mail's subject and the welcome's are in Ukrainian

@@ -233,11 +233,10 @@ def check_text(value: Any, what: str, where: str = "") -> None:
                        "only; tab and line breaks are allowed only in a comment") if bad.group() in "\t\n" else
                     N_("{what}: at {where}: the character {char} is not allowed: text admits printable Unicode only"))
             raise FormatError(Msg(said, what=what, where=at, char=char_name(bad.group())), "P2")
-        if comment and len(value) > COMMENT_LIMIT:
+        if comment and len(value) > (most := COMMENT_LIMIT):
             raise FormatError(Msg.plural("{what}: at {where}: the comment is {n} character long; at most {limit} are "
                                          "allowed", "{what}: at {where}: the comment is {n} characters long; at most "
-                                         "{limit} are allowed", len(value), what=what, where=where,
-                                         limit=COMMENT_LIMIT), "P2")
+                                         "{limit} are allowed", len(value), what=what, where=where, limit=most), "P2")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             check_text(item, what, f"{where}[{i}]")

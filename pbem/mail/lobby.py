@@ -199,8 +199,9 @@ def confirmed(games: Path, path: Path, code: str, sender: str) -> Answer:
         players = load_game(path).players
         if settings.waiting():
             text = said.say(Msg.plural(
-                "You hold seat {seat} of game {game}. {filled} of {n} seat is filled; the opening (P4) begins by itself "
-                "once every seat is, and its first mail comes then. Until then 'leave {game}' gives the seat up.",
+                "You hold seat {seat} of game {game}. {filled} of {n} seat is filled; the opening (P4) begins by "
+                "itself once every seat is, and its first mail comes then. Until then 'leave {game}' gives the seat "
+                "up.",
                 "You hold seat {seat} of game {game}. {filled} of {n} seats are filled; the opening (P4) begins by "
                 "itself once every seat is, and its first mail comes then. Until then 'leave {game}' gives the seat "
                 "up.", len(players), seat=seat, game=wish.game, filled=len(players) - len(settings.waiting())))

@@ -85,10 +85,9 @@ def mail_move(mail: Mail, thread: dict[str, object] | None = None) -> tuple[Move
     if len(attachments) > 1:
         attachments = [(n, t) for n, t in attachments if n.lower() != "log.yaml"]
     if len(attachments) > 1:
-        names = ", ".join(n for n, _t in attachments)
-        raise FormatError(Msg.plural("the message has {n} move attachment ({names}); send one move",
-                                     "the message has {n} move attachments ({names}); send one move",
-                                     len(attachments), names=names), "P2")
+        names, many = ", ".join(n for n, _t in attachments), len(attachments)
+        raise FormatError(Msg.plural("the message has {n} move attachment ({names}); send one move", "the message has "
+                                     "{n} move attachments ({names}); send one move", many, names=names), "P2")
     if attachments:
         name, text = attachments[0]
         where = Msg("attachment {name}", name=name)
@@ -253,8 +252,7 @@ def quoted_move(quoted: str) -> tuple[Move, str]:
     how = Msg("reply with the move file attached (.yaml), or paste the move once, unquoted, "
               "starting with its 'game:' line")
     if moves:
-        raise FormatError(Msg.plural("the quoted reply holds {n} move, not one: {how}",
-                                     "the quoted reply holds {n} moves, not one: {how}", len(moves), how=how), "P2")
+        raise FormatError(Msg("the quoted reply holds more than one move: {how}", how=how), "P2")
     raise FormatError(Msg("no complete move could be read in the quoted reply ({problem}): {how}",
                           problem=_refusal(last), how=how), "P2")
 

@@ -56,7 +56,7 @@ def template(view: SeatView, lang: str = "en") -> str:
     after = after_of(game)
     lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
     name = orders.shipped_names(lang, own_regions(game))
-    for compact in range(7):  # the Knight's paths, the Monk's rats, the Merchant's moves, the cards, the plague in short
+    for compact in range(7):  # in short: the Knight's paths, the Monk's rats, the Merchant's moves, cards, plague
         full = orders.menu(state, player, compact=compact, lang=lang, name=name)
         if len(lines) + len(full) <= orders.MOST_LINES:
             break
