@@ -38,6 +38,7 @@ from pbem.rules import State, winner
 from pbem.sim.demo import open_game
 from pbem.views.compose import changed_regions, compose_page
 from pbem.views.html import drawing, game_page
+from pbem.views.packed import readable
 from pbem.views.text import result_lines
 from pbem.views.timeline import game_at, read_checked
 
@@ -56,7 +57,7 @@ def to_move(game: Game) -> tuple[State, str]:
 
 def page_json(page: str) -> str:
     """The data a page embeds (its ``pbem-data`` script)."""
-    found = re.search(r'id="pbem-data">(.*)</script>', page)
+    found = re.search(r'id="pbem-data">(.*)</script>', readable(page))
     assert found is not None
     return found.group(1)
 
@@ -158,7 +159,7 @@ def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: Played) ->
     lines = result_lines(state)
     assert lines[0] == f"winner: {winner(state)} with {max(scores.values())} cubes (the palace included, R6.5)"
     assert (len(lines) == 2) == (sorted(scores.values())[-2] == max(scores.values()))
-    assert lines[0] in compose_page(SeatView(final, PLAYERS[0]))
+    assert lines[0] in readable(compose_page(SeatView(final, PLAYERS[0])))
     viewer = json.loads(page_json(game_page(entries, hashes)[0]))
     assert viewer["entries"][-1]["lines"][-len(lines):] == lines or lines[0] in viewer["entries"][-1]["lines"]
     assert not any(line.startswith("winner: ") for frame in viewer["entries"][:-3] for line in frame["lines"])
@@ -199,10 +200,10 @@ def test_a_seats_own_looks_are_on_its_page_only(demo_dirs: list[Path]) -> None:
                 continue
             found += 1
             words = {t: f"{t} (you looked): {face_text(game, i)}" for t, i in own.private.items()}
-            assert all(w in compose_page(own) for w in words.values())
+            assert all(w in readable(compose_page(own)) for w in words.values())
             for seat in set(PLAYERS) - {looker}:
                 view = seat_view(folder, game, seat)
-                other = compose_page(view)
+                other = readable(compose_page(view))
                 assert not any(w in other for t, w in words.items() if t not in view.private)
                 assert other.count("(you looked)") == len(view.private)
     assert found

@@ -24,6 +24,7 @@ from pbem.mail.host import MailHost
 from pbem.referee.audit import host_faces
 from pbem.referee.replay import replay
 from pbem.referee.seatview import Look
+from pbem.views.packed import readable
 from pbem.views.text import face_text
 
 
@@ -81,7 +82,7 @@ def test_r5_6_the_witchs_look_is_in_the_mails_text_and_in_the_page(
         in text_of(mine), text_of(mine)
     assert text_of(mine).index("Your Witch saw") < text_of(mine).index("game g  (players"), "the look comes first"
     page = attachment(mine, ".html")
-    assert page is not None and f"t01 (you looked): {words}".encode() in page
+    assert page is not None and f"t01 (you looked): {words}" in readable(page.decode())
 
 
 def test_r5_6_the_look_is_said_in_the_seats_language(

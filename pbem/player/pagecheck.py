@@ -1,13 +1,15 @@
 """`pbem fingerprint [PAGE]`: is a composer page file the one this pbem writes?
 
 The composer page (:mod:`pbem.views.compose`) is a file the host sends; what runs in it is
-decided by its head: a Content-Security-Policy that admits one script and one style by their
-hashes, then that script.  The page's **fingerprint** is the SHA-256 of the head from the line
+decided by its head: a Content-Security-Policy that admits the loader and the page's one script
+and one style by their hashes, then the loader, which unpacks the page's gzipped body and script
+(:mod:`pbem.views.packed`).  The page's **fingerprint** is the SHA-256 of the head from the line
 ``<head>`` to the line ``</script>`` (:func:`pbem.views.compose.fingerprint`): the same in every
 page and language of one pbem version.  A page shows its fingerprint, but a changed page can
 show anything; this check reads the file itself: the two lines before the head are the doctype
-and ``<html lang>``, the head is this version's byte for byte, and nothing after it can run
-(no other script, meta, frame, object, link, base or form).  Standard tools print the same
+and ``<html lang>``, the head is this version's byte for byte, the packed script is this
+version's, and nothing else, in the page or in the body it unpacks, can run (no other script,
+meta, frame, object, link, base or form).  Standard tools print the same
 fingerprint: ``sed -n '/^<head>$/,/^<\\/script>$/p' PAGE | sha256sum``.
 """
 
@@ -23,7 +25,7 @@ from pbem.files import read_limited
 from pbem.i18n import Msg
 from pbem.views.compose import fingerprint
 from pbem.views.composejs import SCRIPT, STYLE
-from pbem.views.html import head_block
+from pbem.views.packed import PACKED_TAG, head_block, unpack
 
 PAGE_LIMIT = 8 * 1024 * 1024
 """The largest page read (a composer page is at most a few hundred KB)."""
@@ -59,7 +61,12 @@ def check_page(path: Path) -> Msg:
                 "{claimed}: check it with that version)", file=path.name, version=__version__,
                 got=hashlib.sha256(head.encode("utf-8")).hexdigest(), want=fingerprint(),
                 claimed=claim.group(1) if claim else "?"), "P4")
-    rest = text[head_at + len(head):].replace(_DATA, "", 1)
+    inside = unpack(text)
+    if inside is None or inside[1] != SCRIPT:
+        raise PageError(Msg("{file} is not pbem {version}'s composer page: its packed part does not unpack to this "
+                            "version's script; do not make your nonce with it", file=path.name, version=__version__),
+                        "P4")
+    rest = text[head_at + len(head):].replace(PACKED_TAG, "", 1) + inside[0].replace(_DATA, "", 1)
     active = _ACTIVE.search(rest)
     if active is not None:
         raise PageError(Msg("{file} holds markup pbem's composer page does not (<{tag}): something else could "

@@ -37,10 +37,12 @@ from pbem.referee.seatview import SeatView, face_text
 from pbem.rules.data import CLASSES
 from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composewords import region_names, turn_words
-from pbem.views.html import changed_between, head_block, page_head, script_data
+from pbem.views.html import changed_between, script_data
 from pbem.views.layout import places
 from pbem.views.markup import Markup, lines, render
 from pbem.views.narrate import status_line
+from pbem.views.packed import head_block as packed_head
+from pbem.views.packed import packed_page
 from pbem.views.seatstate import seat_state
 from pbem.views.svg import map_svg, player_colours
 from pbem.views.template import template
@@ -52,7 +54,7 @@ def fingerprint() -> str:
     line ``</script>`` (the policy, the one script and the hash of the one style), the same in
     every page and language of this version.  ``pbem fingerprint`` prints it and checks a page
     file (:mod:`pbem.player.pagecheck`)."""
-    return hashlib.sha256(head_block(SCRIPT, STYLE).encode("utf-8")).hexdigest()
+    return hashlib.sha256(packed_head(SCRIPT, STYLE).encode("utf-8")).hexdigest()
 
 
 def script_words(lang: str, opening: bool = True) -> dict[str, Any]:
@@ -272,17 +274,21 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
     opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
     if opening:
         text["why"], text["what"] = _opening_words(game.opening, lang)
-    return page_head(title, SCRIPT, STYLE, lang) + render(
+    body = render(
         PAGE.replace("{keep_part}", KEEP if opening else "").replace("{opening_part}", OPENING if opening else ""),
         title=title, result=lines(words["result"]),
         info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
-        pbem=f"{__version__} {fingerprint()}", orders=template(view, lang), **text)
+        pbem=f"{__version__} {fingerprint()}", **text)
+    plain = render(PLAIN, noscript=text["noscript"], orders=template(view, lang))
+    return packed_page(title, lang, STYLE, plain, body, SCRIPT)
 
 
-PAGE = """<body>
-<main id="view" data-complete="false">
+PLAIN = """<noscript><div class="noscript"><p>{noscript}</p><pre>{orders}</pre></div></noscript>"""
+"""What the page shows where its script does not run: what to do, and the template's text."""
+
+
+PAGE = """<main id="view" data-complete="false">
 <h1>{title}</h1>
-<noscript><div class="noscript"><p>{noscript}</p><pre>{orders}</pre></div></noscript>
 <div id="page">
 <div id="left">
 {opening_part}<div id="top">
@@ -309,11 +315,9 @@ PAGE = """<body>
 <p class="note" id="fingerprint" data-pbem="{pbem}">{print}</p>
 </main>
 <script type="application/json" id="pbem-data">{blob}</script>
-</body>
-</html>
 """
-"""The composer page's body: :func:`pbem.views.markup.render` escapes every value but the data's
-JSON (the map is drawn by the page's script)."""
+"""The composer page's body, packed (:mod:`pbem.views.packed`): :func:`pbem.views.markup.render`
+escapes every value but the data's JSON (the map is drawn by the page's script)."""
 
 OPENING = """<div id="opening"><p class="note">{why}</p><p id="opening-do">{what}</p></div>
 """
