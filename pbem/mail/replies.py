@@ -68,10 +68,12 @@ from pbem.mail.outgoing import (
 )
 from pbem.mail.pictures import board_picture_of
 from pbem.referee.seatview import SeatView
+from pbem.views.mailboard import board_words
 from pbem.views.narrate import entry_lines, look_lines
+from pbem.views.orders import MOST_LINES
 from pbem.views.report import report_lines
 from pbem.views.template import template
-from pbem.views.text import board_lines
+from pbem.views.text import board_lines, face_text
 
 __all__ = [  # the words and headers every mail shares, from pbem.mail.outgoing, as they always were here
     "ACCEPTED_TEXT", "LOG_TEXT", "MOVE_TEXT", "NO_PAGE_TEXT", "PAGE_TEXT", "PRIVATE_TEXT", "REPLY_SUBJECT",
@@ -85,6 +87,8 @@ _log = logging.getLogger("pbem.mail.host")
 Threads = list[tuple[str, Game, str]]  # (Message-ID, game, seat) of each mail carrying a seat's template
 MAIL_PAGE_BYTES = 120_000  # a larger page stays out of the mail (base64 makes it 4/3): no mail over 200 KB
 QUOTED_LINES = 58  # a 'your move' mail's text part, at most: its quote in a Reply stays within about 60 lines
+NO_BOARD = N_("The board: no room for it in this mail; send 'board' for it.")
+NARRATION_LINES = 4  # the fewest lines a 'your move' mail keeps for what happened since the seat's last turn
 TURN_TEXT = N_("Reply with the rest of your turn, one action a line (no need to quote),\n"
                "or open the attached page ({name}): it draws the board.")
 
@@ -198,7 +202,7 @@ class Seat:
         self.private = next((p for p in report.applied.private if p.stem == player), None)
         self.folder, self.game = report.folder, game
         self._view: SeatView | None = None
-        self._template: str | None = None
+        self._template: tuple[int, str] | None = None
 
     def view(self) -> SeatView:
         """The seat's own view, its Witch's looks included (P10: read once, from its private file)."""
@@ -206,11 +210,11 @@ class Seat:
             self._view = seat_view(self.folder, self.game, self.player)
         return self._view
 
-    def template(self) -> str:
-        """The seat's template in its language, made once for the text and the file."""
-        if self._template is None:
-            self._template = template(self.view(), lang=self.lang)
-        return self._template
+    def template(self, most: int = MOST_LINES) -> str:
+        """The seat's template in its language, in about ``most`` lines, made once for the text and the file."""
+        if self._template is None or self._template[0] != most:
+            self._template = (most, template(self.view(), lang=self.lang, most=most))
+        return self._template[1]
 
     def looks(self, report: Report) -> list[str]:
         """What the seat's Witch saw in this move's entries, in words, from its own view (R5.6, P10)."""
@@ -290,24 +294,39 @@ def narration(report: Report, player: str, lang: str, room: int) -> list[str]:
 
 
 def _turn_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[bytes | None, str] | None]:
-    """A ``turn`` seat's one mail: its move asked for (what happened since its last turn, its
-    template, its page, which draws the board), in at most :data:`QUOTED_LINES` lines; or its
-    Witch's look alone when the turn is not its own."""
+    """A ``turn`` seat's one mail: its move asked for (what happened since its last turn, the
+    board in words, its template, its page, which draws the board), in at most
+    :data:`QUOTED_LINES` lines; after its own Witch's look (R5.6, R7.5: the same turn goes on),
+    the face first, in the subject too, and no narration (nothing happened but its own move);
+    or its Witch's look alone when the turn is not its own."""
     game = report.applied.game
     said = translator(seat.lang)
     if not seat.turn:
         subject = f"{tag(game.game_id)} " + said.say(Msg("private to {player}: your Witch look", player=seat.player))
         return lead(subject), "\n".join([*seat.looks(report), said.gettext(PRIVATE_TEXT)]) + "\n", None
     page = composer_page(seat.view(), host, seat.lang)  # its own looks too (P10: its view alone)
-    head = [said.gettext(ACCEPTED_TEXT), ""] if seat.is_mover else []
+    looked = seat.looks(report) if seat.private is not None else []  # the face, in words (the seat's own view)
+    head = [*looked, said.gettext(PRIVATE_TEXT)] if looked else []
+    head += [said.gettext(ACCEPTED_TEXT), ""] if seat.is_mover and not looked else []
     intro = said.say(Msg(TURN_TEXT, name=page_name(game, seat.player)) if page[0] is not None
                      else Msg(NO_PAGE_TEXT, why=page[1])) if seat.to_move else round_text(seat.lang)
-    tail = ["", intro, "", *seat.template().rstrip("\n").split("\n")]
-    if seat.private is not None:  # the face, in words (the seat's own view)
-        tail += ["", *seat.looks(report), said.gettext(PRIVATE_TEXT)]
-    if game.state is not None:
-        head += [*narration(report, seat.player, seat.lang, QUOTED_LINES - len(head) - len(tail) - 1)]
-    return lead(turn_subject(game, seat.lang)), "\n".join([*head, *tail]) + "\n", page
+    news = not looked and game.state is not None  # after a look, nothing happened but the seat's own move
+    for pairs, told in ((False, NARRATION_LINES), (True, NARRATION_LINES), (True, 2), (True, 0), (None, 0)):
+        board = board_words(seat.view(), seat.lang, pairs) if pairs is not None else [said.say(NO_BOARD)]
+        middle = [*board, ""] if board and game.state is not None else []  # given up first: the news, then the board
+        room = QUOTED_LINES - len(head) - len(middle) - len(intro.split("\n")) - 2 - (told if news else 0)
+        tail = ["", *middle, *intro.split("\n"), "", *seat.template(room).rstrip("\n").split("\n")]
+        if len(head) + len(tail) + (told + 1 if news else 0) <= QUOTED_LINES:
+            break
+    if news and told:
+        head += narration(report, seat.player, seat.lang, QUOTED_LINES - len(head) - len(tail))
+    subject = turn_subject(game, seat.lang)
+    if looked:  # the face in the subject too, after what to do (the turn's number is in the template)
+        look = seat.view().looks[-1]  # the newest: this move's (a look ends a move file, R7.5)
+        subject = f"{tag(game.game_id)} {said.gettext(REPLY_SUBJECT)}; " + said.say(Msg(
+            "your Witch saw {token}: {face}", token=look.token, face=face_text(game, look.token_id, seat.lang)))
+    text = [line for i, line in enumerate([*head, *tail]) if line or (i and [*head, *tail][i - 1])]  # one blank
+    return lead(subject), "\n".join(text).strip("\n") + "\n", page
 
 
 def _every_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[bytes | None, str] | None]:

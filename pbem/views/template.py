@@ -23,10 +23,11 @@ from pbem.views.text import opening_line
 from pbem.views.trust import short_notice_msgs
 
 
-def template(view: SeatView, lang: str = "en") -> str:
+def template(view: SeatView, lang: str = "en", most: int = orders.MOST_LINES) -> str:
     """The seat's template in the plain-text notation: what is left of the turn, the two
-    header lines, and each legal choice once (:mod:`pbem.views.orders`), at most about 40
-    short lines.  Built from the seat's view: a template never needs a face (P10)."""
+    header lines, and each legal choice once (:mod:`pbem.views.orders`), at most about ``most``
+    short lines (the choices said more briefly as needed).  Built from the seat's view: a
+    template never needs a face (P10)."""
     game, player = view.game, view.seat
     state = game.state
     said = translator(lang)
@@ -58,9 +59,9 @@ def template(view: SeatView, lang: str = "en") -> str:
     name = orders.shipped_names(lang, own_regions(game))
     for compact in range(6):  # the Knight's paths, the Monk's rats, the Merchant's moves, the cards in short
         full = orders.menu(state, player, compact=compact, lang=lang, name=name)
-        if len(lines) + len(full) <= orders.MOST_LINES:
+        if len(lines) + len(full) <= most:
             break
-    if lang != "en" and len(lines) + len(full) > orders.MOST_LINES:  # longer names: the ids are shorter
+    if lang != "en" and len(lines) + len(full) > most:  # longer names: the ids are shorter
         full = orders.menu(state, player, compact=5, lang=lang)
     return "\n".join([*lines, *full]) + "\n"
 
