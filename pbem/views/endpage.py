@@ -1,7 +1,7 @@
 """The end mail's page (``GAME-SEQ-audit.html``): the final scores and the audit in the browser.
 
 The viewer (`pbem html`) draws every entry and is over a megabyte; the end mail carries this small
-page instead, beside the log (no board: the mail stays small, the players saw the board in their last
+page instead, packed (:mod:`pbem.views.packed`: its script and body gzipped), beside the log (no board: the mail stays small, the players saw the board in their last
 mails): what the game ended with, and :mod:`pbem.views.auditpage`'s section,
 which checks the very log the page carries (or the attached ``log.yaml``, chosen from the disk)
 with the browser alone (PROTOCOL P3-P6).  Its words are public facts of the log (P10).
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game
-from pbem.views.auditpage import AUDIT_STYLE, audit_script, audit_section
-from pbem.views.html import page_head
+from pbem.views.auditpage import AUDIT_STYLE, NEEDS_SCRIPT, audit_script, audit_section
 from pbem.views.markup import Markup, render
+from pbem.views.packed import packed_page
 from pbem.views.text import result_lines
 
 
@@ -25,9 +25,15 @@ def end_page(game: Game, log_text: str, lang: str = "en") -> str:
     scores = game.state.scores()
     lines = [say(Msg("Final scores: {scores}.", scores=", ".join(f"{p} {scores[p]}" for p in game.players))),
              *result_lines(game.state, lang=lang)]
-    body = render(END, title=title, lines=Markup("".join(render("<li>{line}</li>\n", line=line) for line in lines)),
-                  section=audit_section(log_text, lang))
-    return page_head(title, audit_script(), AUDIT_STYLE + END_STYLE, lang) + body
+    listed = Markup("".join(render("<li>{line}</li>\n", line=line) for line in lines))
+    body = render(END, title=title, lines=listed, section=audit_section(log_text, lang))
+    plain = render(PLAIN, title=title, lines=listed, needs=say(NEEDS_SCRIPT))
+    return packed_page(title, lang, AUDIT_STYLE + END_STYLE, plain, body, audit_script())
+
+
+PLAIN = """<noscript><h1>{title}</h1><ul id="final">
+{lines}</ul><p class="needs-script">{needs}</p></noscript>"""
+"""What the page shows where its script does not run: the end, and how to check the log without it."""
 
 
 END_STYLE = """
@@ -38,12 +44,9 @@ h1 { font-size: 20px; margin: 0 0 8px 0; }
 #final li { margin-bottom: 6px; }
 """
 
-END = """<body>
-<main id="end">
+END = """<main id="end">
 <h1>{title}</h1>
 <ul id="final">
 {lines}</ul>
 {section}</main>
-</body>
-</html>
 """
