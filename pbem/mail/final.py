@@ -41,6 +41,7 @@ _log = logging.getLogger("pbem.mail.host")
 
 
 FINAL_NAME = "mail-final.txt"  # in the game's folder: its last mail is queued
+PAGE_LOG_GZ = 28_000  # the end page carries its own copy of a log gzipped to at most this: a mail of at most ~90 KB
 LOG_GZ = "log.yaml.gz"  # the final log, gzipped: 'pbem audit', 'pbem verify' and tools/audit_min.py read it as it is
 
 
@@ -115,7 +116,8 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     for index, player in enumerate(p for p in game.players if p in emails):
         lang = settings.language(player)  # in the seat's language
         if lang not in texts:
-            texts[lang] = (*end_text(game, lang), end_page(game, log_bytes.decode("utf-8"), lang))
+            copy = log_bytes.decode("utf-8") if len(log_gz) <= PAGE_LOG_GZ else None  # the mail stays bounded
+            texts[lang] = (*end_text(game, lang), end_page(game, copy, lang))
         subject, body, page = texts[lang]
         msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
         msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=LOG_GZ)  # a fifth of its size

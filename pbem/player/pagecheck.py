@@ -10,7 +10,7 @@ show anything; this check reads the file itself: the two lines before the head a
 and ``<html lang>``, the head is this version's byte for byte, the packed script is this
 version's, and nothing else, in the page or in the body it unpacks, can run (no other script,
 meta, frame, object, link, base or form).  Standard tools print the same
-fingerprint: ``sed -n '/^<head>$/,/^<\\/script>$/p' PAGE | sha256sum``.
+fingerprint: ``tr -d '\\r' < PAGE | sed -n '/^<head>$/,/^<\\/script>$/p' | sha256sum``.
 """
 
 from __future__ import annotations
@@ -37,8 +37,10 @@ _CLAIM = re.compile(r'data-pbem="([^" ]{1,40}) ')
 
 
 def _text(path: Path) -> str:
+    """The page's text as a browser reads it: a mail carries the page as text, so a saved copy may
+    end its lines with CR LF, which HTML reads as LF (as every script's hash is taken)."""
     try:
-        return read_limited(path, PAGE_LIMIT, Msg("page")).decode("utf-8")
+        return read_limited(path, PAGE_LIMIT, Msg("page")).decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError:
         raise FormatError(Msg("{file} is not a composer page: it is not UTF-8 text", file=path.name), "P4") from None
 

@@ -97,6 +97,7 @@ AUDIT_UI_JS = r"""
     });
     window.pbemAuditText = function (text, name) { return run(text, W.file.replace('{name}', name)); };
     var first = latest;
+    if (!D.log_gz) { $('audit-source').textContent = W.choose; return; }  // a long game's page: the attached file
     unpack(D.log_gz).then(function (bytes) { if (latest === first) { run(bytes, W.page); } }, function (err) {
       $('audit-source').textContent = W.broken + ' ' + err;  // an old browser: the file button still serves
     });
@@ -140,13 +141,17 @@ def audit_words(lang: str) -> dict[str, str]:
     }
 
 
-def audit_section(log_text: str, lang: str) -> Markup:
+def audit_section(log_text: str | None, lang: str) -> Markup:
     """The section: its words, a place for the verdict and the checker's lines, a file chooser,
     the log's bytes, gzipped and in base64 (a mail carries the page beside the log: about 15 KB, not 70),
-    in a JSON block whose ``<``, ``>`` and ``&`` are escapes."""
+    in a JSON block whose ``<``, ``>`` and ``&`` are escapes; ``None``: no copy of the log (the page
+    then asks for the file the mail attaches)."""
     say = translator(lang).say
-    packed = base64.b64encode(gzip.compress(log_text.encode("utf-8"), mtime=0)).decode("ascii")  # a mail's size
-    blob = json.dumps({"log_gz": packed, "words": audit_words(lang)}, ensure_ascii=True, separators=(",", ":"))
+    packed = (base64.b64encode(gzip.compress(log_text.encode("utf-8"), mtime=0)).decode("ascii")  # a mail's size
+              if log_text is not None else "")
+    words = {**audit_words(lang), "choose": say(Msg("This page carries no copy of this long game's log (the mail "
+                                                    "would be too large): choose the attached log.yaml.gz below."))}
+    blob = json.dumps({"log_gz": packed, "words": words}, ensure_ascii=True, separators=(",", ":"))
     blob = blob.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return render(
         SECTION, blob=Markup(blob),

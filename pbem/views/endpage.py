@@ -17,8 +17,9 @@ from pbem.views.packed import packed_page
 from pbem.views.text import result_lines
 
 
-def end_page(game: Game, log_text: str, lang: str = "en") -> str:
-    """The page, in ``lang``, for a finished game and its log's text."""
+def end_page(game: Game, log_text: str | None, lang: str = "en") -> str:
+    """The page, in ``lang``, for a finished game and its log's text (None: the page carries no copy
+    of the log and asks for the file its mail attaches)."""
     assert game.state is not None  # a game with a revealed secret has started and ended
     say = translator(lang).say
     title = say(Msg("Rattus game {game}: the end", game=game.game_id))

@@ -106,7 +106,7 @@ _PACKED = re.compile(re.escape(PACKED_TAG) + r"\n([A-Za-z0-9+/=\n]*)</script>")
 
 def unpack(page: str) -> tuple[str, str] | None:
     """(the body, the script) a page's packed block holds; None if it has none or it does not unpack."""
-    found = _PACKED.search(page)
+    found = _PACKED.search(page.replace("\r\n", "\n"))  # a copy saved from a mail may end its lines with CR LF
     if found is None:
         return None
     try:
@@ -121,6 +121,7 @@ def unpack(page: str) -> tuple[str, str] | None:
 def readable(page: str) -> str:
     """The page as a browser builds it, for a reader of its markup: the packed block replaced by
     the body it holds (the page itself if it has none)."""
+    page = page.replace("\r\n", "\n")
     found = _PACKED.search(page)
     inside = unpack(page)
     if found is None or inside is None:
