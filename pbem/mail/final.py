@@ -5,8 +5,10 @@ Once a game's secret is revealed (by the host's step at the game's end, ``pbem n
 one mail: the final scores, the winner and how a tie was broken (R6.5), the secret,
 the audit's verdict as ``pbem audit`` prints it, and the final log attached, gzipped (a fifth of its
 size: the mail stays small however long the game), so that ``pbem audit log.yaml.gz`` (or
-``tools/audit_min.py log.yaml.gz``) on that attachment alone says the same (P6); and ``GAME-SEQ-audit.html`` (:mod:`pbem.views.endpage`), a page that checks that
-log in the player's browser, for a player with no program but a mail client and a browser.
+``tools/audit_min.py log.yaml.gz``) on that attachment alone says the same (P6); and
+``GAME-SEQ-audit.html`` (:mod:`pbem.views.endpage`), a page that checks that log in the player's
+browser (its own copy of it, but for a long game's, which would make the mail too large), for a
+player with no program but a mail client and a browser.
 The batch is named for the game's identity (its id and the hash of
 its first entry, :meth:`pbem.mail.outbox.Queue.game_batch`), and ``mail-final.txt`` in
 the game's folder notes it, so a game's end is announced once, whichever run (``pbem

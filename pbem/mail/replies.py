@@ -72,7 +72,7 @@ from pbem.views.mailboard import board_words
 from pbem.views.narrate import entry_lines, look_lines
 from pbem.views.orders import MOST_LINES
 from pbem.views.report import report_lines
-from pbem.views.template import template
+from pbem.views.template import template_in
 from pbem.views.text import board_lines, face_text
 
 __all__ = [  # the words and headers every mail shares, from pbem.mail.outgoing, as they always were here
@@ -213,7 +213,7 @@ class Seat:
     def template(self, most: int = MOST_LINES) -> str:
         """The seat's template in its language, in about ``most`` lines, made once for the text and the file."""
         if self._template is None or self._template[0] != most:
-            self._template = (most, template(self.view(), lang=self.lang, most=most))
+            self._template = (most, template_in(self.view(), self.lang, most))
         return self._template[1]
 
     def looks(self, report: Report) -> list[str]:

@@ -1,9 +1,10 @@
 """The end mail's page (``GAME-SEQ-audit.html``): the final scores and the audit in the browser.
 
 The viewer (`pbem html`) draws every entry and is over a megabyte; the end mail carries this small
-page instead, packed (:mod:`pbem.views.packed`: its script and body gzipped), beside the log (no board: the mail stays small, the players saw the board in their last
-mails): what the game ended with, and :mod:`pbem.views.auditpage`'s section,
-which checks the very log the page carries (or the attached ``log.yaml``, chosen from the disk)
+page instead, packed (:mod:`pbem.views.packed`: its script and body gzipped), beside the log (no
+board: the mail stays small, the players saw the board in their last mails): what the game ended
+with, and :mod:`pbem.views.auditpage`'s section, which checks the very log the page carries (a long
+game's page carries none) or the attached ``log.yaml.gz``, chosen from the disk
 with the browser alone (PROTOCOL P3-P6).  Its words are public facts of the log (P10).
 """
 

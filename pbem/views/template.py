@@ -23,11 +23,16 @@ from pbem.views.text import opening_line
 from pbem.views.trust import short_notice_msgs
 
 
-def template(view: SeatView, lang: str = "en", most: int = orders.MOST_LINES) -> str:
+def template(view: SeatView, lang: str = "en") -> str:
     """The seat's template in the plain-text notation: what is left of the turn, the two
-    header lines, and each legal choice once (:mod:`pbem.views.orders`), at most about ``most``
-    short lines (the choices said more briefly as needed).  Built from the seat's view: a
-    template never needs a face (P10)."""
+    header lines, and each legal choice once (:mod:`pbem.views.orders`), at most about 40
+    short lines.  Built from the seat's view: a template never needs a face (P10)."""
+    return template_in(view, lang, orders.MOST_LINES)
+
+
+def template_in(view: SeatView, lang: str, most: int) -> str:
+    """:func:`template` in about ``most`` lines (the choices said more briefly as needed): a
+    mail that says more than the template keeps its text short."""
     game, player = view.game, view.seat
     state = game.state
     said = translator(lang)
