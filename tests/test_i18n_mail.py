@@ -85,7 +85,7 @@ class Players(Table):
             names = [part.get_filename() or "" for part in msg.iter_attachments()]
             if "log.yaml" in files and (seat.log is None or len(files["log.yaml"]) >= len(seat.log)):
                 seat.log = files["log.yaml"]
-            if "log.yaml" in names and msg["In-Reply-To"] is None:  # the last mail: the final log, unasked
+            if "log.yaml.gz" in names and msg["In-Reply-To"] is None:  # the last mail: the final log, unasked
                 seat.final = msg
             code = re.search(r"^ {4}pbem confirm ([A-Z2-7]{16}) --key YOUR\.key$", body(msg), re.MULTILINE)
             if code is not None:

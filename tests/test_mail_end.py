@@ -9,6 +9,8 @@ verdict and the final log, which audits FAIR alone, by ``pbem audit`` and by
 
 from __future__ import annotations
 
+import gzip
+
 import mailbox
 from pathlib import Path
 
@@ -62,10 +64,10 @@ def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path:
         text = plain(final)
         assert "Final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players) in text
         assert "(R6.5)" in text and game.secret.hex() in text and "verdict: FAIR." in text
-        log = attachments(final)["log.yaml"]
-        assert log == host_log
+        log = attachments(final)["log.yaml.gz"]  # gzipped: a fifth of its size
+        assert gzip.decompress(log) == host_log
         page = attachments(final)[f"g-{game.last_seq}-audit.html"].decode("utf-8")  # the audit in a browser
-        assert page == end_page(game, host_log.decode("utf-8"), "en") and f"g-{game.last_seq}-audit.html" in text
+        assert page.replace("\r\n", "\n") == end_page(game, host_log.decode("utf-8"), "en") and f"g-{game.last_seq}-audit.html" in text
         audits_alone(log, tmp_path / f"kept-{seat.player}")
     assert cli("reveal", "g", "--games", games).exit_code != 0  # revealed once, by the step
 
@@ -84,6 +86,6 @@ def test_with_reveal_manual_the_last_mail_follows_the_hosts_reveal(tmp_path: Pat
     table.receive(take(tmp_path / "outbox"))
     for seat in table.seats.values():
         assert seat.final is not None
-        audits_alone(attachments(seat.final)["log.yaml"], tmp_path / f"kept-{seat.player}")
+        audits_alone(attachments(seat.final)["log.yaml.gz"], tmp_path / f"kept-{seat.player}")
     ok("mail", "--inbox", tmp_path / "inbox", "--outbox", tmp_path / "outbox", "--games", games, "--from", HOST)
     assert take(tmp_path / "outbox") == []  # the last mail goes once
