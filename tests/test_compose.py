@@ -223,8 +223,8 @@ def test_pbem_html_compose_writes_the_page(played: Played, demo_dirs: list[Path]
     (tmp_path / "g").mkdir()
     (tmp_path / "g" / LOG_NAME).write_text((demo_dirs[0] / LOG_NAME).read_text())
     ok("html", tmp_path / "g" / LOG_NAME, "-o", final, "--compose", "blue")
-    assert "nothing for blue to send now: the game is over" in final.read_text()
-    assert result_lines(game_at(entries, hashes, len(entries) - 1).state)[0] in final.read_text()
+    assert "nothing for blue to send now: the game is over" in readable(final.read_text())
+    assert result_lines(game_at(entries, hashes, len(entries) - 1).state)[0] in readable(final.read_text())
 
 
 def test_pbem_check_accepts_the_move_of_a_page_pbem_html_compose_wrote(browser: Browser, tmp_path: Path) -> None:
