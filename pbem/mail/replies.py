@@ -279,18 +279,25 @@ def since_last_turn(game: Game, player: str) -> list[Entry]:
 
 def narration(report: Report, player: str, lang: str, room: int) -> list[str]:
     """What happened since the seat's last turn (or, when the seat played last, the entries
-    this move added), entry by entry, in at most ``room`` lines (then one line says how to
-    get the rest)."""
+    this move added), entry by entry, in at most ``room`` lines: where they do not all fit, the
+    newest entries whole (what led to the board the mail shows), and the first line says how
+    many were left out and how to get them."""
     said = translator(lang)
     game = report.applied.game
-    lines = [said.say(Msg("Since your last turn:"))]
-    lines += [line for entry in since_last_turn(game, player) or report.applied.entries
-              for line in entry_lines(game, entry, lang)]
-    if len(lines) > room:
-        more = len(lines) - room + 1
-        lines = [*lines[:max(room - 1, 1)],
-                 said.say(Msg("... and {count} lines more: send 'history' for the whole game", count=more))]
-    return lines
+    blocks = [entry_lines(game, entry, lang) for entry in since_last_turn(game, player) or report.applied.entries]
+    lines = [line for block in blocks for line in block]
+    if len(lines) < room:
+        return [said.say(Msg("Since your last turn:")), *lines]
+    kept: list[str] = []
+    for block in reversed(blocks):
+        if len(kept) + len(block) > room - 1:
+            break
+        kept = block + kept
+    kept = kept or blocks[-1][:max(room - 1, 0)]  # not even the newest entry whole: its first lines
+    left = len(lines) - len(kept)
+    return [said.say(Msg.plural("Since your last turn ({n} line left out: send 'history' for the whole game):",
+                                "Since your last turn ({n} lines left out: send 'history' for the whole game):",
+                                left)), *kept]
 
 
 def _turn_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[bytes | None, str] | None]:
