@@ -3,7 +3,7 @@
 What a seat is mailed is its mail mode (:data:`pbem.host.settings.MAIL_MODES`, host.yaml):
 
 * ``turn`` (the default): one mail when it is the seat's turn (or its part of the opening),
-  holding what happened since its last turn as a short narration, the board, its template
+  holding what happened since its last turn as a short narration, the board in words, its template
   and its composer page; and a mail of its own for a Witch's look that does not end in its
   turn.  Nothing else but refusals, deadline notices and the end, which every mode gets;
 * ``every``: a report of every entry (the picture, the public log), the template and the
@@ -85,7 +85,7 @@ __all__ = [  # the words and headers every mail shares, from pbem.mail.outgoing,
 
 _log = logging.getLogger("pbem.mail.host")
 Threads = list[tuple[str, Game, str]]  # (Message-ID, game, seat) of each mail carrying a seat's template
-MAIL_PAGE_BYTES = 120_000  # a larger page stays out of the mail (base64 makes it 4/3): no mail over 200 KB
+MAIL_PAGE_BYTES = 120_000  # a larger page stays out of the mail (a packed page is about 20 KB, attached as it is)
 QUOTED_LINES = 58  # a 'your move' mail's text part, at most: its quote in a Reply stays within about 60 lines
 NO_BOARD = N_("The board: no room for it in this mail; send 'board' for it.")
 NARRATION_LINES = 4  # the fewest lines a 'your move' mail keeps for what happened since the seat's last turn
@@ -332,7 +332,8 @@ def _turn_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[b
         look = seat.view().looks[-1]  # the newest: this move's (a look ends a move file, R7.5)
         subject = f"{tag(game.game_id)} {said.gettext(REPLY_SUBJECT)}; " + said.say(Msg(
             "your Witch saw {token}: {face}", token=look.token, face=face_text(game, look.token_id, seat.lang)))
-    text = [line for i, line in enumerate([*head, *tail]) if line or (i and [*head, *tail][i - 1])]  # one blank
+    lines = [*head, *tail]
+    text = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]  # one blank line at most
     return lead(subject), "\n".join(text).strip("\n") + "\n", page
 
 
