@@ -13,9 +13,8 @@ it (every file: page shares the browser's storage): round 2 asks for the words o
 
 from __future__ import annotations
 
-import html
-
 import hashlib
+import html
 import subprocess
 import time
 from pathlib import Path

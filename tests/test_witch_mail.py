@@ -151,15 +151,20 @@ def test_the_turn_mail_says_the_board_in_words_in_the_seats_language(started: tu
     state = game.state
     assert state is not None and state.to_move is not None
     text = text_of(next(m for m in out if to_of(m) == ADDRESSES[state.to_move] and m.is_multipart()))
-    assert "Το ταμπλό τώρα:" in text and "<- πανούκλα" in text, text
-    from pbem.i18n import translator
+    from pbem.i18n import Msg, translator
 
+    said = translator("el")
+    assert said.say(Msg("The board now:")) in text and said.say(Msg("The board now:")) != "The board now:"
+    assert said.say(Msg("{region}  rats: {rats} cubes: {cubes}  <- plague", region="", rats="", cubes="")).split()[-1] \
+        in text, text  # the plague piece's mark, in Greek
     for region in state.regions:
         name = translator("el").pgettext("region", region)
         line = next(line for line in text.split("\n") if line.strip().startswith(name + " "))
         rats = state.rats[region]
-        assert f"ποντίκια: {len(rats)}" in line and all(t in line for t in rats), line
-    assert "κάρτες: " in text and "απόθεμα κύβων: " in text and f"ποντίκια στο απόθεμα: {len(state.rat_supply)}" in text
+        assert f": {len(rats)} " in line and all(t in line for t in rats), line
+    assert said.say(Msg("cards: {cards}", cards="")) in text and said.say(Msg("cube supply: {cubes}", cubes="")) in text
+    assert said.say(Msg("rats left in supply: {left}; flipped: {flipped}", left=len(state.rat_supply),
+                        flipped=len(state.flipped))) in text
     faces = host_faces(game, read_secret(games / "g")[0])
     hidden = [faces.face(t).id for r in state.regions for t in state.rats[r]]
     assert not any(face in text for face in hidden)  # no face still hidden (P10)
