@@ -104,6 +104,27 @@ def test_twelve_random_turns_clicked_through_the_page_are_accepted(
     click_turns(browser, played, 12, tmp_path)
 
 
+def test_a_browser_that_cannot_unpack_the_page_shows_what_to_do_and_the_template(
+        browser: Browser, played: Played, tmp_path: Path) -> None:
+    """The page travels packed (its script and body gzipped in it); a browser without
+    DecompressionStream shows the page's no-script part: open it in a current browser, or
+    write the lines of the template it shows."""
+    from pagetools import open_page
+
+    game, _seq = positions(played, 1, seed=7)[0]
+    _state, seat = to_move(game)
+    page = tmp_path / "old-browser.html"
+    page.write_text(compose_page(SeatView(game, seat), "host@example.org"), encoding="utf-8")
+    old = browser.send("Page.addScriptToEvaluateOnNewDocument", source="delete window.DecompressionStream;")
+    try:
+        open_page(browser, page, "!!document.querySelector('div.noscript')")
+        shown = str(browser.eval("document.body.innerText"))
+    finally:
+        browser.send("Page.removeScriptToEvaluateOnNewDocument", identifier=old["identifier"])
+    assert f"game g {seat}" in shown and "open the file in" in shown, shown
+    assert browser.eval("document.getElementById('move')") is None  # nothing of the packed page ran
+
+
 @pytest.mark.slow
 def test_thirty_random_turns_clicked_through_the_page_are_accepted(
         browser: Browser, played: Played, tmp_path: Path) -> None:
