@@ -17,9 +17,10 @@ nonce move as a file.  Every composer page shows its :func:`fingerprint` (the cl
 ``pbem fingerprint PAGE`` checks the file).  Where scripts do not run (a mail app's
 preview) the page says to open it in a browser, and shows the template's text.
 
-The page fetches nothing; its policy (:func:`pbem.views.html.policy`) admits its one
-script and one style by their hashes, and every word from the log reaches it as
-JSON (:func:`pbem.views.html.script_data`) put in with ``textContent``.
+The page fetches nothing; it travels packed (:mod:`pbem.views.packed`: its body and script
+gzipped inside it, about 20 KB, unpacked by a loader in its head), and its policy admits the
+loader, its one script and its one style by their hashes; every word from the log reaches it
+as JSON (:func:`pbem.views.html.script_data`) put in with ``textContent``.
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ from pbem.views.text import result_lines
 
 def fingerprint() -> str:
     """The composer page's fingerprint: the SHA-256 of its head from the line ``<head>`` to the
-    line ``</script>`` (the policy, the one script and the hash of the one style), the same in
-    every page and language of this version.  ``pbem fingerprint`` prints it and checks a page
+    line ``</script>`` (the policy, with the hashes of the loader, the one script and the one
+    style, and the loader that unpacks the page: :mod:`pbem.views.packed`), the same in every
+    page and language of this version.  ``pbem fingerprint`` prints it and checks a page
     file (:mod:`pbem.player.pagecheck`)."""
     return hashlib.sha256(packed_head(SCRIPT, STYLE).encode("utf-8")).hexdigest()
 
