@@ -43,7 +43,7 @@ _log = logging.getLogger("pbem.mail.host")
 
 
 FINAL_NAME = "mail-final.txt"  # in the game's folder: its last mail is queued
-PAGE_LOG_GZ = 28_000  # the end page carries its own copy of a log gzipped to at most this: a mail of at most ~90 KB
+PAGE_LOG_GZ = 24_000  # the end page carries its own copy of a log gzipped to at most this: a mail under 90 KB
 LOG_GZ = "log.yaml.gz"  # the final log, gzipped: 'pbem audit', 'pbem verify' and tools/audit_min.py read it as it is
 
 
