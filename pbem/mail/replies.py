@@ -293,7 +293,8 @@ def narration(report: Report, player: str, lang: str, room: int) -> list[str]:
         if len(kept) + len(block) > room - 1:
             break
         kept = block + kept
-    kept = kept or blocks[-1][:max(room - 1, 0)]  # not even the newest entry whole: its first lines
+    if not kept and room > 1:  # not even the newest entry whole: its headline and its last events (the plague's)
+        kept = [blocks[-1][0], *blocks[-1][len(blocks[-1]) - room + 2:]] if room > 2 else blocks[-1][:1]
     left = len(lines) - len(kept)
     return [said.say(Msg.plural("Since your last turn ({n} line left out: send 'history' for the whole game):",
                                 "Since your last turn ({n} lines left out: send 'history' for the whole game):",
