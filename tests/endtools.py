@@ -37,11 +37,13 @@ def take(outbox: Path) -> list[EmailMessage]:
 
 
 def audits_alone(log: bytes, where: Path) -> None:
-    """The mailed log, alone in a folder of its own, audits FAIR by both auditors (P6)."""
+    """The mailed log (gzipped as the end mail attaches it, or not), alone in a folder of its own,
+    audits FAIR by both auditors as it is (P6)."""
     where.mkdir()
-    (where / "log.yaml").write_bytes(log)
-    assert "verdict: FAIR." in ok("audit", where / "log.yaml")
-    assert "every move replays under the rules" in ok("verify", where / "log.yaml")
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), "log.yaml"],
+    name = "log.yaml.gz" if log[:2] == b"\x1f\x8b" else "log.yaml"
+    (where / name).write_bytes(log)
+    assert "verdict: FAIR." in ok("audit", where / name)
+    assert "every move replays under the rules" in ok("verify", where / name)
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), name],
                           cwd=where, capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("verdict: FAIR."), done.stdout

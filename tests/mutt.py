@@ -134,7 +134,8 @@ class MailTable:
     by :class:`MailPlayer` from their own mails alone; every mail the host sends is kept."""
 
     def __init__(self, folder: Path, seats: dict[str, str], mode: str = "turn", seed: int = 1,
-                 langs: dict[str, str] | None = None, options: tuple[str, ...] = ()) -> None:
+                 langs: dict[str, str] | None = None, options: tuple[str, ...] = (),
+                 secret: bytes | None = None) -> None:
         self.games, self.inbox, self.outbox = folder / "games", folder / "inbox", folder / "outbox"
         mailbox.Maildir(str(self.inbox), create=True)
         self.logs: dict[str, bytes] = {}  # each mail's public log as it stood when it was sent
@@ -146,7 +147,12 @@ class MailTable:
         self.langs = dict(langs or {})
         self.others: list[EmailMessage] = []  # mails to an address no seat holds (an observer's, a stranger's)
         first = next(iter(seats))
+        supplied: list[str | Path] = []  # a supplied secret: the same deal every run (a test game, P7)
+        if secret is not None:
+            (folder / "secret.hex").write_text(secret.hex())
+            supplied = ["--secret-file", folder / "secret.hex"]
         pbem("new", "g", "--players", ",".join(seats), "--first", first, "--games", self.games, "--mail", mode,
+             *supplied,
              *(f"--email={s}={a}" for s, a in seats.items()),
              *(f"--seat-lang={s}={lang}" for s, lang in (langs or {}).items()), *options)
 

@@ -30,6 +30,7 @@ from pbem.errors import Exit
 from pbem.log.logfile import read_docs
 from pbem.views.endpage import end_page, fingerprint
 from pbem.views.html import csp_hash
+from pbem.views.packed import repack, unpack, unpacked
 from pbem.views.timeline import game_at, read_checked
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,18 +54,21 @@ def head_of(text: str) -> str:
 def with_log(page: Path, log: Path, out: Path) -> Path:
     """``page`` carrying ``log`` instead of its own (packed as pbem packs it)."""
     text = page.read_text(encoding="utf-8")
+    inside = unpack(text)
+    assert inside is not None
     packed = base64.b64encode(gzip.compress(log.read_bytes(), mtime=0)).decode("ascii")
-    out.write_text(re.sub(r'\{"log_gz":"[^"]*"\}', '{"log_gz":"' + packed + '"}', text), encoding="utf-8")
+    body = re.sub(r'\{"log_gz":"[^"]*"\}', '{"log_gz":"' + packed + '"}', inside[0])
+    out.write_text(repack(text, body, inside[1]), encoding="utf-8")
     return out
 
 
 def doctored(page: Path, out: Path) -> Path:
     """The host's one-line change: the script's verdict is always FAIR; its hash put in the policy."""
     text = page.read_text(encoding="utf-8")
-    script = re.search(r"<script>(.*?)</script>", text, re.DOTALL)
-    assert script is not None and text.count(ALWAYS_FAIR[0]) == 1
-    changed = script.group(1).replace(ALWAYS_FAIR[0], ALWAYS_FAIR[1])
-    text = text.replace(csp_hash(script.group(1)), csp_hash(changed)).replace(script.group(1), changed)
+    inside = unpack(text)
+    assert inside is not None and inside[1].count(ALWAYS_FAIR[0]) == 1
+    changed = inside[1].replace(ALWAYS_FAIR[0], ALWAYS_FAIR[1])
+    text = repack(text.replace(csp_hash(inside[1]), csp_hash(changed)), inside[0], changed)
     out.write_text(text, encoding="utf-8")
     return out
 
@@ -89,8 +93,9 @@ def test_p6_the_honest_page_is_accepted_and_its_fingerprint_is_the_published_one
         assert hashlib.sha256(head_of(text).encode("utf-8")).hexdigest() == fingerprint()  # the same in every language
         said = ok("fingerprint", page, "--lang", lang)
         assert said.startswith("ok: ") and fingerprint() in said, said
-        assert "pbem fingerprint rattus-3p-60-audit.html" in text and "sha256sum" in text  # how to check it
-        assert f'data-pbem="{__version__} {fingerprint()}"' in text
+        shown = unpacked(text)  # the page as the browser unpacks it
+        assert "pbem fingerprint rattus-3p-60-audit.html" in shown and "sha256sum" in shown  # how to check it
+        assert f'data-pbem="{__version__} {fingerprint()}"' in shown
 
 
 def test_p6_a_page_changed_to_always_say_fair_is_refused_naming_the_line(rewritten: Path, tmp_path: Path) -> None:
@@ -100,9 +105,9 @@ def test_p6_a_page_changed_to_always_say_fair_is_refused_naming_the_line(rewritt
     before = cheat.read_bytes()
     refused = cli("fingerprint", cheat)
     assert refused.exit_code == Exit.TAMPERED, refused.output + refused.stderr
-    lines = honest.read_text(encoding="utf-8").split("\n")
+    lines = unpacked(honest.read_text(encoding="utf-8")).split("\n")  # counted as the page unpacks
     line = 1 + next(k for k, text in enumerate(lines) if text.startswith(ALWAYS_FAIR[0]))
-    assert f"its lines 6, {line} differ" in refused.stderr, refused.stderr  # the policy, the script
+    assert f"its lines 6, {line}, counted as the page unpacks, differ" in refused.stderr, refused.stderr
     assert f"at line {line} the file has" in refused.stderr, refused.stderr
     assert "err = null; notes = [];" in refused.stderr and "so its script or its words are not pbem's" in refused.stderr
     assert f"pbem {__version__}'s is {fingerprint()}" in refused.stderr and "do not take its verdict" in refused.stderr
@@ -123,7 +128,9 @@ def test_p6_changed_words_around_the_verdict_are_named_too(tmp_path: Path) -> No
     refused = cli("fingerprint", page)
     assert refused.exit_code == Exit.TAMPERED and "(verdict: FAIR)" in refused.stderr, refused.stderr
     assert "so its script" not in refused.stderr  # the head is pbem's: the host's words changed
-    page.write_text(text.replace('{"log_gz":"', '{"log_gz":"AAAA'), encoding="utf-8")
+    inside = unpack(text)
+    assert inside is not None
+    page.write_text(repack(text, inside[0].replace('{"log_gz":"', '{"log_gz":"AAAA'), inside[1]), encoding="utf-8")
     garbled = cli("fingerprint", page)
     assert garbled.exit_code == Exit.TAMPERED and "cannot be unpacked" in garbled.stderr, garbled.stderr
 
@@ -139,3 +146,19 @@ def test_p6_in_a_browser_the_changed_page_says_fair_and_the_honest_one_refused(b
     open_page(browser, cheat, "!!document.getElementById('audit')")
     seen = audited(browser)
     assert seen["kind"] == "fair" and seen["verdict"].startswith("verdict: FAIR"), seen
+
+
+def test_p6_a_long_games_page_without_its_log_is_checked_with_the_attached_log(tmp_path: Path) -> None:
+    """A very long game's page carries no copy of its log (the mail would pass 100 KB): `pbem
+    fingerprint` says to give the attached log.yaml.gz, and with it accepts the page; with another
+    game's log it refuses."""
+    entries, hashes = read_checked(EXAMPLE)
+    page = tmp_path / "long.html"
+    page.write_text(end_page(game_at(entries, hashes, len(entries) - 1), None, "en"), encoding="utf-8")
+    asked = cli("fingerprint", page)
+    assert asked.exit_code == Exit.TAMPERED and "--log log.yaml.gz" in asked.stderr, asked.stderr
+    attached = tmp_path / "log.yaml.gz"
+    attached.write_bytes(gzip.compress(EXAMPLE.read_bytes(), mtime=0))
+    assert ok("fingerprint", page, "--log", attached).startswith("ok: ")
+    other = cli("fingerprint", page, "--log", ROOT / "examples" / "rattus-2p" / "log.yaml")
+    assert other.exit_code == Exit.TAMPERED, other.stderr

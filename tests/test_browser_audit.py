@@ -32,6 +32,7 @@ from pbem.fair.protocol import nonce_commitment, secret_commitment
 from pbem.host.create import NewGame, create
 from pbem.log.logfile import read_docs
 from pbem.views.endpage import end_page
+from pbem.views.packed import readable
 from pbem.views.text import audit_verdict
 from pbem.views.timeline import game_at, read_checked
 
@@ -182,6 +183,30 @@ def test_a_log_chosen_from_the_disk_is_checked(browser: Any, end_3p: Path, entri
     assert all(u.startswith("file:") for u in browser.requests)
 
 
+def test_the_mails_log_yaml_gz_chosen_from_the_disk_is_checked(browser: Any, entries: Entries,
+                                                                tmp_path: Path) -> None:
+    """A long game's end page carries no copy of the log (the mail stays small) and asks for the
+    attached log.yaml.gz; chosen from the disk, gzipped as it is, the browser unpacks and checks it."""
+    log = write(tmp_path / "log.yaml", entries)
+    packed = tmp_path / "log.yaml.gz"
+    packed.write_bytes(gzip.compress(log.read_bytes()))
+    entries_, hashes = read_checked(log)
+    page = tmp_path / "long.html"
+    page.write_text(end_page(game_at(entries_, hashes, len(entries_) - 1), None), encoding="utf-8")
+    open_page(browser, page, READY)
+    deadline = time.monotonic() + 20
+    while "log.yaml.gz" not in str(browser.eval("document.getElementById('audit-source').textContent")):
+        assert time.monotonic() < deadline, "the page did not ask for the attached log"
+        time.sleep(0.05)
+    node = browser.send("DOM.querySelector", nodeId=browser.send("DOM.getDocument")["root"]["nodeId"],
+                        selector="#audit-file")["nodeId"]
+    browser.send("DOM.setFileInputFiles", nodeId=node, files=[str(packed)])
+    seen = audited(browser)
+    assert seen["source"] == "checked: your file log.yaml.gz"
+    assert (seen["code"], seen["lines"]) == (minimal(log)["code"], minimal(log)["lines"])
+    assert all(u.startswith("file:") for u in browser.requests)
+
+
 def test_signatures_are_checked_with_the_browsers_ed25519(browser: Any, end_3p: Path, tmp_path: Path) -> None:
     """P8: a host-signed log verifies; a signature moved to another entry is refused (exit 8), as audit_min says."""
     from pbem.fair.keys import keygen
@@ -235,13 +260,14 @@ def test_where_scripts_do_not_run_the_page_says_to_open_it_in_a_browser(browser:
     open_page(browser, end_3p, READY)
     assert browser.eval(shown) == "none"
     browser.send("Emulation.setScriptExecutionDisabled", value=True)
-    try:
-        open_page(browser, end_3p, "document.getElementById('audit') !== null")
-        assert browser.eval(shown) == "block"
-        assert browser.eval("document.getElementById('audit').getAttribute('data-code')") == ""
+    try:  # the page's body is packed (its script unpacks it): its no-script part says what to do
+        open_page(browser, end_3p, "document.querySelector('noscript') !== null")
+        said = str(browser.eval("document.body.innerText"))
+        assert "open it in a web browser" in said and "tools/audit_min.py log.yaml.gz" in said, said
+        assert browser.eval("document.getElementById('audit')") is None
     finally:
         browser.send("Emulation.setScriptExecutionDisabled", value=False)
-    text = end_3p.read_text(encoding="utf-8")
+    text = readable(end_3p.read_text(encoding="utf-8"))
     assert "open it in a web browser" in text and "tools/audit_min.py" in text
     assert 'id="audit-needs-script" class="needs-script">' in text  # not hidden until a script hides it
 
@@ -252,8 +278,8 @@ def test_the_pages_log_is_the_log_and_cannot_break_out_of_its_block(tmp_path: Pa
     es[k]["move"] = {**es[k]["move"], "comment": "</script><script>alert(1)</script> & <!--"}
     log = write(tmp_path / "log.yaml", rechain(es))
     page = page_for(log, tmp_path / "audit.html")
-    text = page.read_text(encoding="utf-8")
-    assert "</script><script>alert" not in text and text.count("<script") == 2  # its script, the log
+    text = readable(page.read_text(encoding="utf-8"))  # as the browser builds it: the packed body in place
+    assert "</script><script>alert" not in text and text.count("<script") == 2  # its loader, the log
     block = re.search(r'<script type="application/json" id="pbem-audit">(.*?)</script>', text, re.S)
     assert block is not None
     assert gzip.decompress(base64.b64decode(json.loads(block.group(1))["log_gz"])) == log.read_bytes()

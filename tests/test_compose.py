@@ -38,6 +38,7 @@ from pbem.rules import State, winner
 from pbem.sim.demo import open_game
 from pbem.views.compose import changed_regions, compose_page
 from pbem.views.html import drawing, game_page
+from pbem.views.packed import readable
 from pbem.views.text import result_lines
 from pbem.views.timeline import game_at, read_checked
 
@@ -56,7 +57,7 @@ def to_move(game: Game) -> tuple[State, str]:
 
 def page_json(page: str) -> str:
     """The data a page embeds (its ``pbem-data`` script)."""
-    found = re.search(r'id="pbem-data">(.*)</script>', page)
+    found = re.search(r'id="pbem-data">(.*)</script>', readable(page))
     assert found is not None
     return found.group(1)
 
@@ -101,6 +102,27 @@ def click_turns(browser: Browser, played: Played, count: int, tmp: Path) -> None
 def test_twelve_random_turns_clicked_through_the_page_are_accepted(
         browser: Browser, played: Played, tmp_path: Path) -> None:
     click_turns(browser, played, 12, tmp_path)
+
+
+def test_a_browser_that_cannot_unpack_the_page_shows_what_to_do_and_the_template(
+        browser: Browser, played: Played, tmp_path: Path) -> None:
+    """The page travels packed (its script and body gzipped in it); a browser without
+    DecompressionStream shows the page's no-script part: open it in a current browser, or
+    write the lines of the template it shows."""
+    from pagetools import open_page
+
+    game, _seq = positions(played, 1, seed=7)[0]
+    _state, seat = to_move(game)
+    page = tmp_path / "old-browser.html"
+    page.write_text(compose_page(SeatView(game, seat), "host@example.org"), encoding="utf-8")
+    old = browser.send("Page.addScriptToEvaluateOnNewDocument", source="delete window.DecompressionStream;")
+    try:
+        open_page(browser, page, "!!document.querySelector('div.noscript')")
+        shown = str(browser.eval("document.body.innerText"))
+    finally:
+        browser.send("Page.removeScriptToEvaluateOnNewDocument", identifier=old["identifier"])
+    assert f"game g {seat}" in shown and "open the file in" in shown, shown
+    assert browser.eval("document.getElementById('move')") is None  # nothing of the packed page ran
 
 
 @pytest.mark.slow
@@ -158,7 +180,7 @@ def test_the_winner_and_the_tie_break_are_shown_on_both_pages(played: Played) ->
     lines = result_lines(state)
     assert lines[0] == f"winner: {winner(state)} with {max(scores.values())} cubes (the palace included, R6.5)"
     assert (len(lines) == 2) == (sorted(scores.values())[-2] == max(scores.values()))
-    assert lines[0] in compose_page(SeatView(final, PLAYERS[0]))
+    assert lines[0] in readable(compose_page(SeatView(final, PLAYERS[0])))
     viewer = json.loads(page_json(game_page(entries, hashes)[0]))
     assert viewer["entries"][-1]["lines"][-len(lines):] == lines or lines[0] in viewer["entries"][-1]["lines"]
     assert not any(line.startswith("winner: ") for frame in viewer["entries"][:-3] for line in frame["lines"])
@@ -199,10 +221,10 @@ def test_a_seats_own_looks_are_on_its_page_only(demo_dirs: list[Path]) -> None:
                 continue
             found += 1
             words = {t: f"{t} (you looked): {face_text(game, i)}" for t, i in own.private.items()}
-            assert all(w in compose_page(own) for w in words.values())
+            assert all(w in readable(compose_page(own)) for w in words.values())
             for seat in set(PLAYERS) - {looker}:
                 view = seat_view(folder, game, seat)
-                other = compose_page(view)
+                other = readable(compose_page(view))
                 assert not any(w in other for t, w in words.items() if t not in view.private)
                 assert other.count("(you looked)") == len(view.private)
     assert found
@@ -222,8 +244,8 @@ def test_pbem_html_compose_writes_the_page(played: Played, demo_dirs: list[Path]
     (tmp_path / "g").mkdir()
     (tmp_path / "g" / LOG_NAME).write_text((demo_dirs[0] / LOG_NAME).read_text())
     ok("html", tmp_path / "g" / LOG_NAME, "-o", final, "--compose", "blue")
-    assert "nothing for blue to send now: the game is over" in final.read_text()
-    assert result_lines(game_at(entries, hashes, len(entries) - 1).state)[0] in final.read_text()
+    assert "nothing for blue to send now: the game is over" in readable(final.read_text())
+    assert result_lines(game_at(entries, hashes, len(entries) - 1).state)[0] in readable(final.read_text())
 
 
 def test_pbem_check_accepts_the_move_of_a_page_pbem_html_compose_wrote(browser: Browser, tmp_path: Path) -> None:

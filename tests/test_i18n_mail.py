@@ -85,7 +85,7 @@ class Players(Table):
             names = [part.get_filename() or "" for part in msg.iter_attachments()]
             if "log.yaml" in files and (seat.log is None or len(files["log.yaml"]) >= len(seat.log)):
                 seat.log = files["log.yaml"]
-            if "log.yaml" in names and msg["In-Reply-To"] is None:  # the last mail: the final log, unasked
+            if "log.yaml.gz" in names and msg["In-Reply-To"] is None:  # the last mail: the final log, unasked
                 seat.final = msg
             code = re.search(r"^ {4}pbem confirm ([A-Z2-7]{16}) --key YOUR\.key$", body(msg), re.MULTILINE)
             if code is not None:
@@ -217,7 +217,7 @@ def mails_of_a_three_language_game(tmp: Path) -> dict[str, list[EmailMessage]]:
 
 OPEN, CLOSE = "⟪", "⟫"
 VIEWS = {
-    "pbem.mail.replies": ("report_lines", "board_lines", "template"),
+    "pbem.mail.replies": ("report_lines", "board_lines", "template_in", "board_words"),
     "pbem.mail.invite": ("template",),
     "pbem.mail.tick": ("phrase", "entry_lines", "board_lines", "template"),
     "pbem.mail.final": ("audit_verdict", "trust_lines"),
@@ -291,7 +291,7 @@ def test_the_game_was_played_whole_by_mail_in_three_languages(marked_game: dict[
         assert any(said.gettext(replies.ACCEPTED_TEXT) in t for t in texts), player
         assert any(own_text(replies.move_text(lang)) in own_text(t) for t in texts), player
         assert any(said.gettext(replies.LOG_TEXT).split("(")[0] in t for t in texts), player
-        assert sum("log.yaml" in [p.get_filename() for p in m.iter_attachments()]
+        assert sum("log.yaml.gz" in [p.get_filename() for p in m.iter_attachments()]
                    and m["In-Reply-To"] is None for m in got) == 1, player  # the last mail, once
     assert f"Re: {translator('hu').gettext(replies.REPLY_SUBJECT)}" in map(subject_of, marked_game["red"])
     everyone = [m for got in marked_game.values() for m in got]
@@ -384,7 +384,7 @@ def test_the_log_attachments_keep_their_names_and_stay_language_neutral(
             for part in msg.iter_attachments():
                 name = part.get_filename() or ""
                 assert re.fullmatch(r"g-(\d+-(log\.yaml\.gz|[a-z]+\.(txt|html))|(commit|reveal)-[a-z]+\.txt|"
-                                    r"private-[a-z]+\.yaml|\d+\.png)|log\.yaml", name), name
+                                    r"private-[a-z]+\.yaml|\d+\.png)|log\.yaml(\.gz)?", name), name
                 data = part.get_payload(decode=True)
                 if name.endswith("log.yaml.gz") and isinstance(data, bytes):
                     logs.setdefault(name, set()).add(gzip.decompress(data))

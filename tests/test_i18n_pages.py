@@ -46,6 +46,7 @@ from pbem.referee.admit import judge
 from pbem.referee.seatview import SeatView
 from pbem.sim.demo import play_demo
 from pbem.views.compose import compose_page, page_data, script_words
+from pbem.views.packed import readable
 from pbem.views.composewords import KINDS, PROMPTS
 from pbem.views.html import csp_hash, drawing, game_page
 from pbem.views.svg import board_png, board_svg
@@ -55,6 +56,11 @@ LANGS = ("hu", "el", "uk")
 PLAYERS = ("red", "green", "blue")
 
 DATA = re.compile(r'id="pbem-data">(.*)</script>')
+
+
+def readable_page(*args: Any) -> str:
+    """A composer page as the browser builds it: its packed body in place (pbem.views.packed)."""
+    return readable(compose_page(*args))
 
 
 class Visible(HTMLParser):
@@ -156,17 +162,17 @@ def test_the_composer_page_and_its_scripts_words_hold_no_english_sentence(
     entries, hashes = played[0]
     pages = []
     for game, _seq in turns(played, 4, seed=22):
-        pages.append(compose_page(SeatView(game, mover(game)), "host@example.org", lang))
+        pages.append(readable_page(SeatView(game, mover(game)), "host@example.org", lang))
     final = game_at(entries, hashes, len(entries) - 1)
-    pages.append(compose_page(SeatView(final, "blue"), None, lang))  # nothing to send: the game is over
+    pages.append(readable_page(SeatView(final, "blue"), None, lang))  # nothing to send: the game is over
     opening = create(tmp_path / "games", NewGame("o", PLAYERS, secret=SECRET))
-    pages.append(compose_page(SeatView(load_game(opening), "red"), None, lang))  # the opening (P4)
+    pages.append(readable_page(SeatView(load_game(opening), "red"), None, lang))  # the opening (P4)
     for entry in entries:  # a seat's own Witch look, in words (R5.6)
         move = entry.raw.get("move")
         if isinstance(move, dict) and any(a.get("action") == "witch_look" for a in move.get("actions", [])):
             view = seat_view(demo, game_at(entries, hashes, entry.seq), move["player"])
             if view.private:
-                page = compose_page(view, None, lang)
+                page = readable_page(view, None, lang)
                 assert english_in(visible(page)) == [] and "(" in page
                 pages.append(page)
                 break
@@ -189,7 +195,7 @@ def test_the_script_and_its_hash_are_the_same_in_every_language(played: list[tup
     entries, hashes = played[0]
     heads = set()
     for lang in ("en", *LANGS):
-        for page in (compose_page(SeatView(game, mover(game)), None, lang),
+        for page in (readable_page(SeatView(game, mover(game)), None, lang),
                      game_page(entries[:12], hashes[:12], lang=lang)[0]):
             policy = re.search(r'Content-Security-Policy" content="([^"]+)"', page).group(1)  # type: ignore[union-attr]
             script = re.search(r"<script>(.*?)</script>", page, re.S).group(1)  # type: ignore[union-attr]
@@ -201,8 +207,8 @@ def test_the_script_and_its_hash_are_the_same_in_every_language(played: list[tup
 def test_the_english_pages_keep_their_words(played: list[tuple[list[Any], list[str]]]) -> None:
     game, _seq = turns(played, 1, seed=4)[0]
     seat = mover(game)
-    page = compose_page(SeatView(game, seat))
-    assert page == compose_page(SeatView(game, seat), None, "en")
+    page = readable_page(SeatView(game, seat))
+    assert page == readable_page(SeatView(game, seat), None, "en")
     for words in (f"Rattus g: {seat}&#x27;s move", "Send opens your mail program with the move; or Copy it",
                   '<html lang="en"', ">undo<", ">Send<"):
         assert words in page
@@ -324,7 +330,7 @@ def test_pbem_html_lang_writes_both_pages_in_the_language(tmp_path: Path, demo: 
     opening = create(tmp_path / "games", NewGame("o", PLAYERS, secret=SECRET))
     said = ok("html", opening / LOG_NAME, "-o", composer, "--compose", "red", "--lang", "el")
     assert "κίνηση του red" in said
-    page = composer.read_text(encoding="utf-8")
+    page = readable(composer.read_text(encoding="utf-8"))
     assert '<html lang="el"' in page and "Ο γύρος 2 χρειάζεται ξανά τις λέξεις σου" in page
 
 

@@ -50,7 +50,7 @@ def test_a_whole_three_player_game_through_imap_ends_with_every_log_auditing_fai
     assert all(b"\\Seen" in f for f in flags_of(server, folder))  # each message marked once handled
     for seat in table.seats.values():
         assert seat.final is not None, f"{seat.player} never got the last mail"
-        audits_alone(attachments(seat.final)["log.yaml"], tmp_path / f"kept-{seat.player}")
+        audits_alone(attachments(seat.final)["log.yaml.gz"], tmp_path / f"kept-{seat.player}")
 
 
 def test_from_the_invitations_to_the_last_mail_through_imap(imap: tuple[Dovecot, str], tmp_path: Path) -> None:
@@ -87,7 +87,7 @@ def test_from_the_invitations_to_the_last_mail_through_imap(imap: tuple[Dovecot,
         table.receive(delivered(collected))
     for seat in table.seats.values():
         assert seat.final is not None, f"{seat.player} never got the last mail"
-        audits_alone(attachments(seat.final)["log.yaml"], tmp_path / f"kept-{seat.player}")
+        audits_alone(attachments(seat.final)["log.yaml.gz"], tmp_path / f"kept-{seat.player}")
 
 
 def test_a_move_another_client_saw_first_is_applied_once(imap: tuple[Dovecot, str], tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ verdict and the final log, which audits FAIR alone, by ``pbem audit`` and by
 
 from __future__ import annotations
 
+import gzip
+
 import mailbox
 from pathlib import Path
 
@@ -19,6 +21,7 @@ from mailgame import HOST, THREE, Table, attachments, read_game
 from mailtools import plain
 
 from pbem.views.endpage import end_page
+from pbem.views.packed import repack, unpack
 from pbem.views.html import csp_hash
 
 
@@ -63,21 +66,24 @@ def test_every_player_gets_the_last_mail_and_its_log_audits_fair_alone(tmp_path:
         text = plain(final)
         assert "Final scores: " + ", ".join(f"{p} {scores[p]}" for p in game.players) in text
         assert "(R6.5)" in text and game.secret.hex() in text and "verdict: FAIR." in text
-        log = attachments(final)["log.yaml"]
-        assert log == host_log
+        log = attachments(final)["log.yaml.gz"]  # gzipped: a fifth of its size
+        assert gzip.decompress(log) == host_log
         page = attachments(final)[f"g-{game.last_seq}-audit.html"].decode("utf-8")  # the audit in a browser
-        assert page == end_page(game, host_log.decode("utf-8"), "en") and f"g-{game.last_seq}-audit.html" in text
+        assert page.replace("\r\n", "\n") == end_page(game, host_log.decode("utf-8"), "en")
+        assert f"g-{game.last_seq}-audit.html" in text
         saved = tmp_path / f"{seat.player}-g-{game.last_seq}-audit.html"  # as the player saves the attachment
         saved.write_bytes(attachments(final)[f"g-{game.last_seq}-audit.html"])
         assert ok("fingerprint", saved).startswith(f"ok: {saved.name} is pbem")  # pbem's page for this log
         audits_alone(log, tmp_path / f"kept-{seat.player}")
     assert cli("reveal", "g", "--games", games).exit_code != 0  # revealed once, by the step
     # the host's one-line change to the real attachment: its verdict always FAIR, the policy's hash made to match
-    real = saved.read_text(encoding="utf-8")
-    script = real.split("<script>", 1)[1].split("</script>", 1)[0]
+    real = saved.read_text(encoding="utf-8").replace("\r\n", "\n")
+    inside = unpack(real)  # the page's script travels packed in it (pbem.views.packed)
+    assert inside is not None
+    body, script = inside
     line = "  function verdict(err, notes) {"
     fair = script.replace(line, line + " err = null; notes = [];")
-    saved.write_text(real.replace(csp_hash(script), csp_hash(fair)).replace(script, fair), encoding="utf-8")
+    saved.write_text(repack(real.replace(csp_hash(script), csp_hash(fair)), body, fair), encoding="utf-8")
     refused = cli("fingerprint", saved)
     assert refused.exit_code == 7 and "err = null; notes = [];" in refused.stderr, refused.stderr
 
@@ -96,6 +102,6 @@ def test_with_reveal_manual_the_last_mail_follows_the_hosts_reveal(tmp_path: Pat
     table.receive(take(tmp_path / "outbox"))
     for seat in table.seats.values():
         assert seat.final is not None
-        audits_alone(attachments(seat.final)["log.yaml"], tmp_path / f"kept-{seat.player}")
+        audits_alone(attachments(seat.final)["log.yaml.gz"], tmp_path / f"kept-{seat.player}")
     ok("mail", "--inbox", tmp_path / "inbox", "--outbox", tmp_path / "outbox", "--games", games, "--from", HOST)
     assert take(tmp_path / "outbox") == []  # the last mail goes once

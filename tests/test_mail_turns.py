@@ -53,7 +53,7 @@ def your_move(t: MailTable) -> tuple[str, EmailMessage]:
 def test_a_whole_game_by_mail_is_one_short_mail_a_turn(tmp_path: Path) -> None:
     """The default mode: one mail a player per part of the game (a turn, a setup placement) and
     one at the end, no refusal, and one mail more for each Witch's look (R7.5: a look ends a
-    move file); a median mail of at most 60 KB and none over 200 KB.  Each player acts on its
+    move file); a median mail of at most 25 KB and none over 100 KB.  Each player acts on its
     mails alone, replying by quoting, by a bare reply or by a file in turn."""
     t = MailTable(tmp_path, THREE, "turn", seed=3)
     t.play()
@@ -73,7 +73,7 @@ def test_a_whole_game_by_mail_is_one_short_mail_a_turn(tmp_path: Path) -> None:
     # stop and see the face (R7.5), one mail each, counted exactly above (how many varies with the deal)
     assert sum(m for m, _t in counted) / sum(t for _m, t in counted) <= 1.15, counted
     sizes = [len(bytes(m)) for _s, m, _st in t.sent]
-    assert statistics.median(sizes) <= 60 * 1024 and max(sizes) <= 200 * 1024, (statistics.median(sizes), max(sizes))
+    assert statistics.median(sizes) <= 25 * 1024 and max(sizes) <= 100 * 1024, (statistics.median(sizes), max(sizes))
     assert "verdict: FAIR" in pbem("audit", t.games / "g" / "log.yaml")
 
 

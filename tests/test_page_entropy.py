@@ -13,9 +13,8 @@ it (every file: page shares the browser's storage): round 2 asks for the words o
 
 from __future__ import annotations
 
-import html
-
 import hashlib
+import html
 import subprocess
 import time
 from pathlib import Path
@@ -36,6 +35,7 @@ from pbem.log.notation import parse
 from pbem.referee.seatview import SeatView
 from pbem.views.compose import compose_page, fingerprint
 from pbem.views.html import csp_hash
+from pbem.views.packed import PACKED_TAG, pack, readable, unpack
 
 SECRET = bytes(range(32))
 PLAYERS = ("red", "green")
@@ -68,8 +68,17 @@ def planted(page: Path) -> Path:
                            f"then(d=>{{return{{nonce:'{PLANTED}',words:words}};}})")
     assert cheat != SCRIPT
     out = page.with_name("planted-" + page.name)
-    out.write_text(text.replace(SCRIPT, cheat).replace(csp_hash(SCRIPT), csp_hash(cheat)), encoding="utf-8")
+    out.write_text(repacked(text, cheat).replace(csp_hash(SCRIPT), csp_hash(cheat)), encoding="utf-8")
     return out
+
+
+def repacked(page: str, script: str, body: str | None = None) -> str:
+    """``page`` with its packed block holding ``script`` (and ``body``, else its own), as the host could pack it."""
+    inside = unpack(page)
+    assert inside is not None
+    start = page.index(PACKED_TAG) + len(PACKED_TAG) + 1
+    end = page.index("</script>", start)
+    return page[:start] + pack(inside[0] if body is None else body, script) + "\n" + page[end:]
 
 
 def type_and_click(browser: Browser, field: str, words: str) -> None:
@@ -254,7 +263,7 @@ def test_p4_every_opening_page_says_what_the_two_rounds_protect_and_what_to_do(g
     why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
                   "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
                   "so nobody, the host included, can choose it after seeing the others'."))
-    first = html.unescape(compose_page(SeatView(load_game(games / "w"), "red"), "host@example.org", lang))
+    first = html.unescape(readable(compose_page(SeatView(load_game(games / "w"), "red"), "host@example.org", lang)))
     assert 'id="opening"' in first and why in first
     assert (say(Msg.plural("Round 1 of 2: type a sentence of your own ({n} word or more) and tap the button; then "
                            "Send. Keep the words: round 2 asks for them again.", "Round 1 of 2: type a sentence of "
@@ -289,11 +298,22 @@ def test_the_fingerprint_pbem_publishes_is_every_pages_own(games: Path, tmp_path
         page.write_text(compose_page(SeatView(load_game(games / "w"), "red"), None, lang), encoding="utf-8")
         text = page.read_text(encoding="utf-8")
         head = text[text.index("<head>\n"):text.index("\n</script>\n") + len("\n</script>\n")]
-        assert hashlib.sha256(head.encode()).hexdigest() == fingerprint() and fingerprint() in text
+        assert hashlib.sha256(head.encode()).hexdigest() == fingerprint() and fingerprint() in readable(text)
         assert f"ok: {page.name} is pbem {__version__}'s composer page" in ok("fingerprint", page)
-    page.write_text(text.replace("</main>", "<meta http-equiv=\"refresh\" content=\"0;url=https://x.example\"></main>"))
+    refresh = "<meta http-equiv=\"refresh\" content=\"0;url=https://x.example\">"
+    page.write_text(text.replace("</body>", refresh + "</body>"))
     refused = cli("fingerprint", page)
     assert refused.exit_code == Exit.TAMPERED and "(<meta)" in refused.stderr, refused.stderr
+    inside = unpack(text)  # the same markup packed inside the page's body
+    assert inside is not None
+    page.write_text(repacked(text, inside[1], inside[0].replace("</main>", refresh + "</main>")))
+    refused = cli("fingerprint", page)
+    assert refused.exit_code == Exit.TAMPERED and "(<meta)" in refused.stderr, refused.stderr
+    from pbem.views.composejs import SCRIPT
+
+    page.write_text(repacked(text, SCRIPT + "alert(1);\n"))  # another script packed: the policy would block it
+    refused = cli("fingerprint", page)
+    assert refused.exit_code == Exit.TAMPERED and "this version's script" in refused.stderr, refused.stderr
 
 
 def test_p4_pbem_nonce_words_commits_and_reveals_the_words_nonce(games: Path, tmp_path: Path,

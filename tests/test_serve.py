@@ -124,7 +124,7 @@ def campaign(tmp: Path, kills: int, seed: int) -> None:
     assert temp_files(games, inbox) == []
     for seat in table.seats.values():
         assert seat.final is not None
-        audits_alone(attachments(seat.final)["log.yaml"], tmp / f"kept-{seat.player}")
+        audits_alone(attachments(seat.final)["log.yaml.gz"], tmp / f"kept-{seat.player}")
 
 
 @pytest.mark.slow  # ~20 s; the fast suite keeps SIGTERM and backoff, the slow one 3 and 30 kills

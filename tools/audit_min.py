@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """A minimal auditor of a finished pbem game, independent of pbem: read it next to docs/protocol.md.
-
-Usage: python tools/audit_min.py LOG.yaml [LOG.yaml ...].  Standard library only (`cryptography` for keys).  It
+Usage: python tools/audit_min.py LOG.yaml [LOG.yaml.gz ...].  Standard library only (`cryptography` for keys).  It
 checks steps 1-5 of docs/protocol.md section 5, not the rules of Rattus (`pbem audit` replays them).  Exit codes are
 pbem's: 0 verified, 7 the log does not verify, 8 a signature fails, 10 no secret yet.  The last line is the verdict.
 """
 
-import base64, hashlib, hmac, itertools, json, pathlib, re, sys  # noqa: E401 (one line: this file stays under 300)
+import base64, gzip, hashlib, hmac, itertools, json, pathlib, re, sys  # noqa: E401 (one line: this file stays under 300)
 from collections.abc import Iterator
 from typing import Any
 
@@ -56,13 +55,14 @@ def b64(text: Any, size: int) -> bytes:  # P2: the canonical base64 of `size` by
     return raw
 
 def read_docs(path: str) -> list[Entry]:
-    """A YAML stream whose documents are JSON objects: split at '---', read each as JSON."""
-    text = pathlib.Path(path).read_text(encoding="utf-8")
-    try:
+    """A YAML stream whose documents are JSON objects: split at '---', read each as JSON (gzipped: log.yaml.gz)."""
+    data = pathlib.Path(path).read_bytes()
+    try:  # a gzip cut short or broken (OSError, EOFError), or not UTF-8 (ValueError): refused as below
+        text = (gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data).decode("utf-8")
         return [plain(json.loads(doc, object_pairs_hook=unique, parse_float=reject, parse_constant=reject))
                 for doc in re.split(r"(?m)^---[ \t]*\r?\n", text) if doc.strip()]
-    except (ValueError, RecursionError) as err:  # RecursionError: json.loads, on a very deep nesting
-        raise Refused(None, "P2", f"the log cannot be read: {err if type(err) is ValueError else 'too deep'}") from None
+    except (ValueError, RecursionError, OSError, EOFError) as err:  # RecursionError: json.loads, very deep nesting
+        raise Refused(None, "P2", f"the log cannot be read: {'too deep' if type(err) is RecursionError else err}") from None
 
 def entry_hash(entry: Entry) -> str:  # P7: H(canonical JSON of the entry without its signature), as hex
     return H(canonical({k: v for k, v in entry.items() if k != "signature"})).hex()

@@ -103,8 +103,11 @@ def _words_nonce(game: Any, player: str, lang: str, confirm: bool = False) -> by
 
 @main.command()
 @click.argument("page", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--log", "log", type=click.Path(path_type=Path),
+              help="For the audit page of a long game, which carries no copy of its log: the log.yaml.gz (or "
+                   "log.yaml) its mail attaches.")
 @lang_option
-def fingerprint(page: Path | None, lang: str) -> None:
+def fingerprint(page: Path | None, log: Path | None, lang: str) -> None:
     """The fingerprints of this version's composer page and end-mail audit page; with PAGE, check
     that the file is exactly such a page (a composer page: its head, and nothing else that can run;
     an audit page: the page pbem writes for the log it carries, line for line: docs/fairplay.md)."""
@@ -122,7 +125,7 @@ def fingerprint(page: Path | None, lang: str) -> None:
         return
     from pbem.player.pagecheck import check_page
 
-    click.echo(f"ok: {say(check_page(page), lang)}")
+    click.echo(f"ok: {say(check_page(page, log), lang)}")
 
 
 @main.command()

@@ -3,10 +3,12 @@
 Once a game's secret is revealed (by the host's step at the game's end, ``pbem new
 --reveal-secret auto``, or by the host's ``pbem reveal``), each player with an address gets
 one mail: the final scores, the winner and how a tie was broken (R6.5), the secret,
-the audit's verdict as ``pbem audit`` prints it, and the final log attached, so that
-``pbem audit log.yaml`` (or ``tools/audit_min.py log.yaml``) on that attachment alone
-says the same (P6); and ``GAME-SEQ-audit.html`` (:mod:`pbem.views.endpage`), a page that checks that
-log in the player's browser, for a player with no program but a mail client and a browser.
+the audit's verdict as ``pbem audit`` prints it, and the final log attached, gzipped (a fifth of its
+size: the mail stays small however long the game), so that ``pbem audit log.yaml.gz`` (or
+``tools/audit_min.py log.yaml.gz``) on that attachment alone says the same (P6); and
+``GAME-SEQ-audit.html`` (:mod:`pbem.views.endpage`), a page that checks that log in the player's
+browser (its own copy of it, but for a long game's, which would make the mail too large), for a
+player with no program but a mail client and a browser.
 The batch is named for the game's identity (its id and the hash of
 its first entry, :meth:`pbem.mail.outbox.Queue.game_batch`), and ``mail-final.txt`` in
 the game's folder notes it, so a game's end is announced once, whichever run (``pbem
@@ -28,10 +30,10 @@ from pbem.host.games import load_game
 from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME, read_log
+from pbem.log.logfile import LOG_NAME, gzip_log, read_log
 from pbem.log.records import Reveal
 from pbem.mail.outbox import Queue
-from pbem.mail.outgoing import end_name, octet_part
+from pbem.mail.outgoing import end_name, octet_part, plain_cte
 from pbem.mail.replies import compose, tag
 from pbem.referee.audit import audit
 from pbem.rules import winner
@@ -42,6 +44,8 @@ _log = logging.getLogger("pbem.mail.host")
 
 
 FINAL_NAME = "mail-final.txt"  # in the game's folder: its last mail is queued
+PAGE_LOG_GZ = 24_000  # the end page carries its own copy of a log gzipped to at most this: a mail under 90 KB
+LOG_GZ = "log.yaml.gz"  # the final log, gzipped: 'pbem audit', 'pbem verify' and tools/audit_min.py read it as it is
 
 
 def final_batch(queue: Queue, game: Game) -> str:
@@ -108,18 +112,20 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     from pbem.views.endpage import end_page  # start-up speed: the page's drawing (xml.etree), only at a game's end
 
     log_bytes = (path / LOG_NAME).read_bytes()
+    log_gz = gzip_log(log_bytes)
     settings = load_settings(path)
     texts: dict[str, tuple[str, str, str]] = {}
     out: list[EmailMessage] = []
     for index, player in enumerate(p for p in game.players if p in emails):
         lang = settings.language(player)  # in the seat's language
         if lang not in texts:
-            texts[lang] = (*end_text(game, lang), end_page(game, log_bytes.decode("utf-8"), lang))
+            copy = log_bytes.decode("utf-8") if len(log_gz) <= PAGE_LOG_GZ else None  # the mail stays bounded
+            texts[lang] = (*end_text(game, lang), end_page(game, copy, lang))
         subject, body, page = texts[lang]
         msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
-        msg.add_attachment(log_bytes, maintype="application", subtype="yaml", filename="log.yaml")
+        msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=LOG_GZ)  # a fifth of its size
         page_name = end_name(game.game_id, game.last_seq)  # the audit in the player's browser
-        msg.add_attachment(page.encode("utf-8"), **octet_part(page_name))
+        msg.add_attachment(page.encode("utf-8"), **octet_part(page_name), cte=plain_cte(page.encode("utf-8")))
         out.append(msg)
     spooled = queue.put(batch, "final", out)  # False: another run queued it a moment ago
     _note_announced(path, game)
@@ -155,10 +161,10 @@ def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
         said.say(Msg("Check it yourself with no program but a web browser: open the attached {page}; it checks "
                      "the log with the browser alone, not with the host's word.",
                      page=end_name(game.game_id, game.last_seq))),
-        said.say(Msg("Check it yourself with the attached log and nothing else: 'pbem audit log.yaml', or "
-                     "'python3 tools/audit_min.py log.yaml' (the standard library alone).")),
+        said.say(Msg("Check it yourself with the attached log and nothing else: 'pbem audit log.yaml.gz', or "
+                     "'python3 tools/audit_min.py log.yaml.gz' (the standard library alone).")),
         said.say(Msg("No audit can tell who made a nonce: check that yours was yours with the words you kept, "
-                     "'pbem verify log.yaml --words SEAT' (or 'printf ... | sha256sum': docs/fairplay.md).")),
+                     "'pbem verify log.yaml.gz --words SEAT' (or 'printf ... | sha256sum': docs/fairplay.md).")),
     ]
     subject = said.say(Msg("the end: {winner} wins; the final scores, the secret and the audit", winner=best))
     return f"{tag(game.game_id)} {subject}", "\n".join(lines) + "\n"

@@ -208,7 +208,15 @@ def log_name(game: Game) -> str:
 def attach_page(msg: EmailMessage, game: Game, player: str, page: tuple[bytes | None, str]) -> None:
     """The composer page (:func:`composer_page`) as an attachment, where one was made."""
     if page[0] is not None:  # a file to open, never shown inline nor quoted in a Reply
-        msg.add_attachment(page[0], **octet_part(page_name(game, player)))
+        msg.add_attachment(page[0], **octet_part(page_name(game, player)), cte=plain_cte(page[0]))
+
+
+def plain_cte(data: bytes) -> str:
+    """``7bit`` for a file that is ASCII in lines a mail carries as they are (a packed page,
+    :mod:`pbem.views.packed`: no second base64, a third smaller), else ``base64``."""
+    if data.isascii() and b"\r" not in data and all(len(line) <= 990 for line in data.split(b"\n")):
+        return "7bit"
+    return "base64"
 
 
 def page_text(game: Game, player: str, page: tuple[bytes | None, str] | None, lang: str = "en") -> str:

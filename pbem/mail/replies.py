@@ -3,7 +3,7 @@
 What a seat is mailed is its mail mode (:data:`pbem.host.settings.MAIL_MODES`, host.yaml):
 
 * ``turn`` (the default): one mail when it is the seat's turn (or its part of the opening),
-  holding what happened since its last turn as a short narration, the board, its template
+  holding what happened since its last turn as a short narration, the board in words, its template
   and its composer page; and a mail of its own for a Witch's look that does not end in its
   turn.  Nothing else but refusals, deadline notices and the end, which every mode gets;
 * ``every``: a report of every entry (the picture, the public log), the template and the
@@ -31,9 +31,10 @@ from pbem.host.step import Applied
 from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log
-from pbem.log.records import Away, Entry, Move, Start
+from pbem.log.records import Away
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.headers import Mail, attach_part, checked_address, shared_part
+from pbem.mail.news import news
 from pbem.mail.outgoing import (
     ACCEPTED_TEXT,
     LOG_TEXT,
@@ -69,10 +70,12 @@ from pbem.mail.outgoing import (
 )
 from pbem.mail.pictures import board_picture_of
 from pbem.referee.seatview import SeatView
-from pbem.views.narrate import entry_lines, look_lines
+from pbem.views.mailboard import board_words
+from pbem.views.narrate import look_lines
+from pbem.views.orders import MOST_LINES
 from pbem.views.report import report_lines
-from pbem.views.template import template
-from pbem.views.text import board_lines
+from pbem.views.template import template_in
+from pbem.views.text import board_lines, face_text
 
 __all__ = [  # the words and headers every mail shares, from pbem.mail.outgoing, as they always were here
     "ACCEPTED_TEXT", "LOG_TEXT", "MOVE_TEXT", "NO_PAGE_TEXT", "PAGE_TEXT", "PRIVATE_TEXT", "REPLY_SUBJECT",
@@ -84,8 +87,10 @@ __all__ = [  # the words and headers every mail shares, from pbem.mail.outgoing,
 
 _log = logging.getLogger("pbem.mail.host")
 Threads = list[tuple[str, Game, str]]  # (Message-ID, game, seat) of each mail carrying a seat's template
-MAIL_PAGE_BYTES = 120_000  # a larger page stays out of the mail (base64 makes it 4/3): no mail over 200 KB
+MAIL_PAGE_BYTES = 120_000  # a larger page stays out of the mail (a packed page is about 20 KB, attached as it is)
 QUOTED_LINES = 58  # a 'your move' mail's text part, at most: its quote in a Reply stays within about 60 lines
+NO_BOARD = N_("The board: no room for it in this mail; send 'board' for it.")
+NARRATION_LINES = 4  # the fewest lines a 'your move' mail keeps for what happened since the seat's last turn
 TURN_TEXT = N_("Reply with the rest of your turn, one action a line (no need to quote),\n"
                "or open the attached page ({name}): it draws the board.")
 
@@ -199,7 +204,7 @@ class Seat:
         self.private = next((p for p in report.applied.private if p.stem == player), None)
         self.folder, self.game = report.folder, game
         self._view: SeatView | None = None
-        self._template: str | None = None
+        self._template: tuple[int, str] | None = None
 
     def view(self) -> SeatView:
         """The seat's own view, its Witch's looks included (P10: read once, from its private file)."""
@@ -207,11 +212,11 @@ class Seat:
             self._view = seat_view(self.folder, self.game, self.player)
         return self._view
 
-    def template(self) -> str:
-        """The seat's template in its language, made once for the text and the file."""
-        if self._template is None:
-            self._template = template(self.view(), lang=self.lang)
-        return self._template
+    def template(self, most: int = MOST_LINES) -> str:
+        """The seat's template in its language, in about ``most`` lines, made once for the text and the file."""
+        if self._template is None or self._template[0] != most:
+            self._template = (most, template_in(self.view(), self.lang, most))
+        return self._template[1]
 
     def looks(self, report: Report) -> list[str]:
         """What the seat's Witch saw in this move's entries, in words, from its own view (R5.6, P10)."""
@@ -286,50 +291,42 @@ def _receipt(report: Report, seat: Seat, make: Callable[..., EmailMessage]) -> E
     return msg
 
 
-def since_last_turn(game: Game, player: str) -> list[Entry]:
-    """The entries after the seat's own last move (from the start, before its first)."""
-    last = next((e.seq for e in reversed(game.entries) if isinstance(e, Move) and e.player == player), None)
-    if last is None:
-        last = next((e.seq - 1 for e in game.entries if isinstance(e, Start)), game.last_seq)
-    return list(game.entries[last + 1:])
-
-
-def narration(report: Report, player: str, lang: str, room: int) -> list[str]:
-    """What happened since the seat's last turn (or, when the seat played last, the entries
-    this move added), entry by entry, in at most ``room`` lines (then one line says how to
-    get the rest)."""
-    said = translator(lang)
-    game = report.applied.game
-    lines = [said.say(Msg("Since your last turn:"))]
-    lines += [line for entry in since_last_turn(game, player) or report.applied.entries
-              for line in entry_lines(game, entry, lang)]
-    if len(lines) > room:
-        more = len(lines) - room + 1
-        lines = [*lines[:max(room - 1, 1)],
-                 said.say(Msg.plural("... and {n} line more: send 'history' for the whole game",
-                                     "... and {n} lines more: send 'history' for the whole game", more))]
-    return lines
-
-
 def _turn_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[bytes | None, str] | None]:
-    """A ``turn`` seat's one mail: its move asked for (what happened since its last turn, its
-    template, its page, which draws the board), in at most :data:`QUOTED_LINES` lines; or its
-    Witch's look alone when the turn is not its own."""
+    """A ``turn`` seat's one mail: its move asked for (what happened since its last turn, the
+    board in words, its template, its page, which draws the board), in at most
+    :data:`QUOTED_LINES` lines; after its own Witch's look (R5.6, R7.5: the same turn goes on),
+    the face first, in the subject too, and no narration (nothing happened but its own move);
+    or its Witch's look alone when the turn is not its own."""
     game = report.applied.game
     said = translator(seat.lang)
     if not seat.turn:
         subject = f"{tag(game.game_id)} " + said.say(Msg("private to {player}: your Witch look", player=seat.player))
         return lead(subject), "\n".join([*seat.looks(report), said.gettext(PRIVATE_TEXT)]) + "\n", None
     page = composer_page(seat.view(), host, seat.lang)  # its own looks too (P10: its view alone)
-    head = [said.gettext(ACCEPTED_TEXT), ""] if seat.is_mover else []
+    looked = seat.looks(report) if seat.private is not None else []  # the face, in words (the seat's own view)
+    head = [*looked, said.gettext(PRIVATE_TEXT)] if looked else []
+    head += [said.gettext(ACCEPTED_TEXT), ""] if seat.is_mover and not looked else []
     intro = said.say(Msg(TURN_TEXT, name=page_name(game, seat.player)) if page[0] is not None
                      else Msg(NO_PAGE_TEXT, why=page[1])) if seat.to_move else round_text(seat.lang)
-    tail = ["", intro, "", *seat.template().rstrip("\n").split("\n")]
-    if seat.private is not None:  # the face, in words (the seat's own view)
-        tail += ["", *seat.looks(report), said.gettext(PRIVATE_TEXT)]
-    if game.state is not None:
-        head += [*narration(report, seat.player, seat.lang, QUOTED_LINES - len(head) - len(tail) - 1)]
-    return lead(turn_subject(game, seat.lang)), "\n".join([*head, *tail]) + "\n", page
+    tells = not looked and game.state is not None  # after a look, nothing happened but the seat's own move
+    for pairs, told in ((False, NARRATION_LINES), (True, NARRATION_LINES), (True, 2), (True, 0), (None, 0)):
+        board = board_words(seat.view(), seat.lang, pairs) if pairs is not None else [said.say(NO_BOARD)]
+        middle = [*board, ""] if board and game.state is not None else []  # given up first: the news, then the board
+        room = QUOTED_LINES - len(head) - len(middle) - len(intro.split("\n")) - 2 - (told if tells else 0)
+        tail = ["", *middle, *intro.split("\n"), "", *seat.template(room).rstrip("\n").split("\n")]
+        if len(head) + len(tail) + (told + 1 if tells else 0) <= QUOTED_LINES:
+            break
+    if tells and told:
+        head += news(report.applied.game, report.applied.entries, seat.player, seat.lang,
+                     QUOTED_LINES - len(head) - len(tail))
+    subject = turn_subject(game, seat.lang)
+    if looked:  # the face in the subject too, after what to do (the turn's number is in the template)
+        look = seat.view().looks[-1]  # the newest: this move's (a look ends a move file, R7.5)
+        subject = f"{tag(game.game_id)} {said.gettext(REPLY_SUBJECT)}; " + said.say(Msg(
+            "your Witch saw {token}: {face}", token=look.token, face=face_text(game, look.token_id, seat.lang)))
+    lines = [*head, *tail]
+    text = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]  # one blank line at most
+    return lead(subject), "\n".join(text).strip("\n") + "\n", page
 
 
 def _every_text(report: Report, seat: Seat, host: str) -> tuple[str, str, tuple[bytes | None, str] | None]:

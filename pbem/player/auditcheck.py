@@ -24,11 +24,13 @@ from pathlib import Path
 
 from pbem import __version__
 from pbem.errors import PageError, PbemError
+from pbem.files import read_limited
 from pbem.i18n import LANGS, Msg
 from pbem.log.logfile import log_records
 from pbem.log.yamlio import LOG_LIMIT
 from pbem.referee.replay import replay
 from pbem.views.endpage import end_page, fingerprint
+from pbem.views.packed import readable, unpacked
 
 _LANG = re.compile(r'<!DOCTYPE html>\n<html lang="([a-z]{2})" ')
 _BLOCK = re.compile(r'<script type="application/json" id="pbem-audit">(\{"log_gz":"[A-Za-z0-9+/=]*"\})</script>')
@@ -41,14 +43,22 @@ def _refuse(name: str, why: Msg) -> PageError:
                          file=name, version=__version__, why=why), "P6")
 
 
-def _carried_log(name: str, text: str) -> tuple[str, str]:
-    """The page's language and the log's text it carries (gunzipped, at most a log's size)."""
+def _carried_log(name: str, text: str, log: Path | None) -> tuple[str, str]:
+    """The page's language and the log's text it carries (gunzipped, at most a log's size); a long
+    game's page carries none, and then ``log`` (the file its mail attaches) is read instead."""
     lang = _LANG.match(text)
-    block = _BLOCK.search(text)
+    block = _BLOCK.search(readable(text))
     if lang is None or lang.group(1) not in LANGS or block is None:
         raise _refuse(name, Msg("it has no language pbem speaks or no copy of the log as pbem packs it"))
     try:
         packed = base64.b64decode(json.loads(block.group(1))["log_gz"], validate=True)
+        if not packed:
+            if log is None:
+                raise _refuse(name, Msg("it carries no copy of its log (a long game's page): give the log its mail "
+                                        "attaches, 'pbem fingerprint {file} --log log.yaml.gz'", file=name))
+            packed = read_limited(log, LOG_LIMIT, Msg("log"))
+            if packed[:2] != b"\x1f\x8b":  # a log.yaml, not gzipped
+                return lang.group(1), packed.decode("utf-8")
         unpack = zlib.decompressobj(16 + zlib.MAX_WBITS)  # gzip; never more than a log's size
         data = unpack.decompress(packed, LOG_LIMIT + 1)
         if len(data) > LOG_LIMIT or not unpack.eof:
@@ -79,10 +89,11 @@ def _differences(got: str, want: str) -> tuple[str, int, str, str]:
     return named, i1 + 1, _shown(a[start:at + 50]), _shown(b[start:at + 50])
 
 
-def check_audit_page(path: Path, text: str) -> Msg:
-    """The sentence saying ``path`` (its ``text``) is pbem's audit page for the log it carries;
-    PageError naming the first line that differs if not."""
-    lang, log_text = _carried_log(path.name, text)
+def check_audit_page(path: Path, text: str, log: Path | None = None) -> Msg:
+    """The sentence saying ``path`` (its ``text``) is pbem's audit page for the log it carries (or
+    for ``log``, where a long game's page carries none); PageError naming the first line that
+    differs if not."""
+    lang, log_text = _carried_log(path.name, text, log)
     try:
         game = replay(*log_records(log_text.encode("utf-8")))
     except PbemError as err:
@@ -90,16 +101,21 @@ def check_audit_page(path: Path, text: str) -> Msg:
                                      "({why}); {head}", why=str(err), head=_head_said(text))) from None
     if game.state is None or game.secret is None:
         raise _refuse(path.name, Msg("the log it carries is not a finished game's (its secret is not revealed, P6)"))
-    want = end_page(game, log_text, lang)
+    carried = _BLOCK.search(readable(text))
+    want = end_page(game, log_text if carried is None or '"log_gz":""' not in carried.group(1) else None, lang)
     if text == want:
         return Msg("{file} is pbem {version}'s audit page for the log it carries (game {game}, {count} entries): its "
                    "head has the fingerprint {print}, and every other line is the one pbem writes; its verdict is "
                    "the browser's own check of that log (docs/fairplay.md)", file=path.name, version=__version__,
                    game=game.game_id, count=len(game.entries), print=fingerprint())
-    lines, line, mine, theirs = _differences(text, want)
+    mine, theirs = unpacked(text), unpacked(want)  # the lines a browser runs: the packed part unpacked
+    if mine == theirs:
+        mine, theirs = text, want
+    lines, line, got, wanted = _differences(mine, theirs)
     raise _refuse(path.name, Msg(
-        "its lines {lines} differ from the page pbem writes for the log it carries (at line {line} the file has "
-        "\"{got}\", pbem's page has \"{want}\"); {head}", lines=lines, line=line, got=mine, want=theirs,
+        "its lines {lines}, counted as the page unpacks, differ from the page pbem writes for the log it carries "
+        "(at line {line} the file has "
+        "\"{got}\", pbem's page has \"{want}\"); {head}", lines=lines, line=line, got=got, want=wanted,
         head=_head_said(text)))
 
 
@@ -107,7 +123,7 @@ def _head_said(text: str) -> Msg:
     """The head's fingerprint against this version's, and the version the page claims."""
     head = _HEAD.search(text)
     got = hashlib.sha256(head.group(0).encode("utf-8")).hexdigest() if head else "?"
-    claim = _CLAIM.search(text)
+    claim = _CLAIM.search(readable(text))
     return Msg("its head has the fingerprint {got}, pbem {version}'s is {print}{verdict} (the page says it is from "
                "pbem {claimed}: check it with that version)", got=got, version=__version__, print=fingerprint(),
                verdict=Msg(", so its script or its words are not pbem's") if got != fingerprint() else "",

@@ -23,10 +23,14 @@ import gzip
 import json
 from functools import cache
 
-from pbem.i18n import LANGS, Msg, translator
+from pbem.i18n import LANGS, N_, Msg, translator
 from pbem.views.auditjs import audit_js
 from pbem.views.markup import Markup, render
 from pbem.views.trust import HOST_DEAL, PROTOCOL_DOC
+
+NEEDS_SCRIPT = N_("Scripts do not run here (a mail program's preview?): save this file and open it in a web browser "
+                  "to check the game; or run 'python3 tools/audit_min.py log.yaml.gz' on the attached log.")
+"""Where the page's script does not run: how to check the game all the same."""
 
 AUDIT_STYLE = """
 #audit { margin: 12px 0; padding: 8px; background: #fff; border: 1px solid #ccc; font-size: 16px; }
@@ -43,7 +47,7 @@ AUDIT_STYLE = """
 
 AUDIT_UI_JS = r"""
 (function () {
-  document.addEventListener('DOMContentLoaded', function () {
+  function start() {
     var box = document.getElementById('audit');
     if (!box || !window.pbemAudit) { return; }
     var D = JSON.parse(document.getElementById('pbem-audit').textContent);
@@ -86,15 +90,23 @@ AUDIT_UI_JS = r"""
       var file = this.files && this.files[0];
       if (!file) { return; }
       var reader = new FileReader();
-      reader.onload = function () { run(new Uint8Array(reader.result), W.file.replace('{name}', file.name)); };
+      reader.onload = function () {  // a log.yaml, or the mail's log.yaml.gz (gzip's first two bytes)
+        var bytes = new Uint8Array(reader.result), name = W.file.replace('{name}', file.name);
+        if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) { run(bytes, name); return; }
+        var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+        new Response(stream).arrayBuffer().then(function (b) { run(new Uint8Array(b), name); },
+          function (err) { $('audit-source').textContent = W.broken + ' ' + err; });
+      };
       reader.readAsArrayBuffer(file);
     });
     window.pbemAuditText = function (text, name) { return run(text, W.file.replace('{name}', name)); };
     var first = latest;
+    if (!D.log_gz) { $('audit-source').textContent = W.choose; return; }  // a long game's page: the attached file
     unpack(D.log_gz).then(function (bytes) { if (latest === first) { run(bytes, W.page); } }, function (err) {
       $('audit-source').textContent = W.broken + ' ' + err;  // an old browser: the file button still serves
     });
-  });
+  }
+  if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', start); } else { start(); }
 })();
 """
 
@@ -136,15 +148,19 @@ def audit_words(lang: str) -> dict[str, str]:
         "broken": say(Msg("this browser could not run the check:")),
         "page": say(Msg("checked: the copy of the log in this page")),
         "file": say(Msg("checked: your file {name}", name="{name}")),
+        "choose": say(Msg("This page carries no copy of this long game's log (the mail would be too large): choose "
+                          "the attached log.yaml.gz below.")),
     }
 
 
-def audit_section(log_text: str, lang: str) -> Markup:
+def audit_section(log_text: str | None, lang: str) -> Markup:
     """The section: its words, a place for the verdict and the checker's lines, a file chooser,
     the log's bytes, gzipped and in base64 (a mail carries the page beside the log: about 15 KB, not 70),
-    in a JSON block (base64 alone: nothing to escape).  The words the script writes are the script's."""
+    in a JSON block (base64 alone: nothing to escape); ``None``: no copy of the log (a long game's page
+    asks for the file its mail attaches).  The words the script writes are the script's."""
     say = translator(lang).say
-    packed = base64.b64encode(gzip.compress(log_text.encode("utf-8"), mtime=0)).decode("ascii")  # a mail's size
+    packed = (base64.b64encode(gzip.compress(log_text.encode("utf-8"), mtime=0)).decode("ascii")  # a mail's size
+              if log_text is not None else "")
     blob = json.dumps({"log_gz": packed}, separators=(",", ":"))
     return render(
         SECTION, blob=Markup(blob),
@@ -153,10 +169,8 @@ def audit_section(log_text: str, lang: str) -> Markup:
                         "host's secret against the promise sealed in the log's first entry, the order of the rats "
                         "against every player's secret words, and each rat turned face up against the face sealed "
                         "for it at the start.")),
-        other=say(Msg("Check another copy of the log (the log.yaml attached to the host's mail): ")),
-        needs_script=say(Msg("Scripts do not run here (a mail program's preview?): save this file and open it in a "
-                             "web browser to check the game; or run 'python3 tools/audit_min.py log.yaml' on the "
-                             "attached log.")),
+        other=say(Msg("Check another copy of the log (the log.yaml.gz attached to the host's mail): ")),
+        needs_script=say(NEEDS_SCRIPT),
         lines_label=say(Msg("The checker's lines, as tools/audit_min.py prints them:")),
     )
 
@@ -171,7 +185,7 @@ SECTION = """<section id="audit" data-code="" data-verdict="">
 <p>{lines_label}</p>
 <ol id="audit-lines"></ol>
 <p id="audit-other" hidden><label for="audit-file">{other}</label><br>
-<input type="file" id="audit-file" accept=".yaml,.txt,text/plain,application/yaml"></p>
+<input type="file" id="audit-file" accept=".yaml,.gz,.txt,text/plain,application/yaml,application/gzip"></p>
 <script type="application/json" id="pbem-audit">{blob}</script>
 </section>
 """

@@ -6,7 +6,7 @@
   document.addEventListener('securitypolicyviolation', () => {
     violations += 1; root.setAttribute('data-csp-violations', String(violations));
   });
-  document.addEventListener('DOMContentLoaded', main);
+  if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', main); }
   function $(id) { return document.getElementById(id); }
   function hex(bytes) {
     return Array.prototype.map.call(new Uint8Array(bytes), b => {
@@ -477,4 +477,5 @@
     symbols.forEach(s => { if (S.cards[s] !== undefined && S.cards[s] !== null) { remove(S.cards[s]); } });
     symbols.forEach(s => { if (s === 'A') { Object.keys(cubes).forEach(remove); } });
   }
+  if (document.readyState !== 'loading') { main(); }  // the packed page's loader runs this script after the load (pbem.views.packed)
 })();

@@ -17,9 +17,10 @@ nonce move as a file.  Every composer page shows its :func:`fingerprint` (the cl
 ``pbem fingerprint PAGE`` checks the file).  Where scripts do not run (a mail app's
 preview) the page says to open it in a browser, and shows the template's text.
 
-The page fetches nothing; its policy (:func:`pbem.views.html.policy`) admits its one
-script and one style by their hashes, and every word from the log reaches it as
-JSON (:func:`pbem.views.html.script_data`) put in with ``textContent``.
+The page fetches nothing; it travels packed (:mod:`pbem.views.packed`: its body and script
+gzipped inside it, about 20 KB, unpacked by a loader in its head), and its policy admits the
+loader, its one script and its one style by their hashes; every word from the log reaches it
+as JSON (:func:`pbem.views.html.script_data`) put in with ``textContent``.
 """
 
 from __future__ import annotations
@@ -37,10 +38,12 @@ from pbem.referee.seatview import SeatView, face_text
 from pbem.rules.data import CLASSES
 from pbem.views.composejs import SCRIPT, STYLE
 from pbem.views.composewords import region_names, turn_words
-from pbem.views.html import changed_between, head_block, page_head, script_data
+from pbem.views.html import changed_between, script_data
 from pbem.views.layout import places
 from pbem.views.markup import Markup, lines, render
 from pbem.views.narrate import status_line
+from pbem.views.packed import head_block as packed_head
+from pbem.views.packed import packed_page
 from pbem.views.seatstate import seat_state
 from pbem.views.svg import map_svg, player_colours
 from pbem.views.template import template
@@ -49,10 +52,11 @@ from pbem.views.text import result_lines
 
 def fingerprint() -> str:
     """The composer page's fingerprint: the SHA-256 of its head from the line ``<head>`` to the
-    line ``</script>`` (the policy, the one script and the hash of the one style), the same in
-    every page and language of this version.  ``pbem fingerprint`` prints it and checks a page
+    line ``</script>`` (the policy, with the hashes of the loader, the one script and the one
+    style, and the loader that unpacks the page: :mod:`pbem.views.packed`), the same in every
+    page and language of this version.  ``pbem fingerprint`` prints it and checks a page
     file (:mod:`pbem.player.pagecheck`)."""
-    return hashlib.sha256(head_block(SCRIPT, STYLE).encode("utf-8")).hexdigest()
+    return hashlib.sha256(packed_head(SCRIPT, STYLE).encode("utf-8")).hexdigest()
 
 
 def script_words(lang: str, opening: bool = True) -> dict[str, Any]:
@@ -274,17 +278,21 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
     opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
     if opening:
         text["why"], text["what"] = _opening_words(game.opening, lang)
-    return page_head(title, SCRIPT, STYLE, lang) + render(
+    body = render(
         PAGE.replace("{keep_part}", KEEP if opening else "").replace("{opening_part}", OPENING if opening else ""),
         title=title, result=lines(words["result"]),
         info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
-        pbem=f"{__version__} {fingerprint()}", orders=template(view, lang), **text)
+        pbem=f"{__version__} {fingerprint()}", **text)
+    plain = render(PLAIN, noscript=text["noscript"], orders=template(view, lang))
+    return packed_page(title, lang, STYLE, plain, body, SCRIPT)
 
 
-PAGE = """<body>
-<main id="view" data-complete="false">
+PLAIN = """<noscript><div class="noscript"><p>{noscript}</p><pre>{orders}</pre></div></noscript>"""
+"""What the page shows where its script does not run: what to do, and the template's text."""
+
+
+PAGE = """<main id="view" data-complete="false">
 <h1>{title}</h1>
-<noscript><div class="noscript"><p>{noscript}</p><pre>{orders}</pre></div></noscript>
 <div id="page">
 <div id="left">
 {opening_part}<div id="top">
@@ -313,11 +321,9 @@ PAGE = """<body>
 <p class="note" id="fingerprint" data-pbem="{pbem}">{print}</p>
 </main>
 <script type="application/json" id="pbem-data">{blob}</script>
-</body>
-</html>
 """
-"""The composer page's body: :func:`pbem.views.markup.render` escapes every value but the data's
-JSON (the map is drawn by the page's script)."""
+"""The composer page's body, packed (:mod:`pbem.views.packed`): :func:`pbem.views.markup.render`
+escapes every value but the data's JSON (the map is drawn by the page's script)."""
 
 OPENING = """<div id="opening"><p class="note">{why}</p><p id="opening-do">{what}</p></div>
 """

@@ -84,11 +84,12 @@ def _joined(lines: list[str]) -> list[str]:
 
 
 def _squeezed_style(style: str) -> str:
-    """The style without its indentation and the spaces around its marks."""
+    """The style without its indentation and the spaces around its marks, a rule a line (a mail
+    carries the page's lines as they are: none may be long)."""
     out = " ".join(line.strip() for line in style.strip().split("\n"))
     for mark in ("{", "}", ":", ";", ","):
         out = out.replace(f" {mark}", mark).replace(f"{mark} ", mark)
-    return "\n" + out + "\n"
+    return "\n" + out.replace("}", "}\n")
 
 
 STYLE = """

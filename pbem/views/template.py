@@ -27,6 +27,12 @@ def template(view: SeatView, lang: str = "en") -> str:
     """The seat's template in the plain-text notation: what is left of the turn, the two
     header lines, and each legal choice once (:mod:`pbem.views.orders`), at most about 40
     short lines.  Built from the seat's view: a template never needs a face (P10)."""
+    return template_in(view, lang, orders.MOST_LINES)
+
+
+def template_in(view: SeatView, lang: str, most: int) -> str:
+    """:func:`template` in about ``most`` lines (the choices said more briefly as needed): a
+    mail that says more than the template keeps its text short."""
     game, player = view.game, view.seat
     state = game.state
     said = translator(lang)
@@ -58,7 +64,7 @@ def template(view: SeatView, lang: str = "en") -> str:
     name = orders.shipped_names(lang, own_regions(game))
     for compact in range(7):  # in short: the Knight's paths, the Monk's rats, the Merchant's moves, cards, plague
         full = orders.menu(state, player, compact=compact, lang=lang, name=name)
-        if len(lines) + len(full) <= orders.MOST_LINES:
+        if len(lines) + len(full) <= most:
             break
     return "\n".join([*lines, *full]) + "\n"
 
