@@ -148,4 +148,4 @@ input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; 
 """
 
 STYLE = _squeezed_style(STYLE)
-SCRIPT = "\n" + _shipped("rules.js") + _shipped("compose.js")
+SCRIPT = "\n" + _shipped("rules.js") + _shipped("secret.js") + _shipped("compose.js")

@@ -1,0 +1,142 @@
+"""How many guesses a player's secret words would take: an estimate that refuses guessable words.
+
+The secret number's guarantee is the code (:mod:`pbem.fair.words`: 80 random bits the
+player keeps), never the words.  The words still matter when the code is not secret (a
+doctored page that planted it): so the page and ``pbem nonce --from-words`` refuse words
+whose estimate is under :data:`STRONG_BITS`.  The estimate is deliberately small and
+pessimistic, and the page's script computes exactly the same (``secret.js``):
+
+- a word of the shipped list of the commonest words (``common-words.txt``: English from
+  zxcvbn's frequency lists, and the commonest Hungarian, Greek and Ukrainian words) costs
+  ``log2(rank + 1)`` bits; any other word at most 16 bits (as if from a 65,536-word
+  dictionary), and never more than trying its letters one by one (``log2 26`` a letter,
+  ``log2 10`` a digit): an unknown word is not credited as random;
+- a word said before in the sentence, or the next of a counting sequence (one two three,
+  a b c, Monday Tuesday), costs 1 bit;
+- three words or more in a row of a famous sentence (:data:`PHRASES`: pangrams, quotations,
+  nursery rhymes) cost nothing, and the sentence ``log2`` of the list's length once.
+
+A sum of such costs over-estimates no dictionary attack that tries common words, their
+repeats and known sentences first; 48 bits is about 3 x 10^14 guesses, each an scrypt.
+(zxcvbn, the reference estimator, is about 800 kB: the page travels by mail.)
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from importlib import resources
+
+from pbem.errors import FormatError
+from pbem.i18n import Msg
+
+STRONG_BITS = 48
+"""The least estimate (bits) of words a secret number is made from."""
+
+UNKNOWN_BITS = 16
+"""A word not in the list: at most this (a 65,536-word dictionary's)."""
+
+PHRASES = (
+    "the quick brown fox jumps over the lazy dog", "lorem ipsum dolor sit amet consectetur adipiscing elit",
+    "correct horse battery staple", "to be or not to be that is the question",
+    "all work and no play makes jack a dull boy", "may the force be with you", "i think therefore i am",
+    "four score and seven years ago", "in the beginning god created the heaven and the earth",
+    "our father who art in heaven hallowed be thy name", "the lord is my shepherd i shall not want",
+    "once upon a time there was", "it was a dark and stormy night",
+    "it was the best of times it was the worst of times", "a journey of a thousand miles begins with a single step",
+    "mary had a little lamb its fleece was white as snow", "twinkle twinkle little star how i wonder what you are",
+    "happy birthday to you", "jack and jill went up the hill", "humpty dumpty sat on a wall",
+    "row row row your boat gently down the stream", "the cat sat on the mat",
+    "the rain in spain stays mainly in the plain", "sphinx of black quartz judge my vow",
+    "pack my box with five dozen liquor jugs", "the answer to life the universe and everything",
+    "keep calm and carry on", "never gonna give you up never gonna let you down",
+    "yesterday all my troubles seemed so far away", "we will we will rock you", "i love you so much",
+    "árvíztűrő tükörfúrógép", "boci boci tarka se füle se farka", "ξεσκεπάζω την ψυχοφθόρα βδελυγμία",
+    "σ' αγαπώ πολύ", "чуєш їх доцю га кумедна ж ти прощайся без ґольфів", "ще не вмерла україни і слава і воля",
+)
+"""Famous sentences, as :func:`pbem.fair.words.words_of` writes them: a phrase dictionary's first tries."""
+
+SEQUENCES = (
+    "zero one two three four five six seven eight nine ten eleven twelve",
+    "0 1 2 3 4 5 6 7 8 9 10", "a b c d e f g h i j k l m n o p q r s t u v w x y z",
+    "monday tuesday wednesday thursday friday saturday sunday",
+    "january february march april may june july august september october november december",
+    "egy kettő három négy öt hat hét nyolc kilenc tíz", "egy két három négy öt hat hét nyolc kilenc tíz",
+    "ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα δέκα",
+    "один два три чотири п'ять шість сім вісім дев'ять десять",
+    "α β γ δ ε ζ η θ ι κ λ μ ν ξ ο π ρ σ τ υ φ χ ψ ω",
+    "а б в г ґ д е є ж з и і ї й к л м н о п р с т у ф х ц ч ш щ ь ю я",
+)
+"""Counting sequences: a word that follows the word before in one of them costs 1 bit."""
+
+
+@cache
+def common_words() -> tuple[str, ...]:
+    """The shipped list of the commonest words, most common first (read on first use)."""
+    text = resources.files("pbem.fair").joinpath("common-words.txt").read_text(encoding="utf-8")
+    return tuple(w for w in text.split("\n") if w and not w.startswith("#"))
+
+
+@cache
+def _ranks() -> dict[str, int]:
+    return {w: i + 1 for i, w in enumerate(common_words())}
+
+
+def _quoted(words: list[str]) -> tuple[list[bool], int]:
+    """Which words are part of a run of 3 or more words of a famous sentence, and how many
+    sentences were found."""
+    quoted, found = [False] * len(words), 0
+    for phrase in (p.split(" ") for p in PHRASES):
+        least, hit = min(3, len(phrase)), False
+        for s in range(len(words)):
+            for t in range(len(phrase)):
+                k = 0
+                while s + k < len(words) and t + k < len(phrase) and words[s + k] == phrase[t + k]:
+                    k += 1
+                if k >= least:
+                    quoted[s:s + k] = [True] * k
+                    hit = True
+        found += hit
+    return quoted, found
+
+
+def _follows(before: str, word: str) -> bool:
+    for sequence in (s.split(" ") for s in SEQUENCES):
+        if before in sequence and sequence.index(before) + 1 < len(sequence) \
+                and sequence[sequence.index(before) + 1] == word:
+            return True
+    return False
+
+
+def _word_bits(word: str) -> float:
+    rank = _ranks().get(word)
+    listed = math.log2(rank + 1) if rank is not None else UNKNOWN_BITS
+    letters = len(word) * math.log2(10 if word.isascii() and word.isdigit() else 26)
+    return min(listed, letters)
+
+
+def estimate(words: str) -> float:
+    """The estimate, in bits, of ``words`` as they count (:func:`pbem.fair.words.words_of`)."""
+    split = words.split(" ")
+    quoted, found = _quoted(split)
+    bits = found * math.log2(len(PHRASES))
+    seen: set[str] = set()
+    for i, word in enumerate(split):
+        if not quoted[i]:
+            repeated = word in seen or (i > 0 and _follows(split[i - 1], word))
+            bits += 1 if repeated else _word_bits(word)
+        seen.add(word)
+    return bits
+
+
+def check_strength(words: str) -> float:
+    """The estimate of ``words`` (as they count), or a refusal naming it when it is under
+    :data:`STRONG_BITS` (P4)."""
+    bits = estimate(words)
+    if bits < STRONG_BITS:
+        raise FormatError(Msg(
+            "these secret words are too easy to guess: about {bits} bits by pbem's estimate, and a secret number "
+            "needs {least} (P4). Common words, a word said twice, counting (one two three) and famous sentences "
+            "count for little: add words of your own that nobody would put together", bits=round(bits),
+            least=STRONG_BITS), "P4")
+    return bits
