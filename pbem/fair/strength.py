@@ -129,14 +129,18 @@ def estimate(words: str) -> float:
     return bits
 
 
+def weak_words(bits: int | str) -> Msg:
+    """The refusal of words whose estimate is ``bits`` (the page fills in its own estimate)."""
+    return Msg("these secret words are too easy to guess: about {bits} bits by pbem's estimate, and a secret "
+               "number needs {least} (P4). Common words, a word said twice, counting (one two three) and famous "
+               "sentences count for little: add words of your own that nobody would put together", bits=bits,
+               least=STRONG_BITS)
+
+
 def check_strength(words: str) -> float:
     """The estimate of ``words`` (as they count), or a refusal naming it when it is under
     :data:`STRONG_BITS` (P4)."""
     bits = estimate(words)
     if bits < STRONG_BITS:
-        raise FormatError(Msg(
-            "these secret words are too easy to guess: about {bits} bits by pbem's estimate, and a secret number "
-            "needs {least} (P4). Common words, a word said twice, counting (one two three) and famous sentences "
-            "count for little: add words of your own that nobody would put together", bits=round(bits),
-            least=STRONG_BITS), "P4")
+        raise FormatError(weak_words(round(bits)), "P4")
     return bits
