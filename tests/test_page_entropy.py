@@ -5,17 +5,17 @@ it chose (and the policy's hash to match) gets a page that looks and works like 
 it can then grind its secret against the planted nonces.  The page therefore makes the
 secret number from words the player types and a code it shows, both kept by the player
 (pbem.fair.words), and the player checks, with nothing the host sent, that the log holds
-exactly their number: `pbem verify LOG --words SEAT`, or `openssl kdf ... SCRYPT`.  The planted page is caught by that check,
-before the game starts and after; `pbem fingerprint PAGE` names it too; the honest page
-passes both.  And the page keeps no nonce where another local page could read or replace
-it (every file: page shares the browser's storage): round 2 asks for the words and code, or the file.
+exactly their number: `pbem verify LOG --words SEAT`, or `openssl kdf ... SCRYPT`.  The
+planted page is caught by that check, before the game starts and after; `pbem fingerprint
+PAGE` names it too; the honest page passes both.  And the page keeps no nonce where another
+local page could read or replace it (every file: page shares the browser's storage): round
+2 asks for the words and code, or the file.
 """
 
 from __future__ import annotations
 
-import html
-
 import hashlib
+import html
 import subprocess
 import time
 from pathlib import Path
@@ -214,7 +214,6 @@ def test_p4_another_local_page_finds_no_nonce_and_a_changed_one_is_recovered_fro
     type_and_click(browser, "nonce-in", WORDS["red"])
     wait(browser, COMPLETE, "the page did not recover from the words and the code")
     text = str(browser.eval("document.getElementById('move').textContent"))
-    entry0 = load_game(games / "w").hashes[0]
     assert parse(text)["nonce"] == number(games, "red").hex()
     kept = tmp_path / "red-nonce.txt"
     kept.write_text(text, encoding="utf-8")  # what the page's "Download your secret number" holds

@@ -133,7 +133,10 @@ def test_p4_the_same_attack_finds_no_secret_number_made_with_the_same_weak_words
     guesses = list(dictionary())
     assert attack(log, words_nonce, guesses, seconds=20) == {}
     for code in ("0" * 16, "Z" * 16, "0123456789ABCDEF"):
-        assert attack(log, lambda e, s, w, c=code: secret_number(e, s, w, c), guesses[:3], seconds=30) == {}
+        def guessed(entry0: str, seat: str, words: str, code: str = code) -> bytes:
+            return secret_number(entry0, seat, words, code)
+
+        assert attack(log, guessed, guesses[:3], seconds=30) == {}
     handed = attack(log, lambda e, s, w: secret_number(e, s, w, codes["red"]), guesses[:1], seconds=30)
     assert handed == {"red": words_of(WEAK["red"])}
 
@@ -231,7 +234,8 @@ def test_p4_the_page_makes_pythons_number_and_estimate_and_refuses_weak_words(br
     entry0 = load_game(games / "w").hashes[0]
     data = "JSON.parse(document.getElementById('pbem-data').textContent)"
     hexed = "b => Array.from(b).map(x => (x < 16 ? '0' : '') + x.toString(16)).join('')"
-    for words, code in zip(SAMPLES[3:7], ("K7QM3XZP9D2FHT6A", "0000000000000000", "ZZZZZZZZZZZZZZZZ", "0123456789ABCDEF")):
+    codes = ("K7QM3XZP9D2FHT6A", "0000000000000000", "ZZZZZZZZZZZZZZZZ", "0123456789ABCDEF")
+    for words, code in zip(SAMPLES[3:7], codes, strict=True):
         said = words_of(words)
         shown = browser.eval(f"Secret.number({data}, {json.dumps(said)}, {code!r}).then({hexed})", wait=True)
         assert shown == secret_number(entry0, "red", words, code).hex(), words

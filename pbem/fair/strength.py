@@ -13,7 +13,7 @@ pessimistic, and the page's script computes exactly the same (``secret.js``):
   ``log2 10`` a digit): an unknown word is not credited as random;
 - a word said before in the sentence, or the next of a counting sequence (one two three,
   a b c, Monday Tuesday), costs 1 bit;
-- three words or more in a row of a famous sentence (:data:`PHRASES`: pangrams, quotations,
+- three words or more in a row of a famous sentence (:func:`phrases`: pangrams, quotations,
   nursery rhymes) cost nothing, and the sentence ``log2`` of the list's length once.
 
 A sum of such costs over-estimates no dictionary attack that tries common words, their
@@ -36,45 +36,27 @@ STRONG_BITS = 48
 UNKNOWN_BITS = 16
 """A word not in the list: at most this (a 65,536-word dictionary's)."""
 
-PHRASES = (
-    "the quick brown fox jumps over the lazy dog", "lorem ipsum dolor sit amet consectetur adipiscing elit",
-    "correct horse battery staple", "to be or not to be that is the question",
-    "all work and no play makes jack a dull boy", "may the force be with you", "i think therefore i am",
-    "four score and seven years ago", "in the beginning god created the heaven and the earth",
-    "our father who art in heaven hallowed be thy name", "the lord is my shepherd i shall not want",
-    "once upon a time there was", "it was a dark and stormy night",
-    "it was the best of times it was the worst of times", "a journey of a thousand miles begins with a single step",
-    "mary had a little lamb its fleece was white as snow", "twinkle twinkle little star how i wonder what you are",
-    "happy birthday to you", "jack and jill went up the hill", "humpty dumpty sat on a wall",
-    "row row row your boat gently down the stream", "the cat sat on the mat",
-    "the rain in spain stays mainly in the plain", "sphinx of black quartz judge my vow",
-    "pack my box with five dozen liquor jugs", "the answer to life the universe and everything",
-    "keep calm and carry on", "never gonna give you up never gonna let you down",
-    "yesterday all my troubles seemed so far away", "we will we will rock you", "i love you so much",
-    "árvíztűrő tükörfúrógép", "boci boci tarka se füle se farka", "ξεσκεπάζω την ψυχοφθόρα βδελυγμία",
-    "σ' αγαπώ πολύ", "чуєш їх доцю га кумедна ж ти прощайся без ґольфів", "ще не вмерла україни і слава і воля",
-)
-"""Famous sentences, as :func:`pbem.fair.words.words_of` writes them: a phrase dictionary's first tries."""
-
-SEQUENCES = (
-    "zero one two three four five six seven eight nine ten eleven twelve",
-    "0 1 2 3 4 5 6 7 8 9 10", "a b c d e f g h i j k l m n o p q r s t u v w x y z",
-    "monday tuesday wednesday thursday friday saturday sunday",
-    "january february march april may june july august september october november december",
-    "egy kettő három négy öt hat hét nyolc kilenc tíz", "egy két három négy öt hat hét nyolc kilenc tíz",
-    "ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα δέκα",
-    "один два три чотири п'ять шість сім вісім дев'ять десять",
-    "α β γ δ ε ζ η θ ι κ λ μ ν ξ ο π ρ σ τ υ φ χ ψ ω",
-    "а б в г ґ д е є ж з и і ї й к л м н о п р с т у ф х ц ч ш щ ь ю я",
-)
-"""Counting sequences: a word that follows the word before in one of them costs 1 bit."""
-
-
 @cache
+def _lines(name: str) -> tuple[str, ...]:
+    """A shipped list, one item a line (``#`` lines are notes), read on first use."""
+    text = resources.files("pbem.fair").joinpath(name).read_text(encoding="utf-8")
+    return tuple(line for line in text.split("\n") if line and not line.startswith("#"))
+
+
+def phrases() -> tuple[str, ...]:
+    """Famous sentences (``famous-sentences.txt``: pangrams, quotations, rhymes in the four
+    languages), as :func:`pbem.fair.words.words_of` writes them: a phrase dictionary's first tries."""
+    return _lines("famous-sentences.txt")
+
+
+def sequences() -> tuple[str, ...]:
+    """Counting sequences (``counting.txt``): a word that follows the word before in one costs 1 bit."""
+    return _lines("counting.txt")
+
+
 def common_words() -> tuple[str, ...]:
     """The shipped list of the commonest words, most common first (read on first use)."""
-    text = resources.files("pbem.fair").joinpath("common-words.txt").read_text(encoding="utf-8")
-    return tuple(w for w in text.split("\n") if w and not w.startswith("#"))
+    return _lines("common-words.txt")
 
 
 @cache
@@ -86,7 +68,7 @@ def _quoted(words: list[str]) -> tuple[list[bool], int]:
     """Which words are part of a run of 3 or more words of a famous sentence, and how many
     sentences were found."""
     quoted, found = [False] * len(words), 0
-    for phrase in (p.split(" ") for p in PHRASES):
+    for phrase in (p.split(" ") for p in phrases()):
         least, hit = min(3, len(phrase)), False
         for s in range(len(words)):
             for t in range(len(phrase)):
@@ -101,7 +83,7 @@ def _quoted(words: list[str]) -> tuple[list[bool], int]:
 
 
 def _follows(before: str, word: str) -> bool:
-    for sequence in (s.split(" ") for s in SEQUENCES):
+    for sequence in (s.split(" ") for s in sequences()):
         if before in sequence and sequence.index(before) + 1 < len(sequence) \
                 and sequence[sequence.index(before) + 1] == word:
             return True
@@ -119,7 +101,7 @@ def estimate(words: str) -> float:
     """The estimate, in bits, of ``words`` as they count (:func:`pbem.fair.words.words_of`)."""
     split = words.split(" ")
     quoted, found = _quoted(split)
-    bits = found * math.log2(len(PHRASES))
+    bits = found * math.log2(len(phrases()))
     seen: set[str] = set()
     for i, word in enumerate(split):
         if not quoted[i]:

@@ -22,7 +22,6 @@ admitted move with the faces comes after, and cannot refuse
 from __future__ import annotations
 
 import hashlib
-
 import json
 from typing import Any, assert_never
 

@@ -29,8 +29,8 @@ import hashlib
 from typing import Any
 
 from pbem import __version__
-from pbem.fair.protocol import TAG
 from pbem.fair import strength
+from pbem.fair.protocol import TAG
 from pbem.fair.words import CODE_LENGTH, MAX_WORDS_CHARS, MIN_WORDS, NUMBER_TAG, SCRYPT, WORDS_TAG
 from pbem.i18n import Msg, Name, Names, translator
 from pbem.log.game import Game, Opening
@@ -113,8 +113,8 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
             "committed": game.p4.commits.get(view.seat), "after": after_of(game, opening=True),
             "entry0": game.hashes[0], "wordsTag": WORDS_TAG, "minWords": MIN_WORDS, "maxChars": MAX_WORDS_CHARS,
             "numberTag": NUMBER_TAG, "scrypt": SCRYPT, "strongBits": strength.STRONG_BITS,
-            "unknownBits": strength.UNKNOWN_BITS, "phrases": list(strength.PHRASES),
-            "sequences": list(strength.SEQUENCES),
+            "unknownBits": strength.UNKNOWN_BITS, "phrases": list(strength.phrases()),
+            "sequences": list(strength.sequences()),
             "common": list(strength.common_words()) if opening is Opening.COMMIT else []}
 
 
