@@ -148,7 +148,8 @@ def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
                 made[seat] = secret_number(game.hashes[0], seat, f"the words {seat} chose for game o",
                                            codes[seat]).hex()
                 assert move["nonce_commitment"] == nonce_commitment(bytes.fromhex(made[seat]))
-                assert browser.eval("document.getElementById('nonce').textContent") == f"nonce {made[seat]}"
+                assert browser.eval("document.getElementById('nonce').textContent") == \
+                    f"your secret number: {made[seat]}"
             else:
                 assert move["nonce"] == made[seat]
             assert browser.eval("localStorage.length") == 0

@@ -109,7 +109,9 @@ def commit_from(browser: Browser, games: Path, page: Path, seat: str) -> str:
     text = str(browser.eval("document.getElementById('move').textContent"))
     apply_move(games, parse_move(text.encode(), "the page's commitment"))
     assert browser.eval("localStorage.length") == 0  # nothing kept where another page could read it
-    return str(browser.eval("document.getElementById('nonce').textContent")).removeprefix("nonce ")
+    shown = str(browser.eval("document.getElementById('nonce').textContent"))
+    assert shown.startswith("your secret number: ")
+    return shown.split()[-1]
 
 
 def reveal_from(browser: Browser, games: Path, page: Path, seat: str) -> str:

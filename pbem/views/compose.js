@@ -78,7 +78,7 @@
     $('keep').hidden = false;
     function say(text) { $('status').textContent = text; }
     function showNonce(nonceHex, words, code) {
-      $('nonce').textContent = 'nonce ' + nonceHex;
+      $('nonce').textContent = W.number + ' ' + nonceHex;
       if (words) { $('words-kept').textContent = words; $('words-note').hidden = false; }
       if (code) { $('code-kept').textContent = Secret.shown(code); $('code-note').hidden = false; }
       var a = $('nonce-file');

@@ -73,6 +73,7 @@ def script_words(lang: str, opening: bool = True) -> dict[str, Any]:
         "weak": say(strength.weak_words("{bits}")),
         "control": say(Msg("your words hold a control character: type them as plain text (P4)")),
         "working": say(Msg("making your secret number: a second or two...")),
+        "number": say(Msg("your secret number:")),
         "use": say(Msg("use these words")),
         "placeholder": say(Msg("your secret words from round 1 (or your secret number, 64 hex digits)")),
         "code": say(Msg("the code you wrote down in round 1 (like K7QM-3XZP-9D2F-HT6A)")),
