@@ -116,7 +116,7 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
             "numberTag": NUMBER_TAG, "scrypt": SCRYPT, "strongBits": strength.STRONG_BITS,
             "unknownBits": strength.UNKNOWN_BITS, "phrases": list(strength.phrases()),
             "sequences": list(strength.sequences()),
-            "common": list(strength.common_words()) if opening is Opening.COMMIT else []}
+            "common": " ".join(strength.common_words()) if opening is Opening.COMMIT else ""}  # a word holds no space
 
 
 def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[str, Any]:

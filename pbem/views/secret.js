@@ -81,7 +81,7 @@ var Secret = (() => {
   function estimate(D, words) {  // pbem.fair.strength.estimate, step for step
     var split = words.split(' '), quoted = split.map(() => false), bits = 0, seen = Object.create(null);
     var ranks = D.ranks;  // (no prototype: a word such as 'constructor' is a word)
-    if (!ranks) { ranks = D.ranks = Object.create(null); D.common.forEach((w, i) => { ranks[w] = i + 1; }); }
+    if (!ranks) { ranks = D.ranks = Object.create(null); D.common.split(' ').forEach((w, i) => { ranks[w] = i + 1; }); }
     D.phrases.forEach(text => {
       var phrase = text.split(' '), least = Math.min(3, phrase.length), hit = false;
       for (var s = 0; s < split.length; s++) {
