@@ -182,6 +182,7 @@ def test_p4_round_two_from_the_saved_file_and_from_words_and_code_on_another_dev
     wrong = cli("nonce", log, "--player", "red", "--reveal", "--from-words", "--code", "0" * 16, "--out", "n.txt",
                 input=words + "\n")
     assert wrong.exit_code == Exit.TAMPERED and not (phone / "n.txt").exists()
+    assert "First check what you typed: the same secret words, and the code as you wrote it down" in wrong.stderr
     typed = ok("nonce", log, "--player", "red", "--reveal", "--from-words", input=f"{words.upper()}\n"
                f"{code.lower().replace('-', ' ')}\n")
     assert typed == from_file and list(phone.iterdir()) == []

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, writable
-from pbem.errors import FormatError, StateError, UnknownError
+from pbem.errors import FormatError, StateError, TamperError, UnknownError
 from pbem.i18n import LANGS, Msg
 
 
@@ -102,7 +102,12 @@ def _revealed(game: Any, player: str, where: Path, from_words: bool, code: str |
     words = read_words(Msg("{player}'s secret words", player=player), lang)
     mine, source = words_number(game, player, words, read_code(lang) if code is None else code)
     check_reveal(game, player)
-    check_nonce(game, player, mine, source)  # words or code typed wrong give another nonce: said now
+    try:  # words or code typed wrong give another nonce: said now, the likelier cause first
+        check_nonce(game, player, mine, source)
+    except TamperError as err:
+        raise TamperError(Msg("{reason}. First check what you typed: the same secret words, and the code as you "
+                              "wrote it down (a wrong word or sign gives another number)", reason=err.words),
+                          err.rule) from None
     return mine
 
 
