@@ -168,7 +168,8 @@ def test_p4_round_two_from_the_saved_file_and_from_words_and_code_on_another_dev
     laptop.mkdir()
     phone.mkdir()
     monkeypatch.chdir(laptop)
-    ok("nonce", "w", "--player", "red", "--from-words", "--out", "c.txt", "--games", games, input=words + "\n")
+    made = ok("nonce", "w", "--player", "red", "--from-words", "--out", "c.txt", "--games", games, input=words + "\n")
+    assert "commitment move for red written to c.txt; the nonce is kept in nonce-w-red.yaml (mode 0600)" in made
     kept = (laptop / "nonce-w-red.yaml").read_text()
     code = load_one(kept, "kept")["code"]
     assert "plum" not in kept  # the file keeps the number and the code, never the words
@@ -185,6 +186,11 @@ def test_p4_round_two_from_the_saved_file_and_from_words_and_code_on_another_dev
     assert "First check what you typed: the same secret words, and the code as you wrote it down" in wrong.stderr
     typed = ok("nonce", log, "--player", "red", "--reveal", "--from-words", input=f"{words.upper()}\n"
                f"{code.lower().replace('-', ' ')}\n")
+    said = ok("nonce", log, "--player", "red", "--reveal", "--from-words", "--code", code, "--out", "n.txt",
+              input=words + "\n")
+    assert "nonce move for red written to n.txt (the secret number of your words and code)" in said
+    assert (phone / "n.txt").read_text() == typed
+    (phone / "n.txt").unlink()
     assert typed == from_file and list(phone.iterdir()) == []
     apply_move(games, parse_move(typed.encode()))
     said = ok("verify", log, "--words", "red", "--code", code, input=words + "\n")

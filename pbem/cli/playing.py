@@ -60,8 +60,8 @@ def nonce(game_id: str, player: str, reveal_it: bool, from_words: bool, code: st
 
         number, made = _made_from_words(game, player, lang) if from_words else (None, None)
         text = dump_yaml(commit_move(game, player, keep_new(where, game, player, number, made)))
-    _written(text, out, reveal_it, {"player": player, "out": str(out), "where": "" if from_words else str(where)},
-             lang)
+    kept_in = "" if from_words and reveal_it else str(where)  # a reveal from the words keeps nothing
+    _written(text, out, reveal_it, {"player": player, "out": str(out), "where": kept_in}, lang)
     if made is not None:  # on stderr: stdout is the move
         from pbem.fair.words import shown_code
         from pbem.i18n import say
