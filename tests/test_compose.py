@@ -24,7 +24,7 @@ from composetools import CLICK_A_TURN, MEASURE, PLAYERS, SECRET, Played, demo_di
 
 from pbem.errors import Exit
 from pbem.fair.protocol import nonce_commitment
-from pbem.fair.words import words_nonce
+from pbem.fair.words import secret_number
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, game_dir, load_game
 from pbem.host.private import seat_view
@@ -94,7 +94,10 @@ def click_turns(browser: Browser, played: Played, count: int, tmp: Path) -> None
         browser.screenshot(shots / f"position-{n:02d}-entry-{seq}.png")
     assert marks >= count // 2, marks  # most entries move cubes or rats, and the page marks where
     assert {"place", "take", "plague", "spread"} <= seen, seen  # the draw reaches every common kind of step
-    assert max(sizes) <= 40_000, sizes  # the page travels in every "your move" mail (base64: 4/3)
+    # the page travels in every "your move" mail (base64: 4/3); about 4 kB of it is the opening's
+    # secret number (scrypt, the code, the words' estimate), in every page so that one fingerprint
+    # covers them all
+    assert max(sizes) <= 43_000, sizes
     print(f"\n{count} positions clicked ({', '.join(sorted(seen))}) in {time.monotonic() - started:.1f} s; "
           f"pages: median {sorted(sizes)[count // 2]} bytes, largest {max(sizes)}; screenshots in {shots}")
 
@@ -133,12 +136,14 @@ def test_thirty_random_turns_clicked_through_the_page_are_accepted(
 
 def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
         browser: Browser, tmp_path: Path) -> None:
-    """P4 from the page: its commitment is the protocol's, the nonce is the one of the words
-    the player typed (pbem.fair.words), and round two takes the words again; the browser
-    keeps no nonce (tests/test_page_entropy.py: why, and the attacks)."""
+    """P4 from the page: its commitment is the protocol's, the nonce is the secret number of the
+    words the player typed and the code the page showed (pbem.fair.words), and round two takes
+    the words and the code again; the browser keeps no nonce (tests/test_page_entropy.py: why,
+    and the attacks)."""
     games = tmp_path / "games"
     path = create(games, NewGame("o", PLAYERS, secret=SECRET))
     made: dict[str, str] = {}
+    codes: dict[str, str] = {}
     for round_ in ("commit", "nonce"):
         for seat in PLAYERS:
             game = load_game(path)
@@ -149,7 +154,9 @@ def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
             for nonce in (bytes(32), bytes(range(32)), bytes([255]) * 32):
                 assert browser.eval(f"window.pbemCommitment('{nonce.hex()}')", wait=True) == nonce_commitment(nonce)
             field = "words-in" if round_ == "commit" else "nonce-in"
-            assert browser.eval(f"document.getElementById('{field}').placeholder").startswith("your words")
+            assert browser.eval(f"document.getElementById('{field}').placeholder").startswith("your secret words")
+            if round_ == "nonce":
+                browser.eval(f"document.getElementById('code-in').value = {codes[seat]!r}")
             browser.eval(f"document.getElementById('{field}').value = 'the words {seat} chose for game o';"
                          "document.querySelector('#choices button').click()")
             deadline = time.monotonic() + 10
@@ -159,9 +166,12 @@ def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
             text = browser.eval("document.getElementById('move').textContent")
             move = parse(text)
             if round_ == "commit":
-                made[seat] = words_nonce(game.hashes[0], seat, f"the words {seat} chose for game o").hex()
+                codes[seat] = browser.eval("document.getElementById('code-kept').textContent")
+                made[seat] = secret_number(game.hashes[0], seat, f"the words {seat} chose for game o",
+                                           codes[seat]).hex()
                 assert move["nonce_commitment"] == nonce_commitment(bytes.fromhex(made[seat]))
-                assert browser.eval("document.getElementById('nonce').textContent") == f"nonce {made[seat]}"
+                assert browser.eval("document.getElementById('nonce').textContent") == \
+                    f"your secret number: {made[seat]}"
             else:
                 assert move["nonce"] == made[seat]
             assert browser.eval("localStorage.length") == 0

@@ -52,22 +52,30 @@ def wait_for(browser: Browser, condition: str, what: str, seconds: float = 60.0)
         time.sleep(0.05)
 
 
+CODES: dict[str, str] = {}
+"""The code each player's round-one page showed (the player writes it down with the words)."""
+
+
 def sent_from_page(browser: Browser, page: Path, player: str, seed: int) -> EmailMessage:
     """Open the page, click the player's part (a commitment, a nonce, or a random turn), and
     write the mail its Send link opens: the host's address, the subject, the body.  In the
-    opening the player types their words, in round one and again in round two."""
+    opening the player types their words, in round one and again in round two with the code."""
     browser.requests.clear()
     browser.open(page)
     complete = "document.getElementById('view').getAttribute('data-complete') === 'true'"
     ready = f"!!document.querySelector('#choices button, #board .can') || {complete}"  # the page's script has run
     wait_for(browser, ready, "the page showed no choice")
     field = next((f for f in ("words-in", "nonce-in") if browser.eval(f"!!document.getElementById('{f}')")), None)
+    if field == "nonce-in":  # round two: the code the round-one page showed, as written down
+        browser.eval(f"document.getElementById('code-in').value = {CODES[player]!r}")
     if field is not None:
         browser.eval(f"document.getElementById('{field}').value = 'the words {player} keeps for this game';"
                      "document.querySelector('#choices button').click()")
     elif not browser.eval(complete):  # a turn to click (WebCrypto answers a little later)
         browser.eval(CLICK_A_TURN.replace("SEED", str(seed)))
     wait_for(browser, complete, "the page made no move")
+    if field == "words-in":
+        CODES[player] = str(browser.eval("document.getElementById('code-kept').textContent"))
     link = urlsplit(browser.eval("document.getElementById('send').href"))
     assert link.scheme == "mailto" and link.path == HOST, link
     query = parse_qs(link.query)

@@ -110,7 +110,7 @@ def data_words(value: Any, page: dict[str, Any] | None = None) -> Iterator[str]:
             if key in ("svg", "panel"):  # an entry's map and its panel: their texts
                 yield from svg_words(v if isinstance(v, str) or page is None else drawing(page, v))
             elif key not in ("tree", "game", "seat", "to", "prefix", "after", "opening", "committed", "changed", "at",
-                             "parts"):
+                             "parts", "common", "phrases", "sequences"):  # (the estimate's lists: never shown)
                 yield from data_words(v, page)
 
 
@@ -217,7 +217,7 @@ def test_the_english_pages_keep_their_words(played: list[tuple[list[Any], list[s
     assert data["take"]["witch"] == "take the Witch" and data["cubes"]["2"] == "2 cubes"
     opening = script_words("en")  # the opening's own words (P4)
     assert opening["make"] == "make my secret number from these words"
-    assert opening["mismatch"].startswith("these words (or this number) do not give the fingerprint you sent")
+    assert opening["mismatch"].startswith("these secret words and code (or this number) do not give the fingerprint")
     entries, hashes = played[0]
     viewer = game_page(entries, hashes)[0]
     assert '<button id="first" title="first entry (Home)">&laquo; first</button>' in viewer
@@ -331,7 +331,7 @@ def test_pbem_html_lang_writes_both_pages_in_the_language(tmp_path: Path, demo: 
     said = ok("html", opening / LOG_NAME, "-o", composer, "--compose", "red", "--lang", "el")
     assert "κίνηση του red" in said
     page = readable(composer.read_text(encoding="utf-8"))
-    assert '<html lang="el"' in page and "Ο γύρος 2 χρειάζεται ξανά τις λέξεις σου" in page
+    assert '<html lang="el"' in page and "Ο γύρος 2 χρειάζεται ξανά τις μυστικές σου λέξεις" in page
 
 
 def test_a_greek_composer_page_clicked_in_chromium_writes_accepted_moves(
@@ -370,6 +370,7 @@ def test_the_ukrainian_opening_pages_make_a_commit_and_a_nonce_the_host_accepts(
     path = create(games, NewGame("u", PLAYERS, secret=SECRET))
     words = page_data(SeatView(load_game(path), "red"), None, "uk")["words"]
     made: dict[str, str] = {}
+    codes: dict[str, str] = {}
     for round_ in ("commit", "nonce"):
         for seat in PLAYERS:
             page = tmp_path / f"uk-{round_}-{seat}.html"
@@ -386,6 +387,8 @@ def test_the_ukrainian_opening_pages_make_a_commit_and_a_nonce_the_host_accepts(
             while browser.eval("document.getElementById('status').textContent") != words["few"]:
                 assert time.monotonic() < deadline, ("two words were not refused", round_, seat)
                 time.sleep(0.05)
+            if round_ == "nonce":  # the code the round-1 page showed, as the player wrote it down
+                browser.eval(f"document.getElementById('code-in').value = {codes[seat]!r}")
             browser.eval(f"document.getElementById('{field}').value = 'слова гравця {seat} для цієї гри';"
                          "document.querySelector('#choices button').click()")
             deadline = time.monotonic() + 10
@@ -394,7 +397,8 @@ def test_the_ukrainian_opening_pages_make_a_commit_and_a_nonce_the_host_accepts(
                 time.sleep(0.05)
             text = browser.eval("document.getElementById('move').textContent")
             if round_ == "commit":
-                made[seat] = browser.eval("document.getElementById('nonce').textContent").split()[1]
+                made[seat] = browser.eval("document.getElementById('nonce').textContent").split()[-1]
+                codes[seat] = browser.eval("document.getElementById('code-kept').textContent")
                 assert parse(text)["nonce_commitment"] == nonce_commitment(bytes.fromhex(made[seat]))
             else:
                 assert parse(text)["nonce"] == made[seat]

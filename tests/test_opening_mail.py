@@ -1,8 +1,9 @@
 """P4 from the mail alone: the round-1 invitation says in words what the two rounds protect,
 its 'pbem nonce' command runs on what the mail brought (the log is attached), its by-hand
-recipe computes P4's commitment, and a commitment a person hashed over the nonce's hex text
-does not strand the game: the reveal says the one line that opens it, and that line starts
-the game."""
+recipe is three lines pasted whole that print the very lines to send (nothing computed by
+hand), every seat answering with them starts the game, and a commitment a person hashed over
+the nonce's hex text with the tag does not strand the game: the reveal says the one line that
+opens it, and that line starts the game; one hashed without the tag is named at the reveal."""
 
 from __future__ import annotations
 
@@ -91,21 +92,58 @@ def test_p4_the_mails_pbem_command_runs_on_what_the_mail_brought(
     assert isinstance(move, CommitMove) and apply_move(games, move).game.commits["red"] == move.nonce_commitment
 
 
-@pytest.mark.skipif(not all(shutil.which(t) for t in ("bash", "openssl", "xxd", "sha256sum")),
-                    reason="the recipe's tools")
-def test_p4_the_mails_recipe_by_hand_computes_the_commitment_p4_defines(
-        invited: tuple[Path, dict[str, EmailMessage]]) -> None:
-    games, mails = invited
-    lines = text_of(mails["red"]).splitlines()
+RECIPE_TOOLS = pytest.mark.skipif(not all(shutil.which(t) for t in ("bash", "openssl", "xxd", "sha256sum")),
+                                  reason="the recipe's tools")
+
+
+def by_hand(msg: EmailMessage) -> tuple[str, str]:
+    """The invitation's three lines, pasted whole into bash as it says: the 'nonce' line to keep
+    and the 'commit' line to send, exactly as printed."""
+    lines = text_of(msg).splitlines()
     at = next(i for i, line in enumerate(lines) if line.strip().startswith("N=$(openssl"))
-    script = "\n".join(line.strip() for line in lines[at:at + 2])
-    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True).stdout
-    nonce = re.search(r"keep: ([0-9a-f]{64})", out)
-    digest = re.search(r"^([0-9a-f]{64})\s", out, re.M)
-    assert nonce and digest, out
-    assert digest.group(1) == nonce_commitment(bytes.fromhex(nonce.group(1)))
-    apply_move(games, parse_move(reply_lines(mails["red"], f"commit {digest.group(1)}")))
-    assert load_game(games / "g").commits["red"] == digest.group(1)
+    script = "\n".join(line.strip() for line in lines[at:at + 3])
+    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert len(out) == 2 and re.fullmatch(r"nonce [0-9a-f]{64}", out[0]) and re.fullmatch(r"commit [0-9a-f]{64}",
+                                                                                           out[1]), out
+    return out[0], out[1]
+
+
+@RECIPE_TOOLS
+def test_p4_every_seat_answering_with_the_mails_three_lines_starts_the_game(
+        invited: tuple[Path, dict[str, EmailMessage]]) -> None:
+    """Each seat pastes the invitation's lines and replies with the 'commit' line they print; in
+    round 2 it replies with the 'nonce' line they printed: every commitment is P4's, the game
+    starts, and every reader's check passes.  Nothing is computed by the player."""
+    games, mails = invited
+    kept = {}
+    for seat, msg in mails.items():
+        kept[seat], commit = by_hand(msg)
+        apply_move(games, parse_move(reply_lines(msg, commit)))
+        assert load_game(games / "g").commits[seat] == nonce_commitment(bytes.fromhex(kept[seat].split()[1]))
+    for seat, msg in mails.items():
+        apply_move(games, parse_move(reply_lines(msg, kept[seat])))
+    assert load_game(games / "g").started
+    ok("verify", games / "g" / "log.yaml")
+
+
+@RECIPE_TOOLS
+def test_p4_an_improvised_hash_of_the_digits_is_named_at_the_reveal_and_changes_no_file(
+        invited: tuple[Path, dict[str, EmailMessage]]) -> None:
+    """A player who improvises instead, 'printf %s HEX | sha256sum' (no tag, the digits as text):
+    round 1 cannot tell (a commitment is any 64 hex digits); round 2's refusal names exactly what
+    was hashed and what to do, and changes no file."""
+    games, mails = invited
+    nonce = bytes(range(32)).hex()
+    improvised = subprocess.run(["bash", "-c", f"printf %s {nonce} | sha256sum"], capture_output=True, text=True,
+                                check=True).stdout.split()[0]
+    for seat, msg in mails.items():
+        commit = f"commit {improvised}" if seat == "red" else by_hand(msg)[1]
+        apply_move(games, parse_move(reply_lines(msg, commit)))
+    before = snapshot(games)
+    with pytest.raises(RulesError, match="SHA-256 of the nonce's hex digits alone") as refused:
+        apply_move(games, parse_move(reply_lines(mails["red"], f"nonce {nonce}")))
+    assert "the invitation's three lines" in refused.value.message and refused.value.rule == "P4"
+    assert snapshot(games) == before
 
 
 def test_p4_a_commitment_over_the_hex_text_is_opened_by_the_line_the_reveal_names(tmp_path: Path) -> None:

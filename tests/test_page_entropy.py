@@ -3,12 +3,13 @@
 The composer page is the host's file.  A host that changes its script to commit to bytes
 it chose (and the policy's hash to match) gets a page that looks and works like pbem's;
 it can then grind its secret against the planted nonces.  The page therefore makes the
-nonce from words the player types and keeps (pbem.fair.words), and the player checks,
-with nothing the host sent, that the log holds exactly those words' nonce: `pbem verify
-LOG --words SEAT`, or `printf ... | sha256sum`.  The planted page is caught by that check,
-before the game starts and after; `pbem fingerprint PAGE` names it too; the honest page
-passes both.  And the page keeps no nonce where another local page could read or replace
-it (every file: page shares the browser's storage): round 2 asks for the words or the file.
+secret number from words the player types and a code it shows, both kept by the player
+(pbem.fair.words), and the player checks, with nothing the host sent, that the log holds
+exactly their number: `pbem verify LOG --words SEAT`, or `openssl kdf ... SCRYPT`.  The
+planted page is caught by that check, before the game starts and after; `pbem fingerprint
+PAGE` names it too; the honest page passes both.  And the page keeps no nonce where another
+local page could read or replace it (every file: page shares the browser's storage): round
+2 asks for the words and code, or the file.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ from composetools import MEASURE
 from pbem import __version__
 from pbem.errors import Exit
 from pbem.fair.protocol import nonce_commitment
-from pbem.fair.words import words_nonce, words_of
+from pbem.fair.words import code_of, secret_number, words_nonce, words_of
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
 from pbem.log.moves import parse_move
 from pbem.log.notation import parse
+from pbem.log.yamlio import load_one
 from pbem.referee.seatview import SeatView
 from pbem.views.compose import compose_page, fingerprint
 from pbem.views.html import csp_hash
@@ -44,6 +46,13 @@ PLANTED = "ab" * 32
 """The bytes a cheating host chose for red's nonce (and ground its secret against)."""
 
 COMPLETE = "document.getElementById('view').getAttribute('data-complete') === 'true'"
+CODES: dict[str, str] = {}
+"""The code each seat's round-1 page made and showed (the player writes it down)."""
+
+
+def number(games: Path, seat: str) -> bytes:
+    """The secret number of the seat's words and the code its page showed."""
+    return secret_number(load_game(games / "w").hashes[0], seat, WORDS[seat], CODES[seat])
 
 
 def wait(browser: Browser, condition: str, what: str, seconds: float = 20.0) -> None:
@@ -64,8 +73,8 @@ def planted(page: Path) -> Path:
     from pbem.views.composejs import SCRIPT
 
     text = page.read_text(encoding="utf-8")
-    cheat = SCRIPT.replace("then(d=>{return{nonce:hex(d),words:words};})",  # as the page carries it
-                           f"then(d=>{{return{{nonce:'{PLANTED}',words:words}};}})")
+    cheat = SCRIPT.replace("return later(()=>Secret.number(D,words,code)).then(hex);",  # as the page carries it
+                           f"return later(()=>Secret.number(D,words,code)).then(()=>'{PLANTED}');")
     assert cheat != SCRIPT
     out = page.with_name("planted-" + page.name)
     out.write_text(repacked(text, cheat).replace(csp_hash(SCRIPT), csp_hash(cheat)), encoding="utf-8")
@@ -86,6 +95,10 @@ def type_and_click(browser: Browser, field: str, words: str) -> None:
                  "document.querySelector('#choices button').click()")
 
 
+def code_in(browser: Browser, code: str) -> None:
+    browser.eval(f"document.getElementById('code-in').value = {code!r}")
+
+
 def on_a_phone(browser: Browser) -> None:
     """At 390 px: nothing overflows, every target is 40 px or more, no policy violation."""
     measured = browser.eval(MEASURE)
@@ -101,15 +114,20 @@ def commit_from(browser: Browser, games: Path, page: Path, seat: str) -> str:
     wait(browser, COMPLETE, "the page made no commitment")
     assert browser.requests == [page.as_uri()]
     assert browser.eval("document.getElementById('words-kept').textContent") == words_of(WORDS[seat])
+    CODES[seat] = str(browser.eval("document.getElementById('code-kept').textContent"))
+    assert len(CODES[seat]) == 19 and code_of(CODES[seat])
     text = str(browser.eval("document.getElementById('move').textContent"))
     apply_move(games, parse_move(text.encode(), "the page's commitment"))
     assert browser.eval("localStorage.length") == 0  # nothing kept where another page could read it
-    return str(browser.eval("document.getElementById('nonce').textContent")).removeprefix("nonce ")
+    shown = str(browser.eval("document.getElementById('nonce').textContent"))
+    assert shown.startswith("your secret number: ")
+    return shown.split()[-1]
 
 
 def reveal_from(browser: Browser, games: Path, page: Path, seat: str) -> str:
     browser.open(page)
     on_a_phone(browser)
+    code_in(browser, CODES[seat].lower().replace("-", " "))  # as written down: case and dashes do not count
     type_and_click(browser, "nonce-in", WORDS[seat].upper())  # case and spacing do not count
     wait(browser, COMPLETE, "the page revealed no nonce")
     text = str(browser.eval("document.getElementById('move').textContent"))
@@ -124,29 +142,30 @@ def games(tmp_path: Path) -> Path:
     return folder
 
 
-def test_p4_the_pages_words_nonce_is_pythons_and_the_player_checks_it_with_sha256sum(
+def test_p4_the_pages_secret_number_is_pythons_and_the_player_checks_it_with_openssl(
         browser: Browser, games: Path, tmp_path: Path) -> None:
-    """The honest page: its nonce is the documented derivation (checked by Python and by
-    coreutils' sha256sum), its moves are accepted, and `pbem verify --words` confirms it
-    before the start (the commitment) and after (the start's nonce)."""
+    """The honest page: its number is the documented derivation of the words and the code it
+    showed (checked by Python and by OpenSSL's scrypt), its moves are accepted, and `pbem
+    verify --words` confirms it before the start (the commitment) and after (the start's nonce)."""
     entry0 = load_game(games / "w").hashes[0]
     for seat in PLAYERS:
         shown = commit_from(browser, games, page_for(games, seat, tmp_path, f"c-{seat}.html"), seat)
-        assert shown == words_nonce(entry0, seat, WORDS[seat]).hex()
-        printf = subprocess.run(
-            ["sh", "-c", "printf 'pbem-rattus/v1/words\\n%s\\n%s\\n%s' \"$0\" \"$1\" \"$2\" | sha256sum",
-             entry0, seat, words_of(WORDS[seat])], capture_output=True, text=True, check=True)
-        assert printf.stdout.split()[0] == shown
+        assert shown == number(games, seat).hex() != words_nonce(entry0, seat, WORDS[seat]).hex()
+        salt = f"pbem-rattus/v2/secret-number {entry0} {seat} {code_of(CODES[seat])}"
+        kdf = subprocess.run(["openssl", "kdf", "-keylen", "32", "-kdfopt", f"pass:{words_of(WORDS[seat])}",
+                              "-kdfopt", f"salt:{salt}", "-kdfopt", "n:32768", "-kdfopt", "r:8", "-kdfopt", "p:1",
+                              "SCRYPT"], capture_output=True, text=True, check=True)
+        assert kdf.stdout.strip().replace(":", "").lower() == shown
     log = games / "w" / "log.yaml"
-    said = ok("verify", log, "--words", "red", input=WORDS["red"] + "\n")
-    assert "ok: red's commitment (entry 1) is to exactly the nonce of red's words (P4)" in said
+    said = ok("verify", log, "--words", "red", input=WORDS["red"] + "\n" + CODES["red"] + "\n")
+    assert "ok: red's commitment (entry 1) is to exactly the secret number of red's words and code" in said
     assert "nonces (P4): checked here against what their player kept: red" in said
     assert "not checked here: green" in said
     for seat in PLAYERS:
         reveal_from(browser, games, page_for(games, seat, tmp_path, f"n-{seat}.html"), seat)
     assert load_game(games / "w").started
-    said = ok("verify", log, "--words", "green", input=WORDS["green"] + "\n")
-    assert "ok: the start (entry 5) used exactly the nonce of green's words (P4)" in said
+    said = ok("verify", log, "--words", "green", "--code", CODES["green"], input=WORDS["green"] + "\n")
+    assert "ok: the start (entry 5) used exactly the secret number of green's words and code" in said
 
 
 def test_p4_a_page_with_the_hosts_planted_nonce_is_caught_by_the_words_and_the_fingerprint(
@@ -160,24 +179,23 @@ def test_p4_a_page_with_the_hosts_planted_nonce_is_caught_by_the_words_and_the_f
     assert shown == PLANTED and browser.eval("document.documentElement.getAttribute('data-csp-violations')") == "0"
     commit_from(browser, games, page_for(games, "green", tmp_path, "green.html"), "green")
     log = games / "w" / "log.yaml"
-    caught = cli("verify", log, "--words", "red", input=WORDS["red"] + "\n")
+    caught = cli("verify", log, "--words", "red", input=WORDS["red"] + "\n" + CODES["red"] + "\n")
     assert caught.exit_code == Exit.TAMPERED, caught.output + caught.stderr
-    assert "entry 1: red's commitment is not to the nonce of red's words" in caught.stderr
+    assert "entry 1: red's commitment is not to the secret number of red's words and code" in caught.stderr
     assert "(P4)" in caught.stderr and "do not reveal it" in caught.stderr
     assert "green's commitment (entry 2) is to exactly" in ok("verify", log, "--words", "green",
-                                                              input=WORDS["green"] + "\n")
+                                                              input=WORDS["green"] + "\n" + CODES["green"] + "\n")
     refused = cli("fingerprint", cheat)
     assert refused.exit_code == Exit.TAMPERED and f"not {fingerprint()}" in refused.stderr, refused.stderr
     assert "do not make your nonce with it" in refused.stderr
     assert fingerprint() in ok("fingerprint", page) and fingerprint() in ok("fingerprint")
     # the host's round-2 page reveals its bytes; the game starts on the host's deal, and red still sees it
-    for seat, nonce in (("red", bytes.fromhex(PLANTED)), ("green", words_nonce(load_game(games / "w").hashes[0],
-                                                                                "green", WORDS["green"]))):
+    for seat, nonce in (("red", bytes.fromhex(PLANTED)), ("green", number(games, "green"))):
         game = load_game(games / "w")
         apply_move(games, parse_move(f"game w {seat}\nafter 0 {game.hashes[0][:16]}\nnonce {nonce.hex()}\n".encode()))
-    after = cli("verify", log, "--words", "red", input=WORDS["red"] + "\n")
+    after = cli("verify", log, "--words", "red", input=WORDS["red"] + "\n" + CODES["red"] + "\n")
     assert after.exit_code == Exit.TAMPERED and f"the start used the nonce {PLANTED[:16]}... for red" in after.stderr
-    assert "not the nonce of red's words" in after.stderr
+    assert "not the secret number of red's words and code" in after.stderr
 
 
 def test_p4_another_local_page_finds_no_nonce_and_a_changed_one_is_recovered_from_the_words(
@@ -198,18 +216,21 @@ def test_p4_another_local_page_finds_no_nonce_and_a_changed_one_is_recovered_fro
     changed = "document.getElementById('status').textContent.indexOf('another page changed it') >= 0"
     wait(browser, changed, "the page did not say the kept nonce was changed")
     assert not browser.eval(COMPLETE)
+    type_and_click(browser, "nonce-in", WORDS["red"])
+    wait(browser, "document.getElementById('status').textContent.indexOf('the code you wrote down') >= 0",
+         "the words without the code were not named")
+    code_in(browser, CODES["red"])
     type_and_click(browser, "nonce-in", "not my words at all, sorry")
     wait(browser, "document.getElementById('status').textContent.indexOf('do not give the fingerprint you sent') >= 0",
          "wrong words were not named")
     type_and_click(browser, "nonce-in", WORDS["red"])
-    wait(browser, COMPLETE, "the page did not recover from the words")
+    wait(browser, COMPLETE, "the page did not recover from the words and the code")
     text = str(browser.eval("document.getElementById('move').textContent"))
-    entry0 = load_game(games / "w").hashes[0]
-    assert parse(text)["nonce"] == words_nonce(entry0, "red", WORDS["red"]).hex()
+    assert parse(text)["nonce"] == number(games, "red").hex()
     kept = tmp_path / "red-nonce.txt"
     kept.write_text(text, encoding="utf-8")  # what the page's "Download your secret number" holds
     apply_move(games, parse_move(text.encode(), "red's nonce"))
-    green = words_nonce(entry0, "green", WORDS["green"]).hex()  # an earlier page kept green's: used, removed
+    green = number(games, "green").hex()  # an earlier page kept green's: used, removed
     browser.eval(f"localStorage.setItem('pbem-nonce/w/green', '{green}')")
     browser.open(page_for(games, "green", tmp_path, "n-green.html"))
     wait(browser, COMPLETE, "the kept nonce that is green's was not used")
@@ -228,7 +249,7 @@ def test_p4_round_two_takes_the_nonce_file_the_page_downloaded(browser: Browser,
         commit_from(browser, games, page_for(games, seat, tmp_path, f"c-{seat}.html"), seat)
     entry0 = load_game(games / "w").hashes[0]
     kept = tmp_path / "w-red-nonce.txt"
-    kept.write_text(f"game w red\nafter 0 {entry0[:16]}\nnonce {words_nonce(entry0, 'red', WORDS['red']).hex()}\n")
+    kept.write_text(f"game w red\nafter 0 {entry0[:16]}\nnonce {number(games, 'red').hex()}\n")
     browser.open(page_for(games, "red", tmp_path, "n-red.html"))
     node = browser.send("DOM.querySelector", nodeId=browser.send("DOM.getDocument")["root"]["nodeId"],
                         selector="#nonce-load")["nodeId"]
@@ -236,7 +257,7 @@ def test_p4_round_two_takes_the_nonce_file_the_page_downloaded(browser: Browser,
     browser.eval("document.getElementById('nonce-load').dispatchEvent(new Event('change'))")
     wait(browser, COMPLETE, "the page did not read the nonce file")
     assert parse(str(browser.eval("document.getElementById('move').textContent")))["nonce"] == \
-        words_nonce(entry0, "red", WORDS["red"]).hex()
+        number(games, "red").hex()
 
 
 def test_p4_round_two_takes_the_nonce_file_pasted_whole_on_another_device(browser: Browser, games: Path,
@@ -246,7 +267,7 @@ def test_p4_round_two_takes_the_nonce_file_pasted_whole_on_another_device(browse
     for seat in PLAYERS:
         commit_from(browser, games, page_for(games, seat, tmp_path, f"c-{seat}.html"), seat)
     entry0 = load_game(games / "w").hashes[0]
-    nonce = words_nonce(entry0, "red", WORDS["red"]).hex()
+    nonce = number(games, "red").hex()
     browser.open(page_for(games, "red", tmp_path, "n-red.html"))
     type_and_click(browser, "nonce-in", f"game w red\nafter 0 {entry0[:16]}\nnonce {nonce}\n")
     wait(browser, COMPLETE, "the page did not read the pasted nonce file")
@@ -265,10 +286,11 @@ def test_p4_every_opening_page_says_what_the_two_rounds_protect_and_what_to_do(g
                   "so nobody, the host included, can choose it after seeing the others'."))
     first = html.unescape(readable(compose_page(SeatView(load_game(games / "w"), "red"), "host@example.org", lang)))
     assert 'id="opening"' in first and why in first
-    assert (say(Msg.plural("Round 1 of 2: type a sentence of your own ({n} word or more) and tap the button; then "
-                           "Send. Keep the words: round 2 asks for them again.", "Round 1 of 2: type a sentence of "
-                           "your own ({n} words or more) and tap the button; then Send. Keep the words: round 2 asks "
-                           "for them again.", 5)).split(":")[0]) in first
+    assert (say(Msg.plural("Round 1 of 2: type your secret words, a sentence of your own ({n} word or more), and tap "
+                           "the button; the page adds a code of its own. Write down the words and the code, then "
+                           "Send: round 2 asks for both.", "Round 1 of 2: type your secret words, a sentence of your "
+                           "own ({n} words or more), and tap the button; the page adds a code of its own. Write down "
+                           "the words and the code, then Send: round 2 asks for both.", 5)).split(":")[0]) in first
     if lang != "en":
         assert "Two rounds make the deal fair" not in first
 
@@ -316,30 +338,33 @@ def test_the_fingerprint_pbem_publishes_is_every_pages_own(games: Path, tmp_path
     assert refused.exit_code == Exit.TAMPERED and "this version's script" in refused.stderr, refused.stderr
 
 
-def test_p4_pbem_nonce_words_commits_and_reveals_the_words_nonce(games: Path, tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """`pbem nonce --from-words`: the same nonce as the page's; the reveal takes the words again and
-    refuses words that do not give the commitment (no file written)."""
+def test_p4_pbem_nonce_words_commits_and_reveals_the_words_and_codes_number(
+        games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pbem nonce --from-words`: the page's derivation over the words and a new code, which it
+    says and keeps in the nonce file; the reveal takes the words and the code again and refuses
+    words that do not give the commitment (no file written)."""
     monkeypatch.chdir(tmp_path)
-    entry0 = load_game(games / "w").hashes[0]
     for seat in PLAYERS:
-        ok("nonce", "w", "--player", seat, "--from-words", "--out", tmp_path / f"{seat}-c.yaml", "--games", games,
-           input=WORDS[seat] + "\n")
+        made = ok("nonce", "w", "--player", seat, "--from-words", "--out", tmp_path / f"{seat}-c.yaml", "--games",
+                  games, input=WORDS[seat] + "\n")
+        CODES[seat] = load_one((tmp_path / f"nonce-w-{seat}.yaml").read_text(), "kept")["code"]
+        assert f"your code: {CODES[seat]}. Write it down with your secret words" in made
         ok("apply", tmp_path / f"{seat}-c.yaml", "--games", games)
-    assert load_game(games / "w").commits["red"] == nonce_commitment(words_nonce(entry0, "red", WORDS["red"]))
+    assert load_game(games / "w").commits["red"] == nonce_commitment(number(games, "red"))
     wrong = cli("nonce", "w", "--player", "red", "--reveal", "--from-words", "--out", tmp_path / "red-n.yaml",
-                "--games", games, input="these are not the words\n")
-    assert wrong.exit_code == Exit.TAMPERED and "not to the nonce of red's words" in wrong.stderr
+                "--games", games, input="these are not the words\n" + CODES["red"] + "\n")
+    assert wrong.exit_code == Exit.TAMPERED and "not to the secret number of red's words and code" in wrong.stderr
     assert not (tmp_path / "red-n.yaml").exists()
-    few = cli("nonce", "w", "--player", "red", "--reveal", "--from-words", "--games", games, input="too few words\n")
+    few = cli("nonce", "w", "--player", "red", "--reveal", "--from-words", "--games", games,
+              input="too few words\n" + CODES["red"] + "\n")
     assert few.exit_code == Exit.FORMAT and "5 words or more" in few.stderr and few.stdout == ""
     ok("nonce", "w", "--player", "red", "--reveal", "--from-words", "--out", tmp_path / "red-n.yaml", "--games", games,
-       input=WORDS["red"].lower() + "\n")
+       input=WORDS["red"].lower() + "\n" + CODES["red"].lower() + "\n")
     ok("apply", tmp_path / "red-n.yaml", "--games", games)
     ok("nonce", "w", "--player", "green", "--reveal", "--out", tmp_path / "green-n.yaml", "--games", games)
     ok("apply", tmp_path / "green-n.yaml", "--games", games)
     said = ok("verify", games / "w" / "log.yaml", "--nonce", tmp_path / "nonce-w-green.yaml", "--words", "red",
-              input=WORDS["red"] + "\n")
+              input=WORDS["red"] + "\n" + CODES["red"] + "\n")
     assert "nonces (P4): checked here against what their player kept: red, green;" in said
     assert "not checked here" not in said
 
@@ -366,15 +391,16 @@ def test_every_trust_statement_says_what_it_rests_on(games: Path, tmp_path: Path
     assert refused.exit_code == Exit.FORMAT and "red's commit move, not a nonce" in refused.stderr, refused.stderr
 
 
-def recipe(folder: Path, seat: str, words: str) -> list[str]:
-    """docs/fairplay.md's standard-tools check, run as written (sh, grep, sha256sum, xxd) in
-    the log's folder: [nonce found in the log (count), the commitment of the words' nonce]."""
+def recipe(folder: Path, seat: str, words: str, code: str) -> list[str]:
+    """docs/fairplay.md's standard-tools check, run as written (sh, grep, openssl, sha256sum, xxd)
+    in the log's folder: [nonce found in the log (count), the commitment of the words' nonce]."""
     doc = (Path(__file__).parent.parent / "docs" / "fairplay.md").read_text(encoding="utf-8")
     block = doc.split("## The same check with standard tools", 1)[1].split("```\n", 3)[3].split("```", 1)[0]
-    script = block.replace("'your words as the page showed them'", '"$WORDS"').replace(" red ", ' "$SEAT" ')
-    assert '"$WORDS"' in script and '"$SEAT"' in script and "log.yaml" in script, script
+    script = block.replace("'your words as the page showed them'", '"$WORDS"').replace(" red ", ' $SEAT ') \
+        .replace("K7QM3XZP9D2FHT6A", "$CODE")
+    assert '"$WORDS"' in script and '$SEAT' in script and "$CODE" in script and "log.yaml" in script, script
     run = subprocess.run(["sh", "-c", script],
-                         cwd=folder, env={"WORDS": words, "SEAT": seat, "PATH": "/usr/bin:/bin"},
+                         cwd=folder, env={"WORDS": words, "SEAT": seat, "CODE": code, "PATH": "/usr/bin:/bin"},
                          capture_output=True, text=True)
     return [line.split()[0] for line in run.stdout.splitlines()]
 
@@ -384,15 +410,16 @@ def test_p4_the_documented_standard_tools_check_catches_the_planted_nonce(games:
     and not for a planted nonce; after the start, the words' nonce is found in the log."""
     game = load_game(games / "w")
     entry0 = game.hashes[0]
-    red = words_nonce(entry0, "red", WORDS["red"])
+    codes = {"red": "K7QM3XZP9D2FHT6A", "green": "0123456789ABCDEF"}
+    red = secret_number(entry0, "red", WORDS["red"], codes["red"])
     for seat, nonce in (("red", red), ("green", bytes.fromhex(PLANTED))):
         move = f"game w {seat}\nafter 0 {entry0[:16]}\ncommit {nonce_commitment(nonce)}\n"
         apply_move(games, parse_move(move.encode()))
-    found, commitment = recipe(games / "w", "red", words_of(WORDS["red"]))  # not revealed: only its commitment
+    found, commitment = recipe(games / "w", "red", words_of(WORDS["red"]), codes["red"])  # only its commitment
     assert found == "0" and commitment == load_game(games / "w").commits["red"]
-    found, commitment = recipe(games / "w", "green", words_of(WORDS["green"]))
+    found, commitment = recipe(games / "w", "green", words_of(WORDS["green"]), codes["green"])
     assert found == "0" and commitment != load_game(games / "w").commits["green"]  # green's page planted its own
     for seat, nonce in (("red", red), ("green", bytes.fromhex(PLANTED))):
         apply_move(games, parse_move(f"game w {seat}\nafter 0 {entry0[:16]}\nnonce {nonce.hex()}\n".encode()))
-    assert int(recipe(games / "w", "red", words_of(WORDS["red"]))[0]) >= 1  # its reveal and the start
-    assert recipe(games / "w", "green", words_of(WORDS["green"]))[0] == "0"  # the start used another
+    assert int(recipe(games / "w", "red", words_of(WORDS["red"]), codes["red"])[0]) >= 1  # its reveal and the start
+    assert recipe(games / "w", "green", words_of(WORDS["green"]), codes["green"])[0] == "0"  # the start used another

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from pbem.cli.shell import force_option, game_log, games_option, lang_option, main, writable
-from pbem.errors import FormatError, StateError, UnknownError
+from pbem.errors import FormatError, StateError, TamperError, UnknownError
 from pbem.i18n import LANGS, Msg
 
 
@@ -21,15 +21,18 @@ from pbem.i18n import LANGS, Msg
 @click.option("--player", required=True, help="Your seat.")
 @click.option("--reveal", "reveal_it", is_flag=True, help="Round 2: write the move revealing the kept nonce.")
 @click.option("--from-words", "from_words", is_flag=True,
-              help="Make the nonce from words you type and keep (5 or more, nobody could guess them): after "
-                   "the game, they prove the nonce was yours (docs/fairplay.md). With --reveal: the words again.")
+              help="Make the secret number from secret words you type (5 or more, nobody could guess them) and a "
+                   "code of 80 random bits it shows you: keep both; after the game they prove the number was yours "
+                   "(docs/fairplay.md). With --reveal: the words and the code again (on any device).")
+@click.option("--code", metavar="CODE", help="With --reveal --from-words: the code you wrote down in round 1 "
+                                             "(else it is asked for; empty: a game opened before codes).")
 @click.option("--keep", type=click.Path(dir_okay=False, path_type=Path),
               help="Where the nonce is kept (default: ./nonce-GAME-PLAYER.yaml, mode 0600).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write the move here, not stdout.")
 @lang_option
 @games_option
-def nonce(game_id: str, player: str, reveal_it: bool, from_words: bool, keep: Path | None, out: Path | None,
-          lang: str, games: Path) -> None:
+def nonce(game_id: str, player: str, reveal_it: bool, from_words: bool, code: str | None, keep: Path | None,
+          out: Path | None, lang: str, games: Path) -> None:
     """A player's nonce (P4) for GAME: make and keep one and write its commitment; with --reveal, reveal it.
     GAME is a game's id, or the path of its log (the log a mail brought: it needs no host's folder)."""
     from pbem.log.yamlio import dump_yaml
@@ -49,36 +52,62 @@ def nonce(game_id: str, player: str, reveal_it: bool, from_words: bool, keep: Pa
                                    folder=str(target.parent)), "P4")
     if out is not None and out.exists():
         raise StateError(Msg("{out} exists; pbem does not overwrite files", out=str(out)), "P7")
+    made: str | None = None
     if reveal_it:
-        text = dump_yaml(reveal_move(game, player, _revealed(game, player, where, from_words, lang)))
+        text = dump_yaml(reveal_move(game, player, _revealed(game, player, where, from_words, code, lang)))
     else:
         from pbem.player.nonces import keep as keep_new
 
-        words = _words_nonce(game, player, lang, confirm=True) if from_words else None
-        text = dump_yaml(commit_move(game, player, keep_new(where, game, player, words)))
+        number, made = _made_from_words(game, player, lang) if from_words else (None, None)
+        text = dump_yaml(commit_move(game, player, keep_new(where, game, player, number, made)))
+    kept_in = "" if from_words and reveal_it else str(where)  # a reveal from the words keeps nothing
+    _written(text, out, reveal_it, {"player": player, "out": str(out), "where": kept_in}, lang)
+    if made is not None:  # on stderr: stdout is the move
+        from pbem.fair.words import shown_code
+        from pbem.i18n import say
+
+        click.echo(say(Msg("your code: {code}. Write it down with your secret words: round 2 on another device needs "
+                           "both ('pbem nonce {game} --player {player} --reveal --from-words'); {where} keeps the "
+                           "secret number on this one", code=shown_code(made), game=game_id, player=player,
+                           where=str(where)), lang), err=True)
+
+
+def _written(text: str, out: Path | None, reveal_it: bool, where_said: dict[str, str], lang: str) -> None:
+    """The move on stdout, or in ``out`` with a line saying where it and the nonce are."""
     if out is None:
         click.echo(text, nl=False)
     else:
         out.write_text(text, encoding="utf-8")
         from pbem.i18n import say
 
-        where_said = {"player": player, "out": str(out), "where": str(where)}
-        click.echo(say(Msg("nonce move for {player} written to {out}; the nonce is kept in {where} (mode 0600)",
-                           **where_said) if reveal_it else
+        click.echo(say(Msg("nonce move for {player} written to {out} (the secret number of your words and code)",
+                           player=where_said["player"], out=where_said["out"]) if reveal_it and not where_said["where"]
+                       else Msg("nonce move for {player} written to {out}; the nonce is kept in {where} (mode 0600)",
+                                **where_said) if reveal_it else
                        Msg("commitment move for {player} written to {out}; the nonce is kept in {where} (mode 0600)",
                            **where_said), lang))
 
 
-def _revealed(game: Any, player: str, where: Path, from_words: bool, lang: str) -> bytes:
-    """P4 round 2: the kept nonce (or the words' nonce, checked against the commitment);
-    not before every seat has committed or been waived, as the host would refuse it."""
-    from pbem.player.nonces import check_nonce, kept
+def _revealed(game: Any, player: str, where: Path, from_words: bool, code: str | None, lang: str) -> bytes:
+    """P4 round 2: the kept nonce, or (``from_words``) the secret number of the words and code
+    typed again (``code``, else asked for), checked against the commitment; not before every
+    seat has committed or been waived, as the host would refuse it."""
+    from pbem.player.nonces import check_nonce, kept, words_number
     from pbem.referee.admit import check_reveal
 
-    mine = _words_nonce(game, player, lang) if from_words else kept(where, game, player)
+    if not from_words:
+        mine = kept(where, game, player)
+        check_reveal(game, player)
+        return mine
+    words = read_words(Msg("{player}'s secret words", player=player), lang)
+    mine, source = words_number(game, player, words, read_code(lang) if code is None else code)
     check_reveal(game, player)
-    if from_words:  # words typed wrong give another nonce: said now, not by the host's refusal
-        check_nonce(game, player, mine, Msg("the nonce of {player}'s words", player=player))
+    try:  # words or code typed wrong give another nonce: said now, the likelier cause first
+        check_nonce(game, player, mine, source)
+    except TamperError as err:
+        raise TamperError(Msg("{reason}. First check what you typed: the same secret words, and the code as you "
+                              "wrote it down (a wrong word or sign gives another number)", reason=err.words),
+                          err.rule) from None
     return mine
 
 
@@ -92,13 +121,27 @@ def read_words(prompt: Msg, lang: str, confirm: bool = False) -> str:
     return str(click.prompt(say(prompt, lang), hide_input=True, confirmation_prompt=again, prompt_suffix=": "))
 
 
-def _words_nonce(game: Any, player: str, lang: str, confirm: bool = False) -> bytes:
-    from pbem.fair.words import MIN_WORDS, words_nonce
+def read_code(lang: str) -> str:
+    """The code kept with the words: from the terminal, unseen, or the next line of a pipe
+    (empty: the words alone, as games opened before codes made the nonce)."""
+    from pbem.i18n import say
 
-    words = read_words(Msg("{player}'s words ({count} or more; nobody could guess them; keep them)", player=player,
-                           count=MIN_WORDS),
-                       lang, confirm)
-    return words_nonce(game.hashes[0], player, words)
+    if not sys.stdin.isatty():
+        return sys.stdin.readline().strip()
+    return str(click.prompt(say(Msg("the code you wrote down with them (empty for a game opened before codes)"),
+                                lang), hide_input=True, default="", show_default=False, prompt_suffix=": "))
+
+
+def _made_from_words(game: Any, player: str, lang: str) -> tuple[bytes, str]:
+    """A new secret number: the player's words (refused when easy to guess) and a new code."""
+    from pbem.fair.strength import check_strength
+    from pbem.fair.words import MIN_WORDS, new_code, secret_number, words_of
+
+    words = words_of(read_words(Msg("{player}'s secret words ({count} or more; nobody could guess them; keep them)",
+                                    player=player, count=MIN_WORDS), lang, confirm=True))
+    check_strength(words)
+    code = new_code()
+    return secret_number(game.hashes[0], player, words, code), code
 
 
 @main.command()

@@ -154,9 +154,15 @@ def html(log: Path, out: Path, seat: str | None, to: str | None, force: bool, la
 
 def nonce_option(command: Any) -> Any:
     command = click.option(
+        "--code", metavar="CODE",
+        help="With --words: the code you wrote down with the words (else it is asked for; empty: a game opened "
+             "before codes, its nonce made from the words alone).",
+    )(command)
+    command = click.option(
         "--words", "words_seat", metavar="SEAT",
-        help="Type the words you made SEAT's nonce from (the page, or 'pbem nonce --from-words'): check that the "
-             "log holds exactly their nonce (P4; it rests on nothing the host sent: docs/fairplay.md).",
+        help="Type the secret words you made SEAT's secret number from (the page, or 'pbem nonce --from-words'), "
+             "and the code: check that the log holds exactly their number (P4; it rests on nothing the host "
+             "sent: docs/fairplay.md).",
     )(command)
     return click.option(
         "--nonce", "nonce_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -165,7 +171,8 @@ def nonce_option(command: Any) -> Any:
     )(command)
 
 
-def _own_nonce(game: Any, nonce_file: Path | None, words_seat: str | None, lang: str = "en") -> list[str]:
+def _own_nonce(game: Any, nonce_file: Path | None, words_seat: str | None, lang: str = "en",
+               code: str | None = None) -> list[str]:
     """P4: the log holds the nonce this player kept (a refusal otherwise); the seats checked
     against what their player's own words or program made."""
     checked: list[str] = []
@@ -181,11 +188,12 @@ def _own_nonce(game: Any, nonce_file: Path | None, words_seat: str | None, lang:
                                "nonce; the words you made it from show that: --words {seat}",
                                file=nonce_file.name, seat=seat), lang))
     if words_seat is not None:
-        from pbem.cli.playing import read_words
+        from pbem.cli.playing import read_code, read_words
         from pbem.player.nonces import check_words
 
-        words = read_words(Msg("{player}'s words", player=words_seat), lang)
-        click.echo(f"ok: {say(check_words(game, words_seat, words), lang)}")
+        words = read_words(Msg("{player}'s secret words", player=words_seat), lang)
+        code = read_code(lang) if code is None else code
+        click.echo(f"ok: {say(check_words(game, words_seat, words, code), lang)}")
         checked.append(words_seat)
     return [p for p in game.players if p in checked]
 
@@ -196,7 +204,8 @@ def _own_nonce(game: Any, nonce_file: Path | None, words_seat: str | None, lang:
               help="The last log you received: LOG must continue it, entry for entry (P9).")
 @nonce_option
 @lang_option
-def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str | None, lang: str) -> None:
+def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str | None, code: str | None,
+           lang: str) -> None:
     """Check a log: the chain, every reveal against its commitment, a full replay (P6-P7);
     with --extends OLD, also that LOG continues the log you kept (P9)."""
     from pbem.referee.replay import check_schema, replay
@@ -209,7 +218,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str
     entries, hashes = read_log(log)
     check_schema(entries)
     game = replay(entries, hashes)
-    own = _own_nonce(game, nonce_file, words_seat, lang)
+    own = _own_nonce(game, nonce_file, words_seat, lang, code)
     ok(Msg.plural("{n} entry; the chain holds and it fits schemas/entry.json (P7)",
                   "{n} entries; the chain holds and each entry fits schemas/entry.json (P7)", len(entries)))
     flips = sum(len(e.reveals) for e in entries)  # every public flip, whichever entry made it
@@ -299,7 +308,7 @@ def _extends(log: Path, entries: list[Any], hashes: list[str], old: Path, lang: 
 @click.argument("log", type=click.Path(path_type=Path))
 @nonce_option
 @lang_option
-def audit(log: Path, nonce_file: Path | None, words_seat: str | None, lang: str) -> None:
+def audit(log: Path, nonce_file: Path | None, words_seat: str | None, code: str | None, lang: str) -> None:
     """After the reveal: recompute every draw and commitment of LOG and replay the game (P6).
 
     The protocol it checks, and how to check it yourself: docs/protocol.md."""
@@ -311,7 +320,7 @@ def audit(log: Path, nonce_file: Path | None, words_seat: str | None, lang: str)
     try:
         entries, hashes = read_log(log)  # (the entry schema is pbem verify's: slow, and not P6's)
         game = replay(entries, hashes)
-        checked = _own_nonce(game, nonce_file, words_seat, lang)
+        checked = _own_nonce(game, nonce_file, words_seat, lang, code)
         findings = do_audit(game)
     except (TamperError, SignatureError, StateError) as err:
         click.echo(audit_verdict(err, lang=lang))  # stdout; the reason goes to stderr as for every refusal

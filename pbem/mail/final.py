@@ -163,8 +163,9 @@ def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
                      page=end_name(game.game_id, game.last_seq))),
         said.say(Msg("Check it yourself with the attached log and nothing else: 'pbem audit log.yaml.gz', or "
                      "'python3 tools/audit_min.py log.yaml.gz' (the standard library alone).")),
-        said.say(Msg("No audit can tell who made a nonce: check that yours was yours with the words you kept, "
-                     "'pbem verify log.yaml.gz --words SEAT' (or 'printf ... | sha256sum': docs/fairplay.md).")),
+        said.say(Msg("No audit can tell who made a nonce: check that yours was yours with the secret words and "
+                     "code you kept, 'pbem verify log.yaml.gz --words SEAT' (or 'openssl kdf ... SCRYPT': "
+                     "docs/fairplay.md).")),
     ]
     subject = said.say(Msg("the end: {winner} wins; the final scores, the secret and the audit", winner=best))
     return f"{tag(game.game_id)} {subject}", "\n".join(lines) + "\n"

@@ -45,12 +45,15 @@ ROUND_1_TEXT = N_(
     "- with pbem installed: save the attached log ({log}) in a folder you keep, and there run\n"
     "    pbem nonce {log} --player {player} --out commit.txt\n"
     "  (it keeps your number in that folder for round 2); reply with the lines of commit.txt;\n"
-    "- by hand: your number is 32 random bytes written as 64 hex digits (keep it for round 2);\n"
-    "  the fingerprint is the SHA-256 of the text pbem-rattus/v1/nonce followed by the number's\n"
-    "  bytes, not its hex digits:\n"
-    "    N=$(openssl rand -hex 32); echo \"keep: $N\"\n"
-    "    (printf pbem-rattus/v1/nonce; echo $N | xxd -r -p) | sha256sum\n"
-    "  and the line is 'commit' and the 64 hex digits it prints.")
+    "- by hand (a shell with openssl, xxd and sha256sum): paste these three lines whole into\n"
+    "  a terminal, and compute nothing yourself (a fingerprint made any other way, such as a\n"
+    "  hash of the digits as text, may never match your number, and then the game cannot\n"
+    "  start):\n"
+    "    N=$(openssl rand -hex 32); echo \"nonce $N\"\n"
+    "    C=$( (printf pbem-rattus/v1/nonce; echo $N | xxd -r -p) | sha256sum | cut -c1-64)\n"
+    "    echo \"commit $C\"\n"
+    "  Reply now with the 'commit' line they print. Keep the 'nonce' line to yourself: it is\n"
+    "  your reply in round 2.")
 """The first mail a player gets: what the two rounds protect, in words, and how to answer
 from the mail alone (the log it needs is attached)."""
 

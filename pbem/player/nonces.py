@@ -1,10 +1,11 @@
 """A player's side of the opening (PROTOCOL.md P4): make a nonce, commit to it, reveal it.
 
-``pbem nonce GAME --player P`` makes 32 random bytes (or, with ``--from-words``, the nonce
-of words the player types: :mod:`pbem.fair.words`), keeps them in a local file (mode
-0600, never sent) and writes the commitment move; once every seat has committed,
-``pbem nonce GAME --player P --reveal`` writes the move that reveals the kept nonce (or
-the words' nonce again).  ``pbem verify LOG --nonce FILE`` / ``--words SEAT`` check that
+``pbem nonce GAME --player P`` makes 32 random bytes (or, with ``--from-words``, the secret
+number of the secret words the player types and a code it makes: :mod:`pbem.fair.words`),
+keeps them in a local file (mode 0600, never sent; with the code) and writes the commitment
+move; once every seat has committed, ``pbem nonce GAME --player P --reveal`` writes the move
+that reveals the kept nonce (or the words and code's number again, on any device).  ``pbem
+verify LOG --nonce FILE`` / ``--words SEAT`` (and ``--code``) check that
 the log holds exactly that nonce for the seat: its commitment before the start, the
 start's nonce after it.  Nothing here reads a secret of the host.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from pbem.errors import FormatError, StateError, TamperError, UnknownError
 from pbem.fair import protocol
-from pbem.fair.words import words_nonce
+from pbem.fair.words import secret_number, shown_code, words_nonce
 from pbem.files import read_limited
 from pbem.i18n import Msg
 from pbem.log.game import Game
@@ -46,16 +47,19 @@ def reveal_move(game: Game, player: str, nonce: bytes) -> dict[str, Any]:
     return NonceMove.write(game.game_id, player, after_of(game, opening=True), nonce.hex()).to_raw()
 
 
-def keep(path: Path, game: Game, player: str, nonce: bytes | None = None) -> bytes:
-    """A new nonce (random, or ``nonce``: the one of the player's words), written to ``path``
-    (mode 0600); refuses to replace a kept one."""
-    made = "random" if nonce is None else "words"
+def keep(path: Path, game: Game, player: str, nonce: bytes | None = None, code: str | None = None) -> bytes:
+    """A new nonce (random, or ``nonce``: the secret number of the player's words and ``code``),
+    written to ``path`` (mode 0600) with the code; refuses to replace a kept one."""
+    made = "random" if nonce is None else "words+code"
     nonce = secrets.token_bytes(NONCE_BYTES) if nonce is None else nonce
+    kept: dict[str, str] = {"game": game.game_id, "player": player, "entry0": game.hashes[0], "nonce": nonce.hex(),
+                            "made": made}
+    if code is not None:
+        kept["code"] = shown_code(code)
     text = (
         "# Your nonce for the game's seed (PROTOCOL P4). Keep this file to yourself until\n"
         "# every seat has committed; then 'pbem nonce ... --reveal' sends the nonce itself.\n"
-        + dump_yaml({"game": game.game_id, "player": player, "entry0": game.hashes[0], "nonce": nonce.hex(),
-                     "made": made})
+        + dump_yaml(kept)
     )
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -138,14 +142,26 @@ def check_kept(path: Path, game: Game) -> tuple[Msg, str, bool]:
     return check_nonce(game, player, nonce, source), player, own
 
 
-def check_words(game: Game, player: str, words: str) -> Msg:
-    """P4, a player's own check against the words they chose (:mod:`pbem.fair.words`): it
-    rests on nothing the host sent, only on the log and the words."""
+def words_number(game: Game, player: str, words: str, code: str) -> tuple[bytes, Msg]:
+    """The nonce of ``player``'s secret words and ``code`` (:func:`pbem.fair.words.secret_number`),
+    or, with no code, of the words alone (how games opened before codes made it), and which."""
     if player not in game.players:
         raise UnknownError(Msg("{player} is not a player in game {game}", player=repr(player),
                                game=repr(game.game_id)), "R2.1")
-    nonce = words_nonce(game.hashes[0], player, words)
-    return check_nonce(game, player, nonce, Msg("the nonce of {player}'s words", player=player))
+    if not code.strip():
+        return (words_nonce(game.hashes[0], player, words),
+                Msg("the nonce of {player}'s words alone (made as before codes: a dictionary of common "
+                    "sentences can find weak words from the log)", player=player))
+    return (secret_number(game.hashes[0], player, words, code),
+            Msg("the secret number of {player}'s words and code (scrypt, 80 random bits)", player=player))
+
+
+def check_words(game: Game, player: str, words: str, code: str) -> Msg:
+    """P4, a player's own check against the secret words and the code they kept
+    (:mod:`pbem.fair.words`): it rests on nothing the host sent, only on the log and what
+    the player kept."""
+    nonce, source = words_number(game, player, words, code)
+    return check_nonce(game, player, nonce, source)
 
 
 def check_nonce(game: Game, player: str, nonce: bytes, source: Msg) -> Msg:

@@ -21,6 +21,7 @@ admitted move with the faces comes after, and cannot refuse
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any, assert_never
 
@@ -268,6 +269,14 @@ def _nonce(game: Game, move: NonceMove) -> None:
                 "{player}'s commitment is the hash of the nonce's hex text, not of its bytes; that text is a "
                 "nonce too, as P4 hashes the bytes it is given: send this line instead of the 'nonce' line, and "
                 "the reveal is recorded: nonce {line}", player=player, line=text.hex()), "P4")
+        if game.commits[player] in (hashlib.sha256(text).hexdigest(),  # 'printf %s HEX | sha256sum'
+                                    hashlib.sha256(text + b"\n").hexdigest()):  # 'echo HEX | sha256sum'
+            raise RulesError(
+                Msg("{player}'s commitment is the SHA-256 of the nonce's hex digits alone, without the text "
+                    "'pbem-rattus/v1/nonce' before the nonce's bytes, so it can never match: P4 opens only "
+                    "H('pbem-rattus/v1/nonce' || nonce). The game cannot start with this seat: ask the host to "
+                    "abandon it and start a new one, and make the fingerprint with the invitation's three lines "
+                    "(or 'pbem nonce', or the page)", player=player), "P4")
         if protocol.nonce_commitment(text) == game.commits[player]:
             raise RulesError(
                 Msg("{player}'s commitment is the hash of the nonce's hex text, not of its bytes, so it "

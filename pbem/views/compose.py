@@ -9,8 +9,9 @@ region, a rat, an ability; the page shows the move in the notation as it grows
 (:mod:`pbem.log.notation`), and ends with Send (a ``mailto:`` link), Copy and Download.
 pbem's Python rules judge the move it writes, as any other (tests/test_rulesjs.py holds the
 page's rules to them).  In the opening (P4)
-the page makes the nonce from words the player types and keeps (:mod:`pbem.fair.words`:
-the player checks it with nothing the host sent, docs/fairplay.md) and its commitment
+the page makes the secret number from secret words the player types and a code of 80
+random bits it shows to be written down (:mod:`pbem.fair.words`; words easy to guess are
+refused, :mod:`pbem.fair.strength`; docs/fairplay.md) and its commitment
 with ``crypto.subtle.digest`` exactly as :func:`pbem.fair.protocol.nonce_commitment`; it
 keeps no nonce in the browser (every local page shares that storage) and offers the
 nonce move as a file.  Every composer page shows its :func:`fingerprint` (the claim;
@@ -29,8 +30,9 @@ import hashlib
 from typing import Any
 
 from pbem import __version__
+from pbem.fair import strength
 from pbem.fair.protocol import TAG
-from pbem.fair.words import MAX_WORDS_CHARS, MIN_WORDS, WORDS_TAG
+from pbem.fair.words import CODE_LENGTH, MAX_WORDS_CHARS, MIN_WORDS, NUMBER_TAG, SCRYPT, WORDS_TAG
 from pbem.i18n import Msg, Name, Names, translator
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
@@ -68,18 +70,25 @@ def script_words(lang: str, opening: bool = True) -> dict[str, Any]:
     return {
         "copied": say(Msg("copied")),
         "make": say(Msg("make my secret number from these words")),
-        "words": say(Msg.plural("your words: {n} word or more that nobody could guess, a sentence of your own",
-                                "your words: {n} words or more that nobody could guess, a sentence of your own",
-                                MIN_WORDS)),
+        "words": say(Msg.plural("your secret words: {n} word or more that nobody could guess, a sentence of your own",
+                                "your secret words: {n} words or more that nobody could guess, a sentence of your "
+                                "own", MIN_WORDS)),
         "few": say(Msg.plural("a secret number is made from {n} word or more that nobody could guess, a sentence "
                               "of your own (P4)", "a secret number is made from {n} words or more that nobody "
                               "could guess, a sentence of your own (P4)", MIN_WORDS)),
+        "weak": say(strength.weak_words("{bits}")),
         "control": say(Msg("your words hold a control character: type them as plain text (P4)")),
+        "working": say(Msg("making your secret number: a second or two...")),
+        "number": say(Msg("your secret number:")),
         "use": say(Msg("use these words")),
-        "placeholder": say(Msg("your words from round 1 (or your secret number, 64 hex digits)")),
+        "placeholder": say(Msg("your secret words from round 1 (or your secret number, 64 hex digits)")),
+        "code": say(Msg("the code you wrote down in round 1 (like K7QM-3XZP-9D2F-HT6A)")),
+        "badCode": say(Msg("a code is {count} letters and digits, as it was shown when the secret number was made "
+                           "(like K7QM-3XZP-9D2F-HT6A); this is not one (P4)", count=CODE_LENGTH)),
+        "needCode": say(Msg("type the code you wrote down with your secret words in round 1 too")),
         "file": say(Msg("or load the file you saved: ")),
-        "mismatch": say(Msg("these words (or this number) do not give the fingerprint you sent in round 1: check them "
-                            "(the same letters, one space between words)")),
+        "mismatch": say(Msg("these secret words and code (or this number) do not give the fingerprint you sent in "
+                            "round 1: check them (the same letters, one space between words; the code as written)")),
         "changed": say(Msg("the number an earlier page kept in this browser does not give the fingerprint you sent "
                            "(another page changed it): type your words, or load the file you saved")),
         "hex": say(Msg("a secret number is 64 hex digits")),
@@ -109,7 +118,11 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
         return None
     return {"opening": "commit" if opening is Opening.COMMIT else "nonce",
             "committed": game.p4.commits.get(view.seat), "after": after_of(game, opening=True),
-            "entry0": game.hashes[0], "wordsTag": WORDS_TAG, "minWords": MIN_WORDS, "maxChars": MAX_WORDS_CHARS}
+            "entry0": game.hashes[0], "wordsTag": WORDS_TAG, "minWords": MIN_WORDS, "maxChars": MAX_WORDS_CHARS,
+            "numberTag": NUMBER_TAG, "scrypt": SCRYPT, "strongBits": strength.STRONG_BITS,
+            "unknownBits": strength.UNKNOWN_BITS, "phrases": list(strength.phrases()),
+            "sequences": list(strength.sequences()),
+            "common": " ".join(strength.common_words()) if opening is Opening.COMMIT else ""}  # a word holds no space
 
 
 def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[str, Any]:
@@ -249,10 +262,13 @@ def _page_words(lang: str) -> dict[str, str]:
         ("undo", Msg("undo")), ("send", Msg("Send")), ("copy", Msg("Copy")), ("download", Msg("Download")),
         ("how", Msg("Send opens your mail program with the move; or Copy it into a reply, or Download it\n"
                     "and attach the .txt file.")),
-        ("keep", Msg("Round 2 needs your words again (or this file), or the game cannot start (P4). This\n"
-                     "browser keeps neither: every page on this computer could read it. Show them to nobody.")),
-        ("words", Msg("Your words, as they count: keep them (write them down). After the game they prove\n"
-                      "this secret number was yours, whatever page made it: 'pbem verify LOG --words SEAT'.")),
+        ("keep", Msg("Round 2 needs your secret words and code again (or this file), or the game cannot start\n"
+                     "(P4). This browser keeps none of them: every page on this computer could read it. Show\n"
+                     "them to nobody.")),
+        ("words", Msg("Your secret words, as they count: write them down. After the game they and the code\n"
+                      "prove this secret number was yours: 'pbem verify LOG --words SEAT'.")),
+        ("code_note", Msg("Your code, made by this page at random: write it down with your words. Nobody can\n"
+                          "guess your secret number without it, whatever your words.")),
         ("nonce_file", Msg("Download your secret number (a file)")),
         ("print", Msg("This page: pbem {version}, fingerprint {print}. The page itself shows this; to trust\n"
                       "it, check the file: 'pbem fingerprint FILE' (docs/fairplay.md).", version=__version__,
@@ -336,19 +352,22 @@ def _opening_words(round_: Opening, lang: str) -> tuple[str, str]:
     why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
                   "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
                   "so nobody, the host included, can choose it after seeing the others'."))
-    what = say(Msg.plural("Round 1 of 2: type a sentence of your own ({n} word or more) and tap the button; then "
-                          "Send. Keep the words: round 2 asks for them again.", "Round 1 of 2: type a sentence of "
-                          "your own ({n} words or more) and tap the button; then Send. Keep the words: round 2 asks "
-                          "for them again.", MIN_WORDS)
+    what = say(Msg.plural("Round 1 of 2: type your secret words, a sentence of your own ({n} word or more), and tap "
+                          "the button; the page adds a code of its own. Write down the words and the code, then "
+                          "Send: round 2 asks for both.", "Round 1 of 2: type your secret words, a sentence of your "
+                          "own ({n} words or more), and tap the button; the page adds a code of its own. Write down "
+                          "the words and the code, then Send: round 2 asks for both.", MIN_WORDS)
                if round_ is Opening.COMMIT else
-               Msg("Round 2 of 2: type the same words as in round 1 (or paste or load the file you saved) and tap "
-                   "the button; then Send."))
+               Msg("Round 2 of 2: type the same secret words and the code from round 1 (or paste or load the file "
+                   "you saved) and tap the button; then Send."))
     return why, what
 
 
 KEEP = """<div id="keep" hidden><pre id="nonce"></pre>
 <div id="words-note" hidden><p class="note">{words}</p><pre id="words-kept"></pre></div>
+<div id="code-note" hidden><p class="note">{code_note}</p><pre id="code-kept"></pre></div>
 <p class="note">{keep}</p>
 <a id="nonce-file" class="button off" href="#" aria-disabled="true" tabindex="-1">{nonce_file}</a></div>
 """
-"""The opening's part of the page (P4): the nonce and the words that made it, kept by the player."""
+"""The opening's part of the page (P4): the secret number, and the words and code that made it,
+kept by the player."""

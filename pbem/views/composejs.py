@@ -1,15 +1,17 @@
 """The composer page's one script and one style (:mod:`pbem.views.compose`), admitted by their hashes.
 
-The script is two plain files shipped beside this module (package data, no build step):
+The script is three plain files shipped beside this module (package data, no build step):
 ``rules.js``, the rules the page computes its choices with (the legal next actions of the seat's
 public state and the state after each, :mod:`pbem.views.seatstate`; held to pbem's Python rules
-by tests/test_rulesjs.py), and ``compose.js``, the page itself.  It knows no language (every
+by tests/test_rulesjs.py), ``secret.js``, the opening's secret number, and ``compose.js``, the
+page itself.  It knows no language (every
 word it shows comes with the page's data, :func:`pbem.views.compose.script_words`): a turn is
 tapped on the board it redraws after every choice, and the move is written in the notation; for
-the opening (P4) it makes the nonce from the player's own words (:mod:`pbem.fair.words`, with
-``crypto.subtle.digest``) and its commitment over the protocol's prefix and the nonce's bytes.
-It keeps no nonce in the browser: on ``file:`` every local page shares that storage (and could
-read or replace it); round 2 takes the words again, the nonce or the nonce file, and reveals
+the opening (P4) it makes the secret number from the player's own words and a code of 80
+random bits (``secret.js``: :mod:`pbem.fair.words`' scrypt over WebCrypto, and the words'
+estimate, :mod:`pbem.fair.strength`) and its commitment over the protocol's prefix and the
+nonce's bytes.  It keeps no nonce in the browser: on ``file:`` every local page shares that storage (and could
+read or replace it); round 2 takes the words and the code again, the nonce or the nonce file, and reveals
 only a nonce whose commitment is the seat's.
 """
 
@@ -136,7 +138,7 @@ button:disabled, .button.off { opacity: 0.4; pointer-events: none; }
 input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; }
 #choices label { display: block; margin: 6px 0; }
 #nonce-load { height: 48px; padding: 8px 0; }
-#words-kept { font-family: DejaVu Sans Mono, monospace; background: #fff8d8; padding: 6px; }
+#words-kept, #code-kept { font-family: DejaVu Sans Mono, monospace; background: #fff8d8; padding: 6px; }
 .noscript { border: 2px solid #b00000; background: #fff; padding: 8px; }
 [hidden] { display: none !important; }
 @media (max-width: 700px) {
@@ -149,4 +151,4 @@ input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; 
 """
 
 STYLE = _squeezed_style(STYLE)
-SCRIPT = "\n" + _shipped("rules.js") + _shipped("compose.js")
+SCRIPT = "\n" + _shipped("rules.js") + _shipped("secret.js") + _shipped("compose.js")

@@ -20,8 +20,10 @@ TRUST = Msg(
     "trust (P1): the host sees every face and must hold no seat; the protocol guarantees that nobody "
     "changed the rat order, rewrote this history unnoticed (keep your last log: 'pbem verify NEW --extends OLD') "
     "or learned a face through pbem; that nobody chose the rat order holds only if some player's nonce was "
-    "that player's own: a nonce made by a page or program the host sent rests on that code, so check yours "
-    "against the words or file you kept ('pbem verify LOG --words SEAT', docs/fairplay.md)"
+    "that player's own and could not be guessed: a secret number rests on the 80 random bits of the code its "
+    "player kept (words alone can be guessed from this log), and on the page or program that made that code, so "
+    "check yours against the words and code or the file you kept ('pbem verify LOG --words SEAT', "
+    "docs/fairplay.md)"
 )
 
 TRUST_MARK = Msg("trust (P1): nobody, the host included, chose the rat order; said in full in the invitation, "
@@ -132,8 +134,8 @@ def checked_line(game: Game, checked: list[str], lang: str = "en") -> str:
     others = [p for p in game.players if p not in checked and p not in game.waived and p not in game.bots]
     if not checked:
         return said.say(Msg("nonces (P4): none checked here; each rests on the page or program that made it "
-                            "until its player checks it against the words or file they kept ('pbem verify LOG "
-                            "--words SEAT' or '--nonce FILE', docs/fairplay.md)"))
+                            "until its player checks it against the words and code or the file they kept ('pbem "
+                            "verify LOG --words SEAT' or '--nonce FILE', docs/fairplay.md)"))
     line = Msg("nonces (P4): checked here against what their player kept: {seats}; the host could not choose "
                "the rat order without knowing these nonces before its secret was fixed", seats=", ".join(checked))
     if not others:
