@@ -104,10 +104,14 @@ def check_audit_page(path: Path, text: str, log: Path | None = None) -> Msg:
     carried = _BLOCK.search(readable(text))
     want = end_page(game, log_text if carried is None or '"log_gz":""' not in carried.group(1) else None, lang)
     if text == want:
-        return Msg("{file} is pbem {version}'s audit page for the log it carries (game {game}, {count} entries): its "
-                   "head has the fingerprint {print}, and every other line is the one pbem writes; its verdict is "
-                   "the browser's own check of that log (docs/fairplay.md)", file=path.name, version=__version__,
-                   game=game.game_id, count=len(game.entries), print=fingerprint())
+        return Msg.plural(
+            "{file} is pbem {version}'s audit page for the log it carries (game {game}, {n} entry): its head has the "
+            "fingerprint {print}, and every other line is the one pbem writes; its verdict is the browser's own "
+            "check of that log (docs/fairplay.md)",
+            "{file} is pbem {version}'s audit page for the log it carries (game {game}, {n} entries): its head has "
+            "the fingerprint {print}, and every other line is the one pbem writes; its verdict is the browser's own "
+            "check of that log (docs/fairplay.md)", len(game.entries), file=path.name, version=__version__,
+            game=game.game_id, print=fingerprint())
     mine, theirs = unpacked(text), unpacked(want)  # the lines a browser runs: the packed part unpacked
     if mine == theirs:
         mine, theirs = text, want
