@@ -43,7 +43,7 @@ def end_page(game: Game, log_text: str, lang: str = "en") -> str:
     scores = game.state.scores()
     lines = [say(Msg("Final scores: {scores}.", scores=", ".join(f"{p} {scores[p]}" for p in game.players))),
              *result_lines(game.state, lang=lang)]
-    body = render(END, title=title, lines=Markup("".join(render("<li>{line}</li>\n", line=line) for line in lines)),
+    body = render(END, title=title, lines=Markup("").join(render("<li>{line}</li>\n", line=line) for line in lines),
                   section=audit_section(log_text, lang), pbem=f"{__version__} {fingerprint()}",
                   **_check_words(f"{game.game_id}-{game.last_seq}-audit.html", lang))
     return page_head(title, audit_script(), STYLE, lang) + body
