@@ -4,8 +4,8 @@ Playwright launches Debian's /usr/bin/chromium itself (``executable_path``: no b
 downloaded, ``playwright install`` is never run) and drives one page of one context at a
 phone's size.  Every network request the page makes is recorded from Playwright's
 ``request`` events (a ``file:`` load of the page itself is the only one allowed).  What
-Playwright does not offer for a page already open (touch switched on for one test, scripts
-switched off, scrollbars hidden) and a script's value (:meth:`Browser.eval`) go through
+Playwright does not offer for a page already open (scripts switched off, scrollbars hidden, a
+raw swipe) and a script's value (:meth:`Browser.eval`) go through
 :meth:`Browser.send`, a DevTools-protocol session on the same page.
 """
 
@@ -78,7 +78,7 @@ class Browser:
 
     def resize(self, width: int, height: int, mobile: bool | None = None) -> None:
         """The screen's size; a phone's or a desktop's (Playwright fixes that per context, so a
-        change of kind opens a fresh page: touch or scripts switched by :meth:`send` are reset)."""
+        change of kind opens a fresh page: scripts switched off by :meth:`send` are on again)."""
         if mobile is None or mobile == self.mobile:
             self.page.set_viewport_size({"width": width, "height": height})
             return
@@ -113,16 +113,18 @@ class Browser:
             raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def touch(self) -> None:
+    def touch(self, on: bool = True) -> None:
         """A phone's touch screen: taps (:meth:`tap`) are touches, and the page sees touch events.
-        (Playwright's ``has_touch`` is fixed when a context opens; one test of a module switches it.)"""
-        self.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+        Playwright fixes ``has_touch`` when a context opens: a change opens a fresh page."""
+        if self.options.get("has_touch", False) != on:
+            self.options["has_touch"] = on
+            size = self.page.viewport_size or {"width": 390, "height": 844}
+            self.context.close()
+            self._new_page(size["width"], size["height"], self.mobile)
 
     def tap(self, x: float, y: float) -> None:
         """A finger's tap at (x, y) in CSS pixels of the viewport (the browser makes the click)."""
-        point = [{"x": x, "y": y, "radiusX": 4, "radiusY": 4, "force": 1, "id": 0}]
-        self.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=point)
-        self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        self.page.touchscreen.tap(x, y)
 
     def screenshot(self, path: Path) -> None:
         self.page.screenshot(path=path)
