@@ -1,30 +1,29 @@
-"""A headless Chromium driven over the Chrome DevTools protocol (tests/test_compose.py).
+"""A headless Chromium for the page tests, driven by Playwright (the ``playwright`` package from PyPI).
 
-Debian's /usr/bin/chromium, started with ``--remote-debugging-port=0`` in a fresh profile;
-the port is read from the profile's ``DevToolsActivePort`` file and one page is driven
-over a websocket (the ``websockets`` package's synchronous client).  Every network
-request the page makes is recorded from the protocol's ``Network.requestWillBeSent``
-events (a ``file:`` load of the page itself is the only one allowed).
+Playwright launches Debian's /usr/bin/chromium itself (``executable_path``: no browser is
+downloaded, ``playwright install`` is never run) and drives one page of one context at a
+phone's size.  Every network request the page makes is recorded from Playwright's
+``request`` events (a ``file:`` load of the page itself is the only one allowed).  What
+Playwright does not offer for a page already open (scripts switched off, scrollbars hidden, a
+raw swipe) and a script's value (:meth:`Browser.eval`) go through
+:meth:`Browser.send`, a DevTools-protocol session on the same page.
 """
 
 from __future__ import annotations
 
-import base64
-import contextlib
-import json
 import shutil
-import subprocess
-import tempfile
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--remote-debugging-port=0", "--remote-allow-origins=*"]
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+_driver: list[Any] = []
+"""The one Playwright driver of this process, started for the first browser and stopped with the
+last (Playwright's synchronous API allows one running driver a thread)."""
+_open: list[Browser] = []
 
 
 def browser_path() -> str:
@@ -34,97 +33,108 @@ def browser_path() -> str:
     return path
 
 
+def _playwright() -> Any:
+    if not _driver:
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            pytest.skip("no playwright: the test extras are not installed (pip install -e '.[test]')")
+        _driver.append(sync_playwright().start())
+    return _driver[0]
+
+
 class Browser:
     """One headless Chromium with one page, its network requests recorded."""
 
-    def __init__(self, width: int = 390, height: int = 844) -> None:
-        from websockets.sync.client import connect
+    def __init__(self, width: int = 390, height: int = 844, mobile: bool = True, **options: Any) -> None:
+        """``options`` are Playwright's for the page's context (``bypass_csp=True``, ...)."""
+        from playwright.sync_api import Error
 
-        # A loaded machine can take Chromium long to start, and now and then a start dies
-        # early: a second start, in a fresh profile, before the test is given up.
-        for attempt in (1, 2):
-            self.profile = tempfile.mkdtemp(prefix="pbem-cdp-")
-            self.proc = subprocess.Popen([browser_path(), *FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            port_file = Path(self.profile) / "DevToolsActivePort"
-            deadline = time.monotonic() + 60
-            while not (port_file.exists() and port_file.read_text().strip()):
-                if time.monotonic() > deadline or self.proc.poll() is not None:
-                    break
-                time.sleep(0.05)
-            else:
-                break
-            code = self.proc.poll()
-            self.close()
-            if attempt == 2:
-                why = f"exit code {code}" if code is not None else "in 60 s"
-                raise RuntimeError(f"chromium did not open its DevTools port ({why}, twice)")
-        port = int(port_file.read_text().split()[0])
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list") as reply:
-            pages = [t for t in json.load(reply) if t["type"] == "page"]
-        self.stack = contextlib.ExitStack()
-        self.ws = self.stack.enter_context(connect(pages[0]["webSocketDebuggerUrl"], max_size=None))
-        self.next_id = 0
+        path = browser_path()
+        driver = _playwright()
+        _open.append(self)
         self.requests: list[str] = []
-        self.send("Network.enable")
-        self.send("Page.enable")
-        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=True)
+        self.options = options
+        # A loaded machine can take Chromium long to start, and now and then a start dies
+        # early: a second start before the test is given up.
+        for attempt in (1, 2):
+            try:
+                self.chromium = driver.chromium.launch(executable_path=path, args=FLAGS, timeout=60_000)
+                break
+            except Error as error:
+                if attempt == 2:
+                    self.close()
+                    raise RuntimeError(f"chromium did not start (twice): {error}") from error
+        self._new_page(width, height, mobile)
+
+    def _new_page(self, width: int, height: int, mobile: bool) -> None:
+        self.mobile = mobile
+        self.context = self.chromium.new_context(viewport={"width": width, "height": height},
+                                                 device_scale_factor=1, is_mobile=mobile, **self.options)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(60_000)
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.session = self.context.new_cdp_session(self.page)
+
+    def resize(self, width: int, height: int, mobile: bool | None = None) -> None:
+        """The screen's size; a phone's or a desktop's (Playwright fixes that per context, so a
+        change of kind opens a fresh page: scripts switched off by :meth:`send` are on again)."""
+        if mobile is None or mobile == self.mobile:
+            self.page.set_viewport_size({"width": width, "height": height})
+            return
+        self.context.close()
+        self._new_page(width, height, mobile)
 
     def send(self, method: str, **params: Any) -> dict[str, Any]:
-        self.next_id += 1
-        wanted = self.next_id
-        self.ws.send(json.dumps({"id": wanted, "method": method, "params": params}))
-        while True:
-            message = json.loads(self.ws.recv(timeout=30))
-            if message.get("method") == "Network.requestWillBeSent":
-                self.requests.append(message["params"]["request"]["url"])
-            if message.get("id") == wanted:
-                if "error" in message:
-                    raise RuntimeError(f"{method}: {message['error']}")
-                return dict(message.get("result", {}))
+        """A raw DevTools-protocol call on the page, for what Playwright has no call for."""
+        from playwright.sync_api import Error
+
+        try:
+            return dict(self.session.send(method, params))
+        except Error as error:
+            raise RuntimeError(f"{method}: {error.message}") from error
+
+    def goto(self, url: str) -> None:
+        """Load ``url`` and wait for its ``load`` event (the same document at another fragment
+        does not load again: go to ``about:blank`` first)."""
+        self.page.goto(url, wait_until="load")
 
     def open(self, page: Path) -> None:
-        # The page before is marked, so that the wait below cannot take the old document (also
-        # complete, also a composer with a '#move') for the new one: Page.navigate returns before
-        # the new document replaces it, and a click sent in between would be lost with it.
-        self.eval("window.pbemOldDocument = true")
-        self.send("Page.navigate", url=page.as_uri())
-        deadline = time.monotonic() + 20
-        ready = ("!window.pbemOldDocument && document.readyState === 'complete'"
-                 f" && document.URL === {json.dumps(page.as_uri())} && !!document.getElementById('move')")
-        while not self.eval(ready):
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{page} did not load")
-            time.sleep(0.02)
+        """Load a composer page and wait until its move box is there."""
+        self.goto(page.as_uri())
+        self.page.wait_for_selector("#move", state="attached")
 
     def eval(self, expression: str, wait: bool = False) -> Any:
+        """A script expression's value, a promise's waited for when ``wait``.  Asked over the
+        DevTools session (``Runtime.evaluate``): an expression as the page's console takes it, and
+        several times faster a call than ``page.evaluate``, which the tests that poll a page feel."""
         result = self.send("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=wait)
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def touch(self) -> None:
-        """A phone's touch screen: taps (:meth:`tap`) are touches, and the page sees touch events."""
-        self.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+    def touch(self, on: bool = True) -> None:
+        """A phone's touch screen: taps (:meth:`tap`) are touches, and the page sees touch events.
+        Playwright fixes ``has_touch`` when a context opens: a change opens a fresh page."""
+        if self.options.get("has_touch", False) != on:
+            self.options["has_touch"] = on
+            size = self.page.viewport_size or {"width": 390, "height": 844}
+            self.context.close()
+            self._new_page(size["width"], size["height"], self.mobile)
 
     def tap(self, x: float, y: float) -> None:
         """A finger's tap at (x, y) in CSS pixels of the viewport (the browser makes the click)."""
-        point = [{"x": x, "y": y, "radiusX": 4, "radiusY": 4, "force": 1, "id": 0}]
-        self.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=point)
-        self.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        self.page.touchscreen.tap(x, y)
 
     def screenshot(self, path: Path) -> None:
-        data = self.send("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"]
-        path.write_bytes(base64.b64decode(data))
+        self.page.screenshot(path=path)
 
     def close(self) -> None:
         try:
-            if hasattr(self, "stack"):
-                self.stack.close()
+            if hasattr(self, "chromium"):
+                self.chromium.close()
         finally:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-            shutil.rmtree(self.profile, ignore_errors=True)
+            if self in _open:
+                _open.remove(self)
+            if not _open and _driver:
+                _driver.pop().stop()

@@ -83,7 +83,7 @@ def pinned_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """A phone-sized (390 x 844) headless Chromium over the DevTools protocol (tests/cdp.py),
+    """A phone-sized (390 x 844) headless Chromium driven by Playwright (tests/cdp.py),
     one per test module; the test skips, saying why, where Debian's chromium is missing."""
     from cdp import Browser, browser_path
 

@@ -37,12 +37,10 @@ drawing's scale on the screen, an HTML element's computed size; only what is lai
 
 def open_page(browser: Browser, page: Path, ready: str, fragment: str = "") -> None:
     """Load ``page`` (a ``file:``) and wait until ``ready`` (a script expression) holds."""
-    browser.send("Page.navigate", url="about:blank")  # the same page at another #entry= would not load again
-    browser.eval("window.pbemOldDocument = true")
-    url = page.as_uri() + fragment
-    browser.send("Page.navigate", url=url)
+    browser.goto("about:blank")  # the same page at another #entry= would not load again
+    browser.goto(page.as_uri() + fragment)
     deadline = time.monotonic() + 30
-    while not browser.eval(f"!window.pbemOldDocument && document.readyState === 'complete' && ({ready})"):
+    while not browser.eval(ready):
         if time.monotonic() > deadline:
             raise RuntimeError(f"{page} did not load")
         time.sleep(0.02)

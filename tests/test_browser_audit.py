@@ -173,10 +173,8 @@ def test_a_log_chosen_from_the_disk_is_checked(browser: Any, end_3p: Path, entri
     open_page(browser, end_3p, READY)
     audited(browser)
     cut = write(tmp_path / "kept.yaml", entries[:-1])  # a copy kept before the secret was revealed
-    node = browser.send("DOM.querySelector", nodeId=browser.send("DOM.getDocument")["root"]["nodeId"],
-                        selector="#audit-file")["nodeId"]
     browser.eval("document.getElementById('audit').setAttribute('data-code', '')")  # no answer until the file's
-    browser.send("DOM.setFileInputFiles", nodeId=node, files=[str(cut)])
+    browser.page.set_input_files("#audit-file", cut)
     seen = audited(browser)
     assert seen["source"] == "checked: your file kept.yaml"
     assert (seen["code"], seen["kind"], seen["lines"]) == (10, "notyet", minimal(cut)["lines"])

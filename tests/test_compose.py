@@ -1,5 +1,5 @@
 """The composer page (`pbem html --compose`), clicked in a real
-headless Chromium over the DevTools protocol (tests/cdp.py).
+headless Chromium driven by Playwright (tests/cdp.py).
 
 From positions of seeded random games, a random legal turn is clicked through the page,
 and the move text the page wrote is judged by the referee (pbem.referee.admit.judge);

@@ -155,7 +155,7 @@ def test_a_plain_turn_takes_at_most_six_taps_at_phone_size(browser: Browser, pla
             if n < 4:
                 browser.screenshot(folder / f"plain-turn-{n:02d}.png")
     finally:
-        browser.send("Emulation.setTouchEmulationEnabled", enabled=False)
+        browser.touch(False)
     print(f"\ntaps for a plain turn, Send included: {sorted(counts)}, median {statistics.median(counts)}; "
           f"screenshots in {folder}")
     assert statistics.median(counts) <= 6, counts

@@ -25,12 +25,17 @@ from pbem.data import default_board
 from pbem.errors import Exit
 from pbem.fair.protocol import data_hash
 from pbem.host.create import NewGame
+from pbem.host.site import build_site
 from pbem.log.game import Facts, Game
 from pbem.log.logfile import LOG_NAME, read_docs, read_log
 from pbem.log.yamlio import dump_entry
+from pbem.referee.seatview import SeatView
 from pbem.rules.data import Board, GameDataError
 from pbem.sim import demo
-from pbem.views.html import drawing
+from pbem.views.compose import compose_page
+from pbem.views.endpage import end_page
+from pbem.views.html import drawing, viewer_and_game
+from pbem.views.markup import Markup, render
 from pbem.views.svg import board_svg
 from pbem.views.timeline import read_checked, steps
 
@@ -168,6 +173,39 @@ def test_the_page_with_hostile_names_runs_in_a_browser_with_no_csp_report(hostil
     assert drawn.entry == str(n // 2)
     assert set(drawn.rats) and all(region for region in drawn.rats)
 
+
+def only_text(page: str, scripts: int) -> None:
+    """A page whose tags are its own: ``scripts`` script elements, no event handler anywhere."""
+    parser = Tags()
+    parser.feed(page)
+    assert [t for t, _a in parser.tags].count("script") == scripts
+    assert not [(t, k) for t, a in parser.tags for k in a if k.lower().startswith("on")]
+    assert "<script>alert" not in page and "<img src=x" not in page and "<svg onload" not in page
+
+
+def test_every_kind_of_page_holds_hostile_names_and_press_only_as_text(hostile_game: Path, tmp_path: Path) -> None:
+    """The composer at every turn, the viewer with a press text meant to break out, the end page
+    and the site's pages: each a page joined from escaped parts, the hostile text in it as text."""
+    entries, hashes = read_checked(hostile_game / "h" / LOG_NAME)
+    composed = 0
+    for game in steps(entries, hashes):
+        if game.state is not None and game.state.to_move is not None and game.last_seq % 5 == 0:
+            page = compose_page(SeatView(game, game.state.to_move), "host@example.org")
+            assert isinstance(page, Markup)
+            only_text(page, scripts=2)  # the page's own script and its data block
+            composed += 1
+    assert composed
+    press = [("2026-11-30T09:00:00Z", "red", text) for text in HOSTILE]
+    viewer, _n, final = viewer_and_game(entries, hashes, press=press)
+    assert isinstance(viewer, Markup)
+    only_text(viewer, scripts=2)
+    assert all(render("{text}", text=text) in viewer for text in HOSTILE)  # each said, escaped, in the press
+    end = end_page(final, (hostile_game / "h" / LOG_NAME).read_text(encoding="utf-8"))
+    assert isinstance(end, Markup)
+    only_text(end, scripts=2)
+    build_site(hostile_game, tmp_path / "site")
+    for site_page in (tmp_path / "site").rglob("*.html"):
+        only_text(site_page.read_text(encoding="utf-8"), scripts=2 if site_page.name.endswith("-viewer.html") else 0)
 
 # --- custom data held to the patterns (P2/P3) ---------------------------------------------------
 

@@ -209,7 +209,7 @@ def test_the_english_pages_keep_their_words(played: list[tuple[list[Any], list[s
     seat = mover(game)
     page = readable_page(SeatView(game, seat))
     assert page == readable_page(SeatView(game, seat), None, "en")
-    for words in (f"Rattus g: {seat}&#x27;s move", "Send opens your mail program with the move; or Copy it",
+    for words in (f"Rattus g: {seat}&#39;s move", "Send opens your mail program with the move; or Copy it",
                   '<html lang="en"', ">undo<", ">Send<"):
         assert words in page
     data = json.loads(DATA.search(page).group(1))["words"]  # type: ignore[union-attr]

@@ -251,10 +251,7 @@ def test_p4_round_two_takes_the_nonce_file_the_page_downloaded(browser: Browser,
     kept = tmp_path / "w-red-nonce.txt"
     kept.write_text(f"game w red\nafter 0 {entry0[:16]}\nnonce {number(games, 'red').hex()}\n")
     browser.open(page_for(games, "red", tmp_path, "n-red.html"))
-    node = browser.send("DOM.querySelector", nodeId=browser.send("DOM.getDocument")["root"]["nodeId"],
-                        selector="#nonce-load")["nodeId"]
-    browser.send("DOM.setFileInputFiles", files=[str(kept)], nodeId=node)
-    browser.eval("document.getElementById('nonce-load').dispatchEvent(new Event('change'))")
+    browser.page.set_input_files("#nonce-load", kept)  # as the file chooser gives it: a 'change' event
     wait(browser, COMPLETE, "the page did not read the nonce file")
     assert parse(str(browser.eval("document.getElementById('move').textContent")))["nonce"] == \
         number(games, "red").hex()

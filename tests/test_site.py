@@ -14,6 +14,7 @@ import json
 import random
 import re
 import shutil
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,7 @@ def page(site: Path, name: str) -> str:
 
 def text_of(html: str) -> str:
     """A page's words, its markup taken out (what a reader sees, near enough for a test)."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'").replace("&quot;", '"')
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def test_the_index_lists_open_games_games_in_play_and_finished_games(league: tuple[Path, Path]) -> None:

@@ -1,4 +1,4 @@
-"""`pbem site` in a real browser (Debian's headless Chromium over the DevTools protocol), on a
+"""`pbem site` in a real browser (Debian's headless Chromium driven by Playwright, tests/cdp.py), on a
 phone (390x844) and a desktop (1280x800): every page of a small site is opened, every link on
 it leads to a file of the site, no page asks the network for anything, no text is drawn under
 12 CSS pixels (a board's words included, scaled as drawn: on a phone the board scrolls sideways
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import time
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -53,15 +52,7 @@ def artefacts(tmp: Path) -> Path:
 
 def visit(browser: Browser, page: Path) -> None:
     """Open ``page`` and wait until it, not the page before, is loaded."""
-    browser.eval("window.pbemOldDocument = true")
-    browser.send("Page.navigate", url=page.as_uri())
-    ready = ("!window.pbemOldDocument && document.readyState === 'complete'"
-             f" && document.URL.split('#')[0] === {json.dumps(page.as_uri())}")
-    deadline = time.monotonic() + 20
-    while not browser.eval(ready):
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{page} did not load")
-        time.sleep(0.02)
+    browser.goto(page.as_uri())
 
 
 def small_site(root: Path) -> Path:
@@ -82,11 +73,8 @@ def test_every_page_links_within_the_site_loads_nothing_and_reads_at_12px(
     shots = artefacts(tmp_path)
     pages = sorted(site.rglob("*.html"))
     assert len(pages) == 2 + 3 + 2 + 2 * 1  # index, standings; 2 cards and viewers; the forged one's card
-    browser = Browser(*size)
+    browser = Browser(*size, mobile=size[0] <= 700)
     try:
-        if size[0] > 700:
-            browser.send("Emulation.setDeviceMetricsOverride", width=size[0], height=size[1], deviceScaleFactor=1,
-                         mobile=False)
         for page in pages:
             browser.requests.clear()
             visit(browser, page)

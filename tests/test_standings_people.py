@@ -120,7 +120,7 @@ def test_the_site_shows_handles_and_says_which_games_count(league: tuple[Host, d
     table = (site / "standings.html").read_text(encoding="utf-8")
     key = people_key(host.games)
     assert handle(key, ANN) in table and "Over 3 games that count." in table
-    assert "Test games, games with bot seats, deals no player&#x27;s nonce went into" in table
+    assert "Test games, games with bot seats, deals no player&#39;s nonce went into" in table
     assert not re.search(r"<td[^>]*>(red|green|blue|yellow)</td>", table)
     for page in site.rglob("*"):
         if page.is_file():

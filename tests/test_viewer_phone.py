@@ -34,7 +34,7 @@ def viewer(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def phone(browser: Any) -> Any:
-    browser.send("Emulation.setTouchEmulationEnabled", enabled=True, maxTouchPoints=5)
+    browser.touch()
     return browser
 
 

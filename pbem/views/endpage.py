@@ -46,7 +46,7 @@ def end_page(game: Game, log_text: str | None, lang: str = "en") -> str:
     scores = game.state.scores()
     lines = [say(Msg("Final scores: {scores}.", scores=", ".join(f"{p} {scores[p]}" for p in game.players))),
              *result_lines(game.state, lang=lang)]
-    listed = Markup("".join(render("<li>{line}</li>\n", line=line) for line in lines))
+    listed = Markup("").join(render("<li>{line}</li>\n", line=line) for line in lines)
     body = render(END, title=title, lines=listed, section=audit_section(log_text, lang),
                   pbem=f"{__version__} {fingerprint()}", **_check_words(f"{game.game_id}-{game.last_seq}-audit.html",
                                                                         lang))

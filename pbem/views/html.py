@@ -259,10 +259,10 @@ def press_block(press: list[tuple[str, str, str]], lang: str = "en") -> Markup:
     """The game's public press (at, sender seat, text), in order, each value escaped; nothing without any."""
     if not press:
         return Markup("")
-    items = "".join(render("<li><b>{sender}</b> <small>{at}</small><pre>{text}</pre></li>", sender=sender, at=at,
-                           text=text) for at, sender, text in press)
+    items = Markup("").join(render("<li><b>{sender}</b> <small>{at}</small><pre>{text}</pre></li>", sender=sender,
+                                   at=at, text=text) for at, sender, text in press)
     return render('<section id="press"><h2>{head}</h2><ol>{items}</ol></section>',
-                  head=translator(lang).say(Msg("Press to all")), items=Markup(items))
+                  head=translator(lang).say(Msg("Press to all")), items=items)
 
 
 def game_page(entries: list[Entry], hashes: list[str], lang: str = "en",

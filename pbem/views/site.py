@@ -112,7 +112,7 @@ def page(title: str, body: Markup, lang: str, made: str, home: str = "") -> str:
 
 
 def joined(parts: Sequence[Markup]) -> Markup:
-    return Markup("".join(parts))
+    return Markup("").join(parts)
 
 
 def game_link(card: Shown, home: str = "") -> Markup:
@@ -236,5 +236,5 @@ def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: Marku
                     text=said.say(Msg("step through the game, entry by entry (needs JavaScript)")))] if viewer else []
     links.append(render('<a href="{game}.log.yaml">{text}</a>', game=card.game_id,
                         text=said.say(Msg("the public log (check it with 'pbem verify')"))))
-    parts.append(render("<p>{links}</p>\n", links=Markup("<br>".join(links))))
+    parts.append(render("<p>{links}</p>\n", links=Markup("<br>").join(links)))
     return page(said.say(Msg("Rattus game {game}", game=card.game_id)), joined(parts), lang, made, home="../")
