@@ -106,7 +106,7 @@ _PACKED = re.compile(re.escape(PACKED_TAG) + r"\n([A-Za-z0-9+/=\n]*)</script>")
 
 def unpack(page: str) -> tuple[str, str] | None:
     """(the body, the script) a page's packed block holds; None if it has none or it does not unpack."""
-    found = _PACKED.search(page.replace("\r\n", "\n"))  # a copy saved from a mail may end its lines with CR LF
+    found = _PACKED.search(str(page).replace("\r\n", "\n"))  # a copy saved from a mail may end its lines with CR LF
     if found is None:
         return None
     try:
@@ -121,7 +121,7 @@ def unpack(page: str) -> tuple[str, str] | None:
 def readable(page: str) -> str:
     """The page as a browser builds it, for a reader of its markup: the packed block replaced by
     the body it holds (the page itself if it has none)."""
-    page = page.replace("\r\n", "\n")
+    page = str(page).replace("\r\n", "\n")  # plain text: a Markup page would escape what is put in it
     found = _PACKED.search(page)
     inside = unpack(page)
     if found is None or inside is None:
@@ -132,7 +132,7 @@ def readable(page: str) -> str:
 def unpacked(page: str) -> str:
     """The page as a browser runs it, for a reader of its lines: the packed block replaced by the
     body and the script it holds (the page itself if it has none)."""
-    page = page.replace("\r\n", "\n")
+    page = str(page).replace("\r\n", "\n")  # plain text: a Markup page would escape what is put in it
     found = _PACKED.search(page)
     inside = unpack(page)
     if found is None or inside is None:
@@ -142,6 +142,7 @@ def unpacked(page: str) -> str:
 
 def repack(page: str, body: str, script: str) -> str:
     """``page`` with its packed block holding ``body`` and ``script`` instead."""
+    page = str(page)  # plain text: a Markup page would escape what is put in it
     found = _PACKED.search(page)
     if found is None:
         return page
