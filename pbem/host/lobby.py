@@ -26,6 +26,7 @@ from typing import Any
 from pbem.errors import SenderError, StateError, UnknownError
 from pbem.files import read_limited, write_atomic
 from pbem.host.private import PRIVATE_DIR
+from pbem.host.index import settled
 from pbem.host.settings import SETTINGS_NAME, Settings, load_settings, normal_address, save_settings
 from pbem.i18n import Msg
 from pbem.log.clock import now, seconds
@@ -180,3 +181,4 @@ def _make(path: Path, wish: Wish) -> None:
     else:
         settings.watchers.pop(wish.address, None)
     save_settings(path, settings)
+    settled(path)  # the host's index: the seats still open, the addresses

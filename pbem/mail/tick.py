@@ -19,6 +19,7 @@ queueing its notice queues it next time.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from pbem.errors import PbemError
 from pbem.files import write_atomic
 from pbem.host.games import game_dir, load_game, timeout
 from pbem.host.head import Head, head_of
+from pbem.host.index import Index, open_index, wake_at
 from pbem.host.private import seat_view
 from pbem.host.settings import load_settings
 from pbem.i18n import Msg, translator
@@ -70,43 +72,73 @@ def _note(path: Path, item: str) -> None:
 
 
 def tick(games: Path, from_address: str | None = None) -> Tick:
-    """One pass over every game (one game's trouble stops no other game's deadlines)."""
+    """One pass over the games whose reminder or deadline has come, as the host's index
+    (:mod:`pbem.host.index`) says, or over every game where no index can be kept (one game's
+    trouble stops no other game's deadlines)."""
     result = Tick()
     if not games.is_dir():
         return result
-    host: MailHost | None = None
-    for child in sorted(games.iterdir()):
-        if not (child / LOG_NAME).is_file():
-            continue
-        try:
-            head = _head(child)
-            if head is not None and not head.deadline:
-                continue
-            if head is not None and not (head.due is not None and now() >= head.due[1]):
-                emails = load_settings(child).emails
-                if emails and host is None:  # as below: a bad From is said at once
-                    host = MailHost(games, lambda _m: None, host_address(games, from_address))
-                if not emails or not _owes(child, head):
-                    continue
-            game = load_game(child)
-            if game.deadline is None:
-                continue
-            found = due(game)
-            if found is not None and now() >= found[1]:
-                applied = timeout(games, game.game_id)
-                if applied is not None:
-                    result.timeouts += 1
-                    result.lines.append(f"{game.game_id}: timeout recorded as entry {applied.entries[0].seq} "
-                                        f"({found[0]}'s deadline {found[1]} passed; R8.2)")
-                    game = applied.game
-            if load_settings(child).emails:
-                if host is None:
-                    host = MailHost(games, lambda _m: None, host_address(games, from_address))
-                result.queued += _mail(host, child, game, result.lines)
-        except PbemError as err:
-            result.lines.append(f"{child.name}: {err}")
-            _log.warning("tick: %s: %s", child.name, err)
+    index = open_index(games)
+    try:
+        if index is not None:
+            index.sync()
+            folders = [games / game_id for game_id in index.due(now())]
+        else:
+            folders = [child for child in sorted(games.iterdir()) if (child / LOG_NAME).is_file()]
+        host: MailHost | None = None
+        for child in folders:
+            try:
+                host = _tick_game(games, child, from_address, host, result)
+            except PbemError as err:
+                result.lines.append(f"{child.name}: {err}")
+                _log.warning("tick: %s: %s", child.name, err)
+            if index is not None:
+                _rewake(index, child)
+    finally:
+        if index is not None:
+            index.db.close()
     return result
+
+
+def _tick_game(games: Path, child: Path, from_address: str | None, host: MailHost | None,
+               result: Tick) -> MailHost | None:
+    """One game's deadline and mail: what :func:`tick` does for it; the mail host, once made."""
+    head = _head(child)
+    if head is not None and not head.deadline:
+        return host
+    if head is not None and not (head.due is not None and now() >= head.due[1]):
+        emails = load_settings(child).emails
+        if emails and host is None:  # as below: a bad From is said at once
+            host = MailHost(games, lambda _m: None, host_address(games, from_address))
+        if not emails or not _owes(child, head):
+            return host
+    game = load_game(child)
+    if game.deadline is None:
+        return host
+    found = due(game)
+    if found is not None and now() >= found[1]:
+        applied = timeout(games, game.game_id)
+        if applied is not None:
+            result.timeouts += 1
+            result.lines.append(f"{game.game_id}: timeout recorded as entry {applied.entries[0].seq} "
+                                f"({found[0]}'s deadline {found[1]} passed; R8.2)")
+            game = applied.game
+    if load_settings(child).emails:
+        if host is None:
+            host = MailHost(games, lambda _m: None, host_address(games, from_address))
+        result.queued += _mail(host, child, game, result.lines)
+    return host
+
+
+def _rewake(index: Index, child: Path) -> None:
+    """The game's next look by `pbem tick`, now that the notices it recorded are known (under its lock)."""
+    with contextlib.suppress(PbemError, OSError), locked(child, timeout=0.0):
+        head = _head(child)
+        try:
+            emails = bool(load_settings(child).emails)
+        except PbemError:
+            emails = True
+        index.settle(child, wake_at(head, emails, frozenset(notices_sent(child))))
 
 
 def _head(path: Path) -> Head | None:
