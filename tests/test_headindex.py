@@ -33,8 +33,8 @@ def _without_index(games: Path, tmp_path: Path) -> list[str]:
     bare = tmp_path / "bare"
     shutil.rmtree(bare, ignore_errors=True)
     shutil.copytree(games, bare)
-    for index in bare.glob(f"*/{head.HEAD_NAME}"):
-        index.unlink()
+    for cached in bare.glob(f"*/{head.HEAD_NAME}"):
+        cached.unlink()
     return [line.replace("bare", "games") for line in list_lines(bare)]
 
 

@@ -114,7 +114,8 @@ def _head(
     fields: dict[str, Any] = {
         "size": len(data), "sha256": digest, "line": head.line,
         "deadline": head.deadline, "due": head.due, "remind": head.remind, "turn_since": head.turn_since,
-        "timeouts": list(head.timeouts), "waiting": list(head.waiting), "key": list(key), "since": since, "since_at": since_at,
+        "timeouts": list(head.timeouts), "waiting": list(head.waiting), "key": list(key), "since": since,
+        "since_at": since_at,
     }
     if write:
         write_sealed(folder, HEAD_NAME, json.dumps(fields).encode())

@@ -61,7 +61,7 @@ CREATE INDEX IF NOT EXISTS games_open ON games (open_free) WHERE open_free > 0;
 class Row:
     """One game's row: what `list` and `tick` read of it."""
 
-    __slots__ = ("game_id", "line", "wake", "open_free", "size", "mtime", "sha256")
+    __slots__ = ("game_id", "line", "mtime", "open_free", "sha256", "size", "wake")
 
     def __init__(self, game_id: str, line: str, wake: str | None, open_free: int, size: int, mtime: int,
                  sha256: str) -> None:
@@ -115,6 +115,7 @@ class Index:
     def __init__(self, games: Path, db: sqlite3.Connection) -> None:
         self.games, self.db = games, db
         self.mark = code_mark().hex()
+        self.damaged = False  # the file could not be read, and was made anew
 
     # --- reading ------------------------------------------------------------------------
 
@@ -135,7 +136,7 @@ class Index:
 
     # --- writing ------------------------------------------------------------------------
 
-    def put(self, folder: Path, wake: str | None | bool = True, replace: bool = True) -> None:
+    def put(self, folder: Path, wake: str | bool | None = True, replace: bool = True) -> None:
         """The row of the game in ``folder``, made from its log and host.yaml now (the caller
         holds the game's lock when ``replace``; without it, a row is only added, never
         replaced).  ``wake``: as :func:`wake_at` says it, or True: from the log alone."""
@@ -147,7 +148,7 @@ class Index:
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
         self.db.execute(f"{verb} INTO games VALUES ({', '.join('?' * 13)})", row)
 
-    def settle(self, folder: Path, wake: str | None | bool = True) -> None:
+    def settle(self, folder: Path, wake: str | bool | None = True) -> None:
         """The row of the game in ``folder`` made again and its mark cleared (the caller holds its lock)."""
         with self.db:
             self.put(folder, wake)
@@ -218,7 +219,7 @@ class Index:
     def check(self) -> list[str]:
         """Every row compared with its log, byte for byte (SHA-256), and its folder: each
         difference said and mended.  What `pbem list --check` prints."""
-        said: list[str] = []
+        said = ["the index could not be read (damaged); made again from the logs"] if self.damaged else []
         self.sync()
         rows = {r.game_id: r for r in self.rows()}
         names = game_names(self.games)
@@ -250,7 +251,7 @@ def game_names(games: Path) -> list[str]:
         return sorted(e.name for e in found if e.is_dir() and os.path.isfile(os.path.join(e.path, LOG_NAME)))
 
 
-def row_of(folder: Path, wake: str | None | bool = True) -> tuple[Any, ...] | None:
+def row_of(folder: Path, wake: str | bool | None = True) -> tuple[Any, ...] | None:
     """A game's row, from its log (through its head) and host.yaml; None when it has no log."""
     log = folder / LOG_NAME
     try:
@@ -264,8 +265,8 @@ def row_of(folder: Path, wake: str | None | bool = True) -> tuple[Any, ...] | No
     except PbemError as err:
         head, line = None, f"{folder.name}: does not verify: {err.message} ({err.rule})"
     emails, free = _seats(folder)
-    if wake is True:
-        wake = wake_at(head, emails)
+    if wake is True:  # as if every seat had an address: host.yaml may gain one before tick looks again
+        wake = wake_at(head, True)
     fields = None if head is None else json.dumps(
         {"due": head.due, "remind": head.remind, "turn_since": head.turn_since, "timeouts": list(head.timeouts)})
     return (folder.name, head.size if head else st.st_size, st.st_mtime_ns, head.sha256 if head else "",
@@ -310,6 +311,7 @@ def open_index(games: Path, create: bool = True) -> Index | None:
     if not create and not where.is_dir():
         return None
     path = where / DB_NAME
+    damaged = False
     for _attempt in range(2):
         try:
             where.mkdir(mode=0o700, exist_ok=True)
@@ -321,11 +323,14 @@ def open_index(games: Path, create: bool = True) -> Index | None:
                 db.executescript(_SCHEMA)
                 db.isolation_level = "DEFERRED"
                 os.chmod(path, 0o600)
-                return Index(games, db)
+                index = Index(games, db)
+                index.damaged = damaged
+                return index
             except sqlite3.DatabaseError:
                 db.close()
                 raise
         except sqlite3.DatabaseError:  # damaged: it is only an index; made again from the logs
+            damaged = True
             for name in (DB_NAME, DB_NAME + "-journal"):
                 with contextlib.suppress(OSError):
                     (where / name).unlink()

@@ -25,8 +25,8 @@ from typing import Any
 
 from pbem.errors import SenderError, StateError, UnknownError
 from pbem.files import read_limited, write_atomic
-from pbem.host.private import PRIVATE_DIR
 from pbem.host.index import settled
+from pbem.host.private import PRIVATE_DIR
 from pbem.host.settings import SETTINGS_NAME, Settings, load_settings, normal_address, save_settings
 from pbem.i18n import Msg
 from pbem.log.clock import now, seconds
