@@ -51,11 +51,15 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL, sha256 TEXT NOT NULL,
     line TEXT NOT NULL, status TEXT NOT NULL, waiting TEXT NOT NULL, since_at TEXT NOT NULL,
-    deadline INTEGER NOT NULL, head TEXT, wake TEXT, open_free INTEGER NOT NULL, emails INTEGER NOT NULL
+    deadline INTEGER NOT NULL, head TEXT, wake TEXT, open_free INTEGER NOT NULL, emails INTEGER NOT NULL,
+    readers INTEGER NOT NULL, version INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_wake ON games (wake) WHERE wake IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_open ON games (open_free) WHERE open_free > 0;
+CREATE INDEX IF NOT EXISTS games_readers ON games (readers) WHERE readers > 0;
+CREATE INDEX IF NOT EXISTS games_version ON games (version);
 """
+_ROW = f"VALUES ({', '.join('?' * 14)}, (SELECT coalesce(max(version), 0) + 1 FROM games))"
 
 
 class Row:
@@ -146,7 +150,7 @@ class Index:
             self.db.execute("DELETE FROM games WHERE id = ?", (folder.name,))
             return
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
-        self.db.execute(f"{verb} INTO games VALUES ({', '.join('?' * 13)})", row)
+        self.db.execute(f"{verb} INTO games {_ROW}", row)
 
     def settle(self, folder: Path, wake: str | bool | None = True) -> None:
         """The row of the game in ``folder`` made again and its mark cleared (the caller holds its lock)."""
@@ -160,11 +164,13 @@ class Index:
         with ``stat_logs`` (`pbem list`), every game whose log's size or mtime differs."""
         meta = dict(self.db.execute("SELECT key, value FROM meta"))
         if meta.get("code") != self.mark:
+            with self.db:  # the rows of other code, perhaps of another shape: made again, every one
+                self.db.execute("DROP TABLE games")
+                self.db.execute("DELETE FROM meta")
+            self.db.executescript(_SCHEMA)
             with self.db:
-                self.db.execute("DELETE FROM games")
-                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('code', ?)", (self.mark,))
-                self.db.execute("DELETE FROM meta WHERE key = 'folder'")
-            meta.pop("folder", None)
+                self.db.execute("INSERT INTO meta VALUES ('code', ?)", (self.mark,))
+            meta = {}
         folder_mtime = str(os.stat(self.games).st_mtime_ns)
         if meta.get("folder") != folder_mtime:
             self._scan()
@@ -264,25 +270,27 @@ def row_of(folder: Path, wake: str | bool | None = True) -> tuple[Any, ...] | No
         line = head.line
     except PbemError as err:
         head, line = None, f"{folder.name}: does not verify: {err.message} ({err.rule})"
-    emails, free = _seats(folder)
+    emails, free, readers = _seats(folder)
     if wake is True:  # as if every seat had an address: host.yaml may gain one before tick looks again
         wake = wake_at(head, True)
     fields = None if head is None else json.dumps(
         {"due": head.due, "remind": head.remind, "turn_since": head.turn_since, "timeouts": list(head.timeouts)})
     return (folder.name, head.size if head else st.st_size, st.st_mtime_ns, head.sha256 if head else "",
             line, head.status if head else "", ",".join(head.waiting) if head else "", head.since_at if head else "",
-            int(bool(head and head.deadline)), fields, wake, free, int(emails))
+            int(bool(head and head.deadline)), fields, wake, free, int(emails), readers)
 
 
-def _seats(folder: Path) -> tuple[bool, int]:
-    """Whether the game has players' addresses, and its open seats still free (host.yaml)."""
+def _seats(folder: Path) -> tuple[bool, int, int]:
+    """Whether the game has players' addresses, its open seats still free, and its readers of a
+    daily summary (digest seats and observers), from host.yaml."""
     if not (folder / SETTINGS_NAME).is_file():
-        return False, 0
+        return False, 0, 0
     try:
         settings = load_settings(folder)
-    except PbemError:  # settings the host must mend: tick looks at such a game, and says so
-        return True, 0
-    return bool(settings.emails), len(settings.waiting())
+    except PbemError:  # settings the host must mend: tick and the mail passes look at it, and say so
+        return True, 0, 1
+    digest = sum(1 for seat in settings.emails if settings.mail_mode(seat) == "digest")
+    return bool(settings.emails), len(settings.waiting()), digest + len(settings.watchers)
 
 
 @contextlib.contextmanager
@@ -376,6 +384,18 @@ def listed(games: Path) -> tuple[list[str], list[str]] | None:
         index.db.close()
 
 
+def open_folders(games: Path) -> list[Path] | None:
+    """The games with a seat open to strangers, as the index says (None: no index kept here)."""
+    index = open_index(games, create=False) if games.is_dir() else None
+    if index is None:
+        return None
+    try:
+        index.sync()
+        return [games / game_id for game_id in index.open_games()]
+    finally:
+        index.db.close()
+
+
 def checked_index(games: Path) -> tuple[int, list[str]] | None:
     """`pbem list --check`: the games, and each difference between the index and the logs, mended."""
     index = open_index(games) if games.is_dir() else None
@@ -384,5 +404,43 @@ def checked_index(games: Path) -> tuple[int, list[str]] | None:
     try:
         said = index.check()
         return index.count(), said
+    finally:
+        index.db.close()
+
+
+class Changes:
+    """The games a mail pass must look at: ``folders``, the ones changed since it last looked;
+    ``readers``, the ones with readers of a daily summary (due by the clock); the pass adds to
+    ``trouble`` the games it could not finish, so that the next pass looks at them again."""
+
+    def __init__(self, folders: list[Path], readers: list[Path]) -> None:
+        self.folders, self.readers = folders, readers
+        self.trouble: set[str] = set()
+
+
+@contextlib.contextmanager
+def changes(games: Path, consumer: str) -> Iterator[Changes | None]:
+    """The games changed since ``consumer``'s last pass (every game the first time, or once the
+    index is made again); its mark moved on only when the pass ends without an error.  None
+    when no index is kept here: the pass looks at every game."""
+    index = open_index(games) if games.is_dir() else None
+    if index is None:
+        yield None
+        return
+    try:
+        index.sync()
+        key = f"seen:{consumer}"
+        found = index.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        since = int(found[0]) if found else -1
+        upto = int(index.db.execute("SELECT coalesce(max(version), 0) FROM games").fetchone()[0])
+        changed = index.db.execute("SELECT id FROM games WHERE version > ? ORDER BY id", (since,))
+        readers = index.db.execute("SELECT id FROM games WHERE readers > 0 ORDER BY id")
+        pass_ = Changes([games / r[0] for r in changed], [games / r[0] for r in readers])
+        yield pass_
+        with index.db:
+            for game_id in sorted(pass_.trouble):  # looked at again by the next pass
+                index.db.execute("UPDATE games SET version = (SELECT max(version) + 1 FROM games) WHERE id = ?",
+                                 (game_id,))
+            index.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, str(upto)))
     finally:
         index.db.close()
