@@ -25,12 +25,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
+from pbem.files import write_atomic
 from pbem.host.caches import code_mark
 from pbem.host.head import Head, head_of
 from pbem.host.settings import SETTINGS_NAME, load_settings
@@ -168,8 +170,8 @@ class Index:
                 self.db.execute("DROP TABLE games")
                 self.db.execute("DELETE FROM meta")
             self.db.executescript(_SCHEMA)
-            with self.db:
-                self.db.execute("INSERT INTO meta VALUES ('code', ?)", (self.mark,))
+            with self.db:  # ``made``: this set of rows, whose versions a mail pass's mark counts in
+                self.db.execute("INSERT INTO meta VALUES ('code', ?), ('made', ?)", (self.mark, secrets.token_hex(8)))
             meta = {}
         folder_mtime = str(os.stat(self.games).st_mtime_ns)
         if meta.get("folder") != folder_mtime:
@@ -419,28 +421,34 @@ class Changes:
 
 
 @contextlib.contextmanager
-def changes(games: Path, consumer: str) -> Iterator[Changes | None]:
-    """The games changed since ``consumer``'s last pass (every game the first time, or once the
-    index is made again); its mark moved on only when the pass ends without an error.  None
-    when no index is kept here: the pass looks at every game."""
+def changes(games: Path, seen: Path) -> Iterator[Changes | None]:
+    """The games changed since the last pass whose mark the file ``seen`` keeps (the mail host's
+    own bookkeeping: every game the first time, or once the index is made again); the mark is
+    moved on only when the pass ends without an error.  None when no index is kept here: the
+    pass looks at every game."""
     index = open_index(games) if games.is_dir() else None
     if index is None:
         yield None
         return
     try:
         index.sync()
-        key = f"seen:{consumer}"
-        found = index.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        since = int(found[0]) if found else -1
+        made = dict(index.db.execute("SELECT key, value FROM meta")).get("made", "")
+        try:
+            mark, since = seen.read_text("ascii").split()
+            since_version = int(since) if mark == made else -1
+        except (OSError, ValueError):
+            since_version = -1
         upto = int(index.db.execute("SELECT coalesce(max(version), 0) FROM games").fetchone()[0])
-        changed = index.db.execute("SELECT id FROM games WHERE version > ? ORDER BY id", (since,))
+        changed = index.db.execute("SELECT id FROM games WHERE version > ? ORDER BY id", (since_version,))
         readers = index.db.execute("SELECT id FROM games WHERE readers > 0 ORDER BY id")
         pass_ = Changes([games / r[0] for r in changed], [games / r[0] for r in readers])
         yield pass_
-        with index.db:
-            for game_id in sorted(pass_.trouble):  # looked at again by the next pass
-                index.db.execute("UPDATE games SET version = (SELECT max(version) + 1 FROM games) WHERE id = ?",
-                                 (game_id,))
-            index.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, str(upto)))
+        if pass_.trouble:
+            with index.db:
+                for game_id in sorted(pass_.trouble):  # looked at again by the next pass
+                    index.db.execute("UPDATE games SET version = (SELECT max(version) + 1 FROM games) WHERE id = ?",
+                                     (game_id,))
+        if upto != since_version:
+            write_atomic(seen, f"{made} {upto}\n".encode(), sync=False)
     finally:
         index.db.close()

@@ -91,6 +91,9 @@ class Processed:
         return self.outcome is Outcome.QUARANTINED
 
 
+SEEN_MAIL = "index-seen-mail"  # in the queue's folder: the host's index's version its mail passes have seen
+
+
 class MailHost(Admission):
     """One run over an inbox, the Maildir transport of the one admission path
     (:class:`pbem.mail.admission.Admission`): each message is applied (or refused, or
@@ -244,7 +247,8 @@ class MailHost(Admission):
     def invite(self) -> None:
         """Invitations not yet sent, each round once, and the last mail of every game whose
         secret is revealed (:mod:`pbem.mail.final`), spooled like every reply."""
-        with changes(self.games, "mail") as found:  # the games changed since the last pass, by the host's index
+        # the games changed since the last pass, as the host's index says
+        with changes(self.games, self.queue.path / SEEN_MAIL) as found:
             folders = None if found is None else found.folders
             trouble = None if found is None else found.trouble
             invite(self.games, self.queue, self.from_address, folders, trouble)

@@ -31,6 +31,7 @@ from pbem.mail.tick import tick
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
 
+SEEN_ENDS = "index-seen-ends"  # in the queue's folder: the host's index's version the ends' pass has seen
 PIPE_INBOX = "+mail-in"  # in the games folder: the Maildir that --stdin's messages go through
 
 
@@ -194,7 +195,7 @@ def _process(
             done = [] if inbox is None else host.run(inbox)
         if not flush_only:  # R8: deadlines, reminders and timeouts, through the same queue
             tick(games, address)
-            with changes(games, "ends") as found:  # a timeout may have ended a game (P6)
+            with changes(games, host.queue.path / SEEN_ENDS) as found:  # a timeout may have ended a game (P6)
                 announce_ends(games, host.queue, address, None if found is None else found.folders,
                               None if found is None else found.trouble)
         delivery = host.queue.flush(deliver, force=flush_only or retry_now)

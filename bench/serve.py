@@ -1,0 +1,116 @@
+"""`pbem serve`'s throughput: messages a second through the whole path, on one core.
+
+    python bench/serve.py [--games 50] [--moves 4] [--core 0]
+
+The games and the players' mails are bench/mail.py's (each game's opening done, every seat's
+address in host.yaml, the next moves mailed by the players in turn, the host's clock pinned so
+the entries come out the same).  A local SMTP server (aiosmtpd, on 127.0.0.1, in this process)
+takes the replies.  `pbem serve --inbox --smtp` is started on one core (``taskset``-like
+affinity), its inbox empty; once it is up, every message is put into the inbox's ``new/`` at
+once, and the clock runs until every message has left ``new/`` (admitted, logged, its replies
+spooled) and the SMTP server has taken every reply (delivered).  Printed: messages a second,
+replies a second, and the time a message took on average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mail  # noqa: E402  bench/mail.py: its games and messages
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+class Counting:
+    """An SMTP handler that counts what it is given (aiosmtpd's ``handle_DATA``)."""
+
+    def __init__(self) -> None:
+        self.count, self.last, self.bytes = 0, 0.0, 0
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+        with self.lock:
+            self.count += len(envelope.rcpt_tos)
+            self.bytes += len(envelope.content)
+            self.last = time.perf_counter()
+        return "250 OK"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def run(root: Path, core: int) -> None:
+    from aiosmtpd.controller import Controller
+
+    games, staged = mail.build(root / "pristine")
+    messages = sorted((staged / "new").iterdir())
+    inbox = root / "inbox"
+    for sub in ("new", "cur", "tmp"):
+        (inbox / sub).mkdir(parents=True)
+    handler = Counting()
+    port = free_port()
+    smtp = Controller(handler, hostname="127.0.0.1", port=port)
+    smtp.start()
+    cmd = [sys.executable, "-c", mail.RUN, str(HERE), "serve", "--inbox", str(inbox), "--smtp", f"127.0.0.1:{port}",
+           "--games", str(games), "--from", mail.HOST, "--interval", "0.05"]
+    server = subprocess.Popen(cmd, env=mail.ENV, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              preexec_fn=lambda: os.sched_setaffinity(0, {core}))
+    try:
+        time.sleep(2.0)  # up, and its first empty rounds done
+        start = time.perf_counter()
+        for message in messages:  # into new/ at once, as a mail system delivers them
+            os.replace(message, inbox / "new" / message.name)
+        while any((inbox / "new").iterdir()):
+            time.sleep(0.01)
+        admitted = time.perf_counter()
+        settled = 0.0
+        while True:  # every reply taken by the SMTP server: the count holds still for a while
+            seen = handler.count
+            time.sleep(0.5)
+            if handler.count == seen and seen:
+                settled = handler.last
+                break
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _out, err = server.communicate(timeout=60)
+        smtp.stop()
+    if server.returncode != 0:
+        raise SystemExit(f"pbem serve failed: {err.decode()[-2000:]}")
+    n = len(messages)
+    whole = settled - start
+    print(f"pbem serve on one core (cpu {core}), {n} messages ({mail.MOVES} moves a game across {mail.GAMES} games, "
+          f"4 seats each), replies by SMTP to 127.0.0.1: all admitted and logged in {admitted - start:.2f} s, "
+          f"every reply delivered in {whole:.2f} s: {n / whole:.1f} messages a second, "
+          f"{handler.count / whole:.1f} replies a second ({handler.count} replies, "
+          f"{handler.bytes / handler.count / 1024:.0f} KiB each on average)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=4)
+    parser.add_argument("--core", type=int, default=0)
+    args = parser.parse_args()
+    mail.GAMES, mail.MOVES = args.games, args.moves
+    with tempfile.TemporaryDirectory() as tmp:
+        run(Path(tmp), args.core)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
