@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import mail  # noqa: E402  bench/mail.py: its games and messages
+import mail  # bench/mail.py: its games and messages
 
 HERE = Path(__file__).resolve().parent.parent
 
@@ -40,7 +40,7 @@ class Counting:
         self.count, self.last, self.bytes = 0, 0.0, 0
         self.lock = threading.Lock()
 
-    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, _server: Any, _session: Any, envelope: Any) -> str:
         with self.lock:
             self.count += len(envelope.rcpt_tos)
             self.bytes += len(envelope.content)

@@ -124,8 +124,7 @@ def list_games(check: bool, games: Path) -> None:
     else:
         from pbem.host.settings import load_settings
 
-        for line in found[0]:
-            click.echo(line)
+        click.echo("\n".join(found[0]))
         opened = [(games / g, load_settings(games / g)) for g in found[1]]
     for path, settings in opened:  # pbem new --open: the seats strangers may still take by mail
         if not settings.waiting():

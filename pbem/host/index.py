@@ -15,9 +15,10 @@ log, and clears the mark in the same lock once the row is updated (:func:`settle
 reader first settles the games still marked (each under its lock), so a game whose writer was
 killed between the two is read again from its log, once; a row is only ever replaced whole,
 from the log, so reading it twice is harmless.  A game folder added or removed is seen by the
-games folder's own mtime; a log edited by hand is seen by `pbem list` (which stats each log,
-as it prints a line for each) and by `pbem list --check`, which compares every row with its
-log byte for byte and mends what differs.
+games folder's own mtime; a log edited by hand in place is seen by `pbem list --check`, which
+compares every row with its log byte for byte and mends what differs (and by the host's next
+write to that game): looking for it on every run would be a stat of every log, the cost the
+index is there to save.
 """
 
 from __future__ import annotations
@@ -80,18 +81,15 @@ def index_dir(games: Path) -> Path:
 
 
 def mark(folder: Path) -> None:
-    """Before the host writes the log of the game in ``folder``: its mark, synced to disk, so
-    that a crash before its row is updated leaves the game to be read again (see the module)."""
+    """Before the host writes the log of the game in ``folder``: its mark, so that a crash before
+    its row is updated leaves the game to be read again (see the module).  Not synced here: the
+    log's own write syncs its folder, which commits the file system's journal (one for the
+    whole disk on ext4 and xfs), this earlier creation with it."""
     dirty = index_dir(folder.parent) / DIRTY
     with contextlib.suppress(OSError):  # a folder the index cannot live in: the readers scan the logs
         if not dirty.is_dir():
             dirty.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.close(os.open(dirty / folder.name, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
-        fd = os.open(dirty, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def wake_at(head: Head | None, emails: bool, sent: frozenset[str] | None = None) -> str | None:
@@ -146,7 +144,9 @@ class Index:
         """The row of the game in ``folder``, made from its log and host.yaml now (the caller
         holds the game's lock when ``replace``; without it, a row is only added, never
         replaced).  ``wake``: as :func:`wake_at` says it, or True: from the log alone."""
-        row = row_of(folder, wake)
+        self.put_row(folder, row_of(folder, wake, write=replace), replace)
+
+    def put_row(self, folder: Path, row: tuple[Any, ...] | None, replace: bool = True) -> None:
         stats["made"] += 1
         if row is None:
             self.db.execute("DELETE FROM games WHERE id = ?", (folder.name,))
@@ -160,10 +160,11 @@ class Index:
             self.put(folder, wake)
         (index_dir(self.games) / DIRTY / folder.name).unlink(missing_ok=True)
 
-    def sync(self, stat_logs: bool = False) -> None:
+    def sync(self) -> None:
         """Bring the index up to date: every game again when it was made by other code, the
-        folders added or removed when the games folder changed, the games still marked dirty;
-        with ``stat_logs`` (`pbem list`), every game whose log's size or mtime differs."""
+        folders added or removed when the games folder changed, the games still marked dirty.
+        A log changed by hand, in place, is not looked for here (that is a stat of every log):
+        `pbem list --check` finds it, and so does the host's next write to that game."""
         meta = dict(self.db.execute("SELECT key, value FROM meta"))
         if meta.get("code") != self.mark:
             with self.db:  # the rows of other code, perhaps of another shape: made again, every one
@@ -179,8 +180,6 @@ class Index:
             with self.db:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('folder', ?)", (folder_mtime,))
         self._settle_dirty()
-        if stat_logs:
-            self._stat_logs()
 
     def _scan(self) -> None:
         """The game folders added since the last look get a row, the ones removed lose theirs
@@ -213,17 +212,6 @@ class Index:
                     self.settle(folder)
                 # else its writer holds it, and settles it itself once it has written
 
-    def _stat_logs(self) -> None:
-        for row in self.rows():
-            try:
-                st = os.stat(self.games / row.game_id / LOG_NAME)
-            except OSError:
-                continue  # gone since: the next look at the folder drops it
-            if (st.st_size, st.st_mtime_ns) != (row.size, row.mtime):
-                with _try_lock(self.games / row.game_id) as held:
-                    if held:
-                        self.settle(self.games / row.game_id)
-
     def check(self) -> list[str]:
         """Every row compared with its log, byte for byte (SHA-256), and its folder: each
         difference said and mended.  What `pbem list --check` prints."""
@@ -234,7 +222,7 @@ class Index:
         for name in names:
             folder = self.games / name
             with _try_lock(folder) as held:
-                want = row_of(folder, True)
+                want = row_of(folder, True, write=held)
                 got = rows.get(name)
                 if want is None:
                     continue
@@ -245,7 +233,9 @@ class Index:
                 else:
                     continue
                 if held:
-                    self.settle(folder)
+                    with self.db:
+                        self.put_row(folder, want)
+                    (index_dir(self.games) / DIRTY / name).unlink(missing_ok=True)
         for gone in sorted(set(rows) - set(names)):
             said.append(f"{gone}: in the index, but no such game in the folder; dropped")
             with self.db:
@@ -259,8 +249,9 @@ def game_names(games: Path) -> list[str]:
         return sorted(e.name for e in found if e.is_dir() and os.path.isfile(os.path.join(e.path, LOG_NAME)))
 
 
-def row_of(folder: Path, wake: str | bool | None = True) -> tuple[Any, ...] | None:
-    """A game's row, from its log (through its head) and host.yaml; None when it has no log."""
+def row_of(folder: Path, wake: str | bool | None = True, write: bool = False) -> tuple[Any, ...] | None:
+    """A game's row, from its log (through its head) and host.yaml; None when it has no log.
+    ``write``: the host, holding the game's lock, keeps the head it read (:func:`head_of`)."""
     log = folder / LOG_NAME
     try:
         st = os.stat(log)
@@ -268,7 +259,7 @@ def row_of(folder: Path, wake: str | bool | None = True) -> tuple[Any, ...] | No
         return None
     head: Head | None
     try:
-        head = head_of(folder)
+        head = head_of(folder, write=write)
         line = head.line
     except PbemError as err:
         head, line = None, f"{folder.name}: does not verify: {err.message} ({err.rule})"
@@ -330,6 +321,10 @@ def open_index(games: Path, create: bool = True) -> Index | None:
             db = sqlite3.connect(path, timeout=30.0, isolation_level=None)
             try:
                 db.execute("PRAGMA busy_timeout = 30000")
+                # a write-ahead log, synced at checkpoints only: the index is made again from the logs at
+                # will, and a row's update is one transaction with its game's mark cleared (see the module)
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = NORMAL")
                 db.executescript(_SCHEMA)
                 db.isolation_level = "DEFERRED"
                 os.chmod(path, 0o600)
@@ -341,7 +336,7 @@ def open_index(games: Path, create: bool = True) -> Index | None:
                 raise
         except sqlite3.DatabaseError:  # damaged: it is only an index; made again from the logs
             damaged = True
-            for name in (DB_NAME, DB_NAME + "-journal"):
+            for name in (DB_NAME, DB_NAME + "-wal", DB_NAME + "-shm"):
                 with contextlib.suppress(OSError):
                     (where / name).unlink()
         except OSError:
@@ -378,10 +373,10 @@ def listed(games: Path) -> tuple[list[str], list[str]] | None:
     if index is None:
         return None
     try:
-        index.sync(stat_logs=True)
-        rows = index.rows()
-        stats["listed"] += len(rows)
-        return [r.line for r in rows], [r.game_id for r in rows if r.open_free > 0]
+        index.sync()
+        lines = [r[0] for r in index.db.execute("SELECT line FROM games ORDER BY id")]
+        stats["listed"] += len(lines)
+        return lines, [r[0] for r in index.db.execute("SELECT id FROM games WHERE open_free > 0 ORDER BY id")]
     finally:
         index.db.close()
 
