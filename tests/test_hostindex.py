@@ -145,6 +145,12 @@ def test_list_check_mends_a_row_the_logs_disagree_with(tmp_path: Path) -> None:
     assert ok("list", "--games", games).splitlines() == from_logs(games)
 
 
+def test_the_index_names_the_files_as_the_host_does() -> None:
+    from pbem.host.settings import SETTINGS_NAME
+
+    assert (index.LOG_NAME, index.SETTINGS_NAME) == (LOG_NAME, SETTINGS_NAME)
+
+
 def test_a_game_folder_added_or_removed_by_hand_is_seen(tmp_path: Path) -> None:
     games = tmp_path / "games"
     new_game(games)

@@ -91,9 +91,9 @@ def history(game_id: str, lang: str, games: Path) -> None:
 
 
 def _check_index(games: Path) -> None:
-    from pbem.host import index
+    from pbem.host import gamesets
 
-    found = index.checked_index(games)
+    found = gamesets.checked_index(games)
     if found is None:
         click.echo(f"no index can be kept in {games}: pbem reads every log instead")
         return
@@ -108,11 +108,11 @@ def _check_index(games: Path) -> None:
 @games_option
 def list_games(check: bool, games: Path) -> None:
     """Every game in the games folder: its state, who is to move, and since when."""
-    from pbem.host import index
+    from pbem.host import gamesets
 
     if check:
         return _check_index(games)
-    found = index.listed(games)  # from the host's index, each game's row as its log last left it
+    found = gamesets.listed(games)  # from the host's index, each game's row as its log last left it
     if found is None or not found[0]:  # no index can be kept here, or no game: read the folder
         from pbem.host.head import list_line
         from pbem.host.lobby import open_games

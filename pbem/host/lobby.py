@@ -25,7 +25,8 @@ from typing import Any
 
 from pbem.errors import SenderError, StateError, UnknownError
 from pbem.files import read_limited, write_atomic
-from pbem.host.index import open_folders, settled
+from pbem.host.gamesets import open_folders
+from pbem.host.index import settled
 from pbem.host.private import PRIVATE_DIR
 from pbem.host.settings import SETTINGS_NAME, Settings, load_settings, normal_address, save_settings
 from pbem.i18n import Msg

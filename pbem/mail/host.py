@@ -41,7 +41,7 @@ from email.utils import formatdate, getaddresses
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError, Unwanted
-from pbem.host.index import changes
+from pbem.host.gamesets import changes
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.i18n import Msg, error_text, translator
 from pbem.mail.accept import public_text

@@ -14,7 +14,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
-from pbem.host.index import changes
+from pbem.host.gamesets import changes
 from pbem.host.lobby import open_games
 from pbem.host.private import PRIVATE_DIR
 from pbem.i18n import Msg
