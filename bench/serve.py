@@ -48,6 +48,20 @@ class Counting:
         return "250 OK"
 
 
+def settle(handler: Counting, quiet: float) -> None:
+    """Wait until the SMTP server has been given nothing for ``quiet`` seconds."""
+    while True:
+        seen = handler.count
+        time.sleep(quiet)
+        if handler.count == seen:
+            return
+
+
+def pending(queue: Path) -> bool:
+    """Does the outbox still hold a reply not handed over (``NN.eml``, not ``.sent``)?"""
+    return queue.is_dir() and any(p.name.endswith(".eml") for p in queue.glob("*/*.eml"))
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -71,20 +85,17 @@ def run(root: Path, core: int) -> None:
     server = subprocess.Popen(cmd, env=mail.ENV, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               preexec_fn=lambda: os.sched_setaffinity(0, {core}))
     try:
-        time.sleep(2.0)  # up, and its first empty rounds done
-        start = time.perf_counter()
+        settle(handler, 2.0)  # up, its first rounds done and the games' invitations delivered
+        before, start = handler.count, time.perf_counter()
         for message in messages:  # into new/ at once, as a mail system delivers them
             os.replace(message, inbox / "new" / message.name)
         while any((inbox / "new").iterdir()):
             time.sleep(0.01)
         admitted = time.perf_counter()
-        settled = 0.0
-        while True:  # every reply taken by the SMTP server: the count holds still for a while
-            seen = handler.count
-            time.sleep(0.5)
-            if handler.count == seen and seen:
-                settled = handler.last
-                break
+        while pending(games / "+mail-queue"):  # every reply spooled is handed to the SMTP server
+            time.sleep(0.01)
+        settle(handler, 1.0)
+        delivered = handler.last
     finally:
         server.send_signal(signal.SIGTERM)
         _out, err = server.communicate(timeout=60)
@@ -92,12 +103,13 @@ def run(root: Path, core: int) -> None:
     if server.returncode != 0:
         raise SystemExit(f"pbem serve failed: {err.decode()[-2000:]}")
     n = len(messages)
-    whole = settled - start
+    whole = delivered - start
+    replies = handler.count - before
     print(f"pbem serve on one core (cpu {core}), {n} messages ({mail.MOVES} moves a game across {mail.GAMES} games, "
           f"4 seats each), replies by SMTP to 127.0.0.1: all admitted and logged in {admitted - start:.2f} s, "
           f"every reply delivered in {whole:.2f} s: {n / whole:.1f} messages a second, "
-          f"{handler.count / whole:.1f} replies a second ({handler.count} replies, "
-          f"{handler.bytes / handler.count / 1024:.0f} KiB each on average)")
+          f"{replies / whole:.1f} replies a second ({replies} replies, {handler.bytes / handler.count / 1024:.0f} KiB "
+          f"each on average; load average {os.getloadavg()[0]:.1f})")
 
 
 def main() -> None:
