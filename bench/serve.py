@@ -8,8 +8,9 @@ the entries come out the same).  A local SMTP server (aiosmtpd, on 127.0.0.1, in
 takes the replies.  `pbem serve --inbox --smtp` is started on one core (``taskset``-like
 affinity), its inbox empty; once it is up, every message is put into the inbox's ``new/`` at
 once, and the clock runs until every message has left ``new/`` (admitted, logged, its replies
-spooled) and the SMTP server has taken every reply (delivered).  Printed: messages a second,
-replies a second, and the time a message took on average.
+spooled) and the SMTP server has taken every reply (delivered).  Printed: messages and replies
+a second of the wall clock, and a second of the server process's own CPU time (its capacity on
+a core of its own, whatever else the machine runs meanwhile).
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ def pending(queue: Path) -> bool:
     return queue.is_dir() and any(p.name.endswith(".eml") for p in queue.glob("*/*.eml"))
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far (Linux: /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -86,7 +93,7 @@ def run(root: Path, core: int) -> None:
                               preexec_fn=lambda: os.sched_setaffinity(0, {core}))
     try:
         settle(handler, 2.0)  # up, its first rounds done and the games' invitations delivered
-        before, start = handler.count, time.perf_counter()
+        before, start, cpu = handler.count, time.perf_counter(), cpu_seconds(server.pid)
         for message in messages:  # into new/ at once, as a mail system delivers them
             os.replace(message, inbox / "new" / message.name)
         while any((inbox / "new").iterdir()):
@@ -95,7 +102,7 @@ def run(root: Path, core: int) -> None:
         while pending(games / "+mail-queue"):  # every reply spooled is handed to the SMTP server
             time.sleep(0.01)
         settle(handler, 1.0)
-        delivered = handler.last
+        delivered, cpu = handler.last, cpu_seconds(server.pid) - cpu
     finally:
         server.send_signal(signal.SIGTERM)
         _out, err = server.communicate(timeout=60)
@@ -107,7 +114,8 @@ def run(root: Path, core: int) -> None:
     replies = handler.count - before
     print(f"pbem serve on one core (cpu {core}), {n} messages ({mail.MOVES} moves a game across {mail.GAMES} games, "
           f"4 seats each), replies by SMTP to 127.0.0.1: all admitted and logged in {admitted - start:.2f} s, "
-          f"every reply delivered in {whole:.2f} s: {n / whole:.1f} messages a second, "
+          f"every reply delivered in {whole:.2f} s: {n / whole:.1f} messages a second; the server's own CPU time "
+          f"{cpu:.1f} s: {n / cpu:.1f} messages, {replies / cpu:.1f} replies a CPU second; "
           f"{replies / whole:.1f} replies a second ({replies} replies, {handler.bytes / handler.count / 1024:.0f} KiB "
           f"each on average; load average {os.getloadavg()[0]:.1f})")
 
