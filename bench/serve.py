@@ -64,9 +64,10 @@ def pending(queue: Path) -> bool:
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU time (user and system) process ``pid`` has used so far (Linux: /proc/PID/stat)."""
+    """The CPU time (user and system) process ``pid`` and its waited-for children have used so
+    far (Linux: /proc/PID/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:

@@ -25,7 +25,7 @@ def listed(games: Path) -> tuple[list[str], list[str]] | None:
         index.sync()
         lines = [r[0] for r in index.db.execute("SELECT line FROM games ORDER BY id")]
         stats["listed"] += len(lines)
-        return lines, [r[0] for r in index.db.execute("SELECT id FROM games WHERE open_free > 0 ORDER BY id")]
+        return lines, index.open_games()
     finally:
         index.db.close()
 
@@ -83,9 +83,10 @@ def changes(games: Path, seen: Path) -> Iterator[Changes | None]:
         except (OSError, ValueError):
             since_version = -1
         upto = int(index.db.execute("SELECT coalesce(max(version), 0) FROM games").fetchone()[0])
-        changed = index.db.execute("SELECT id FROM games WHERE version > ? ORDER BY id", (since_version,))
-        readers = index.db.execute("SELECT id FROM games WHERE readers > 0 ORDER BY id")
-        pass_ = Changes([games / r[0] for r in changed], [games / r[0] for r in readers])
+        # sorted here, not by ORDER BY id, which would walk every row instead of the indexes
+        changed = sorted(r[0] for r in index.db.execute("SELECT id FROM games WHERE version > ?", (since_version,)))
+        readers = sorted(r[0] for r in index.db.execute("SELECT id FROM games WHERE readers > 0"))
+        pass_ = Changes([games / g for g in changed], [games / g for g in readers])
         yield pass_
         if pass_.trouble:
             with index.db:
