@@ -11,7 +11,9 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from clitools import ok
 from deadlinetools import PLAYERS, T0, at, new_game
 
@@ -160,3 +162,31 @@ def test_a_game_folder_added_or_removed_by_hand_is_seen(tmp_path: Path) -> None:
     shutil.copytree(tmp_path / "spare", games / "g")
     os.utime(games, ns=(1, 1))  # however the folder's clock reads: it changed, so it is looked at
     assert ok("list", "--games", games).splitlines() == from_logs(games)
+
+
+def test_p4_a_mail_round_invites_from_the_games_that_changed_alone(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from lobbytools import Host
+
+    from pbem.mail import invite
+
+    looked: list[str] = []
+    real = invite._invite_game
+
+    def counted(child: Path, *args: Any) -> None:
+        looked.append(child.name)
+        real(child, *args)
+
+    monkeypatch.setattr(invite, "_invite_game", counted)
+    host = Host(tmp_path)
+    for n in range(4):
+        ok("new", f"g{n}", "--players", "red,blue", "--email", "red=ann@one.example", "--email",
+           "blue=bo@two.example", "--games", host.games)
+    _out, got = host.run()
+    assert sorted(looked) == ["g0", "g1", "g2", "g3"] and len(got) == 8  # each game's first invitations
+    looked.clear()
+    host.run()
+    assert looked == []  # nothing changed: no game looked at
+    ok("new", "g9", "--players", "red,blue", "--email", "red=cy@three.example", "--games", host.games)
+    host.run()
+    assert looked == ["g9"]  # the new game alone
