@@ -17,11 +17,12 @@ import pytest
 from mailtools import replies
 
 from pbem.host.create import NewGame, create
-from pbem.host.settings import RevealWhen
 from pbem.host.games import apply_move, load_game
+from pbem.host.settings import RevealWhen
 from pbem.log.clock import at_of, pinned, seconds
 from pbem.log.moves import after_of, parse_move
 from pbem.log.yamlio import dump_yaml
+from pbem.mail import deadlinemail
 from pbem.mail.final import FINAL_NAME
 from pbem.mail.outbox import QUEUE_NAME, Queue
 from pbem.mail.run import process
@@ -94,7 +95,7 @@ def test_a_game_made_again_under_an_old_id_gets_all_its_mail(tmp_path: Path) -> 
     assert any("reminder queued for red" in line for line in again_lines), again_lines
 
 
-def test_tick_says_queued_only_for_mail_it_queues(tmp_path: Path) -> None:
+def test_tick_says_queued_only_for_mail_it_queues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reminder's batch spooled already (a run stopped before noting it): tick says so,
     and counts no mail."""
     games = tmp_path / "games"
@@ -103,10 +104,16 @@ def test_tick_says_queued_only_for_mail_it_queues(tmp_path: Path) -> None:
         create(games, NewGame("g", ("red", "blue"), first="red", emails=dict(EMAILS), deadline=24 * HOUR,
                               reminder=8 * HOUR))
         open_game(games, "g")
+
+    def stopped(_path: Path, _item: str) -> None:
+        raise KeyboardInterrupt  # the run stopped between spooling the reminder and noting it
+
     with pinned(at_of(t0 + 17 * HOUR)):
-        done = tick(games, HOST)
-        assert done.queued == 1 and any("reminder queued for red" in line for line in done.lines), done.lines
-        (games / "g" / "mail-notices.txt").unlink()  # as if the run had stopped before noting it
+        with monkeypatch.context() as patch:
+            patch.setattr(deadlinemail, "note", stopped)
+            with pytest.raises(KeyboardInterrupt):
+                tick(games, HOST)
+        assert not (games / "g" / "mail-notices.txt").exists()
         again = tick(games, HOST)
     assert again.queued == 0 and not any("queued for" in line for line in again.lines), again.lines
     assert any("the reminder for red was queued before" in line for line in again.lines), again.lines

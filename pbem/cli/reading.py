@@ -90,18 +90,45 @@ def history(game_id: str, lang: str, games: Path) -> None:
         click.echo(line)
 
 
-@main.command(name="list")
-@games_option
-def list_games(games: Path) -> None:
-    """Every game in the games folder: its state, who is to move, and since when."""
-    from pbem.host.head import list_line
-    from pbem.views.timeline import list_lines
+def _check_index(games: Path) -> None:
+    from pbem.host import gamesets
 
-    for line in list_lines(games, list_line):  # each game's line from its head index while its log is unchanged
+    found = gamesets.checked_index(games)
+    if found is None:
+        click.echo(f"no index can be kept in {games}: pbem reads every log instead")
+        return
+    for line in found[1]:
         click.echo(line)
-    from pbem.host.lobby import open_games
+    click.echo(f"index checked against the logs: {found[0]} game(s), {len(found[1])} difference(s) mended")
 
-    for path, settings in open_games(games):  # pbem new --open: the seats strangers may still take by mail
+
+@main.command(name="list")
+@click.option("--check", is_flag=True, help="Compare the host's index of its games with every log, byte for "
+              "byte, and mend what differs (the logs are the truth); say each difference.")
+@games_option
+def list_games(check: bool, games: Path) -> None:
+    """Every game in the games folder: its state, who is to move, and since when."""
+    from pbem.host import gamesets
+
+    if check:
+        return _check_index(games)
+    found = gamesets.listed(games)  # from the host's index, each game's row as its log last left it
+    if found is None or not found[0]:  # no index can be kept here, or no game: read the folder
+        from pbem.host.head import list_line
+        from pbem.host.lobby import open_games
+        from pbem.views.timeline import list_lines
+
+        for line in list_lines(games, list_line):  # each game's line from its head index while its log is unchanged
+            click.echo(line)
+        opened = open_games(games)
+    else:
+        from pbem.host.settings import load_settings
+
+        click.echo("\n".join(found[0]))
+        opened = [(games / g, load_settings(games / g)) for g in found[1]]
+    for path, settings in opened:  # pbem new --open: the seats strangers may still take by mail
+        if not settings.waiting():
+            continue
         click.echo(f"{path.name}: waiting for players, {len(settings.waiting())} open seat(s) "
                    f"({', '.join(settings.waiting())}); a mail 'join {path.name}' takes one")
     if (games / "+mail-queue").is_dir():  # a mail host: the seats awaited with no mail in flight for their turn

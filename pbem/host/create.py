@@ -22,6 +22,7 @@ from pbem.fair import protocol
 from pbem.fair.keys import public_text
 from pbem.files import write_atomic
 from pbem.host.head import head_of
+from pbem.host.index import settled
 from pbem.host.sealer import Sealer, sealer_for
 from pbem.host.secret import SECRET_NAME
 from pbem.host.settings import (
@@ -38,7 +39,7 @@ from pbem.host.settings import (
 from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import BOT_LEVELS, Keys
-from pbem.log.logfile import LOG_NAME, append, link
+from pbem.log.logfile import LOG_NAME, append, link, locked
 from pbem.log.records import Create, Draft, Edition, Made, Options
 from pbem.log.yamlio import dump_yaml
 from pbem.rules.data import Board, Catalogue
@@ -100,6 +101,8 @@ def create(games: Path, spec: NewGame) -> Path:
     # --- end P8 ---
     entry = _first_entry(spec, secret, made, bots)
     _write_game(games, spec.game_id, {"secret": secret.hex(), "made": made.value}, entry, settings, sealer)
+    with locked(path):
+        settled(path, new=True)  # the host's index of its games: the new game's row
     return path
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from pbem.errors import SignatureError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.host.head import refresh
+from pbem.host.index import settled
 from pbem.host.replaycache import CachedGame, cached_game
 from pbem.host.secret import secret_for
 from pbem.host.settings import check_address, load_settings, save_settings
@@ -88,6 +89,7 @@ def _recorded(path: Path, read: CachedGame, applied: Applied) -> Applied:
     """An input recorded on ``read``: now, and only now, the game as read is kept for the next reader."""
     read.keep(path)
     refresh(path, read)  # the head index of list and tick, from the new entries alone
+    settled(path)  # the host's index of its games: this game's row, and its dirty mark cleared
     return applied
 
 

@@ -33,7 +33,7 @@ from pbem.record import Record
 from pbem.referee.deadlines import due, remind_at
 from pbem.referee.replay import apply_entry
 from pbem.referee.signatures import log_has_signatures
-from pbem.views.timeline import Summary, checked, status, summarize
+from pbem.views.timeline import Summary, checked, status, summarize, waiting_for
 
 HEAD_NAME = "head.cache"
 HEAD_LIMIT = 64 * 1024
@@ -51,6 +51,11 @@ class Head(Record):
     remind: str | None  # when the reminder of the current turn is due
     turn_since: int  # the entry that made it the player to move's turn (reminders are per turn)
     timeouts: tuple[int, ...]  # R8.2: the timeout entries (each owes its notice)
+    status: str  # a GameStatus (`pbem list`'s words)
+    waiting: tuple[str, ...]  # the seats the game waits for
+    since_at: str  # since when it waits as it waits now
+    size: int  # the log's bytes it was made from, and their SHA-256
+    sha256: str
 
 
 def head_of(folder: Path, write: bool = False) -> Head:
@@ -102,12 +107,15 @@ def _key(game: Game) -> tuple[Any, ...]:
 def _head(
     folder: Path, data: bytes, game: Game, key: tuple[Any, ...], since: int, since_at: str, write: bool,
 ) -> Head:
+    digest = hashlib.sha256(data).hexdigest()
     head = Head(Summary(game, since, since_at).line(), game.deadline is not None, due(game), remind_at(game),
-                game.turn_since, tuple(e.seq for e in game.entries if isinstance(e, Timeout)))
+                game.turn_since, tuple(e.seq for e in game.entries if isinstance(e, Timeout)),
+                status(game).value, waiting_for(game), since_at, len(data), digest)
     fields: dict[str, Any] = {
-        "size": len(data), "sha256": hashlib.sha256(data).hexdigest(), "line": head.line,
+        "size": len(data), "sha256": digest, "line": head.line,
         "deadline": head.deadline, "due": head.due, "remind": head.remind, "turn_since": head.turn_since,
-        "timeouts": list(head.timeouts), "key": list(key), "since": since, "since_at": since_at,
+        "timeouts": list(head.timeouts), "waiting": list(head.waiting), "key": list(key), "since": since,
+        "since_at": since_at,
     }
     if write:
         write_sealed(folder, HEAD_NAME, json.dumps(fields).encode())
@@ -123,10 +131,12 @@ def _indexed(folder: Path, data: bytes) -> tuple[Head, dict[str, Any]] | None:
         if got["size"] != len(data) or got["sha256"] != hashlib.sha256(data).hexdigest():
             return None
         found = got["due"]
+        key = got["key"]
         head = Head(str(got["line"]), bool(got["deadline"]),
                     None if found is None else (str(found[0]), str(found[1])),
                     None if got["remind"] is None else str(got["remind"]), int(got["turn_since"]),
-                    tuple(int(seq) for seq in got["timeouts"]))
+                    tuple(int(seq) for seq in got["timeouts"]), str(key[0]), tuple(str(s) for s in got["waiting"]),
+                    str(got["since_at"]), len(data), str(got["sha256"]))
     except (ValueError, TypeError, KeyError, IndexError):  # sealed by this host, so never; but never an error
         return None
     return head, got

@@ -25,6 +25,8 @@ from typing import Any
 
 from pbem.errors import SenderError, StateError, UnknownError
 from pbem.files import read_limited, write_atomic
+from pbem.host.gamesets import open_folders
+from pbem.host.index import settled
 from pbem.host.private import PRIVATE_DIR
 from pbem.host.settings import SETTINGS_NAME, Settings, load_settings, normal_address, save_settings
 from pbem.i18n import Msg
@@ -76,7 +78,8 @@ def _save(path: Path, pending: dict[str, Any]) -> None:
 def open_games(games: Path) -> list[tuple[Path, Settings]]:
     """Every game waiting for players: its folder and its settings, by name."""
     out = []
-    for child in sorted(games.iterdir()) if games.is_dir() else []:
+    found = open_folders(games)  # the host's index: the games with a seat open, where it is kept
+    for child in (sorted(games.iterdir()) if found is None else found) if games.is_dir() else []:
         if (child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file():
             settings = load_settings(child)
             if settings.waiting():
@@ -191,3 +194,4 @@ def _make(path: Path, wish: Wish) -> None:
     else:
         settings.watchers.pop(wish.address, None)
     save_settings(path, settings)
+    settled(path)  # the host's index: the seats still open, the addresses

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pbem.errors import FormatError, PbemError, SignatureError, StateError, UnknownError
 from pbem.host.games import load_game
+from pbem.host.index import settled
 from pbem.host.keyconfirm import hold_setting, take_setting
 from pbem.host.private import seat_view
 from pbem.host.settings import (
@@ -37,7 +38,7 @@ from pbem.host.settings import (
 )
 from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME
+from pbem.log.logfile import LOG_NAME, locked
 from pbem.mail import replies
 from pbem.mail.headers import Mail
 from pbem.mail.message import body_text
@@ -234,6 +235,8 @@ def settle(games: Path, address: str, command: Command) -> None:
                 change=f"{command.word} {command.rule}"), "P8")
     if command.word == "mail":
         set_mail_mode(path, game.players, player, command.rule)
+        with locked(path):
+            settled(path)  # the host's index: the game's readers of a daily summary
     elif command.word == "receipts":
         set_receipts(path, game.players, player, command.rule == "on")
     else:

@@ -58,10 +58,11 @@ def told(path: Path) -> dict[str, tuple[int, str, int]]:
     return out
 
 
-def digests(games: Path, queue: Queue, from_address: str) -> int:
-    """Each due summary of every game, queued; returns how many (one game's trouble stops no other's)."""
+def digests(games: Path, queue: Queue, from_address: str, folders: list[Path] | None = None) -> int:
+    """Each due summary of every game (or of the game ``folders`` alone: those with a reader of a
+    summary), queued; returns how many (one game's trouble stops no other's)."""
     queued = 0
-    for child in sorted(games.iterdir()) if games.is_dir() else []:
+    for child in (sorted(games.iterdir()) if folders is None else folders) if games.is_dir() else []:
         if not ((child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file()):
             continue
         try:

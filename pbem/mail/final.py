@@ -76,13 +76,15 @@ def _legacy_announced(queue: Queue, game: Game) -> bool:
     return False
 
 
-def announce_ends(games: Path, queue: Queue, from_address: str) -> int:
-    """The last mail of every revealed game not yet announced; returns how many games.
-    One game's trouble stops no other game's."""
+def announce_ends(games: Path, queue: Queue, from_address: str, folders: list[Path] | None = None,
+                  trouble: set[str] | None = None) -> int:
+    """The last mail of every revealed game (or of the game ``folders`` alone: those changed since
+    the last pass) not yet announced; returns how many games.  One game's trouble stops no
+    other game's, and is added to ``trouble``."""
     if not games.is_dir():
         return 0
     count = 0
-    for child in sorted(games.iterdir()):
+    for child in sorted(games.iterdir()) if folders is None else folders:
         if not ((child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file()):
             continue
         if _announced(child):
@@ -91,6 +93,8 @@ def announce_ends(games: Path, queue: Queue, from_address: str) -> int:
             count += announce_end(child, queue, from_address)
         except Exception as err:  # one game's trouble stops no other game's end
             _log.warning("no final mail for %s: %s", child.name, err)
+            if trouble is not None:
+                trouble.add(child.name)
     return count
 
 

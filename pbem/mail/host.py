@@ -41,6 +41,7 @@ from email.utils import formatdate, getaddresses
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError, Unwanted
+from pbem.host.gamesets import changes
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.i18n import Msg, error_text, translator
 from pbem.mail.accept import public_text
@@ -91,6 +92,7 @@ class Processed:
 
 
 PLAIN_TYPES = ("text/plain", "multipart/alternative", "multipart/mixed")  # a person's mail
+SEEN_MAIL = "index-seen-mail"  # in the queue's folder: the host's index's version its mail passes have seen
 
 
 class MailHost(Admission):
@@ -259,9 +261,14 @@ class MailHost(Admission):
     def invite(self) -> None:
         """Invitations not yet sent, each round once, and the last mail of every game whose
         secret is revealed (:mod:`pbem.mail.final`), spooled like every reply."""
-        invite(self.games, self.queue, self.from_address)
-        announce_ends(self.games, self.queue, self.from_address)
-        digests(self.games, self.queue, self.from_address)  # the digest seats' summary of the day
+        # the games changed since the last pass, as the host's index says
+        with changes(self.games, self.queue.path / SEEN_MAIL) as found:
+            folders = None if found is None else found.folders
+            trouble = None if found is None else found.trouble
+            invite(self.games, self.queue, self.from_address, folders, trouble)
+            announce_ends(self.games, self.queue, self.from_address, folders, trouble)
+            digests(self.games, self.queue, self.from_address,  # the digest seats' summary of the day
+                    None if found is None else found.readers)
 
 
 def host_address(games: Path, from_address: str | None) -> str:

@@ -83,17 +83,22 @@ def invite_round(path: Path, game: Game) -> set[str]:
     return set(game.awaited)
 
 
-def invite(games: Path, queue: Queue, from_address: str) -> None:
-    """Invitations not yet sent, for every game; one game's trouble stops no other game's."""
+def invite(games: Path, queue: Queue, from_address: str, folders: list[Path] | None = None,
+           trouble: set[str] | None = None) -> None:
+    """Invitations not yet sent, for every game (or the game ``folders`` alone: those changed
+    since the last pass, :func:`pbem.host.index.changes`); one game's trouble stops no other
+    game's, and is added to ``trouble``."""
     if not games.is_dir():
         return
-    for child in sorted(games.iterdir()):
+    for child in sorted(games.iterdir()) if folders is None else folders:
         if not ((child / SETTINGS_NAME).is_file() and (child / LOG_NAME).is_file()):
             continue
         try:
             _invite_game(child, queue, from_address)
         except Exception as err:  # one game's trouble stops no other game's invitations
             _log.warning("no invitations for %s: %s", child.name, err)
+            if trouble is not None:
+                trouble.add(child.name)
 
 
 def _invite_game(child: Path, queue: Queue, from_address: str) -> None:

@@ -14,6 +14,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
+from pbem.host.gamesets import changes
 from pbem.host.lobby import open_games
 from pbem.host.private import PRIVATE_DIR
 from pbem.i18n import Msg
@@ -30,6 +31,7 @@ from pbem.mail.tick import tick
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
 
+SEEN_ENDS = "index-seen-ends"  # in the queue's folder: the host's index's version the ends' pass has seen
 PIPE_INBOX = "+mail-in"  # in the games folder: the Maildir that --stdin's messages go through
 
 
@@ -129,6 +131,7 @@ def one_run(queue: Path, timeout: float = RUN_WAIT) -> Iterator[None]:
         os.close(fd)
 
 
+_SWEPT: set[Path] = set()  # the games folders this process has swept (a killed run is a process gone)
 _TMP_FILE = re.compile(r"^\..+\.(\d+)\.tmp\Z")  # pbem.files.write_atomic's temporary name
 
 
@@ -180,7 +183,9 @@ def _process(
     if stopping is not None:
         host.stopping = stopping
     host.queue.sweep()  # what a stopped run left half-written goes first
-    sweep_games(games)
+    if games.resolve() not in _SWEPT:  # once a process: `pbem serve`'s rounds cost what changed, not every game
+        sweep_games(games)
+        _SWEPT.add(games.resolve())
     try:
         if flush_only:
             done: list[Processed] = []
@@ -190,7 +195,9 @@ def _process(
             done = [] if inbox is None else host.run(inbox)
         if not flush_only:  # R8: deadlines, reminders and timeouts, through the same queue
             tick(games, address)
-            announce_ends(games, host.queue, address)  # a timeout may have ended a game (P6)
+            with changes(games, host.queue.path / SEEN_ENDS) as found:  # a timeout may have ended a game (P6)
+                announce_ends(games, host.queue, address, None if found is None else found.folders,
+                              None if found is None else found.trouble)
         delivery = host.queue.flush(deliver, force=flush_only or retry_now)
         if delivery.failed and resend_lost(games, host.queue, address):  # nothing stalls silently
             again = host.queue.flush(deliver)
