@@ -86,7 +86,7 @@ def invite_round(path: Path, game: Game) -> set[str]:
 def invite(games: Path, queue: Queue, from_address: str, folders: list[Path] | None = None,
            trouble: set[str] | None = None) -> None:
     """Invitations not yet sent, for every game (or the game ``folders`` alone: those changed
-    since the last pass, :func:`pbem.host.index.changes`); one game's trouble stops no other
+    since the last pass, :func:`pbem.host.gamesets.changes`); one game's trouble stops no other
     game's, and is added to ``trouble``."""
     if not games.is_dir():
         return
