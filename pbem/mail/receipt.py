@@ -33,8 +33,9 @@ def receipt(applied: Applied, player: str, lang: str, room: int = 12) -> tuple[s
     done = [line for entry in applied.entries for line in entry_lines(game, entry, lang)]
     if len(done) > room:
         more = len(done) - max(room - 1, 0)
-        done = [*done[:max(room - 1, 0)], said.say(Msg("... and {count} lines more: send 'history' for the whole "
-                                                       "game", count=more))]
+        done = [*done[:max(room - 1, 0)], said.say(Msg.plural(
+            "... and {n} line more: send 'history' for the whole game",
+            "... and {n} lines more: send 'history' for the whole game", more))]
     subject = lead(f"{tag(game.game_id)} " + said.say(
         Msg("absence recorded as entry {seq}: nothing to do", seq=first.seq) if isinstance(first, Away)
         else Msg("recorded as entry {seq}: nothing to do", seq=first.seq)))

@@ -184,8 +184,9 @@ def final_round_lines(game: Game, lang: str = "en", room: int = 30, since: int |
     if len(lines) > room:  # how the end came and how it finished kept; the middle one 'history' away
         said = translator(lang)
         head, tail = room // 2, room - room // 2 - 1
-        lines = [*lines[:head], "  " + said.say(Msg("({count} lines more here: send 'history' for the whole game)",
-                                                    count=len(lines) - head - tail)), *lines[-tail:]]
+        lines = [*lines[:head], "  " + said.say(Msg.plural(
+            "({n} line more here: send 'history' for the whole game)",
+            "({n} lines more here: send 'history' for the whole game)", len(lines) - head - tail)), *lines[-tail:]]
     return lines
 
 
