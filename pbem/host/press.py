@@ -232,8 +232,10 @@ def take(path: Path, code: str, sender: str) -> tuple[str, tuple[str, ...], str]
         del pending[found]
         _save(path, pending)
     if seconds(now()) > int(str(held["until"])):
-        raise StateError(Msg("this code has expired (a held press waits {hours} hours); send the press again; "
-                             "nothing was sent", hours=CODE_HOURS), "P8")
+        raise StateError(Msg.plural("this code has expired (a held press waits {n} hour); send the press again; "
+                                    "nothing was sent",
+                                    "this code has expired (a held press waits {n} hours); send the press again; "
+                                    "nothing was sent", CODE_HOURS), "P8")
     to = held["to"]
     return seat, tuple(str(s) for s in to) if isinstance(to, list) else (), str(held["text"])
 

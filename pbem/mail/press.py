@@ -96,10 +96,13 @@ def _held(path: Path, seat: str, to: tuple[str, ...], code: str, text: str) -> A
     the seat: a forged From sends it to the real player), with the text that came in its name."""
     said = translator(load_settings(path).language(seat))
     readers = Msg("every seat") if to == (kept.ALL,) else ", ".join(to)
-    head = said.say(Msg("Press in the name of seat {seat} of game {game} arrived, for {readers}. {seat} holds a "
-                        "signing key (P8), so press in its name is relayed only once confirmed from its address. "
-                        "If you sent it, reply with the line below within {hours} hours; the code works once.",
-                        seat=seat, game=path.name, readers=readers, hours=kept.CODE_HOURS))
+    head = said.say(Msg.plural(
+        "Press in the name of seat {seat} of game {game} arrived, for {readers}. {seat} holds a signing key (P8), so "
+        "press in its name is relayed only once confirmed from its address. If you sent it, reply with the line "
+        "below within {n} hour; the code works once.",
+        "Press in the name of seat {seat} of game {game} arrived, for {readers}. {seat} holds a signing key (P8), so "
+        "press in its name is relayed only once confirmed from its address. If you sent it, reply with the line "
+        "below within {n} hours; the code works once.", kept.CODE_HOURS, seat=seat, game=path.name, readers=readers))
     warn = said.say(Msg("If you did not send it, do not reply: nothing is relayed, and someone wrote in your name."))
     body = (head + f"\n\n    confirm {code}\n\n" + said.say(Msg("The press as it arrived:")) + "\n\n"
             + quoted(kept.clean(text)) + "\n\n" + warn + "\n")

@@ -92,10 +92,14 @@ def check_audit_page(path: Path, text: str) -> Msg:
         raise _refuse(path.name, Msg("the log it carries is not a finished game's (its secret is not revealed, P6)"))
     want = end_page(game, log_text, lang)
     if text == want:
-        return Msg("{file} is pbem {version}'s audit page for the log it carries (game {game}, {count} entries): its "
-                   "head has the fingerprint {print}, and every other line is the one pbem writes; its verdict is "
-                   "the browser's own check of that log (docs/fairplay.md)", file=path.name, version=__version__,
-                   game=game.game_id, count=len(game.entries), print=fingerprint())
+        return Msg.plural(
+            "{file} is pbem {version}'s audit page for the log it carries (game {game}, {n} entry): its head has the "
+            "fingerprint {print}, and every other line is the one pbem writes; its verdict is the browser's own check "
+            "of that log (docs/fairplay.md)",
+            "{file} is pbem {version}'s audit page for the log it carries (game {game}, {n} entries): its head has "
+            "the fingerprint {print}, and every other line is the one pbem writes; its verdict is the browser's own "
+            "check of that log (docs/fairplay.md)", len(game.entries), file=path.name, version=__version__,
+            game=game.game_id, print=fingerprint())
     lines, line, mine, theirs = _differences(text, want)
     raise _refuse(path.name, Msg(
         "its lines {lines} differ from the page pbem writes for the log it carries (at line {line} the file has "
