@@ -46,8 +46,8 @@ def test_no_english_message_puts_a_count_before_a_noun_but_a_plural_one() -> Non
 
 # (the English singular, the words that must follow each count in Ukrainian: 1, 2, 5, 11, 21, 22)
 UKRAINIAN = {
-    "{game}: {free} of {n} seat open, press: {press}": ("з {n} місця", "з {n} місць", "з {n} місць", "з {n} місць",
-                                                        "з {n} місця", "з {n} місць"),
+    "{game}: {free} of {n} seat open; {deadline}; its players read {langs}; press: {press}": (
+        "з {n} місця", "з {n} місць", "з {n} місць", "з {n} місць", "з {n} місця", "з {n} місць"),
     "game {game} is waiting for players ({n} open seat left); its opening (P4) begins once every seat is filled; "
     "nothing was changed": ("{n} вільне місце", "{n} вільні місця", "{n} вільних місць", "{n} вільних місць",
                             "{n} вільне місце", "{n} вільні місця"),
