@@ -62,9 +62,9 @@ body.wide { max-width: 1400px; }
 }
 @media (min-width: 1120px) {
   .play { grid-template-columns: clamp(780px, calc((100vh - 110px) * 1.282), calc(100vw - 360px)) 300px;
-          grid-template-rows: auto 1fr; grid-template-areas: "board zoom" "board panel"; align-items: start;
-          margin-top: 0; }
-  .zoom { grid-area: zoom; } .board { grid-area: board; } .panel { grid-area: panel; }
+          grid-template-rows: auto auto 1fr; grid-template-areas: "board zoom" "board panel" "facts panel";
+          align-items: start; margin-top: 0; }
+  .zoom { grid-area: zoom; } .board { grid-area: board; } .panel { grid-area: panel; } .facts { grid-area: facts; }
   .panel svg { max-width: none; }
 }
 pre { white-space: pre-wrap; font-size: 14px; background: #fff; border: 1px solid #ccc; padding: 8px; }
@@ -241,7 +241,7 @@ def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: tuple
     ``<details>``: no script), links to its viewer and its log."""
     said = translator(lang)
     seats = said.say(Msg("players (seat order): {players}", players=", ".join(card.players)))
-    parts = [board_block(board, lang)] if board is not None else []  # the board first, as a game's table
+    parts = []
     if card.players:
         parts.append(render("<p>{players}</p>\n", players=seats))
     if card.status:
@@ -257,6 +257,8 @@ def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: tuple
         kind = "verdict failed" if card.verdict == "refused" else "verdict"
         parts.append(render('<p class="{kind}">{line}<br>{reason}</p>\n', kind=kind, line=card.verdict_line,
                             reason=card.reason))
+    if board is not None:  # the board first, as at a game's table, its facts under it
+        parts = [board_block(board, joined(parts), lang)]
     if history:
         parts.append(render("<details><summary>{title}</summary>\n<pre>{lines}</pre></details>\n",
                             title=said.say(Msg("the game, entry by entry")), lines="\n".join(history)))
@@ -275,16 +277,20 @@ BOARD = """<div class="play">
 <input type="radio" name="zoom" id="zoom-2" value="2"><label for="zoom-2">{larger}</label>
 </fieldset>
 <div class="board" tabindex="0" role="region" aria-label="{label}">{standard}{compact}</div>
+<div class="facts">{facts}</div>
 <div class="panel">{panel}</div>
 </div>
 """
-"""A game's board on its page: the two sizes to choose from, the map's two drawings, the panel."""
+"""A game's board on its page: the two sizes to choose from, the map's two drawings, the game's
+facts (under the map), the panel (beside it on a wide screen, under the facts on a phone)."""
 
 
-def board_block(board: tuple[str, str, str], lang: str) -> Markup:
+def board_block(board: tuple[str, str, str], facts: Markup, lang: str) -> Markup:
     """The board's three drawings (made by the escaping SVG builder: markup as they are) with the
-    radio buttons that choose its size in its box, a phone's finger or the arrow keys moving it."""
+    radio buttons that choose its size in its box, a phone's finger or the arrow keys moving it,
+    and the game's ``facts``."""
     say = translator(lang).say
     standard, compact, panel = board
     return render(BOARD, size=say(Msg("the map's size")), fit=say(Msg("whole map")), larger=say(Msg("larger map")),
-                  label=say(Msg("the board")), standard=Markup(standard), compact=Markup(compact), panel=Markup(panel))
+                  label=say(Msg("the board")), standard=Markup(standard), compact=Markup(compact), panel=Markup(panel),
+                  facts=facts)
