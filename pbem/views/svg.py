@@ -161,7 +161,7 @@ def _links(links: tuple[tuple[str, str, str], ...], regions: tuple[str, ...], in
     return children(holder)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=8192)
 def _region(rid: str, name: str, shade: str, centre: tuple[int, int], used: bool, rats: tuple[str, ...],
             cubes: tuple[tuple[str, int], ...], plague: bool, palette: tuple[tuple[str, str, str], ...],
             lang: str = "en", changed: bool = False, look: Look = STANDARD) -> str:
@@ -187,7 +187,7 @@ def _region(rid: str, name: str, shade: str, centre: tuple[int, int], used: bool
         _fitted(group, x0 + 12, y0 + look.box_h / 2 + look.small, say(Msg("not in play")), look.small, BOX_W - 20,
                 {"fill": "#555"})
     _rats(group, x0, y0, rats, look)
-    _cubes(group, x0, y0 + look.box_h, cubes, palette, look, lang)
+    _cubes(group, x0, y0 + look.box_h, cubes, palette, look)
     if plague:
         _plague(group, rid, x0, y0, look, lang)
     return part(group)
@@ -214,10 +214,10 @@ def _rats(group: ET.Element, x0: float, y0: float, rats: tuple[str, ...], look: 
 
 
 def _cubes(group: ET.Element, x0: float, bottom: float, cubes: tuple[tuple[str, int], ...],
-           palette: tuple[tuple[str, str, str], ...], look: Look, lang: str) -> None:
+           palette: tuple[tuple[str, str, str], ...], look: Look) -> None:
     """Each player's cubes, a pile a player along the box's foot: the colour, the player's mark
-    and the count (``R2``), so a reader who does not tell the colours apart reads the mark."""
-    say = translator(lang).say
+    and the count (``R2``), so a reader who does not tell the colours apart reads the mark (the
+    region's title says whose they are in words)."""
     colours = {p: (c, m) for p, c, m in palette}
     w, h, size = look.cube
     for i, (player, count) in enumerate(cubes):
@@ -226,7 +226,6 @@ def _cubes(group: ET.Element, x0: float, bottom: float, cubes: tuple[tuple[str, 
         pile = el(group, "g", {"class": "cubes", "data-player": player, "data-count": count, "data-mark": mark})
         el(pile, "rect", {"x": bx, "y": by, "width": w, "height": h, "rx": 3, "fill": colour, "stroke": "#222"})
         _fitted(pile, bx + w / 2, by + h / 2 + size * 0.36, f"{mark}{count}", size, w - 4, count_style(colour))
-        el(pile, "title", {}, say(Msg.plural("{player}: {n} cube", "{player}: {n} cubes", count, player=player)))
 
 
 def _plague(group: ET.Element, rid: str, x0: float, y0: float, look: Look, lang: str) -> None:
@@ -241,7 +240,6 @@ def _plague(group: ET.Element, rid: str, x0: float, y0: float, look: Look, lang:
         txt(piece, px - 44, py + 38, "plague", 13, PLAGUE_STYLE)
     elif look.plague_word:  # a word of another length ends beside the pawn, as the English one does
         txt(piece, px - 2, py + 38, say(Msg("plague")), 13, {**PLAGUE_STYLE, "text-anchor": "end"})
-    el(piece, "title", {}, say(Msg("the plague piece")))
 
 
 def _spoken(label: str, used: bool, rats: tuple[str, ...], cubes: tuple[tuple[str, int], ...], plague: bool,
