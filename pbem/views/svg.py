@@ -221,7 +221,7 @@ def _cubes(group: ET.Element, x0: float, bottom: float, cubes: tuple[tuple[str, 
     colours = {p: (c, m) for p, c, m in palette}
     w, h, size = look.cube
     for i, (player, count) in enumerate(cubes):
-        bx, by = x0 + 6 + i * (w + 2), bottom - h - 6
+        bx, by = x0 + 6 + i * (w + (4 if look is STANDARD else 2)), bottom - h - 6
         colour, mark = colours.get(player, ("#888888", "?"))
         pile = el(group, "g", {"class": "cubes", "data-player": player, "data-count": count, "data-mark": mark})
         el(pile, "rect", {"x": bx, "y": by, "width": w, "height": h, "rx": 3, "fill": colour, "stroke": "#222"})
