@@ -220,8 +220,8 @@ PAGE = """<body>
 <button id="prev" title="{prev_hint}">&lsaquo; {prev}</button>
 <button id="next" title="{next_hint}">{next} &rsaquo;</button>
 <button id="last" title="{last_hint}">{last} &raquo;</button>
-<button id="zoom-out" title="{zoom_hint}">&minus; {zoom_out}</button>
-<button id="zoom-in" title="{zoom_hint}">+ {zoom_in}</button>
+<button id="zoom-out" title="{zoom_hint}" aria-label="{zoom_out}">&minus;<span class="w"> {zoom_out}</span></button>
+<button id="zoom-in" title="{zoom_hint}" aria-label="{zoom_in}">+<span class="w"> {zoom_in}</span></button>
 <button id="fit" title="{zoom_hint}">{fit}</button>
 <span id="where"></span>
 </div>

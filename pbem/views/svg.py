@@ -181,8 +181,9 @@ def _region(rid: str, name: str, shade: str, centre: tuple[int, int], used: bool
     if look is STANDARD:
         size = 18 if lang == "en" or len(label) <= 11 else 15  # Lengyelország clears the plague pawn
         txt(group, x0 + 12, y0 + 24, label, size, {"font-weight": "bold", "fill": "#3a2a10"})
-    else:  # a long name is pressed to the box's width, as the composer's map does
-        _fitted(group, x0 + 8, y0 + 32, label, look.name_size, 150, {"font-weight": "bold", "fill": "#3a2a10"})
+    else:  # a long name, in the smallest size, pressed to the room the plague pawn leaves it
+        size = look.name_size if len(label) <= 8 else look.small
+        _fitted(group, x0 + 8, y0 + 32, label, size, 148 if plague else 176, {"font-weight": "bold", "fill": "#3a2a10"})
     if not used:
         _fitted(group, x0 + 12, y0 + look.box_h / 2 + look.small, say(Msg("not in play")), look.small, BOX_W - 20,
                 {"fill": "#555"})

@@ -53,7 +53,8 @@ html, body { overscroll-behavior-x: none; }
 @media (max-width: 819px) {
   body { margin: 6px; }
   #controls { position: sticky; top: 0; z-index: 1; padding: 4px 0; }
-  #controls button { padding: 2px 6px; }
+  #controls button { padding: 2px 6px; } #controls .w { display: none; }  /* the buttons' words: their names */
+  #zoom-in, #zoom-out { font-size: 22px; font-weight: bold; }
   #swipe { display: block; font-size: 14px; color: #444; margin: 4px 0; }
 }
 """
