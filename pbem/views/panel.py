@@ -22,6 +22,13 @@ from pbem.views.text import next_step, notices, opening_line
 def panel_parts(game: Game, colours: dict[str, str], lang: str = "en", tip: str = "arrowhead") -> list[str]:
     """The side panel: game, whose turn, palace, class cards and their holders, supplies; the
     legend's sea crossing ends in the drawing's marker ``tip``."""
+    return panel_and_height(game, colours, lang, tip)[0]
+
+
+def panel_and_height(game: Game, colours: dict[str, str], lang: str = "en", tip: str = "arrowhead",
+                     ) -> tuple[list[str], int]:
+    """:func:`panel_parts`, and how far down the panel they reach (a drawing of the panel alone
+    ends there, with no paper left blank under its legend)."""
     say = translator(lang).say
     state = game.state
     x = MAP_WIDTH + 16
@@ -39,13 +46,13 @@ def panel_parts(game: Game, colours: dict[str, str], lang: str = "en", tip: str 
     drawn, y = _players(game.players, palette, counts, x, y, lang)
     parts.append(drawn)
     if state is None:
-        return parts
+        return parts, y + 8
     drawn, y = _palace(tuple(state.palace.items()), palette, x, y + 10, lang)
     parts.append(drawn)
     drawn, y = _cards(tuple(state.cards.items()), palette, x, y, lang)
     parts.append(drawn)
     parts.append(_legend(len(state.rat_supply), len(state.flipped), x, y, lang, tip))
-    return parts
+    return parts, y + 17 * len(_counts_lines(len(state.rat_supply), len(state.flipped), lang)) + 13 + 22 + 16
 
 
 def _status(out: ET.Element, game: Game, x: int, y: int, lang: str = "en") -> int:
@@ -135,13 +142,18 @@ def _cards(cards: tuple[tuple[str, str | None], ...], palette: tuple[tuple[str, 
     return children(out), y + 50 * ((len(cards) + 1) // 2) + 10  # two a row
 
 
+def _counts_lines(supply: int, flipped: int, lang: str) -> list[str]:
+    """The rats in supply and flipped, as the panel's lines (a longer language's line wraps)."""
+    counts = translator(lang).say(Msg("rats in supply: {supply}; flipped: {flipped}", supply=supply, flipped=flipped))
+    return textwrap.wrap(counts, 42) or [counts]
+
+
 @functools.lru_cache(maxsize=1024)
 def _legend(supply: int, flipped: int, x: int, y: int, lang: str = "en", tip: str = "arrowhead") -> str:
     """The rats still in supply and flipped, and what the two kinds of neighbour lines mean."""
     say = translator(lang).say
     out = ET.Element("svg")
-    counts = say(Msg("rats in supply: {supply}; flipped: {flipped}", supply=supply, flipped=flipped))
-    for part in textwrap.wrap(counts, 42) or [counts]:  # a longer language's line wraps in the panel
+    for part in _counts_lines(supply, flipped, lang):
         txt(out, x, y, part, 13)
         y += 17
     y += 13

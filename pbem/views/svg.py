@@ -42,7 +42,7 @@ from pbem.views.drawing import (
     value_of,
 )
 from pbem.views.layout import BOX_H, BOX_W, COMPACT, HEIGHT, MAP_WIDTH, STANDARD, WIDTH, Look, places
-from pbem.views.panel import panel_parts
+from pbem.views.panel import panel_and_height, panel_parts
 
 __all__ = ["COMPACT", "board_png", "board_svg", "mail_png", "map_svg", "panel_svg", "player_colours", "screen_board"]
 
@@ -99,14 +99,15 @@ def board_svg(game: Game, lang: str = "en", panel: bool = True, changed: Collect
 
 
 def panel_svg(game: Game, lang: str = "en") -> str:
-    """The side panel alone (x from MAP_WIDTH on), as its own drawing: a phone shows it beside
+    """The side panel alone (x from MAP_WIDTH on, as tall as its words), as its own drawing: a phone shows it beside
     :func:`map_svg`'s, each at a size whose words can be read (the viewer, `pbem html`)."""
     width = WIDTH - MAP_WIDTH
+    parts, bottom = panel_and_height(game, player_colours(game.players), lang, _marker("panel"))
+    height = min(HEIGHT, bottom)  # no paper left blank under the legend
     return document({
-        "xmlns": SVG_NS, "width": str(width), "height": str(HEIGHT), "viewBox": f"{MAP_WIDTH} 0 {width} {HEIGHT}",
+        "xmlns": SVG_NS, "width": str(width), "height": str(height), "viewBox": f"{MAP_WIDTH} 0 {width} {height}",
         "font-family": FONT, "class": "pbem-panel", "data-game": game.game_id, "data-seq": str(game.last_seq),
-    }, [_arrowhead("panel"), _panel_backdrop(), *panel_parts(game, player_colours(game.players), lang,
-                                                              _marker("panel"))])
+    }, [_arrowhead("panel"), _panel_backdrop(), *parts])
 
 
 @functools.lru_cache(maxsize=8)
