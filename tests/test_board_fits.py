@@ -270,3 +270,28 @@ def test_colour_blind_readers_tell_the_seats_apart(screen: tuple[str, Any], page
     for vision, matrix in MACHADO.items():
         a, b = seen_as(red, matrix), seen_as(green, matrix)
         assert sum((p - q) ** 2 for p, q in zip(a, b, strict=True)) ** 0.5 >= 20, (vision, red, green)
+
+
+def test_two_fingers_on_the_map_zoom_it_and_the_arrow_keys_move_a_larger_map(screen: tuple[str, Any],
+                                                                             pages: dict[str, Path]) -> None:
+    name, browser = screen
+    box = opened(browser, pages, "viewer", "#entry=30")
+    fit = zoomed(browser, box)
+    if name == "phone":  # two fingers drawn apart on the map: a pinch, the map larger
+        browser.eval("window.scrollTo(0, 0)")
+        x, y = int((fit["left"] + fit["right"]) / 2), int(fit["top"] + 120)
+        fingers = [[{"x": x - 20 - d, "y": y, "id": 0}, {"x": x + 20 + d, "y": y, "id": 1}] for d in range(0, 80, 10)]
+        browser.send("Input.dispatchTouchEvent", type="touchStart", touchPoints=fingers[0])
+        for points in fingers[1:]:
+            browser.send("Input.dispatchTouchEvent", type="touchMove", touchPoints=points)
+        browser.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        assert zoomed(browser, box)["width"] >= 1.5 * fit["width"]
+        assert browser.eval(ENTRY) == 30
+    else:
+        browser.eval("document.getElementById('zoom-in').click()")
+    browser.eval("document.getElementById('map').focus()")
+    before = browser.eval("document.getElementById('map').scrollLeft")
+    key(browser, "ArrowRight", 39)
+    time.sleep(0.3)
+    assert browser.eval("document.getElementById('map').scrollLeft") > before  # the map moves, the game stays
+    assert browser.eval(ENTRY) == 30
