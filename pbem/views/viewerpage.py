@@ -134,7 +134,7 @@ SCRIPT = """
     document.getElementById('zoom-out').onclick = function () { step(-1); };
     document.getElementById('fit').onclick = function () { zoomTo(1); };
     document.addEventListener('keydown', function (ev) {
-      if (ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
+      if (ev.altKey || ev.ctrlKey || ev.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName)) { return; }
       var inMap = document.activeElement === map && zoom > 1;  // the arrows move a larger map
       if (ev.key === 'ArrowLeft' && !inMap) { show(shown - 1); }
       else if (ev.key === 'ArrowRight' && !inMap) { show(shown + 1); }
