@@ -295,3 +295,48 @@ def test_two_fingers_on_the_map_zoom_it_and_the_arrow_keys_move_a_larger_map(scr
     time.sleep(0.3)
     assert browser.eval("document.getElementById('map').scrollLeft") > before  # the map moves, the game stays
     assert browser.eval(ENTRY) == 30
+
+
+SHAPES = """Array.prototype.map.call(document.querySelectorAll('#map svg.compact .region, #map svg.compact .link'),
+  function (g) { return [g.getAttribute('data-region') || g.getAttribute('data-link'),
+    [g].concat(Array.prototype.slice.call(g.querySelectorAll('*'))).map(function (e) {
+      return [e.tagName].concat(%s.map(function (a) { return e.getAttribute(a); }), [e.children.length ? '' :
+        e.textContent]); })]; })"""
+KEYS = ["x", "y", "x1", "y1", "x2", "y2", "width", "height", "font-size", "textLength", "fill", "cx", "cy", "d",
+        "data-mark", "data-token", "marker-end"]
+
+
+def test_the_viewers_phone_map_is_the_compact_look_a_site_page_draws(pages: dict[str, Path]) -> None:
+    """The viewer's script draws a phone's map from the standard drawing's pieces (the page holds
+    each entry's map once); what it draws is the compact look `pbem.views.svg` draws a site's game
+    page with, piece by piece: the same places, sizes, words and marks."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    from cdp import Browser, browser_path
+
+    from pbem.host.games import load_game
+    from pbem.views.svg import COMPACT, map_svg
+
+    browser_path()
+    chrome = Browser(390, 844)
+    try:
+        open_page(chrome, pages["viewer"], VIEWER_READY)  # the last entry
+        drawn = {k: v for k, v in chrome.eval(SHAPES % json.dumps(KEYS))}
+    finally:
+        chrome.close()
+    root = ET.fromstring(map_svg(load_game(LOG.parent), look=COMPACT))
+    made = {}
+    for g in root.iter():
+        key = g.get("data-region") if g.get("class") == "region" else g.get("data-link")
+        if key and g.get("class") in ("region", "link"):
+            made[key] = [[e.tag.split("}")[1], *(e.get(a) for a in KEYS), "" if len(e) else (e.text or "")]
+                         for e in g.iter()]
+    assert set(drawn) == set(made) and len(made) > 12
+    for key, shapes in made.items():
+        assert len(drawn[key]) == len(shapes), key
+        for ours, theirs in zip(drawn[key], shapes, strict=True):
+            for a, b in zip(ours, theirs, strict=True):  # a number may round the other way (at most 1)
+                same = a == b or (a and b and a.lstrip("-").isdigit() and b.lstrip("-").isdigit()
+                                  and abs(int(a) - int(b)) <= 1)
+                assert same, (key, ours, theirs)

@@ -35,7 +35,7 @@ from pbem.rules import State
 from pbem.views.auditpage import AUDIT_STYLE, audit_script, audit_section
 from pbem.views.markup import Markup, render
 from pbem.views.narrate import entry_lines, status_line
-from pbem.views.svg import COMPACT, board_svg, panel_svg
+from pbem.views.svg import board_svg, panel_svg
 from pbem.views.text import audit_verdict, host_alone, result_lines, seed_line  # `pbem audit`'s words
 from pbem.views.timeline import steps
 from pbem.views.viewerpage import SCRIPT, STYLE
@@ -178,7 +178,6 @@ def viewer_and_game(entries: list[Entry], hashes: list[str], lang: str = "en", l
             "seq": game.last_seq,
             "at": entry.at,
             "svg": _lines(parts, board_svg(game, lang=lang, panel=False, changed=changed)),
-            "small": _lines(parts, board_svg(game, lang=lang, panel=False, changed=changed, look=COMPACT)),
             "panel": _lines(parts, panel_svg(game, lang=lang)),
             "lines": _frame_lines(game, entry, changed, lang),
         })

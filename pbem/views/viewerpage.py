@@ -1,8 +1,10 @@
 """The viewer's (`pbem html`'s) style and script: how the board fits the screen and steps.
 
-Each entry has two drawings of its map (:mod:`pbem.views.svg`): the standard one, whose words
-are 13 to 18 units of a map 1000 units wide, and the compact one (:data:`pbem.views.layout.COMPACT`),
-whose words are 30 units and more.  A screen under 820 CSS px wide shows the compact one, fitted
+Each entry's map is drawn twice: the standard drawing (:mod:`pbem.views.svg`), whose words
+are 13 to 18 units of a map 1000 units wide, travels in the page's data; the script draws the
+compact one from its pieces (:data:`pbem.views.layout.COMPACT`, the look `pbem.views.svg` draws a
+site's game page with: the same sizes and places), whose words are 30 units and more, so the page
+holds and its maker draws each entry's map once.  A screen under 820 CSS px wide shows the compact one, fitted
 to its width: at 360 px its words are 10 px and more, and the whole map is in view.  A wider
 screen shows the standard one, at least 780 px wide (10 px words); from 1120 px on, beside the
 side panel, as tall as the screen allows, so the players' scores are in view beside the board.
@@ -67,7 +69,78 @@ SCRIPT = """
     root.setAttribute('data-csp-violations', String(violations));
   });
   document.addEventListener('DOMContentLoaded', main);
-  var ZOOMS = [1, 1.5, 2, 3];
+  var ZOOMS = [1, 1.5, 2, 3], NS = 'http://www.w3.org/2000/svg';
+  function mk(parent, tag, attrs, text) {
+    var e = parent.appendChild(document.createElementNS(NS, tag));
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function fitted(parent, x, y, text, size, room, attrs) {  // svg.py's _fitted
+    var t = mk(parent, 'text', Object.assign({x: Math.round(x), y: Math.round(y), 'font-size': size}, attrs), text);
+    if (text.length * size * 0.62 > room) {
+      t.setAttribute('textLength', room); t.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+    }
+  }
+  function compact(std) {  // pbem.views.svg's COMPACT look (a phone's), drawn here from the standard drawing's pieces
+    var svg = std.cloneNode(false), at = {}, BW = 190, BH = 136;
+    svg.setAttribute('class', 'pbem-board compact');
+    Array.prototype.forEach.call(std.children, function (e) {
+      if (e.tagName === 'title' || e.tagName === 'rect') { svg.appendChild(e.cloneNode(true)); }
+      if (e.tagName === 'defs') { svg.appendChild(e.cloneNode(true)).querySelector('marker').id = 'arrowhead-compact'; }
+    });
+    std.querySelectorAll('.region').forEach(function (g) {
+      var r = g.querySelector(':scope > rect');
+      at[g.getAttribute('data-region')] = [+r.getAttribute('x') + 95, +r.getAttribute('y') + 59];
+    });
+    function edge(a, b) {  // svg.py's _edge for the compact box
+      var dx = b[0] - a[0], dy = b[1] - a[1];
+      var t = Math.min(dx ? (BW / 2 + 8) / Math.abs(dx) : 1e9, dy ? (BH / 2 + 8) / Math.abs(dy) : 1e9);
+      return [Math.round(a[0] + t * dx), Math.round(a[1] + t * dy)];
+    }
+    std.querySelectorAll('.link').forEach(function (l) {
+      var c = svg.appendChild(l.cloneNode(false)), ends = l.getAttribute('data-link').split(' ');
+      if (l.getAttribute('data-kind') !== 'arrow') { return; }
+      var p = edge(at[ends[0]], at[ends[1]]), q = edge(at[ends[1]], at[ends[0]]);
+      [['x1', p[0]], ['y1', p[1]], ['x2', q[0]], ['y2', q[1]], ['marker-start', 'url(#arrowhead-compact)'],
+       ['marker-end', 'url(#arrowhead-compact)']].forEach(function (a) { c.setAttribute(a[0], a[1]); });
+    });
+    std.querySelectorAll('.region').forEach(function (g) { region(svg, g, at[g.getAttribute('data-region')]); });
+    return svg;
+  }
+  function region(svg, g, centre) {  // svg.py's _region, _rats, _cubes and _plague in the COMPACT look
+    var c = svg.appendChild(g.cloneNode(false)), r = g.querySelector(':scope > rect');
+    var words = g.querySelectorAll(':scope > text');
+    var x0 = centre[0] - 95, y0 = centre[1] - 68, plague = !!g.querySelector('.plague'), label = words[0].textContent;
+    c.appendChild(g.querySelector(':scope > title').cloneNode(true));
+    mk(c, 'rect', {x: x0, y: y0, width: 190, height: 136, rx: 14, fill: r.getAttribute('fill'),
+                   stroke: r.getAttribute('stroke'), 'stroke-width': r.getAttribute('stroke-width')});
+    fitted(c, x0 + 8, y0 + 32, label, label.length <= 8 ? 33 : 30, plague ? 148 : 176,
+           {'font-weight': 'bold', fill: '#3a2a10'});
+    if (words.length > 1) { fitted(c, x0 + 12, y0 + 98, words[1].textContent, 30, 170, {fill: '#555'}); }
+    g.querySelectorAll('.rat').forEach(function (t, i) {
+      var rat = mk(c, 'g', {'class': 'rat', 'data-token': t.getAttribute('data-token')});
+      var rx = x0 + 8 + i * 60, ry = y0 + 45;
+      mk(rat, 'rect', {x: rx, y: ry, width: 56, height: 42, rx: 21, fill: '#4a3b32'});
+      fitted(rat, rx + 28, ry + 32, t.getAttribute('data-token'), 30, 50, {fill: '#fff', 'text-anchor': 'middle'});
+    });
+    g.querySelectorAll('.cubes').forEach(function (p, i) {
+      var pile = mk(c, 'g', {'class': 'cubes', 'data-player': p.getAttribute('data-player'),
+                             'data-count': p.getAttribute('data-count'), 'data-mark': p.getAttribute('data-mark')});
+      var bx = x0 + 6 + i * 46, by = y0 + 88, text = p.querySelector('text');
+      mk(pile, 'rect', {x: bx, y: by, width: 44, height: 42, rx: 3, fill: p.querySelector('rect').getAttribute('fill'),
+                        stroke: '#222'});
+      fitted(pile, bx + 22, by + 32, text.textContent, 30, 40,
+             {fill: text.getAttribute('fill'), 'text-anchor': 'middle', 'font-weight': 'bold'});
+    });
+    if (plague) {
+      var px = x0 + 160, py = y0 + 3;
+      var piece = mk(c, 'g', {'class': 'plague', 'data-region': g.getAttribute('data-region')});
+      mk(piece, 'circle', {cx: px + 12, cy: py + 9, r: 9, fill: '#111'});
+      mk(piece, 'path', {d: 'M' + px + ',' + (py + 40) + ' L' + (px + 5) + ',' + (py + 16) + ' L' + (px + 19) + ',' +
+                            (py + 16) + ' L' + (px + 24) + ',' + (py + 40) + ' z', fill: '#111'});
+    }
+  }
   function main() {
     var view = document.getElementById('view'), map = document.getElementById('map');
     var data = JSON.parse(document.getElementById('pbem-data').textContent), W = data.words;
@@ -89,7 +162,8 @@ SCRIPT = """
       i = Math.max(0, Math.min(n - 1, i));
       var e = data.entries[i];
       shown = i;
-      map.innerHTML = drawing(e.svg) + '\\n' + drawing(e.small);
+      map.innerHTML = drawing(e.svg);
+      map.appendChild(compact(map.firstElementChild));
       document.getElementById('panel').innerHTML = drawing(e.panel);
       document.getElementById('narration').textContent = e.lines.join('\\n');
       document.getElementById('where').textContent = W.where.replace('{i}', String(i))
