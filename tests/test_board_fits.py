@@ -340,3 +340,27 @@ def test_the_viewers_phone_map_is_the_compact_look_a_site_page_draws(pages: dict
                 same = a == b or (a and b and a.lstrip("-").isdigit() and b.lstrip("-").isdigit()
                                   and abs(int(a) - int(b)) <= 1)
                 assert same, (key, ours, theirs)
+
+
+WIDTHS = (360, 500, 819, 820, 1024, 1119, 1120, 1600)
+"""Every width from 360 px up, by the layout's steps: a phone's compact map below 820 px, the
+standard map from there, the panel beside it from 1120 px."""
+
+
+@pytest.mark.parametrize("kind", ["viewer", "site"])
+def test_at_any_width_the_whole_map_is_in_view_and_its_words_are_10_px_and_more(
+        pages: dict[str, Path], kind: str) -> None:
+    from cdp import Browser, browser_path
+
+    browser_path()
+    chrome = Browser(390, 844)
+    try:
+        for width in WIDTHS:
+            chrome.send("Emulation.setDeviceMetricsOverride", width=width, height=800, deviceScaleFactor=1,
+                        mobile=width < 820)
+            box = opened(chrome, pages, kind)
+            at = chrome.eval(MAP % repr(box))
+            assert at["page"] <= at["screen"] and at["left"] >= 0 and at["right"] <= at["screen"], (width, at)
+            assert at["smallest"] >= 10 and ("compact" in at["look"]) == (width < 820), (width, at)
+    finally:
+        chrome.close()
