@@ -12,12 +12,15 @@ import pytest
 
 
 class Drawn(HTMLParser):
-    """What the dumped page's DOM draws: the entry, each region's rats and cubes, the plague."""
+    """What the dumped page's DOM draws: the entry, each region's rats and cubes, the plague, as the
+    standard drawing of the map has them (``rats``, ``cubes``, ``plague``) and as each drawing does
+    (``looks``: the page holds a phone's compact drawing too)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.entry: str | None = None
         self.region: str | None = None
+        self.looks: dict[str, tuple[dict[str, list[str]], dict[str, dict[str, int]], list[str]]] = {}
         self.rats: dict[str, list[str]] = {}
         self.cubes: dict[str, dict[str, int]] = {}
         self.plague: list[str] = []
@@ -42,6 +45,9 @@ class Drawn(HTMLParser):
             self.narration_depth = self.depth
         self.narration = self.narration_depth >= 0
         cls = a.get("class")
+        if tag == "svg" and cls and cls.startswith("pbem-board"):
+            look = cls.split()[-1]
+            self.looks[look] = self.rats, self.cubes, self.plague = self.looks.get(look, ({}, {}, []))
         if tag == "g" and cls == "region" and a.get("data-in-play") == "true":
             self.region, self.region_depth = str(a["data-region"]), self.depth
             self.rats[self.region], self.cubes[self.region] = [], {}
@@ -79,6 +85,8 @@ def browse(page: Path, seq: int) -> Drawn:
     result = chromium("--dump-dom", f"{page.as_uri()}#entry={seq}")
     drawn = Drawn()
     drawn.feed(result.stdout)
+    if "standard" in drawn.looks:
+        drawn.rats, drawn.cubes, drawn.plague = drawn.looks["standard"]
     assert csp_reports(result.stderr) == [], "the Content-Security-Policy refused something on the page"
     assert drawn.violations == "0", "the page's securitypolicyviolation listener counted a violation"
     assert drawn.handlers == [], "an inline event handler is in the page"

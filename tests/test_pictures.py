@@ -347,6 +347,7 @@ def test_the_page_in_a_real_browser_shows_each_entry_as_pbem_show_does(finished:
         assert drawn.rats == {r: v["rats"] for r, v in shown["regions"].items()}
         assert drawn.cubes == {r: v["cubes"] for r, v in shown["regions"].items()}
         assert drawn.plague == [shown["plague"]]
+        assert drawn.looks["compact"] == drawn.looks["standard"]  # a phone's drawing shows the same pieces
         words = "".join(drawn.words)
         assert f"entry {seq}: " in words
         assert ("verdict: FAIR." in words) == (entries[seq]["kind"] == "reveal")

@@ -39,10 +39,9 @@ from pbem.log.logfile import LOG_NAME, log_records
 from pbem.log.yamlio import LOG_LIMIT, decode, load_one
 from pbem.record import Record
 from pbem.views.html import viewer_and_game
-from pbem.views.markup import Markup
 from pbem.views.site import game_card_page, index_page, standings_page
 from pbem.views.standings import Row, standings
-from pbem.views.svg import board_svg
+from pbem.views.svg import screen_board
 from pbem.views.timeline import GameStatus, history_lines
 
 MANIFEST = ".pbem-site.json"
@@ -173,12 +172,13 @@ def _all_pages(todo: list[tuple[Path, Card, bytes, str]]) -> int:
 
 def _game_pages(folder: Path, card: Card, data: bytes, lang: str) -> int:
     """A game's card, its viewer (a log that replays) and its log: the pages written."""
-    viewer, board, history = False, None, []
+    viewer, history = False, []
+    board: tuple[str, str, str] | None = None
     if card.status:
         try:
             entries, hashes = log_records(data)
             page, _n, final = viewer_and_game(entries, hashes, lang=lang)
-            board = Markup(board_svg(final, lang=lang))
+            board = screen_board(final, lang)
             history = history_lines(entries, hashes, lang)
         except PbemError:
             pass

@@ -12,11 +12,11 @@ from collections.abc import Mapping
 FONT = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 SHADES = {"light": "#f3e6c4", "middle": "#e4cf9b", "dark": "#cdb277"}
 NAMED = {
-    "red": "#d62728", "green": "#2ca02c", "blue": "#1f77b4", "yellow": "#f2c500",
+    "red": "#b2182b", "green": "#5ad15a", "blue": "#1f77b4", "yellow": "#f2c500",
     "black": "#222222", "white": "#f8f8f8", "orange": "#ff7f0e", "purple": "#9467bd",
     "pink": "#e377c2", "brown": "#8c564b", "grey": "#8a8a8a", "gray": "#8a8a8a",
 }
-SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#f2c500", "#9467bd", "#ff7f0e")
+SEAT_COLOURS = ("#b2182b", "#1f77b4", "#5ad15a", "#f2c500", "#9467bd", "#ff7f0e")
 SVG_NS = "http://www.w3.org/2000/svg"
 
 Value = str | int | float
@@ -35,6 +35,24 @@ def player_colours(players: tuple[str, ...]) -> dict[str, str]:
     return {p: NAMED.get(p, SEAT_COLOURS[i % len(SEAT_COLOURS)]) for i, p in enumerate(players)}
 
 
+def seat_marks(players: tuple[str, ...]) -> dict[str, str]:
+    """A mark per player, drawn on each of their pieces beside the colour (for readers who do not
+    tell red from green): the name's initial, capitalized; where two names share it, the initial
+    and the first following letter that tells them apart (``blue`` Bl, ``brown`` Br), else the
+    initial and the seat's number."""
+    marks: dict[str, str] = {}
+    for seat, p in enumerate(players, start=1):
+        initial = p[:1].upper() or str(seat)
+        if all(q[:1].upper() != initial for q in players if q != p):
+            marks[p] = initial
+            continue
+        taken = set(marks.values())
+        marks[p] = next((initial + c.lower() for c in p[1:] if c.isalnum() and initial + c.lower() not in taken
+                         and all(initial + c.lower() != q[:1].upper() + q[1:2].lower() for q in players if q != p)),
+                        initial + str(seat))
+    return marks
+
+
 def value_of(v: Value) -> str:
     """An attribute's value: numbers as whole numbers (the drawing's grid), text as it is."""
     return v if isinstance(v, str) else f"{v:.0f}"
@@ -42,7 +60,8 @@ def value_of(v: Value) -> str:
 
 def el(parent: ET.Element, tag: str, attrs: Attrs, text: str | None = None) -> ET.Element:
     """A child element; the library escapes ``attrs`` and ``text`` when it serializes."""
-    child = ET.SubElement(parent, tag, {k: value_of(v) for k, v in attrs.items()})
+    child = ET.SubElement(parent, tag, {k: v if v.__class__ is str else f"{v:.0f}"  # value_of, inline: a hot loop
+                                        for k, v in attrs.items()})
     if text is not None:
         child.text = text
     return child

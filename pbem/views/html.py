@@ -4,8 +4,8 @@ Each entry's board is drawn (:mod:`pbem.views.svg`) from the game as the public 
 replay has it after that entry (:func:`pbem.views.timeline.steps`), with the entry's
 narration (:mod:`pbem.views.narrate`) and, once the secret is revealed, the audit's
 verdict (P6).  The page loads nothing: the drawings and a few lines of script
-are inline, and its Content-Security-Policy forbids any fetch.  The board keeps its
-size (its smallest words are 12 pixels): on a narrower screen it scrolls sideways in its box.  It honours a
+are inline, and its Content-Security-Policy forbids any fetch.  The whole board fits the
+screen's width, its words 10 pixels and more, and zooms (:mod:`pbem.views.viewerpage`).  It honours a
 ``#entry=N`` fragment, so a link (or a test) can open it at entry N.
 
 Each entry's drawings are lists of indexes into one table of the distinct lines of all
@@ -38,6 +38,9 @@ from pbem.views.narrate import entry_lines, status_line
 from pbem.views.svg import board_svg, panel_svg
 from pbem.views.text import audit_verdict, host_alone, result_lines, seed_line  # `pbem audit`'s words
 from pbem.views.timeline import steps
+from pbem.views.viewerpage import SCRIPT, STYLE
+
+__all__ = ["SCRIPT", "STYLE", "drawing", "game_page", "viewer_and_game"]
 
 
 def csp_hash(source: str) -> str:
@@ -91,125 +94,6 @@ def changed_between(before: State | None, now: State | None) -> list[str]:
     if before is None or now is None:
         return []
     return [r for r in now.regions if now.rats[r] != before.rats.get(r) or now.cubes[r] != before.cubes.get(r)]
-
-
-STYLE = """
-body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; margin: 12px; background: #f4f1ea;
-       font-size: 16px; }
-h1 { font-size: 20px; margin: 0 0 8px 0; }
-#controls { display: flex; flex-wrap: wrap; align-items: center; gap: 4px; background: #f4f1ea; }
-#controls button { font-size: 16px; min-width: 44px; min-height: 44px; }
-#where { margin-left: 8px; font-weight: bold; }
-#frame { display: grid; grid-template-columns: 100%; grid-template-areas: "map" "words" "panel"; gap: 8px; }
-#map { grid-area: map; min-width: 0; overflow-x: auto; } #panel { grid-area: panel; min-width: 0; }
-#words { grid-area: words; }
-#map svg, #panel svg { width: 100%; height: auto; border: 1px solid #999; background: #fff; }
-#map svg { width: 1000px; max-width: none; } #map.fit svg { width: 100%; } #panel svg { max-width: 420px; }
-@media (min-width: 1340px) {
-  #frame { grid-template-columns: 1000px 300px; grid-template-areas: "map panel" "words words"; }
-  #panel svg { max-width: none; }
-}
-#narration { font-family: DejaVu Sans Mono, monospace; font-size: 14px; white-space: pre-wrap; background: #fff;
-             border: 1px solid #ccc; padding: 8px; margin: 8px 0; }
-#verdict { padding: 8px; border: 2px solid #2c7a2c; background: #eef8ee; }
-#verdict p { margin: 0 0 10px 0; } #verdict p:last-child { margin-bottom: 0; }
-#verdict.refused { border-color: #b00000; background: #fbeaea; }
-#verdict:empty { display: none; }
-#map .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; stroke-width: 6; }
-#zoom, #swipe { display: none; }
-html, body { overscroll-behavior-x: none; }
-#view { touch-action: pan-y pinch-zoom; } #map { touch-action: auto; }
-@media (max-width: 700px) {
-  body { margin: 6px; }
-  #controls { position: sticky; top: 0; z-index: 1; padding: 4px 0; }
-  #zoom { display: inline-block; }
-  #swipe { display: block; font-size: 14px; color: #444; margin: 4px 0; }
-}
-"""
-"""The map is drawn at its own size, its smallest words 12 px, beside the panel on a screen wide
-enough for both, else above the entry's words and the panel; on a phone (390 px) in a box that
-scrolls sideways (``whole map`` fits it to the screen, on the reader's choice), and the panel
-is its own drawing under the entry's words, as wide as the screen: no word under 12 px."""
-
-
-SCRIPT = """
-(function () {
-  var root = document.documentElement, violations = 0;
-  document.addEventListener('securitypolicyviolation', function () {
-    violations += 1;
-    root.setAttribute('data-csp-violations', String(violations));
-  });
-  document.addEventListener('DOMContentLoaded', main);
-  function main() {
-    var view = document.getElementById('view'), map = document.getElementById('map');
-    var data = JSON.parse(document.getElementById('pbem-data').textContent), W = data.words;
-    var n = data.entries.length, shown = -1;
-    document.getElementById('needs-script').hidden = true;
-    function wanted() {
-      var m = /entry=(\\d+)/.exec(location.hash);
-      var i = m ? parseInt(m[1], 10) : n - 1;
-      return Math.max(0, Math.min(n - 1, i));
-    }
-    function drawing(lines) {  // pbem.views.html.drawing: a drawing's lines from the page's table
-      return lines.map(function (k) { return data.parts[k]; }).join('\\n');
-    }
-    function show(i) {
-      i = Math.max(0, Math.min(n - 1, i));
-      var e = data.entries[i];
-      shown = i;
-      map.innerHTML = drawing(e.svg);
-      document.getElementById('panel').innerHTML = drawing(e.panel);
-      document.getElementById('narration').textContent = e.lines.join('\\n');
-      document.getElementById('where').textContent = W.where.replace('{i}', String(i))
-        .replace('{last}', String(n - 1)).replace('{at}', e.at);
-      var v = document.getElementById('verdict');
-      var verdict = (data.verdict && i >= data.verdict.from) ? data.verdict : null;
-      v.textContent = '';
-      (verdict ? verdict.lines : []).forEach(function (line) {  // each line its own paragraph
-        var p = document.createElement('p'); p.textContent = line; v.appendChild(p);
-      });
-      v.className = verdict && !verdict.fair ? 'refused' : '';
-      view.setAttribute('data-entry', String(i));
-      var changed = map.querySelector('.region[data-changed] rect');
-      if (changed && map.scrollWidth > map.clientWidth) {  // a phone: the entry's first change in sight
-        map.scrollLeft = changed.getBBox().x * map.scrollWidth / 1000 - 24;
-      }
-      if (location.hash !== '#entry=' + i) { history.replaceState(null, '', '#entry=' + i); }
-    }
-    document.getElementById('first').onclick = function () { show(0); };
-    document.getElementById('prev').onclick = function () { show(shown - 1); };
-    document.getElementById('next').onclick = function () { show(shown + 1); };
-    document.getElementById('last').onclick = function () { show(n - 1); };
-    var zoom = document.getElementById('zoom');
-    zoom.onclick = function () {  // its two words are its own: data-fit, data-zoom
-      var fit = map.classList.toggle('fit');
-      zoom.textContent = zoom.getAttribute(fit ? 'data-zoom' : 'data-fit');
-    };
-    document.addEventListener('keydown', function (ev) {
-      if (ev.key === 'ArrowLeft') { show(shown - 1); }
-      else if (ev.key === 'ArrowRight') { show(shown + 1); }
-      else if (ev.key === 'Home') { show(0); }
-      else if (ev.key === 'End') { show(n - 1); }
-      else { return; }
-      ev.preventDefault();
-    });
-    var start = null;  // a swipe: to the left the next entry, to the right the one before
-    view.addEventListener('touchstart', function (ev) {
-      var panning = map.contains(ev.target) && map.scrollWidth > map.clientWidth;  // the map scrolls, not the game
-      start = ev.touches.length === 1 && !panning ? {x: ev.touches[0].clientX, y: ev.touches[0].clientY} : null;
-    }, {passive: true});
-    view.addEventListener('touchend', function (ev) {
-      if (!start) { return; }
-      var t = ev.changedTouches[0], dx = t.clientX - start.x, dy = t.clientY - start.y;
-      start = null;
-      if (Math.abs(dx) > 50 && Math.abs(dx) > 2 * Math.abs(dy)) { show(shown + (dx < 0 ? 1 : -1)); }
-    }, {passive: true});
-    window.addEventListener('hashchange', function () { if (wanted() !== shown) { show(wanted()); } });
-    show(wanted());
-  }
-})();
-"""
-
 
 
 def _verdict(game: Any, reveal_seq: int, lang: str = "en") -> dict[str, Any]:
@@ -317,8 +201,10 @@ def _page_words(lang: str) -> dict[str, str]:
         ("next", Msg("next entry (right arrow)")), ("last", Msg("last entry (End)")))}
     words.update({key: say(text) for key, text in (
         ("first", Msg("first")), ("prev", Msg("previous")), ("next", Msg("next")), ("last", Msg("last")),
-        ("fit", Msg("whole map")), ("zoom", Msg("larger map")), ("map_label", Msg("the board")),
-        ("swipe", Msg("Swipe left or right on the words to step through the game.")),
+        ("fit", Msg("whole map")), ("zoom_in", Msg("larger map")),
+        ("zoom_out", Msg("smaller map")), ("zoom_hint", Msg("+ and - on the keyboard; 0: the whole map")),
+        ("map_label", Msg("the board")),
+        ("swipe", Msg("Swipe left or right to step through the game; two fingers on the map zoom it.")),
         ("needs_script", Msg("Scripts do not run here (a mail program's preview?): save this file and open it in a "
                              "web browser to step through the game.")))})
     return words
@@ -333,7 +219,9 @@ PAGE = """<body>
 <button id="prev" title="{prev_hint}">&lsaquo; {prev}</button>
 <button id="next" title="{next_hint}">{next} &rsaquo;</button>
 <button id="last" title="{last_hint}">{last} &raquo;</button>
-<button id="zoom" data-fit="{fit}" data-zoom="{zoom}">{fit}</button>
+<button id="zoom-out" title="{zoom_hint}" aria-label="{zoom_out}">&minus;<span class="w"> {zoom_out}</span></button>
+<button id="zoom-in" title="{zoom_hint}" aria-label="{zoom_in}">+<span class="w"> {zoom_in}</span></button>
+<button id="fit" title="{zoom_hint}">{fit}</button>
 <span id="where"></span>
 </div>
 <p id="swipe">{swipe}</p>

@@ -10,6 +10,7 @@ region on a grid, in map order, so nothing overlaps.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 WIDTH, HEIGHT = 1300, 780
 """The drawing's size; the map takes x < MAP_WIDTH, the side panel the rest."""
@@ -42,3 +43,25 @@ def places(regions: tuple[str, ...]) -> dict[str, tuple[int, int]]:
     rows = max(1, math.ceil(len(regions) / cols))
     w, h = MAP_WIDTH / cols, HEIGHT / rows
     return {r: (round(w * (i % cols + 0.5)), round(h * (i // cols + 0.5))) for i, r in enumerate(regions)}
+
+
+
+@dataclass(frozen=True)
+class Look:
+    """The sizes a board drawing's pieces and words are drawn at, in the drawing's units (the
+    map is :data:`MAP_WIDTH` units wide).  :data:`STANDARD` is the picture a mail or a wide
+    screen shows; :data:`COMPACT` draws the same places with words and pieces about twice as
+    large against the map, so that a phone's screen 360 CSS px wide, the map fitted to its
+    width, still draws every word at 10 px or more (30 units at 346/1000)."""
+
+    name: str
+    box_h: int
+    name_size: int
+    small: int  # the smallest word ("not in play")
+    rat: tuple[int, int, int]  # a face-down rat: width, height, its name's size
+    cube: tuple[int, int, int]  # a pile of cubes: width, height, its mark's size
+    plague_word: bool  # the word beside the plague pawn (the compact look has the pawn alone)
+
+
+STANDARD = Look("standard", BOX_H, 18, 13, (40, 22, 14), (34, 26, 15), True)
+COMPACT = Look("compact", 136, 33, 30, (56, 42, 30), (44, 42, 30), False)

@@ -4,8 +4,11 @@ Every page is built by :func:`pbem.views.markup.render` (each value escaped, onl
 here goes in as it is) from public cards (:class:`pbem.host.cards.Card`: the public log's
 facts) and needs no script: its Content-Security-Policy admits its one style, by hash, and
 nothing else, so it loads nothing and runs nothing.  Text is at least 12 CSS pixels, and the
-layout is one column on a phone; a game's board keeps its own size (its smallest words are
-12 pixels) and scrolls sideways on a narrow screen rather than shrinking.  Each game's
+layout is one column on a phone.  A game's board fits the screen's width, its words 10 pixels
+and more: a phone's style shows the compact drawing of the map (:data:`pbem.views.layout.COMPACT`),
+a wider screen's the standard one, beside the side panel from 1120 pixels on; two radio buttons
+(no script: the style reads which is checked) draw it twice as large in its box, which then
+scrolls both ways, by a finger or the arrow keys.  Each game's
 step-through page is `pbem html`'s viewer (:func:`pbem.views.html.game_page`), linked from its page.
 """
 
@@ -39,8 +42,31 @@ td.num { text-align: right; }
 td.name { white-space: nowrap; }
 p.verdict { background: #fff; border: 2px solid #2c7a2c; padding: 8px; }
 p.verdict.failed { border-color: #b00000; background: #fbeaea; }
-.board { overflow-x: auto; }
-.board svg { display: block; border: 1px solid #999; background: #fff; }
+body.wide { max-width: 1400px; }
+:focus-visible { outline: 3px solid #1d4f91; outline-offset: 2px; }
+.play { display: grid; grid-template-columns: minmax(0, 1fr); gap: 8px; margin: 10px 0; }
+.zoom { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }
+.zoom input { position: absolute; opacity: 0; width: 1px; height: 1px; margin: 0; }
+.zoom label { display: inline-block; box-sizing: border-box; min-height: 44px; min-width: 44px; padding: 10px 12px;
+              border: 1px solid #767676; border-radius: 4px; background: #fff; cursor: pointer; }
+.zoom input:checked + label { background: #1d4f91; color: #fff; }
+.zoom input:focus-visible + label { outline: 3px solid #1d4f91; outline-offset: 2px; }
+.board { min-width: 0; overflow: auto; aspect-ratio: 1000 / 780; border: 1px solid #999; background: #bcd7ea; }
+.board svg { display: block; width: 100%; height: auto; max-width: none; }
+.play:has(.zoom input[value="2"]:checked) .board svg { width: 200%; }
+.board svg.standard { display: none; }
+.panel svg { display: block; width: 100%; max-width: 420px; height: auto; border: 1px solid #999; background: #fff; }
+@media (min-width: 820px) {
+  .board svg.standard { display: block; } .board svg.compact { display: none; }
+  .board { min-width: 780px; }
+}
+@media (min-width: 1120px) {
+  .play { grid-template-columns: clamp(780px, calc((100vh - 110px) * 1.282), calc(100vw - 360px)) 300px;
+          grid-template-rows: auto auto 1fr; grid-template-areas: "board zoom" "board panel" "facts panel";
+          align-items: start; margin-top: 0; }
+  .zoom { grid-area: zoom; } .board { grid-area: board; } .panel { grid-area: panel; } .facts { grid-area: facts; }
+  .panel svg { max-width: none; }
+}
 pre { white-space: pre-wrap; font-size: 14px; background: #fff; border: 1px solid #ccc; padding: 8px; }
 summary { cursor: pointer; padding: 4px 0; }
 """
@@ -54,7 +80,7 @@ HEAD = """<!DOCTYPE html>
 <title>{title}</title>
 <style>{style}</style>
 </head>
-<body>
+<body class="{kind}">
 <nav><a href="{home}index.html">{games}</a> <a href="{home}standings.html">{standings}</a></nav>
 <h1>{title}</h1>
 """
@@ -104,10 +130,12 @@ def policy() -> str:
             "form-action 'none'")
 
 
-def page(title: str, body: Markup, lang: str, made: str, home: str = "") -> str:
-    """A whole page: head (the policy, a phone's viewport), the menu, ``body``, the footer."""
+def page(title: str, body: Markup, lang: str, made: str, home: str = "", wide: bool = False) -> str:
+    """A whole page: head (the policy, a phone's viewport), the menu, ``body``, the footer; a
+    ``wide`` one (a game's board beside its panel) may use a desktop's whole width."""
     said = translator(lang)
     return render(HEAD, lang=lang, policy=Markup(policy()), title=title, style=Markup(STYLE), home=home,
+                  kind="wide" if wide else "",
                   games=said.say(Msg("Games")), standings=said.say(Msg("Standings"))) + body + render(TAIL, made=made)
 
 
@@ -206,13 +234,16 @@ def standings_page(rows: Sequence[Row], games: int, lang: str, made: str) -> str
     return page(said.say(Msg("Standings")), body, lang, made)
 
 
-def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: Markup | None = None,
+def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: tuple[str, str, str] | None = None,
                    history: Sequence[str] = ()) -> str:
-    """One game's page: where it stands, its places and verdict, its board now (drawn by the escaping
-    SVG builder) and its history in words (a ``<details>``: no script), links to its viewer and its log."""
+    """One game's page: where it stands, its places and verdict, its board now (the escaping SVG
+    builder's drawings, :func:`pbem.views.svg.screen_board`) and its history in words (a
+    ``<details>``: no script), links to its viewer and its log."""
     said = translator(lang)
     seats = said.say(Msg("players (seat order): {players}", players=", ".join(card.players)))
-    parts = [render("<p>{players}</p>\n", players=seats)] if card.players else []
+    parts = []
+    if card.players:
+        parts.append(render("<p>{players}</p>\n", players=seats))
     if card.status:
         parts.append(render("<p>{text}</p>\n", text=waiting_text(card, lang) if card.waiting else status_text(
             GameStatus(card.status), lang)))
@@ -226,9 +257,8 @@ def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: Marku
         kind = "verdict failed" if card.verdict == "refused" else "verdict"
         parts.append(render('<p class="{kind}">{line}<br>{reason}</p>\n', kind=kind, line=card.verdict_line,
                             reason=card.reason))
-    if board is not None:
-        parts.append(render('<div class="board" tabindex="0" role="region" aria-label="{label}">{board}</div>\n',
-                            board=board, label=said.say(Msg("the board"))))
+    if board is not None:  # the board first, as at a game's table, its facts under it
+        parts = [board_block(board, joined(parts), lang)]
     if history:
         parts.append(render("<details><summary>{title}</summary>\n<pre>{lines}</pre></details>\n",
                             title=said.say(Msg("the game, entry by entry")), lines="\n".join(history)))
@@ -237,4 +267,30 @@ def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: Marku
     links.append(render('<a href="{game}.log.yaml">{text}</a>', game=card.game_id,
                         text=said.say(Msg("the public log (check it with 'pbem verify')"))))
     parts.append(render("<p>{links}</p>\n", links=Markup("<br>").join(links)))
-    return page(said.say(Msg("Rattus game {game}", game=card.game_id)), joined(parts), lang, made, home="../")
+    return page(said.say(Msg("Rattus game {game}", game=card.game_id)), joined(parts), lang, made, home="../",
+                wide=board is not None)
+
+
+BOARD = """<div class="play">
+<fieldset class="zoom"><legend class="small">{size}</legend>
+<input type="radio" name="zoom" id="zoom-1" value="1" checked><label for="zoom-1">{fit}</label>
+<input type="radio" name="zoom" id="zoom-2" value="2"><label for="zoom-2">{larger}</label>
+</fieldset>
+<div class="board" tabindex="0" role="region" aria-label="{label}">{standard}{compact}</div>
+<div class="facts">{facts}</div>
+<div class="panel">{panel}</div>
+</div>
+"""
+"""A game's board on its page: the two sizes to choose from, the map's two drawings, the game's
+facts (under the map), the panel (beside it on a wide screen, under the facts on a phone)."""
+
+
+def board_block(board: tuple[str, str, str], facts: Markup, lang: str) -> Markup:
+    """The board's three drawings (made by the escaping SVG builder: markup as they are) with the
+    radio buttons that choose its size in its box, a phone's finger or the arrow keys moving it,
+    and the game's ``facts``."""
+    say = translator(lang).say
+    standard, compact, panel = board
+    return render(BOARD, size=say(Msg("the map's size")), fit=say(Msg("whole map")), larger=say(Msg("larger map")),
+                  label=say(Msg("the board")), standard=Markup(standard), compact=Markup(compact), panel=Markup(panel),
+                  facts=facts)
