@@ -13,7 +13,6 @@ import click
 import pytest
 from click.testing import CliRunner
 
-import pbem.cli  # noqa: F401 (registers every command on `main`)
 from pbem.cli.shell import Command, Group, main
 from pbem.errors import (
     BusyError,
@@ -28,7 +27,7 @@ from pbem.errors import (
     UnknownError,
 )
 
-COMMANDS = sorted(main.commands)
+COMMANDS = main.list_commands(click.Context(main))  # loads every command's module
 SEAT_KEYED = {"--email", "--key"}
 """`pbem new` gives a seat's address and key as SEAT=VALUE (repeated); `replace` and `sign` give
 one address, one key file: the same meaning, for one seat or for each."""
@@ -181,3 +180,15 @@ def test_the_help_lists_every_command_under_who_uses_it() -> None:
     section = text[text.index("For players:"):text.index("For the host:")]
     assert "  check " in section and "  apply " not in section
     assert "Other commands" not in text
+
+
+def test_a_host_command_loads_only_the_hosts_command_module() -> None:
+    """`pbem apply` runs once for every mailed move, a fresh process: it does not pay for
+    registering the players', readers' and bots' commands (bench/bench.py times it)."""
+    import subprocess
+
+    code = ("import sys; from pbem.cli import main; from click.testing import CliRunner; "
+            "assert CliRunner().invoke(main, ['apply', '--help']).exit_code == 0; "
+            "print(sorted(m for m in sys.modules if m.startswith('pbem.cli.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['pbem.cli.hosting', 'pbem.cli.shell']", out
