@@ -107,6 +107,7 @@ def test_the_guide_says_the_register_and_every_concept_a_player_meets(lang: str)
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_inflected_form_is_found_by_its_concepts_stems(lang: str) -> None:
+    """And each example of an avoided word or a grammar slip is caught: the check can fail."""
     for row in rows(lang):
         stems = "|".join(stem_pattern(stem) for stem in row["stems"])
         for form in row["forms"]:
@@ -114,6 +115,9 @@ def test_each_inflected_form_is_found_by_its_concepts_stems(lang: str) -> None:
         for avoid in row.get("avoid", []):
             for example in avoid.get("caught", []):
                 assert caught(example, [avoid], row.get("allowed", [])), (lang, row["id"], example)
+    for slip in glossary()[lang].get("grammar", []):
+        for example in slip.get("caught", []):
+            assert caught(example, [slip], []), (lang, "grammar", example)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -345,8 +345,12 @@ def approve(lang: str, reviewer: str, match: str | None) -> int:
 
 def _review(argv: list[str]) -> int | None:
     """``pending LANG`` and ``approve LANG --by NAME [--match TEXT]``; None for other commands."""
-    if len(argv) < 3 or argv[1] not in ("pending", "approve") or argv[2] not in LANGS:
+    if len(argv) < 2 or argv[1] not in ("pending", "approve"):
         return None
+    if len(argv) < 3 or argv[2] not in LANGS:
+        print(f"{argv[1]} LANG: LANG is one of {', '.join(LANGS)} (English is the messages themselves)",
+              file=sys.stderr)
+        return 2
     lang, options = argv[2], dict(zip(argv[3::2], argv[4::2], strict=False))
     if argv[1] == "pending":
         for e, reason in pending(lang):
