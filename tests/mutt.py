@@ -147,7 +147,7 @@ class MailTable:
         self.others: list[EmailMessage] = []  # mails to an address no seat holds (an observer's, a stranger's)
         first = next(iter(seats))
         pbem("new", "g", "--players", ",".join(seats), "--first", first, "--games", self.games, "--mail", mode,
-             *(f"--email={s}={a}" for s, a in seats.items()),
+             *(f"--seat-email={s}={a}" for s, a in seats.items()),
              *(f"--seat-lang={s}={lang}" for s, lang in (langs or {}).items()), *options)
 
     def run(self, *extra: str) -> list[tuple[str, EmailMessage]]:
