@@ -15,6 +15,8 @@ only a nonce whose commitment is the seat's.
 
 from importlib import resources
 
+from pbem.views.seatstate import deck_js
+
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BEFORE_REGEX = frozenset("(,=:[!&|?{};+-*%<>~^")
 
@@ -148,4 +150,4 @@ input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; 
 """
 
 STYLE = _squeezed_style(STYLE)
-SCRIPT = "\n" + _shipped("rules.js") + _shipped("compose.js")
+SCRIPT = "\n" + deck_js() + _shipped("rules.js") + _shipped("compose.js")
