@@ -13,6 +13,7 @@ leaves it alone.
 from __future__ import annotations
 
 import inspect
+import json
 import re
 import subprocess
 import sys
@@ -23,7 +24,9 @@ import pbem.rules.cards
 from pbem.i18n import LANGS
 from pbem.rules.actions import _FIELD_TYPES
 from pbem.rules.cards import DECK
+from pbem.rules.state import Deck
 from pbem.views.rulesref import RULES_FILES
+from pbem.views.seatstate import deck_js
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_JS = ROOT / "pbem" / "views" / "rules.js"
@@ -42,11 +45,11 @@ def table_keys(js: str, name: str) -> set[str]:
     return set(re.findall(r"^ {4}(\w+): ", body, re.MULTILINE))
 
 
-def unmatched(js: str) -> dict[str, set[str]]:
+def unmatched(js: str, deck: Deck = DECK) -> dict[str, set[str]]:
     """What the rules module lacks or has beyond the declaration: generators by group, effects
     by kind of action."""
-    groups = {rule.group for rule in DECK.rules}
-    kinds = set(DECK.action_types)
+    groups = {rule.group for rule in deck.rules}
+    kinds = set(deck.action_types)
     out = {"generators missing": groups - table_keys(js, "G"), "generators extra": table_keys(js, "G") - groups,
            "effects missing": kinds - table_keys(js, "E"), "effects extra": table_keys(js, "E") - kinds}
     return {what: names for what, names in out.items() if names}
@@ -61,6 +64,20 @@ def test_a_card_left_out_of_the_pages_rules_is_named() -> None:
     without = js.replace("    king: (S, p, a) => { use(S, A.king);", "    kingless: (S, p, a) => { use(S, A.king);")
     assert without != js
     assert unmatched(without) == {"effects missing": {"king"}, "effects extra": {"kingless"}}
+
+
+def test_a_seventh_card_reaches_the_pages_table_and_is_named_as_missing_from_its_rules() -> None:
+    """The Herald (tests/test_seventh_card.py, R5.7 there) declared in a deck: the page's table
+    has its keyword, fields, card and parts of the game at once; its generator and its effect
+    in JavaScript are the two things the check asks for, ARCHITECTURE.md's third item."""
+    from test_seventh_card import SEVEN
+
+    table = json.loads(deck_js(SEVEN).removeprefix("var DECK = ").removesuffix(";\n"))
+    assert (table["words"]["herald"], table["fields"]["herald"], table["ability"]["herald"]) == (
+        "herald", ["region"], "herald")
+    assert "herald" in table["kinds"]["turn main"] and "herald" in table["kinds"]["final main"]
+    assert unmatched(RULES_JS.read_text(encoding="utf-8"), SEVEN) == {
+        "generators missing": {"herald"}, "effects missing": {"herald"}}
 
 
 def test_the_pages_rules_name_a_card_by_its_actions_kind_but_the_one_whose_ability_adds_none() -> None:
@@ -106,8 +123,8 @@ def test_the_docs_list_of_hand_edits_is_what_the_declaration_does_not_reach_and_
     """The card ids (``CARDS``, with the action keywords), the deck, the page's JavaScript rules, a
     catalog per language, the glossary, and the rules reference in each language."""
     files, count = hand_edits_in_the_docs()
-    derived = {relative(inspect.getsourcefile(pbem.i18n) or ""), relative(inspect.getsourcefile(pbem.rules.cards) or ""),
-               relative(RULES_JS), "docs/glossary.yaml",
+    derived = {relative(inspect.getsourcefile(pbem.i18n) or ""),
+               relative(inspect.getsourcefile(pbem.rules.cards) or ""), relative(RULES_JS), "docs/glossary.yaml",
                *(relative(make_catalogs.po_path(lang)) for lang in LANGS if lang != "en"),
                *(relative(path) for path in RULES_FILES.values())}
     assert len(files) == len(set(files)) == count
