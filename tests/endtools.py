@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def new_game(games: Path, *extra: str) -> None:
     args = ["new", "g", "--players", ",".join(THREE), "--games", str(games), "--mail", "every", *extra]
     for player, address in THREE.items():
-        args += ["--email", f"{player}={address}"]
+        args += ["--seat-email", f"{player}={address}"]
     ok(*args)
 
 

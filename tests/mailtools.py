@@ -65,11 +65,11 @@ def setup_game(tmp: Path, key_for_red: bool = True, options: tuple[str, ...] = (
     args: list[str | Path] = ["new", "g", "--players", "red,blue", "--first", "red", "--games", games,
                               "--mail", "every", *options]  # a report of every entry, as these tests read them
     for player, address in ADDRESSES.items():
-        args += ["--email", f"{player}={address}"]
+        args += ["--seat-email", f"{player}={address}"]
     for name in ("host", "red", "blue"):
         ok("keygen", "--out", tmp / f"{name}.key")
     if key_for_red:
-        args += ["--key", f"red={tmp / 'red.key.pub'}", "--host-key", tmp / "host.key"]
+        args += ["--seat-key", f"red={tmp / 'red.key.pub'}", "--host-key", tmp / "host.key"]
     ok(*args)
     return games, inbox
 

@@ -153,7 +153,7 @@ class MailTable:
             supplied = ["--secret-file", folder / "secret.hex"]
         pbem("new", "g", "--players", ",".join(seats), "--first", first, "--games", self.games, "--mail", mode,
              *supplied,
-             *(f"--email={s}={a}" for s, a in seats.items()),
+             *(f"--seat-email={s}={a}" for s, a in seats.items()),
              *(f"--seat-lang={s}={lang}" for s, lang in (langs or {}).items()), *options)
 
     def run(self, *extra: str) -> list[tuple[str, EmailMessage]]:

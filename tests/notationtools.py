@@ -31,7 +31,7 @@ class Table:
         self.latest: dict[str, EmailMessage] = {}  # the newest mail with a template, per player
         args: list[str | Path] = ["new", "g", "--players", ",".join(ADDRESSES), "--first", "red",
                                   "--games", self.games, "--mail", "every"]
-        ok(*args, *(f"--email={p}={a}" for p, a in ADDRESSES.items()))
+        ok(*args, *(f"--seat-email={p}={a}" for p, a in ADDRESSES.items()))
         self.run()
 
     def run(self) -> str:

@@ -87,7 +87,9 @@ class Reader:
 
     def __init__(self, lang: str) -> None:
         said = translator(lang)
-        forms = {said.ngettext("{path}: {n} to {regions}", "{path}: {n} to {regions}", n) for n in range(1, 6)}
+        forms = {said.ngettext("{path}: {n} rat to {regions}", "{path}: {n} rats to {regions}", n) for n in range(1, 6)}
+        if lang == "en":  # the English menu is written without the catalog, shorter: 'gallia: 1 to anglia'
+            forms = {"{path}: {n} to {regions}"}
         self.spreading = [re.compile(re.escape(f).replace(re.escape("{path}"), r"(?P<path>[^:]+)")
                                      .replace(re.escape("{n}"), r"(?P<n>\d)")
                                      .replace(re.escape("{regions}"), r"(?P<to>.+)")) for f in forms]

@@ -26,7 +26,7 @@ def commit_file(games: Path, game_id: str, player: str, folder: Path) -> Path:
 def new_signed_game(keys: Path, host_key: bool = True) -> Path:
     games = keys / "games"
     args: list[str | Path] = ["new", "g", "--players", "red,blue", "--first", "red", "--games", games,
-            "--key", f"red={keys / 'red.key.pub'}"]
+            "--seat-key", f"red={keys / 'red.key.pub'}"]
     if host_key:
         args += ["--host-key", keys / "host.key"]
     ok(*args)

@@ -157,7 +157,7 @@ def test_new_refuses_a_bot_seat_with_a_player_key_and_changes_nothing(tmp_path: 
     games.mkdir()
     before = snapshot(tmp_path)
     for extra, why in (
-        (["--bot", "blue=greedy", "--key", f"blue={tmp_path / 'blue.key.pub'}"], "no player key"),
+        (["--bot", "blue=greedy", "--seat-key", f"blue={tmp_path / 'blue.key.pub'}"], "no player key"),
         (["--bot", "blue=genius"], "no bot level"),
         (["--bot", "pink=greedy"], "not one of the players"),
         (["--bot", "red=random", "--bot", "blue=random"], "at least one human seat"),
@@ -261,7 +261,7 @@ def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(
     mailbox.Maildir(str(inbox), create=True)
     addresses = {"red": "red@example.org", "green": "green@example.net"}
     ok("new", "g", "--players", "red,green,blue,yellow", "--games", games,
-       "--email", f"red={addresses['red']}", "--email", f"green={addresses['green']}",
+       "--seat-email", f"red={addresses['red']}", "--seat-email", f"green={addresses['green']}",
        "--bot", "blue=greedy", "--bot", "yellow=random")
     game = load_game(games / "g")
     assert set(game.commits) == {"blue", "yellow"}  # the bots committed at once (P4)

@@ -13,7 +13,6 @@ import click
 import pytest
 from click.testing import CliRunner
 
-import pbem.cli  # noqa: F401 (registers every command on `main`)
 from pbem.cli.shell import Command, Group, main
 from pbem.errors import (
     BusyError,
@@ -28,17 +27,15 @@ from pbem.errors import (
     UnknownError,
 )
 
-COMMANDS = sorted(main.commands)
-SEAT_KEYED = {"--email", "--key"}
-"""`pbem new` gives a seat's address and key as SEAT=VALUE (repeated); `replace` and `sign` give
-one address, one key file: the same meaning, for one seat or for each."""
+COMMANDS = main.list_commands(click.Context(main))  # loads every command's module
 
 
 def meaning(param: click.Option) -> tuple[Any, ...]:
-    """What an option's value is: its type (a folder, a file, a count, a choice...), a flag or not."""
+    """What an option's value is: its type (a folder, a file, a count, a choice...), a flag or not,
+    one value or one for each of several (``SEAT=VALUE``, repeated)."""
     kind = param.type
     return (type(kind).__name__, getattr(kind, "file_okay", None), getattr(kind, "dir_okay", None),
-            tuple(getattr(kind, "choices", ())), param.is_flag)
+            tuple(getattr(kind, "choices", ())), param.is_flag, param.multiple)
 
 
 def options() -> Iterator[tuple[str, click.Option]]:
@@ -70,12 +67,12 @@ def test_each_commands_help_documents_every_option_and_argument_and_names_no_iss
 
 def test_an_option_name_means_one_thing_in_every_command() -> None:
     """--games is the games folder everywhere (a count is --count), --players the seats' names
-    (a number is --player-count), --lang the language a command writes in (a seat's is --seat-lang)."""
+    (a number is --player-count), --lang the language a command writes in (a seat's is --seat-lang),
+    --email one address and --key one key file (each seat's, in `pbem new`: --seat-email and
+    --seat-key, SEAT=VALUE repeated)."""
     meanings: dict[str, dict[tuple[Any, ...], list[str]]] = defaultdict(lambda: defaultdict(list))
     for name, param in options():
         for opt in param.opts:
-            if opt in SEAT_KEYED and param.multiple:
-                continue  # SEAT=VALUE: the same thing, for each seat
             meanings[opt][meaning(param)].append(name)
     several = {opt: dict(kinds) for opt, kinds in meanings.items() if len(kinds) > 1}
     assert not several, several
@@ -88,6 +85,9 @@ def test_the_check_above_sees_two_meanings_of_one_name() -> None:
     count = click.Option(["--games"], type=click.IntRange(1, 10))
     folder = click.Option(["--games"], type=click.Path(file_okay=False))
     assert meaning(count) != meaning(folder)
+    one = click.Option(["--email"])
+    each = click.Option(["--email"], multiple=True, metavar="SEAT=ADDRESS")
+    assert meaning(one) != meaning(each)
 
 
 def test_mail_and_serve_share_one_declaration_of_the_transport_options() -> None:
@@ -181,3 +181,15 @@ def test_the_help_lists_every_command_under_who_uses_it() -> None:
     section = text[text.index("For players:"):text.index("For the host:")]
     assert "  check " in section and "  apply " not in section
     assert "Other commands" not in text
+
+
+def test_a_host_command_loads_only_the_hosts_command_module() -> None:
+    """`pbem apply` runs once for every mailed move, a fresh process: it does not pay for
+    registering the players', readers' and bots' commands (bench/bench.py times it)."""
+    import subprocess
+
+    code = ("import sys; from pbem.cli import main; from click.testing import CliRunner; "
+            "assert CliRunner().invoke(main, ['apply', '--help']).exit_code == 0; "
+            "print(sorted(m for m in sys.modules if m.startswith('pbem.cli.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['pbem.cli.hosting', 'pbem.cli.shell']", out

@@ -50,9 +50,9 @@ def start(tmp: Path, mode: str = "every") -> tuple[Path, Path]:
         ok("keygen", "--out", tmp / f"{name}.key")
     args: list[Any] = ["new", "g", "--players", ",".join(PLAYERS), "--first", "red", "--deadline", "24h",
                        "--mail", mode,
-                       "--reminder", "8h", "--host-key", tmp / "host.key", "--key", f"green={tmp / 'green.key.pub'}"]
+                       "--reminder", "8h", "--host-key", tmp / "host.key", "--seat-key", f"green={tmp / 'green.key.pub'}"]
     for player, address in ADDRESSES.items():
-        args += ["--email", f"{player}={address}"]
+        args += ["--seat-email", f"{player}={address}"]
     with pinned(T0):
         ok(*args, "--games", games)
         # the opening (P4) by mail too: every commitment, then every nonce (green signs hers)

@@ -40,7 +40,7 @@ def test_new_records_the_deadline_in_entry_0_and_every_view_says_when_it_is_due(
     game = new_game(tmp_path / "four")
     assert game.turn_since == game.last_seq  # R8.1: the start entry made it red's turn
     assert due(game) == ("red", at(72))
-    assert phrase(game, at(58)) == "red to move, due Fri 4 Dec 09:00 UTC, in 14 h"
+    assert phrase(game, at(58)) == "red to move, due Fri 4 Dec 09:00 UTC, in 14 hours"
     show = ok("show", "g", "--games", tmp_path / "four")
     assert "deadline: 3d a turn" in show and "due: red to move, due Fri 4 Dec 09:00 UTC" in show
     template = ok("template", "g", "--games", tmp_path / "four")

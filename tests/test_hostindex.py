@@ -180,13 +180,13 @@ def test_p4_a_mail_round_invites_from_the_games_that_changed_alone(tmp_path: Pat
     monkeypatch.setattr(invite, "_invite_game", counted)
     host = Host(tmp_path)
     for n in range(4):
-        ok("new", f"g{n}", "--players", "red,blue", "--email", "red=ann@one.example", "--email",
+        ok("new", f"g{n}", "--players", "red,blue", "--seat-email", "red=ann@one.example", "--seat-email",
            "blue=bo@two.example", "--games", host.games)
     _out, got = host.run()
     assert sorted(looked) == ["g0", "g1", "g2", "g3"] and len(got) == 8  # each game's first invitations
     looked.clear()
     host.run()
     assert looked == []  # nothing changed: no game looked at
-    ok("new", "g9", "--players", "red,blue", "--email", "red=cy@three.example", "--games", host.games)
+    ok("new", "g9", "--players", "red,blue", "--seat-email", "red=cy@three.example", "--games", host.games)
     host.run()
     assert looked == ["g9"]  # the new game alone

@@ -217,7 +217,7 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
     secret = tmp_path / "secret.hex"
     secret.write_text("5e" * 32 + "\n")
     ok("new", "g", "--players", "red,blue,green", "--first", "red", "--games", games, "--deadline", "24h",
-       "--secret-file", secret, "--bot", "blue=random", *(f"--email={p}={a}" for p, a in addresses.items()))
+       "--secret-file", secret, "--bot", "blue=random", *(f"--seat-email={p}={a}" for p, a in addresses.items()))
 
     def by_mail(data: dict[str, Any]) -> None:
         mailbox.Maildir(str(inbox)).add(eml(addresses["red"], data))

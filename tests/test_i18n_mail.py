@@ -161,7 +161,7 @@ def mails_of_a_three_language_game(tmp: Path) -> dict[str, list[EmailMessage]]:
     args: list[str | Path] = ["new", "g", "--players", ",".join(THREE), "--games", games, "--deadline", "24h",
                               "--reminder", "8h", "--mail", "every"]
     for player, address in THREE.items():
-        args += ["--email", f"{player}={address}", "--seat-lang", f"{player}={LANGS[player]}"]
+        args += ["--seat-email", f"{player}={address}", "--seat-lang", f"{player}={LANGS[player]}"]
     t = seconds(T0)
     with quick_mails():
         with pinned(at_of(t)):

@@ -128,9 +128,9 @@ def test_english_dates_durations_and_phrases_are_as_before() -> None:
     assert [deadlines.duration_text(s) for s in (3 * 86400, 36 * 3600, 90 * 60, 0)] == ["3d", "1d12h", "1h30m", "0m"]
     entries, hashes = example("playthrough-seats")
     game = game_at(entries, hashes, 45)
-    assert deadlines.phrase(game, at="2026-11-30T16:16:00Z") == "green to move, due Mon 30 Nov 17:16 UTC, in 1 h"
+    assert deadlines.phrase(game, at="2026-11-30T16:16:00Z") == "green to move, due Mon 30 Nov 17:16 UTC, in 1 hour"
     assert deadlines.phrase(game, at="2026-11-30T20:16:00Z") == (
-        "green to move, due Mon 30 Nov 17:16 UTC, 3 h overdue: the host may record a timeout (R8.2)")
+        "green to move, due Mon 30 Nov 17:16 UTC, 3 hours overdue: the host may record a timeout (R8.2)")
     assert deadlines.rule_text(game) == ("deadline: 1h a turn from the entry that makes it the player's turn; "
                                          "then the stand-in rule plays it (R8.1-R8.3)")
 

@@ -25,7 +25,7 @@ ANN, BO, CY = "ann@one.example", "bo@two.example", "cy@three.example"
 def made(tmp: Path, *extra: str) -> Host:
     """Game ``og``: red is the host's friend (an address at 'pbem new'), blue is open."""
     host = Host(tmp)
-    ok("new", "og", "--players", "red,blue", "--email", f"red={ANN}", "--open", "1", "--games", host.games, *extra)
+    ok("new", "og", "--players", "red,blue", "--seat-email", f"red={ANN}", "--open", "1", "--games", host.games, *extra)
     return host
 
 
@@ -179,7 +179,7 @@ def test_no_move_before_every_seat_is_filled(tmp_path: Path) -> None:
     assert "(P4)" in result.stderr
 
 
-@pytest.mark.parametrize("args", [["--players", "red,blue", "--open", "2", "--email", f"red={ANN}"],
+@pytest.mark.parametrize("args", [["--players", "red,blue", "--open", "2", "--seat-email", f"red={ANN}"],
                                   ["--open", "1"]])
 def test_open_seats_that_do_not_add_up(tmp_path: Path, args: list[str]) -> None:
     result = cli("new", "og", *args, "--games", tmp_path / "games")
@@ -189,7 +189,7 @@ def test_open_seats_that_do_not_add_up(tmp_path: Path, args: list[str]) -> None:
 
 def test_games_lists_the_open_games_and_the_senders_own(tmp_path: Path) -> None:
     host = made(tmp_path, "--press", "public")
-    ok("new", "full", "--players", "red,blue", "--email", f"red={ANN}", "--email", f"blue={BO}", "--games", host.games)
+    ok("new", "full", "--players", "red,blue", "--seat-email", f"red={ANN}", "--seat-email", f"blue={BO}", "--games", host.games)
     host.send(letter(ANN, "games"))
     _out, got = host.run()  # the new game's invitation goes to ANN too: the answer is told apart by its subject
     said = text_of(next(m for m in mails_to(got, ANN) if "your games and the open games" in str(m["Subject"])))
@@ -247,7 +247,7 @@ def test_serve_announces_the_open_games_when_they_change(tmp_path: Path) -> None
 
 def test_join_alone_takes_a_seat_in_the_first_open_game(tmp_path: Path) -> None:
     host = made(tmp_path)
-    ok("new", "full", "--players", "red,blue", "--email", f"red={CY}", "--email", f"blue={BO}", "--games", host.games)
+    ok("new", "full", "--players", "red,blue", "--seat-email", f"red={CY}", "--seat-email", f"blue={BO}", "--games", host.games)
     host.send(letter(BO, "join"))
     _out, got = host.run()
     subjects = [str(m["Subject"]) for m in mails_to(got, BO)]  # with game full's invitation, in no set order
@@ -260,7 +260,7 @@ def test_join_alone_takes_a_seat_in_the_first_open_game(tmp_path: Path) -> None:
 
 def test_join_alone_when_no_game_is_open(tmp_path: Path) -> None:
     host = Host(tmp_path)
-    ok("new", "full", "--players", "red,blue", "--email", f"red={ANN}", "--email", f"blue={BO}", "--games", host.games)
+    ok("new", "full", "--players", "red,blue", "--seat-email", f"red={ANN}", "--seat-email", f"blue={BO}", "--games", host.games)
     host.run()  # the game's invitations
     said = refused(host, CY, "join")
     assert "no game on this host has an open seat now" in said

@@ -98,8 +98,8 @@ def test_rules_gets_the_rules_text(started: tuple[Path, Path, Path]) -> None:
 
 def test_a_player_of_several_games_names_the_game_in_the_subject(started: tuple[Path, Path, Path]) -> None:
     games, inbox, outbox = started
-    ok("new", "g2", "--players", "red,blue", "--email", f"red={ADDRESSES['red']}",
-       "--email", f"blue={ADDRESSES['blue']}", "--games", games)
+    ok("new", "g2", "--players", "red,blue", "--seat-email", f"red={ADDRESSES['red']}",
+       "--seat-email", f"blue={ADDRESSES['blue']}", "--games", games)
     ok("mail", "--inbox", inbox, "--outbox", outbox, "--games", games, "--from", HOST)  # g2's invitations
     mailbox.Maildir(str(outbox)).clear()
     refusal = text_of(ask(games, inbox, outbox, ADDRESSES["blue"], "log"))

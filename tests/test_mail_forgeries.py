@@ -32,8 +32,8 @@ def keyed_table(tmp: Path) -> Host:
     """Game ``og``, full, in its opening (P4): red holds a key (P8), blue and green none."""
     host = Host(tmp)
     ok("keygen", "--out", tmp / "red.key")
-    ok("new", "og", "--players", "red,blue,green", "--email", f"red={ANN}", "--email", f"blue={BO}",
-       "--email", f"green={CY}", "--key", f"red={tmp / 'red.key.pub'}", "--games", host.games)
+    ok("new", "og", "--players", "red,blue,green", "--seat-email", f"red={ANN}", "--seat-email", f"blue={BO}",
+       "--seat-email", f"green={CY}", "--seat-key", f"red={tmp / 'red.key.pub'}", "--games", host.games)
     host.run()  # the opening's first mails
     return host
 
@@ -119,7 +119,7 @@ def test_press_signed_with_the_seats_key_is_relayed_at_once_and_once(tmp_path: P
 
 def test_a_seats_next_holder_never_reads_the_press_that_waited_for_its_player(tmp_path: Path) -> None:
     host = Host(tmp_path)
-    ok("new", "og", "--players", "red,blue,green", "--email", f"red={ANN}", "--open", "2", "--mail", "digest",
+    ok("new", "og", "--players", "red,blue,green", "--seat-email", f"red={ANN}", "--open", "2", "--mail", "digest",
        "--games", host.games)
     confirmed(host, CY, "join")
     seat = load_settings(host.games / "og").players_of(CY)[0]
@@ -148,8 +148,8 @@ def test_a_seats_next_holder_never_reads_the_press_that_waited_for_its_player(tm
 
 def test_64_forged_joins_neither_evict_a_real_join_nor_shut_the_lobby_of_another_game(tmp_path: Path) -> None:
     host = Host(tmp_path)
-    ok("new", "og", "--players", "red,blue,green", "--email", f"red={ANN}", "--open", "2", "--games", host.games)
-    ok("new", "ob", "--players", "red,blue", "--email", f"red={ANN}", "--open", "1", "--games", host.games)
+    ok("new", "og", "--players", "red,blue,green", "--seat-email", f"red={ANN}", "--open", "2", "--games", host.games)
+    ok("new", "ob", "--players", "red,blue", "--seat-email", f"red={ANN}", "--open", "1", "--games", host.games)
     host.send(letter(BO, "join og"))
     _out, got = host.run()
     (code_mail,) = mails_to(got, BO)
@@ -169,7 +169,7 @@ def test_a_summary_kept_under_the_seat_alone_goes_on_for_its_holder(tmp_path: Pa
     """A games folder from before summaries were kept by holder: the seat's line becomes its
     holder's, so the holder's next summary still waits its day and tells nothing twice."""
     host = Host(tmp_path)
-    ok("new", "og", "--players", "red,blue", "--email", f"red={ANN}", "--open", "1", "--mail", "digest",
+    ok("new", "og", "--players", "red,blue", "--seat-email", f"red={ANN}", "--open", "1", "--mail", "digest",
        "--games", host.games)
     confirmed(host, BO, "join")
     host.send(letter(ANN, "press all", "Told before the upgrade."))

@@ -191,7 +191,7 @@ def test_a_seat_past_its_deadline_mailing_away_is_refused_citing_r8_5(tmp_path: 
 
 def test_a_strangers_join_on_the_first_line_and_games_with_a_question_mark_are_answered(tmp_path: Path) -> None:
     host = Host(tmp_path)
-    ok("new", "og", "--players", "red,blue", "--email", "red=ann@example.org", "--seat-lang", "red=hu",
+    ok("new", "og", "--players", "red,blue", "--seat-email", "red=ann@example.org", "--seat-lang", "red=hu",
        "--open", "1", "--deadline", "3d", "--games", host.games)
     host.send(letter("zoe@example.net", "", "join og\n\n-- \nZoe\n"),
               letter("yan@example.net", "Hello there", "join og\nI'd like to play.\n"),
@@ -206,7 +206,7 @@ def test_a_strangers_join_on_the_first_line_and_games_with_a_question_mark_are_a
 
 def test_a_strangers_other_mail_is_still_not_answered(tmp_path: Path) -> None:
     host = Host(tmp_path)
-    ok("new", "og", "--players", "red,blue", "--email", "red=ann@example.org", "--open", "1", "--games", host.games)
+    ok("new", "og", "--players", "red,blue", "--seat-email", "red=ann@example.org", "--open", "1", "--games", host.games)
     host.send(letter("spam@example.net", "Cheap pills", "Buy now\n"))
     result = cli("mail", "--inbox", host.inbox, "--outbox", host.outbox, "--games", host.games, "--from", HOST)
     assert result.exit_code == Exit.FORMAT and "quarantined: not a player's message" in result.output

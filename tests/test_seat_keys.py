@@ -52,7 +52,7 @@ def the_code(outbox: Path) -> str:
 
 
 def test_a_forged_from_cannot_register_a_key_for_another_seat(tmp_path: Path) -> None:
-    games, inbox = setup_game(tmp_path)  # red has a key (pbem new --key), blue has none
+    games, inbox = setup_game(tmp_path)  # red has a key (pbem new --seat-key), blue has none
     outbox = tmp_path / "outbox"
     ok("keygen", "--out", tmp_path / "mallory.key")  # red's second key, for the attack
     deliver(inbox, eml("red@example.org", signed(commit(games, "red"), tmp_path / "red.key", tmp_path)))
@@ -149,10 +149,10 @@ def test_pbem_new_refuses_one_key_on_two_seats_or_the_hosts(tmp_path: Path) -> N
     for name in ("host", "red"):
         ok("keygen", "--out", tmp_path / f"{name}.key")
     red = tmp_path / "red.key.pub"
-    for extra in (["--key", f"red={red}", "--key", f"blue={red}"],
-                  ["--key", f"red={tmp_path / 'host.key.pub'}", "--host-key", tmp_path / "host.key"]):
+    for extra in (["--seat-key", f"red={red}", "--seat-key", f"blue={red}"],
+                  ["--seat-key", f"red={tmp_path / 'host.key.pub'}", "--host-key", tmp_path / "host.key"]):
         result = cli("new", "g", "--players", "red,blue", "--games", tmp_path / "games", *extra)
-        assert result.exit_code == Exit.FORMAT and "(P8): --key: one key per seat, and none the host's: " \
+        assert result.exit_code == Exit.FORMAT and "(P8): --seat-key: one key per seat, and none the host's: " \
             in result.stderr, result.stderr
         assert not (tmp_path / "games" / "g").exists()
 
@@ -271,7 +271,7 @@ def test_a_forged_registration_code_confirms_nothing(tmp_path: Path) -> None:
     the code of the forged one, confirmed by blue (signed with her key), confirms nothing:
     that commitment is dropped.  Blue's own code, signed with her key, records her key; red
     gains no seat, and blue's signed reveal is taken."""
-    games, inbox = setup_game(tmp_path)  # red has a key (pbem new --key), blue has none yet
+    games, inbox = setup_game(tmp_path)  # red has a key (pbem new --seat-key), blue has none yet
     outbox = tmp_path / "outbox"
     ok("keygen", "--out", tmp_path / "mallory.key")  # red's second key, for the attack
     deliver(inbox, eml("red@example.org", signed(commit(games, "red"), tmp_path / "red.key", tmp_path)))

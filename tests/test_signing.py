@@ -320,10 +320,10 @@ def test_the_host_needs_its_key(keys: Path) -> None:
 def test_new_refuses_bad_registrations(keys: Path) -> None:
     games = keys / "games"
     base: list[str | Path] = ["new", "g", "--players", "red,blue", "--games", games]
-    assert run(*base, "--key", f"green={keys / 'red.key.pub'}").exit_code == Exit.FORMAT
-    result = run(*base, "--key", f"red={keys / 'red.key'}")
+    assert run(*base, "--seat-key", f"green={keys / 'red.key.pub'}").exit_code == Exit.FORMAT
+    result = run(*base, "--seat-key", f"red={keys / 'red.key'}")
     assert result.exit_code == Exit.FORMAT and "private key" in result.output
-    assert run(*base, "--email", "red=not-an-address").exit_code == Exit.FORMAT
+    assert run(*base, "--seat-email", "red=not-an-address").exit_code == Exit.FORMAT
     assert run(*base, "--host-key", keys / "host.key.pub").exit_code == Exit.FORMAT
     assert not games.exists() or not (games / "g").exists()
 

@@ -372,7 +372,7 @@ def test_p2_a_signature_has_one_spelling(tmp_path: Path) -> None:
 def test_p2_a_signed_move_in_another_spelling_is_refused(tmp_path: Path) -> None:
     ok("keygen", "--out", tmp_path / "red.key")
     games = tmp_path / "games"
-    ok("new", "g", "--players", "red,blue", "--games", games, "--key", f"red={tmp_path / 'red.key.pub'}")
+    ok("new", "g", "--players", "red,blue", "--games", games, "--seat-key", f"red={tmp_path / 'red.key.pub'}")
     path = tmp_path / "red-first.yaml"
     ok("nonce", "g", "--player", "red", "--out", path, "--keep", tmp_path / "kept.yaml", "--games", games)
     ok("sign", path, "--key", tmp_path / "red.key")
@@ -398,7 +398,7 @@ def test_p2_a_public_key_has_one_spelling(tmp_path: Path) -> None:
     assert base64.b64decode(other[8:]) == base64.b64decode(body)
     (tmp_path / "other.pub").write_text(other + "\n")
     games = tmp_path / "games"
-    result = cli("new", "g", "--players", "red,blue", "--games", games, "--key", f"red={tmp_path / 'other.pub'}")
+    result = cli("new", "g", "--players", "red,blue", "--games", games, "--seat-key", f"red={tmp_path / 'other.pub'}")
     assert result.exit_code == Exit.FORMAT, result.stderr
     assert "canonical base64" in result.stderr and "P2" in result.stderr
     assert not (games / "g").exists()

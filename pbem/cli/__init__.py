@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import gc
 
-from pbem.cli import bots, hosting, playing, publishing, reading  # each registers its commands on `main`
-from pbem.cli.shell import main
+from pbem.cli.shell import main  # its commands' modules register them when a command is looked for
 
-__all__ = ["bots", "hosting", "main", "playing", "publishing", "reading", "run"]
+__all__ = ["main", "run"]
 
 
 def run() -> None:

@@ -48,12 +48,14 @@ def transport_options(command: Any) -> Any:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Use this file's 64 hex digits as the secret (tests and demos; recorded as 'supplied').",
 )
-@click.option("--key", "keys", multiple=True, metavar="PLAYER=FILE",
-              help="Register a player's public key file (.pub); their moves must then be signed (P8).")
+@click.option("--seat-key", "keys", multiple=True, metavar="SEAT=FILE",
+              help="Register a seat's public key file (.pub), repeated for each seat: its moves must then be "
+                   "signed (P8).")
 @click.option("--host-key", type=click.Path(dir_okay=False, path_type=Path),
               help="The host's private key: it signs every entry (P8); its path goes to host.yaml.")
-@click.option("--email", "emails", multiple=True, metavar="PLAYER=ADDRESS",
-              help="A player's e-mail address for 'pbem mail' (kept in host.yaml, not in the log).")
+@click.option("--seat-email", "emails", multiple=True, metavar="SEAT=ADDRESS",
+              help="A seat's e-mail address for 'pbem mail', repeated for each seat (kept in host.yaml, not in "
+                   "the log).")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path),
               help="A folder with map.yaml and tokens.yaml: a custom game (P3), said in every output.")
 @click.option("--deadline", help="Time a turn may take, e.g. 72h or 3d (R8.1); then 'pbem tick' records a timeout.")
@@ -78,7 +80,7 @@ def transport_options(command: Any) -> Any:
                    "(every), or its turn's mail and at most one summary a day (digest); kept in host.yaml, "
                    "and each player may choose by mail ('mail every').")
 @click.option("--open", "open_seats", type=click.IntRange(1, 4), default=None, metavar="N",
-              help="Leave N seats (those with no --email) for strangers to join by mail ('join GAME'); the "
+              help="Leave N seats (those with no --seat-email) for strangers to join by mail ('join GAME'); the "
                    "opening starts by itself once every seat is filled.")
 @click.option("--press", type=click.Choice(["on", "public", "off"]), default="on", show_default=True,
               help="Press by mail ('press all', 'press SEAT'): to one seat or all (on), to all only (public), "
@@ -106,8 +108,8 @@ def new(
             spec.board, spec.catalogue = read_data_dir(data_dir)
         except GameDataError as err:
             raise FormatError(Msg("--data {folder}: {reason}", folder=str(data_dir), reason=str(err)), "P3") from None
-    spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--key").items()}
-    spec.emails = _pairs(emails, "--email")
+    spec.keys = {p: read_public_key(Path(f)) for p, f in _pairs(keys, "--seat-key").items()}
+    spec.emails = _pairs(emails, "--seat-email")
     spec.bots = _pairs(bots, "--bot")
     spec.bot_seconds, spec.mail, spec.absence = bot_seconds, mail_mode, absence
     spec.reveal = RevealWhen(reveal)

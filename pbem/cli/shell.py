@@ -65,17 +65,37 @@ AUDIENCES = {
 user): ``pbem --help`` lists the commands under these headings, in this order."""
 
 
+LOADING = ("pbem.cli.hosting", *(module for module in AUDIENCES if module != "pbem.cli.hosting"))
+"""The modules of :data:`AUDIENCES` in the order a command is looked for: a command loads only
+the modules up to its own (the host's first: ``pbem apply`` runs for every mailed move, a fresh
+process whose start-up is most of its cost), the help and the command list load them all."""
+
+
 class Group(click.Group):
     """The ``pbem`` group: each of its commands is a :class:`Command`; its help lists them by
-    who uses them (:data:`AUDIENCES`)."""
+    who uses them (:data:`AUDIENCES`).  Its commands are registered by the modules of
+    :data:`LOADING` as they are imported, when a command is first looked for."""
 
     command_class = Command
 
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        for module in LOADING:
+            if cmd_name in self.commands:
+                break
+            __import__(module)  # the import statement's path: `python -X importtime` times it
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for module in LOADING:
+            __import__(module)
+        return super().list_commands(ctx)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         sections: dict[str, list[tuple[str, str]]] = {heading: [] for heading in AUDIENCES.values()}
-        width = max((len(name) for name in self.commands), default=0)  # one column for every section
+        names = self.list_commands(ctx)
+        width = max((len(name) for name in names), default=0)  # one column for every section
         limit = formatter.width - 6 - width
-        for name in self.list_commands(ctx):
+        for name in names:
             command = self.get_command(ctx, name)
             if command is None or command.hidden:
                 continue

@@ -93,7 +93,7 @@ def create(games: Path, spec: NewGame) -> Path:
         spec.host_key = public_text(sealer.key)
     clash = Keys(spec.keys, spec.host_key).clash()
     if clash is not None:  # every reader refuses such an entry 0 (pbem.referee.replay)
-        raise FormatError(Msg("--key: one key per seat, and none the host's: {clash}; each player "
+        raise FormatError(Msg("--seat-key: one key per seat, and none the host's: {clash}; each player "
                               "makes a key of their own with 'pbem keygen'; nothing was changed", clash=clash), "P8")
     settings = Settings(emails, str(spec.host_key_file.resolve()) if spec.host_key_file else None,
                         bot_seconds=spec.bot_seconds, reveal=RevealWhen(spec.reveal), languages=dict(spec.languages),
@@ -194,9 +194,9 @@ def _open_seats(spec: NewGame, emails: dict[str, str]) -> list[str]:
         return []
     free = [p for p in spec.players if p not in emails and p not in spec.bots]
     if spec.open_seats != len(free) or any(p in spec.keys for p in free):
-        raise FormatError(Msg("--open {count}: the open seats are the seats with no --email, --bot or --key, and this "
-                              "game has {free} ({seats}); nothing was changed", count=spec.open_seats, free=len(free),
-                              seats=", ".join(free) or "-"), "P1")
+        raise FormatError(Msg("--open {count}: the open seats are the seats with no --seat-email, --bot or "
+                              "--seat-key, and this game has {free} ({seats}); nothing was changed",
+                              count=spec.open_seats, free=len(free), seats=", ".join(free) or "-"), "P1")
     return free
 
 

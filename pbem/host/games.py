@@ -71,9 +71,9 @@ def _games_seen(games: Path) -> Msg:
                    folder=folder, tries=tries)
     if len(found) > 20:
         return Msg.plural("pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder); "
-                          "the games there: {shown} and {n} more",
+                          "the games there: {shown} and {n} more game",
                           "pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder); "
-                          "the games there: {shown} and {n} more", len(found) - 20,
+                          "the games there: {shown} and {n} more games", len(found) - 20,
                           folder=folder, shown=", ".join(found[:20]))
     return Msg("pbem looked in {folder} (--games, else $PBEM_GAMES, else the current folder); "
                "the games there: {shown}", folder=folder, shown=", ".join(found))

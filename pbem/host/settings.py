@@ -128,7 +128,7 @@ def check_address(address: str, player: str) -> str:
 
     _name, addr = parseaddr(address)
     if not addr or "@" not in addr or addr.startswith("@") or addr.endswith("@") or " " in addr:
-        raise FormatError(Msg("--email {player}={address}: not an e-mail address", player=player,
+        raise FormatError(Msg("{player}: {address} is not an e-mail address", player=player,
                               address=repr(address)), "P1")
     return addr
 
@@ -302,13 +302,13 @@ def check_registrations(
 ) -> dict[str, str]:
     """``pbem new``'s keys and addresses checked (players of the game, well formed);
     returns the bare addresses."""
-    for what, table in (("--key", keys), ("--email", emails)):
+    for what, table in (("--seat-key", keys), ("--seat-email", emails)):
         for player in table:
             if player not in players:
                 raise FormatError(
                     Msg("{what} {player}=...: {quoted} is not one of the players ({players})", what=what, player=player,
-                        quoted=repr(player), players=", ".join(players)), "P8" if what == "--key" else "P1",
+                        quoted=repr(player), players=", ".join(players)), "P8" if what == "--seat-key" else "P1",
                 )
     for player, public in keys.items():
-        check_public_text(public, f"--key {player}")
+        check_public_text(public, f"--seat-key {player}")
     return {player: check_address(address, player) for player, address in emails.items()}

@@ -8,7 +8,7 @@ During the opening (P4) no deadline runs: the game has no turn yet.  A seat's de
 absence (R8.5) stops its turn's clock while it lasts (:mod:`pbem.referee.absence`).
 
 :func:`due` and :func:`phrase` are what ``show``, templates, reports, ``tick``
-and ``list`` say, e.g. "red to move, due Tue 2 Dec 09:15 UTC, in 14 h".
+and ``list`` say, e.g. "red to move, due Tue 2 Dec 09:15 UTC, in 14 hours".
 """
 
 from __future__ import annotations
@@ -54,10 +54,10 @@ def duration_text(secs: int, lang: str = "en") -> str:
     if lang == "en":
         return "".join(f"{n}{u}" for n, u in ((days, "d"), (hours, "h"), (minutes, "m")) if n) or "0m"
     said = translator(lang)
-    parts = [said.say(m) for n, m in ((days, Msg.plural("{n}d", "{n}d", days)),
-                                     (hours, Msg.plural("{n}h", "{n}h", hours)),
-                                     (minutes, Msg.plural("{n}m", "{n}m", minutes))) if n]
-    return " ".join(parts) or said.say(Msg.plural("{n}m", "{n}m", 0))
+    parts = [said.say(m) for n, m in ((days, Msg.plural("{n} day", "{n} days", days)),
+                                     (hours, Msg.plural("{n} hour", "{n} hours", hours)),
+                                     (minutes, Msg.plural("{n} minute", "{n} minutes", minutes))) if n]
+    return " ".join(parts) or said.say(Msg.plural("{n} minute", "{n} minutes", 0))
 
 
 def due(game: Game) -> tuple[str, str] | None:
@@ -94,14 +94,14 @@ def _span(secs: int, lang: str = "en") -> str:
     said = translator(lang)
     if secs < 3600:
         minutes = max(secs // 60, 1)
-        return said.say(Msg.plural("{n} min", "{n} min", minutes))
+        return said.say(Msg.plural("{n} minute", "{n} minutes", minutes))
     if secs < 48 * 3600:
-        return said.say(Msg.plural("{n} h", "{n} h", secs // 3600))
+        return said.say(Msg.plural("{n} hour", "{n} hours", secs // 3600))
     return said.say(Msg("{days} d {hours} h", days=secs // 86400, hours=secs % 86400 // 3600))
 
 
 def phrase(game: Game, at: str | None = None, lang: str = "en") -> str | None:
-    """"red to move, due Tue 2 Dec 09:15 UTC, in 14 h" (or "..., 3 h overdue"), as of
+    """"red to move, due Tue 2 Dec 09:15 UTC, in 14 hours" (or "..., 3 hours overdue"), as of
     ``at`` (default: now); None when no deadline runs."""
     found = due(game)
     if found is None:

@@ -183,18 +183,14 @@
     if (text !== undefined) { el.textContent = text; }
     parent.appendChild(el); return el;
   }
-  function partsOf(a) {  // what a tap picks, in order
-    var p = a.path;
-    switch (a.action) {
-      case 'take_card': return [['card', a.card]];
-      case 'place': return [['region', a.region], ['count', a.count]];
-      case 'king': case 'spread': return [['region', a.region]];
-      case 'merchant': return [['region', a.source], ['region', a.target], ['count', a.count]];
-      case 'monk': return [['token', a.token], ['region', a.target]];
-      case 'witch_look': return [['token', a.token]];
-      case 'move_plague': case 'knight_move': return [['region', p[p.length - 1]], ['via', p.length > 1 ? p[0] : '']];
-      default: return [];
-    }
+  var PART = {card: 'card', region: 'region', source: 'region', target: 'region', count: 'count', token: 'token'};
+  function partsOf(a) {  // what a tap picks, in order: the action's fields (DECK); a path by its end, then its way
+    var out = [];
+    DECK.fields[a.action].forEach(f => {
+      var v = a[f];
+      if (f === 'path') { out.push(['region', v[v.length - 1]], ['via', v.length > 1 ? v[0] : '']); } else { out.push([PART[f], v]); }
+    });
+    return out;
   }
   function turn(D, regions, finish) {
     var me = D.seat, S0 = D.state;
@@ -334,7 +330,7 @@
       Rattus.legal(st.S).forEach(a => {
         if (a.action === 'take_card') {
           add(W.take[a.card], () => { tap(() => { play(a); }); }, 'card');
-        } else if (DIRECT.indexOf(a.action) < 0 && !seen[a.action]) {
+        } else if (DIRECT.indexOf(a.action) < 0 && !seen[a.action] && W.kinds[a.action]) {  // a kind the page has words for
           seen[a.action] = true;
           if (a.action === 'witch_swap' || a.action === 'end') {
             add(W.kinds[a.action], () => { tap(() => { play(a); }); });

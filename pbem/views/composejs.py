@@ -17,6 +17,8 @@ only a nonce whose commitment is the seat's.
 
 from importlib import resources
 
+from pbem.views.seatstate import deck_js
+
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _BEFORE_REGEX = frozenset("(,=:[!&|?{};+-*%<>~^")
 
@@ -151,4 +153,4 @@ input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; 
 """
 
 STYLE = _squeezed_style(STYLE)
-SCRIPT = "\n" + _shipped("rules.js") + _shipped("secret.js") + _shipped("compose.js")
+SCRIPT = "\n" + deck_js() + _shipped("rules.js") + _shipped("secret.js") + _shipped("compose.js")

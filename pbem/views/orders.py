@@ -240,7 +240,7 @@ class _Menu:
             if count and self.lang == "en":
                 self.lines.extend(wrap([f"{path}:", f"{count} to", *[f"{r}," for r in room[:-1]], room[-1]]))
             elif count:
-                spread = Msg.plural("{path}: {n} to {regions}", "{path}: {n} to {regions}", count,
+                spread = Msg.plural("{path}: {n} rat to {regions}", "{path}: {n} rats to {regions}", count,
                                     path=kept(path), regions=", ".join(kept(r) for r in room))
                 self.lines.extend(wrap(words(self.said.say(spread))))
             else:

@@ -4,9 +4,20 @@
 // move the page writes is judged by them, and tests/test_rulesjs.py holds this file to them
 // over thousands of positions of random games (the same actions, in the same order, and the
 // same states after each).  The state is pbem.views.seatstate.seat_state's JSON (the neighbours
-// worked out once from its links, kept as S.nb).
+// worked out once from its links, kept as S.nb).  DECK comes before this file, derived from the
+// deck's declaration (pbem.views.seatstate.deck_js): each kind's keyword and fields, the card whose
+// ability it is, the groups each part allows.  This file holds what no declaration says: each
+// group's generator (G) and each kind's effect (E), one each for every declared one
+// (tests/test_seventh_card.py); a card is named by its action's kind (A.king is the King's card),
+// the Peasant alone by its id: his ability changes the placing, it adds no action (R5.5).  DECK comes before this file, derived from the
+// deck's declaration (pbem.views.seatstate.deck_js): each kind's keyword and fields, the card whose
+// ability it is, the groups each part allows.  This file holds what no declaration says: each
+// group's generator (G) and each kind's effect (E), one each for every declared one
+// (tests/test_seventh_card.py); a card is named by its action's kind (A.king is the King's card),
+// the Peasant alone by its id: his ability changes the placing, it adds no action (R5.5).
 var Rattus = (() => {
   var MAX_RATS = 3;  // R1.7
+  var A = DECK.ability;
 
   function nb(S) {  // neighbours among the regions in use, in map order (pbem.rules.data.Board.adjacency)
     if (!S.nb) {
@@ -75,12 +86,12 @@ var Rattus = (() => {
       return out;
     },
     king: (S, p) => {  // R5.1
-      if (!abilityOpen(S, p, 'king')) { return []; }
+      if (!abilityOpen(S, p, A.king)) { return []; }
       return S.regions.filter(r => !S.rats[r].length && mine(S, r, p))
         .map(r => { return {action: 'king', region: r}; });
     },
     merchant: (S, p) => {  // R5.2
-      if (!abilityOpen(S, p, 'merchant')) { return []; }
+      if (!abilityOpen(S, p, A.merchant)) { return []; }
       var out = [];
       S.regions.forEach(r => {
         var most = Math.min(3, mine(S, r, p));
@@ -91,7 +102,7 @@ var Rattus = (() => {
       return out;
     },
     monk: (S, p) => {  // R5.3
-      if (!abilityOpen(S, p, 'monk')) { return []; }
+      if (!abilityOpen(S, p, A.monk)) { return []; }
       var out = [];
       S.regions.forEach(r => {
         var targets = withRoom(S, nb(S)[r]);
@@ -103,7 +114,7 @@ var Rattus = (() => {
     },
     witch_look: (S, p) => {  // R5.6: the looks, then the swap
       var out = [], turn = S.turn, second = turn.witch_open && turn.witch_looked.length === 1;
-      if (second ? S.cards.witch === p : abilityOpen(S, p, 'witch')) {
+      if (second ? S.cards[A.witch_look] === p : abilityOpen(S, p, A.witch_look)) {
         S.regions.forEach(r => {
           S.rats[r].forEach(t => {
             if (!(second && t === turn.witch_looked[0])) { out.push({action: 'witch_look', token: t}); }
@@ -115,34 +126,26 @@ var Rattus = (() => {
     },
     move_plague: (S, p) => {  // R3.2 ruling: phase B first while a cube can be placed
       if (!S.turn.placed && canPlace(S, p)) { return []; }
-      return paths(S, S.cards.knight === p ? 2 : 1).map(path => { return {action: 'move_plague', path: path}; });
+      return paths(S, S.cards[A.knight_move] === p ? 2 : 1).map(path => { return {action: 'move_plague', path: path}; });
     },
     spread: S => {  // R4.1
       return withRoom(S, nb(S)[S.plague]).map(r => { return {action: 'spread', region: r}; });
     },
     flip: (S, p) => {  // R4.2, R5.4
       var out = S.rats[S.plague].map(t => { return {action: 'flip', token: t}; });
-      if (!S.turn.flips && S.cards.knight === p && !S.turn.knight_cubes) { out.push({action: 'knight_cubes'}); }
+      if (!S.turn.flips && S.cards[A.knight_cubes] === p && !S.turn.knight_cubes) { out.push({action: 'knight_cubes'}); }
       return out;
     },
     knight_move: (S, p) => {  // R6.3
-      if (!abilityOpen(S, p, 'knight')) { return []; }
+      if (!abilityOpen(S, p, A.knight_move)) { return []; }
       return paths(S, 2).map(path => { return {action: 'knight_move', path: path}; });
     },
     end: () => { return [{action: 'end'}]; }
   };
-  var KINDS = {  // pbem.rules.stages.KINDS, by generator
-    'setup main': ['place'],
-    'turn main': ['take_card', 'place', 'king', 'merchant', 'monk', 'witch_look', 'move_plague'],
-    'turn spread': ['spread'],
-    'turn outbreak': ['flip'],
-    'final main': ['place', 'king', 'merchant', 'monk', 'witch_look', 'knight_move', 'end']
-  };
-
   function legal(S) {  // pbem.rules.legal.legal_actions, in its order
     var p = mover(S), out = [];
     if (p === null) { return out; }
-    (KINDS[S.phase + ' ' + S.turn.stage] || []).forEach(k => { out = out.concat(G[k](S, p)); });
+    (DECK.kinds[S.phase + ' ' + S.turn.stage] || []).forEach(k => { out = out.concat(G[k](S, p)); });
     return out;
   }
 
@@ -188,14 +191,14 @@ var Rattus = (() => {
       }
       S.supply[p] -= a.count; add(S, a.region, p, a.count);
     },
-    king: (S, p, a) => { use(S, 'king'); add(S, a.region, p, -1); S.palace[p] += 1; },
-    merchant: (S, p, a) => { use(S, 'merchant'); add(S, a.source, p, -a.count); add(S, a.target, p, a.count); },
+    king: (S, p, a) => { use(S, A.king); add(S, a.region, p, -1); S.palace[p] += 1; },
+    merchant: (S, p, a) => { use(S, A.merchant); add(S, a.source, p, -a.count); add(S, a.target, p, a.count); },
     monk: (S, p, a) => {
       var from = regionOf(S, a.token);
-      use(S, 'monk'); S.rats[from].splice(S.rats[from].indexOf(a.token), 1); S.rats[a.target].push(a.token);
+      use(S, A.monk); S.rats[from].splice(S.rats[from].indexOf(a.token), 1); S.rats[a.target].push(a.token);
     },
     witch_look: (S, p, a) => {
-      if (!S.turn.witch_open) { use(S, 'witch'); S.turn.witch_open = true; S.turn.witch_looked = []; }
+      if (!S.turn.witch_open) { use(S, A.witch_look); S.turn.witch_open = true; S.turn.witch_looked = []; }
       S.turn.witch_looked.push(a.token);
     },
     witch_swap: S => {  // each takes the other's place (R4.2)
@@ -204,7 +207,7 @@ var Rattus = (() => {
       ra[ia] = two; rb[ib] = one; S.turn.witch_open = false;
     },
     move_plague: (S, p, a) => {  // R3.3, R4.1
-      if (a.path.length === 2) { use(S, 'knight'); }
+      if (a.path.length === 2) { use(S, A.knight_move); }
       S.plague = a.path[a.path.length - 1];
       var here = S.rats[S.plague].length, wanted = here === 0 ? 0 : here === 1 ? 1 : 2, room = 0;
       nb(S)[S.plague].forEach(r => { room += MAX_RATS - S.rats[r].length; });
@@ -216,7 +219,7 @@ var Rattus = (() => {
       S.rat_count -= 1; S.turn.spread_left -= 1; afterSpread(S);
     },
     knight_cubes: S => { S.turn.knight_cubes = true; },
-    knight_move: (S, p, a) => { use(S, 'knight'); S.plague = a.path[a.path.length - 1]; },
+    knight_move: (S, p, a) => { use(S, A.knight_move); S.plague = a.path[a.path.length - 1]; },
     end: S => {
       if (!S.queue.length) { return false; }  // the final sweep (R6.4) needs the faces
       startPart(S, S.queue.shift(), 'final'); return true;
@@ -237,17 +240,8 @@ var Rattus = (() => {
     return T;
   }
 
-  var WORD = {take_card: 'take', place: 'place', king: 'king', merchant: 'merchant', monk: 'monk',
-              witch_look: 'look', witch_swap: 'swap', move_plague: 'plague', spread: 'spread',
-              knight_cubes: 'knight cubes', flip: 'flip', knight_move: 'knight', end: 'end'};
-  var FIELDS = {take_card: ['card'], place: ['region', 'count'], king: ['region'], spread: ['region'],
-                merchant: ['source', 'target', 'count'], monk: ['token', 'target'], witch_look: ['token'],
-                flip: ['token']};
-  function line(a) {  // pbem.log.notation.action_line
-    var words = [WORD[a.action]];
-    if (a.path) { words = words.concat(a.path); }
-    (FIELDS[a.action] || []).forEach(f => { words.push(String(a[f])); });
-    return words.join(' ');
+  function line(a) {  // pbem.log.notation.action_line: the keyword, then the fields in order
+    return [DECK.words[a.action]].concat(...DECK.fields[a.action].map(f => a[f])).join(' ');
   }
 
   function scores(S) {  // R6.5: cubes on the board, the palace included

@@ -12,12 +12,15 @@ judge of the move the page writes (tests/test_rulesjs.py holds the two to each o
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
-from pbem.rules import State
+from pbem.i18n import ACTION_WORDS
+from pbem.rules import DECK, State
 from pbem.rules.data import CLASSES
+from pbem.rules.state import Deck
 
 NEXT_RATS = 2
 """The most rats one turn's spreads draw (R4.1): the names of the supply's first ones."""
@@ -45,6 +48,28 @@ def seat_state(state: State, links: Sequence[tuple[str, str, str]]) -> dict[str,
     }
 
 
+def deck_js(deck: Deck = DECK) -> str:
+    """What the page's rules module knows of the deck, derived from its declaration
+    (:data:`pbem.rules.cards.DECK`, or ``deck``) as one line of script, ``var DECK = {...};``: each kind of
+    action's notation keyword and fields (its line, in order), the card whose ability each kind
+    is, and the generator groups each part of the game allows (``'turn main'``), in listing
+    order.  ``rules.js`` holds each group's generator and each kind's effect: what no
+    declaration can say (tests/test_seventh_card.py checks that it holds exactly the declared
+    ones)."""
+    kinds: dict[str, list[str]] = {}
+    for rule in deck.rules:
+        for phase, stage in rule.when:
+            groups = kinds.setdefault(f"{phase.value} {stage.value}", [])
+            if rule.group not in groups:
+                groups.append(rule.group)
+    table = {"words": {kind: ACTION_WORDS.get(kind, kind) for kind in deck.action_types},
+             "fields": {kind: list(cls._fields) for kind, cls in deck.action_types.items()},
+             "ability": {rule.action.kind: rule.card for rule in deck.rules if rule.card is not None},
+             "kinds": kinds}
+    return f"var DECK = {json.dumps(table, separators=(',', ':'))};\n"
+
+
 def rules_js() -> str:
-    """The page's rules module, shipped beside this file (package data, no build step)."""
-    return resources.files("pbem.views").joinpath("rules.js").read_text(encoding="utf-8")
+    """The page's rules module: the deck's table (:func:`deck_js`) and the rules shipped beside
+    this file (package data, no build step)."""
+    return deck_js() + resources.files("pbem.views").joinpath("rules.js").read_text(encoding="utf-8")
