@@ -20,7 +20,7 @@ from clitools import ok
 
 from pbem.log.clock import pinned
 from pbem.log.logfile import LOG_NAME, read_log
-from pbem.log.records import Move, Replace, Resign, Standin, Timeout
+from pbem.log.records import Played, Replace, Resign, Standin, Timeout
 from pbem.referee.seatview import SeatView, looks_of
 from pbem.views.playthrough import seat_lines
 from pbem.views.timeline import steps
@@ -53,7 +53,7 @@ def test_the_playthroughs_hold_what_they_are_for() -> None:
         entries, _ = read_log(folder / LOG_NAME)
         kinds |= {type(e) for e in entries}
         flips_by_seat_entries += sum(len(e.reveals) for e in entries if isinstance(e, Timeout | Standin))
-        looks += sum(1 for e in entries if isinstance(e, Move) and "witch_look" in str(e.raw["move"]))
+        looks += sum(1 for e in entries if isinstance(e, Played) and "witch_look" in str(e.raw["move"]))
         assert entries[0]["options"].get("bots") or folder.name != "playthrough-bots"
     assert {Timeout, Standin, Resign, Replace} <= kinds
     assert flips_by_seat_entries > 0 and looks > 0

@@ -22,7 +22,7 @@ from pbem.i18n import LANGS, Msg
 if TYPE_CHECKING:
     from pbem.host.step import Applied
 
-class Command(click.Command):
+class PbemCommand(click.Command):
     """A pbem command: a refusal (:class:`pbem.errors.PbemError`) becomes one paragraph on stderr
     and its kind's exit code, and an unexpected failure says so without a traceback.  The
     ``pbem`` group makes every command of this class (``Group.command_class``), so a new command
@@ -66,10 +66,10 @@ user): ``pbem --help`` lists the commands under these headings, in this order.""
 
 
 class Group(click.Group):
-    """The ``pbem`` group: each of its commands is a :class:`Command`; its help lists them by
+    """The ``pbem`` group: each of its commands is a :class:`PbemCommand`; its help lists them by
     who uses them (:data:`AUDIENCES`)."""
 
-    command_class = Command
+    command_class = PbemCommand
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         sections: dict[str, list[tuple[str, str]]] = {heading: [] for heading in AUDIENCES.values()}

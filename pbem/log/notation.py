@@ -36,7 +36,7 @@ from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
 from pbem.i18n.names import canonical, unknown_name
 from pbem.log.records import AwayMove
-from pbem.log.records.sent import CommitMove, Move, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
+from pbem.log.records.sent import CommitMove, MoveFile, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
 from pbem.record import Record
 from pbem.rules.cards import DECK
 from pbem.rules.state import Deck
@@ -367,7 +367,7 @@ def header_lines(game: str, player: str, seq: int, hash_prefix: str) -> list[str
     return [f"game {game} {player}", f"after {seq} {hash_prefix}"]
 
 
-def write(move: Move) -> str:
+def write(move: MoveFile) -> str:
     """A move as notation text (reads back to the same move: :func:`parse`)."""
     data = move.to_raw()
     lines: list[str] = []

@@ -44,7 +44,7 @@ from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, rec
 from pbem.host.step import Applied
 from pbem.i18n import Msg
 from pbem.log.logfile import LOG_NAME, locked
-from pbem.log.moves import Move
+from pbem.log.moves import MoveFile
 from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, message_applied
 from pbem.mail.answers import Answers
@@ -194,7 +194,7 @@ class Admission:
         return _said(Outcome.ANSWERED, Msg("answered: {command} for {to}", command=asked.word, to=to),
                      answer=answered)
 
-    def _move_or_code(self, mail: Mail) -> tuple[Move | None, str, Confirmation | None]:
+    def _move_or_code(self, mail: Mail) -> tuple[MoveFile | None, str, Confirmation | None]:
         """The message's move; else the one-time code of its 'confirm CODE' line (P8). A
         message that carries a move is a move, even one that quotes a code mail."""
         try:
@@ -206,7 +206,7 @@ class Admission:
             return None, "", code
         return move, where, None
 
-    def _accept(self, mail: Mail, move: Move, where: str, progress: Progress, answered: bool) -> Applied | Held:
+    def _accept(self, mail: Mail, move: MoveFile, where: str, progress: Progress, answered: bool) -> Applied | Held:
         """The sender, the seen messages, then the move through the host's step; notes in
         ``progress`` the moment the log changed."""
         path = game_dir(self.games, move.game)
@@ -235,7 +235,7 @@ class Admission:
         progress.recorded = (applied.game.game_id, applied.entries[0].seq)
         return applied
 
-    def _unreported(self, path: Path, move: Move, seen: dict[str, int]) -> Applied | None:
+    def _unreported(self, path: Path, move: MoveFile, seen: dict[str, int]) -> Applied | None:
         """This message's move, already in the log but never reported: a run stopped (or a
         message quarantined) between the log's write and the spooling of its replies.
 

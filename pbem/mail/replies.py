@@ -31,7 +31,7 @@ from pbem.host.step import Applied
 from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log
-from pbem.log.records import Away, Entry, Move, Start
+from pbem.log.records import Away, Entry, Played, Start
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.headers import Mail, attach_part, checked_address, shared_part
 from pbem.mail.outgoing import (
@@ -288,7 +288,7 @@ def _receipt(report: Report, seat: Seat, make: Callable[..., EmailMessage]) -> E
 
 def since_last_turn(game: Game, player: str) -> list[Entry]:
     """The entries after the seat's own last move (from the start, before its first)."""
-    last = next((e.seq for e in reversed(game.entries) if isinstance(e, Move) and e.player == player), None)
+    last = next((e.seq for e in reversed(game.entries) if isinstance(e, Played) and e.player == player), None)
     if last is None:
         last = next((e.seq - 1 for e in game.entries if isinstance(e, Start)), game.last_seq)
     return list(game.entries[last + 1:])

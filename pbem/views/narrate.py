@@ -20,8 +20,8 @@ from pbem.log.records import (
     Commit,
     Create,
     Entry,
-    Move,
     Nonce,
+    Played,
     Replace,
     Resign,
     Reveal,
@@ -51,7 +51,7 @@ def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
         case Create():
             return [said.say(Msg("entry {seq}: the host creates game {game} for {players} and commits to a secret (P3)",
                                  seq=seq, game=entry.game_id, players=", ".join(entry.players)))]
-        case Move():
+        case Played():
             lines = [said.say(Msg("entry {seq}: {player}'s move accepted", seq=seq, player=player))]
             return lines + event_lines(game, entry.outcome, lang)
         case Commit():
@@ -168,7 +168,7 @@ def final_round_lines(game: Game, lang: str = "en", room: int = 30, since: int |
     """How a game ended, as the last page of its story: the entries from the one that met the
     end condition (R6.1) through the final round (R6.2) (from entry ``since``, if earlier), in
     words, in at most ``room`` lines (the rest one 'history' away); none before the end."""
-    start = next((e.seq for e in reversed(game.entries) if isinstance(e, Move | Standin)
+    start = next((e.seq for e in reversed(game.entries) if isinstance(e, Played | Standin)
                   and any(isinstance(ev, GameEnding) for ev in e.outcome)), None)
     if start is None or not game.over:
         return []

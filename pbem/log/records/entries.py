@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypeAlias, assert_never, cast
 
-from pbem.log.records.sent import AwayMove, CommitMove, NonceMove, ResignMove, move_of
-from pbem.log.records.sent import Move as SentMove
-from pbem.log.records.values import Difference, Edition, Flip, Made, Options, SaltOf, Setup, written_outcome
+from pbem.log.records.sent import AwayMove, CommitMove, MoveFile, NonceMove, ResignMove, move_of
+from pbem.log.records.values import Difference, Edition, Flipped, Made, Options, SaltOf, Setup, written_outcome
 from pbem.record import Record
 from pbem.rules.events import Event, event_from_dict
 
@@ -64,7 +63,7 @@ class Entry(Record):
         return ()
 
     @property
-    def reveals(self) -> tuple[Flip, ...]:
+    def reveals(self) -> tuple[Flipped, ...]:
         """P6: the tokens this entry flips face up, with their reveals."""
         return ()
 
@@ -159,7 +158,7 @@ class Sent(Entry):
     """An entry that records a move file as its player sent it (``schemas/move.json``)."""
 
     @property
-    def move(self) -> SentMove:
+    def move(self) -> MoveFile:
         return move_of(self.raw["move"])
 
 
@@ -244,8 +243,8 @@ class Turn(Entry):
         return tuple(event_from_dict(item) for item in self.raw["outcome"])
 
     @property
-    def reveals(self) -> tuple[Flip, ...]:
-        return tuple(Flip(e["token"], e["token_id"], e["salt"])
+    def reveals(self) -> tuple[Flipped, ...]:
+        return tuple(Flipped(e["token"], e["token_id"], e["salt"])
                      for e in self.raw["outcome"] if e["event"] == "token_flipped")
 
     @property
@@ -264,13 +263,13 @@ class Turn(Entry):
         return Difference(0, str(len(ours)), str(len(theirs)))
 
 
-class Move(Turn, Sent):
-    """P7: a player's move as sent, and its public outcome."""
+class Played(Turn, Sent):
+    """The log entry of a turn its player played: the move as sent (P7) and its public outcome."""
 
     KIND: ClassVar[str] = "move"
 
     @classmethod
-    def played_as(cls, move: SentMove, events: list[Event], salt_of: SaltOf) -> Draft:
+    def played_as(cls, move: MoveFile, events: list[Event], salt_of: SaltOf) -> Draft:
         return Draft(cls, {"player": move.player, "move": move.to_raw(), "outcome": written_outcome(events, salt_of)})
 
 
@@ -337,7 +336,7 @@ class Reveal(Entry):
         return str(self.raw["secret"])
 
 
-AnyEntry: TypeAlias = (Create | Commit | Nonce | Resign | Away | Waive | Abandon | Start | Move | Timeout
+AnyEntry: TypeAlias = (Create | Commit | Nonce | Resign | Away | Waive | Abandon | Start | Played | Timeout
                        | Standin | Replace | Reveal)
 """Every kind of entry (``schemas/entry.json``): the closed set a ``match`` with ``assert_never``
 covers (the reader makes no other: :func:`kinded`)."""
@@ -350,7 +349,7 @@ def kinded(entry: Entry) -> AnyEntry:
 
 def as_sent(move: CommitMove | NonceMove | ResignMove | AwayMove) -> Draft:
     """The entry recording an opening move, a resignation or an absence as sent (a turn is recorded with
-    its outcome: :meth:`Move.played_as`)."""
+    its outcome: :meth:`Played.played_as`)."""
     entry: type[Entry]
     match move:
         case CommitMove():
