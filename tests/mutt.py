@@ -114,7 +114,7 @@ class MailPlayer:
         carries (``every`` mode), else the public log as the 'log' mail command would send it."""
         game = read_game(log_of(msg) or self.public(msg))
         assert game.state is not None and game.state.to_move == self.seat, (self.seat, msg["Subject"])
-        return [action_line(a.to_dict()) for a in bot_actions(game.state, self.rng)]
+        return [action_line(a) for a in bot_actions(game.state, self.rng)]
 
 
 def asks(msg: EmailMessage) -> str | None:

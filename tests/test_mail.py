@@ -122,7 +122,7 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
         after = after_of(game)
         assert f"game g {player}\nafter {after['seq']} {after['hash']}\n" in template_bytes.decode()
         actions: list[Action] = bot_actions(game.state, rng)
-        text = template_bytes.decode() + "".join(action_line(a.to_dict()) + "\n" for a in actions)
+        text = template_bytes.decode() + "".join(action_line(a) + "\n" for a in actions)
         if player == "red":  # signed in the notation: 'sig' lines (P8)
             text = signed_text(text, tmp_path / "red.key", tmp_path)
         deliver(inbox, eml(ADDRESSES[player], text, attach=moves % 2 == 0))

@@ -38,7 +38,8 @@ from pbem.i18n.names import canonical, unknown_name
 from pbem.log.records import AwayMove
 from pbem.log.records.sent import CommitMove, MoveFile, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
 from pbem.record import Record
-from pbem.rules.cards import DECK
+from pbem.rules.actions import Action, Flip, KnightCubes, KnightMove, MovePlague
+from pbem.rules.cards import DECK, action_from_dict
 from pbem.rules.state import Deck
 
 HEADER_WORDS = ("game", "player", "after")
@@ -345,18 +346,18 @@ def _flip(where: str, rest: list[str]) -> list[dict[str, Any]]:
 
 # --- writing ------------------------------------------------------------------------------
 
-def action_line(action: dict[str, Any], deck: Deck = DECK) -> str:
-    """One action (a move file's dict) as its notation line, e.g. ``plague gallia italia``."""
-    kind = action["action"]
-    fixed = Words.of(deck).fixed
-    if kind in fixed:
-        word, _form, fields = fixed[kind]
-        return " ".join([word, *(str(action[f]) for f in fields)])
-    if kind == "knight_cubes":
-        return "knight cubes"
-    if kind == "flip":
-        return f"flip {action['token']}"
-    return ("knight " if kind == "knight_move" else "plague ") + " ".join(action["path"])
+def action_line(action: Action, deck: Deck = DECK) -> str:
+    """One action as its notation line, e.g. ``plague gallia italia``."""
+    match action:
+        case KnightCubes():
+            return "knight cubes"
+        case Flip(token=token):
+            return f"flip {token}"
+        case KnightMove(path=path) | MovePlague(path=path):
+            return ("knight " if isinstance(action, KnightMove) else "plague ") + " ".join(path)
+        case _:  # a kind whose line is its keyword, then its fields in order
+            word, _form, fields = Words.of(deck).fixed[action.kind]
+            return " ".join([word, *(str(getattr(action, f)) for f in fields)])
 
 
 SIG_PART = 44
@@ -383,13 +384,13 @@ def write(move: MoveFile) -> str:
         lines.append(f"away {move.days}" if isinstance(move, AwayMove) else "resign")
     if "key" in data:
         lines.append(f"key {data['key']}")
-    flips: list[str] = []
-    for action in [*data.get("actions", ()), {"action": "flips end"}]:
-        if action["action"] == "flip":
-            flips.append(action["token"])
+    flips: list[str] = []  # a run of flips is one line: 'flip TOKEN TOKEN'
+    for action in [*(action_from_dict(a) for a in data.get("actions", ())), None]:
+        if isinstance(action, Flip):
+            flips.append(action.token)
             continue
         lines += ["flip " + " ".join(flips)] if flips else []
-        lines += [action_line(action)] if action["action"] != "flips end" else []
+        lines += [action_line(action)] if action is not None else []
         flips = []
     for note in str(data.get("comment", "")).splitlines() if "comment" in data else ():
         lines.append(f"note {note}".rstrip())

@@ -51,8 +51,8 @@ from pbem.mail.answers import Answers
 from pbem.mail.away import away_move, signing_answer
 from pbem.mail.commands import AWAY, answer, command_of, settle
 from pbem.mail.headers import Admit, HostileMail, Mail, checked_address, parse_mail
+from pbem.mail.lobby import Asking, confirmed, lobby_of
 from pbem.mail.lobby import answer as lobby_answer
-from pbem.mail.lobby import confirmed, lobby_of
 from pbem.mail.message import body_text, mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
 from pbem.mail.press import confirmed_press, press_answer
@@ -189,7 +189,7 @@ class Admission:
             return None
         named = self.games / (asked.game or "+") / LOG_NAME  # a game that exists: its own budget of answers
         progress.game = asked.game if asked.game is not None and named.is_file() else None
-        answered = press_answer(self.games, to, asked) if asked.word == "press" else lobby_answer(
+        answered = press_answer(self.games, to, asked) if asked.word is Asking.PRESS else lobby_answer(
             self.games, to, asked)
         return _said(Outcome.ANSWERED, Msg("answered: {command} for {to}", command=asked.word, to=to),
                      answer=answered)

@@ -32,7 +32,7 @@ from pbem.log.records import (
     kinded,
 )
 from pbem.referee.seatview import SeatView
-from pbem.rules import action_from_dict, winner
+from pbem.rules import EndTurn, winner
 from pbem.rules.events import CubeRemoved, Event, GameEnding, TokenFlipped, TurnStarted
 from pbem.views.standin_acts import standin_did
 from pbem.views.text import describe_event, face_text, next_step, opening_line, region_word
@@ -116,7 +116,7 @@ def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
     """A turn the stand-in rule played (R8.3): a timeout (R8.2) or a resigned seat (R8.4)."""
     said = translator(lang)
     player, seq, at = entry.player, entry.seq, _when(entry.at)
-    done = [standin_did(game, action_from_dict(a), lang) for a in entry.actions if a["action"] != "end"]
+    done = [standin_did(game, a, lang) for a in entry.actions if not isinstance(a, EndTurn)]
     if isinstance(entry, Timeout):
         head = Msg("entry {seq} ({at}): {player}'s deadline passed ({due}): timeout (R8.2); the stand-in rule (R8.3) "
                    "played the turn", seq=seq, at=at, player=player, due=_when(entry.due))

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from pbem.i18n import Msg, translator
-from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
+from pbem.rules import Action, Flip, KnightCubes, Phase, Stage, State, TakeCard, WitchLook, WitchSwap, legal_by_kind
 from pbem.rules.checks import card_refusal, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import outbreak_pending, spread_count
 from pbem.rules.stages import kinds_now
@@ -37,11 +37,16 @@ MOST_LINES = 45
 (:func:`menu`'s ``compact``)."""
 
 
-def _kind(state: State, kind: str) -> list[dict[str, object]]:
+def _actions(state: State, generator: str) -> list[Action]:
+    """The legal actions of one of the rules' generators (``pbem.rules.legal``), typed."""
     for k, thunk in legal_by_kind(state):
-        if k == kind:
-            return [a.to_dict() for a in thunk()]
+        if k == generator:
+            return thunk()
     return []
+
+
+def _kind(state: State, generator: str) -> list[dict[str, object]]:
+    return [a.to_dict() for a in _actions(state, generator)]
 
 
 def _as(state: State, player: str, card: str) -> State | None:
@@ -78,16 +83,16 @@ class _Menu:
         trial = _as(s, p, "witch")
         if trial is None or s.turn.witch_open != first:
             return
-        kinds = {str(a["action"]) for a in _kind(trial, "witch_look")}
+        kinds = {type(a) for a in _actions(trial, "witch_look")}
         if first:
-            if "witch_look" in kinds:
+            if WitchLook in kinds:
                 self.section(Msg("look TOKEN (R5.6): a second look"))
-            if "witch_swap" in kinds or "witch_look" in kinds:
+            if WitchSwap in kinds or WitchLook in kinds:
                 self.section(Msg("swap (R5.6): after the second look"))
             self.section(Msg("then the rest of the turn:"))
-        elif "witch_look" in kinds and s.cards["witch"] == p:
+        elif WitchLook in kinds and s.cards["witch"] == p:
             self.section(Msg("look TOKEN (R5.6): any rat; stop there to see its face"))
-        elif "witch_look" in kinds:
+        elif WitchLook in kinds:
             self.section(Msg("look TOKEN (R5.6), if you take it: any rat; stop there to see its face"))
 
     def card(self) -> None:
@@ -349,10 +354,10 @@ def menu(state: State, player: str, compact: int = 0, lang: str = "en",
     elif state.turn.stage is Stage.SPREAD:
         m.spreads()
     elif state.turn.stage is Stage.OUTBREAK:  # an outbreak left open (old logs): a line is owed
-        acts = _kind(state, "flip")  # the outbreak's generator: the flips and the Knight's cubes
-        if any(a["action"] == "knight_cubes" for a in acts):
+        acts = _actions(state, "flip")  # the outbreak's generator: the flips and the Knight's cubes
+        if any(isinstance(a, KnightCubes) for a in acts):
             m.section(Msg("knight cubes (R5.4), optional"))
-        m.section(Msg("flip TOKEN.. (R4.2): the order, of:"), [str(a["token"]) for a in acts if "token" in a])
+        m.section(Msg("flip TOKEN.. (R4.2): the order, of:"), [a.token for a in acts if isinstance(a, Flip)])
     else:
         m.witch(first=True)
         m.card()

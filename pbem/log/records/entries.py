@@ -12,11 +12,14 @@ Writing: each kind's ``new`` is the one writer of a new entry of its kind.  It r
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, ClassVar, TypeAlias, assert_never, cast
 
 from pbem.log.records.sent import AwayMove, CommitMove, MoveFile, NonceMove, ResignMove, move_of
 from pbem.log.records.values import Difference, Edition, Flipped, Made, Options, SaltOf, Setup, written_outcome
 from pbem.record import Record
+from pbem.rules.actions import Action
+from pbem.rules.cards import action_from_dict
 from pbem.rules.events import Event, event_from_dict
 
 
@@ -238,11 +241,12 @@ class Start(Entry):
 class Turn(Entry):
     """An entry that plays a turn and records its outcome (a move, a timeout, a stand-in turn)."""
 
-    @property
+    @cached_property
     def outcome(self) -> tuple[Event, ...]:
+        """The recorded outcome's events, read once (on first use: most entries of a log are never asked)."""
         return tuple(event_from_dict(item) for item in self.raw["outcome"])
 
-    @property
+    @cached_property
     def reveals(self) -> tuple[Flipped, ...]:
         return tuple(Flipped(e["token"], e["token_id"], e["salt"])
                      for e in self.raw["outcome"] if e["event"] == "token_flipped")
@@ -282,9 +286,10 @@ class Standin(Turn):
     def new(cls, player: str, actions: list[dict[str, Any]], events: list[Event], salt_of: SaltOf) -> Draft:
         return Draft(cls, {"player": player, "actions": actions, "outcome": written_outcome(events, salt_of)})
 
-    @property
-    def actions(self) -> list[dict[str, Any]]:
-        return list(self.raw["actions"])
+    @cached_property
+    def actions(self) -> tuple[Action, ...]:
+        """The stand-in's actions (R8.3), typed, read once."""
+        return tuple(action_from_dict(a) for a in self.raw["actions"])
 
 
 class Timeout(Standin):
