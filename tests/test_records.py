@@ -179,7 +179,7 @@ def test_a_turns_outcome_and_a_stand_ins_actions_are_read_once_and_typed(tmp_pat
     """R8.3, P7: the stand-in's turn is its typed actions and its typed outcome, the same objects
     on every question (read from the entry once, not again on each access)."""
     from pbem.log.logfile import read_log
-    from pbem.log.records import Played, Standin
+    from pbem.log.records import Create, Played, Standin
     from pbem.rules.actions import Action
 
     entries, _hashes = read_log(ROOT / "examples" / "playthrough-seats" / "log.yaml")
@@ -188,7 +188,17 @@ def test_a_turns_outcome_and_a_stand_ins_actions_are_read_once_and_typed(tmp_pat
     assert standin.actions and all(isinstance(a, Action) for a in standin.actions)
     assert standin.actions is standin.actions
     assert played.outcome and played.outcome is played.outcome
-    assert played.reveals is played.reveals
+    assert played.reveals is played.reveals and played.move is played.move
+    create = entries[0]
+    assert isinstance(create, Create) and create.options is create.options and create.players is create.players
+
+
+def test_a_record_is_asked_its_fields_never_indexed_as_a_mapping() -> None:
+    """An entry is its typed fields; its mapping as written is ``raw``, for the records package
+    (and for tools and tests that read the written entry)."""
+    from pbem.log.records import Entry
+
+    assert not hasattr(Entry, "__getitem__") and not hasattr(Entry, "get")
 
 
 def test_a_lobby_wish_is_one_of_its_kinds_not_a_string() -> None:

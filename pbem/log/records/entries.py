@@ -43,14 +43,6 @@ class Entry(Record):
     player: str | None  # the seat it is about; None for the host's own entries without one
     raw: dict[str, Any]
 
-    def __getitem__(self, name: str) -> Any:
-        """The field as written (for tools and tests that read the raw entry; pbem's own
-        modules ask the record, tests/test_records.py checks they never do)."""
-        return self.raw[name]
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.raw.get(name, default)
-
     def to_raw(self) -> dict[str, Any]:
         """The entry as written: what its hash and the host's signature cover (P7, P8)."""
         return self.raw
@@ -104,11 +96,11 @@ class Create(Entry):
     def game_id(self) -> str:
         return str(self.raw["game"])
 
-    @property
+    @cached_property
     def players(self) -> tuple[str, ...]:
         return tuple(self.raw["players"])
 
-    @property
+    @cached_property
     def options(self) -> Options:
         raw = self.raw["options"]
         return Options(raw.get("first"), raw.get("deadline"), raw.get("reminder"), dict(raw.get("bots", {})),
@@ -123,12 +115,12 @@ class Create(Entry):
     def secret_commitment(self) -> str:
         return str(self.raw["secret"]["commitment"])
 
-    @property
+    @cached_property
     def made(self) -> Made:
         """P7: how the secret was made (``os-csprng``, or ``supplied`` for a test game)."""
         return Made(self.raw["secret"]["made"])
 
-    @property
+    @cached_property
     def edition(self) -> Edition:
         return Edition(self.raw["edition"])
 
@@ -160,7 +152,7 @@ class Create(Entry):
 class Sent(Entry):
     """An entry that records a move file as its player sent it (``schemas/move.json``)."""
 
-    @property
+    @cached_property
     def move(self) -> MoveFile:
         return move_of(self.raw["move"])
 
@@ -227,13 +219,13 @@ class Start(Entry):
         """P4: each seat's nonce the seed used (empty for a waived seat)."""
         return dict(self.raw["nonces"])
 
-    @property
+    @cached_property
     def setup(self) -> Setup:
         raw = self.raw["setup"]
         return Setup(raw["first_player"], dict(raw["board"]), tuple(raw["supply"]), tuple(raw["removed"]),
                      raw["plague"])
 
-    @property
+    @cached_property
     def commitments(self) -> tuple[str, ...]:
         return tuple(self.raw["commitments"])
 
