@@ -47,7 +47,7 @@ class Entry(Record):
         """The entry as written: what its hash and the host's signature cover (P7, P8)."""
         return self.raw
 
-    @property
+    @cached_property
     def signature(self) -> str | None:
         value = self.raw.get("signature")
         return value if isinstance(value, str) else None
@@ -92,7 +92,7 @@ class Create(Entry):
             fields["host_key"] = host_key
         return Draft(cls, fields)
 
-    @property
+    @cached_property
     def game_id(self) -> str:
         return str(self.raw["game"])
 
@@ -111,7 +111,7 @@ class Create(Entry):
         """The engine that created the game: its ``name`` and ``version`` (and what else it says)."""
         return dict(self.raw["engine"])
 
-    @property
+    @cached_property
     def secret_commitment(self) -> str:
         return str(self.raw["secret"]["commitment"])
 
@@ -124,7 +124,7 @@ class Create(Entry):
     def edition(self) -> Edition:
         return Edition(self.raw["edition"])
 
-    @property
+    @cached_property
     def data_hash(self) -> str:
         return str(self.raw["data_hash"])
 
@@ -138,12 +138,12 @@ class Create(Entry):
         """P8: each seat's key named at creation (none: the seats' moves are unsigned)."""
         return dict(self.raw.get("keys") or {})
 
-    @property
+    @cached_property
     def names_keys(self) -> bool:
         """Does entry 0 name a seat key or a host key (so signatures are checked, P8)?"""
         return bool(self.raw.get("keys")) or bool(self.raw.get("host_key"))
 
-    @property
+    @cached_property
     def host_key(self) -> Any:
         """P8: the host's key, as written (its shape is checked where it is used); None if absent."""
         return self.raw.get("host_key")
@@ -180,7 +180,7 @@ class Away(Sent):
 
     KIND: ClassVar[str] = "away"
 
-    @property
+    @cached_property
     def days(self) -> int:
         return int(self.raw["move"]["days"])
 
@@ -295,11 +295,11 @@ class Timeout(Standin):
         return Draft(cls, {"player": player, "since": since, "due": due, "actions": actions,
                            "outcome": written_outcome(events, salt_of)})
 
-    @property
+    @cached_property
     def since(self) -> int:
         return int(self.raw["since"])
 
-    @property
+    @cached_property
     def due(self) -> str:
         return str(self.raw["due"])
 
@@ -313,7 +313,7 @@ class Replace(Entry):
     def new(cls, player: str, key: str | None) -> Draft:
         return Draft(cls, {"player": player} if key is None else {"player": player, "key": key})
 
-    @property
+    @cached_property
     def key(self) -> str | None:
         value = self.raw.get("key")
         return value if isinstance(value, str) else None
@@ -328,7 +328,7 @@ class Reveal(Entry):
     def new(cls, secret: bytes) -> Draft:
         return Draft(cls, {"secret": secret.hex()})
 
-    @property
+    @cached_property
     def secret(self) -> str:
         return str(self.raw["secret"])
 
