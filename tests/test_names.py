@@ -12,16 +12,20 @@ from collections import defaultdict
 from pathlib import Path
 
 PBEM = Path(__file__).resolve().parent.parent / "pbem"
+_GENERIC = ("Literal", "Union", "Optional", "Callable", "Annotated")
 
 
 def _is_alias(node: ast.stmt) -> str | None:
     """The name a module-level statement defines as a type alias, if it does."""
-    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-        if ast.unparse(node.annotation).split(".")[-1] == "TypeAlias":
-            return node.target.id
-    if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.BinOp) and isinstance(node.value.op, ast.BitOr)):
-        return node.targets[0].id  # an implicit alias: ``X = A | B``
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
+            and ast.unparse(node.annotation).split(".")[-1] == "TypeAlias":
+        return node.target.id
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+        value = node.value
+        if isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
+            return node.targets[0].id  # an implicit alias: ``X = A | B``
+        if isinstance(value, ast.Subscript) and ast.unparse(value.value).split(".")[-1] in _GENERIC:
+            return node.targets[0].id  # ``X = Literal["a", "b"]``, ``X = Callable[[str], str]``
     return None
 
 
@@ -66,11 +70,13 @@ def test_the_scan_sees_a_second_class_and_a_second_alias_of_one_name(tmp_path: P
     package.mkdir()
     (package / "a.py").write_text("class Verdict:\n    pass\n\nMove: TypeAlias = int | str\n")
     (package / "b.py").write_text("from enum import StrEnum\n\nclass Verdict(StrEnum):\n    X = 'x'\n\n"
-                                  "Move = bytes | None\n")
+                                  "Move = bytes | None\nOutcome = Literal['a']\n")
+    (package / "d.py").write_text("Outcome: TypeAlias = Literal['b']\n")
     (package / "c.py").write_text("from other.a import Verdict as Judged\n")
     names = type_names(package)
     assert names["Verdict"] == ["pkg/a.py:1", "pkg/b.py:3"]
     assert names["Move"] == ["pkg/a.py:4", "pkg/b.py:6"]
+    assert names["Outcome"] == ["pkg/b.py:7", "pkg/d.py:1"]
     assert renamed_imports(package, {"Verdict"}) == []  # not an import from pbem
     (package / "c.py").write_text("from pbem.mail import Verdict as Judged\n")
     assert renamed_imports(package, {"Verdict"}) == ["pkg/c.py:1: Verdict as Judged"]

@@ -30,7 +30,7 @@ from pbem.i18n import N_, Msg
 from pbem.i18n.names import own_map
 from pbem.log import notation
 from pbem.log.game import Game
-from pbem.log.records.sent import MoveFile as MoveFile  # the type of a move file, offered here as before
+from pbem.log.records.sent import MoveFile as MoveFile  # the type of a move file, for its readers
 from pbem.log.records.sent import move_of
 from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
 from pbem.record import Record

@@ -123,7 +123,7 @@ def joined(items: list[str]) -> str:
 class _Reading:
     """One text move being read, line by line (:func:`parse`)."""
 
-    def __init__(self, what: str, readers: dict[str, Reader]) -> None:
+    def __init__(self, what: str, readers: dict[str, LineReader]) -> None:
         self.what = what
         self.readers = readers
         self.fields: dict[str, Any] = {}
@@ -285,14 +285,14 @@ _READ: dict[str, Callable[[str, str], Any]] = {
     "region": _name, "source": _name, "target": _name, "card": lambda w, v: _name(w, v, "card"),
     "token": _token, "count": _count,
 }
-Reader = Callable[[str, list[str]], list[dict[str, Any]]]
+LineReader = Callable[[str, list[str]], list[dict[str, Any]]]
 
 
 class Words(Record):
     """A deck's words (:data:`pbem.rules.cards.DECK`'s: the notation's own): each keyword's
     reader, and each action's keyword and form (the kinds whose line is its keyword, then its fields)."""
 
-    readers: dict[str, Reader]
+    readers: dict[str, LineReader]
     fixed: dict[str, tuple[str, str, tuple[str, ...]]]  # action kind: (keyword, form, fields)
 
     @classmethod
@@ -310,7 +310,7 @@ class Words(Record):
 _MADE: dict[int, tuple[Deck, Words]] = {}
 
 
-def _fixed(action: str, form: str, fields: tuple[str, ...], cards: tuple[str, ...]) -> Reader:
+def _fixed(action: str, form: str, fields: tuple[str, ...], cards: tuple[str, ...]) -> LineReader:
     def field(where: str, name: str, value: str) -> Any:
         if name == "card" and value.lower() in cards:  # a card's id (a deck's own card has only its id)
             return value.lower()

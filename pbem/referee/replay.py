@@ -11,7 +11,7 @@ difference is a :class:`TamperError` naming the entry.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, assert_never
 
 from pbem import ENGINE_NAME
@@ -46,8 +46,6 @@ from pbem.referee.reveals import RevealFaces
 from pbem.referee.seats import replay_seat_entry
 from pbem.rules import FaceUnknown, State, new_state
 from pbem.rules.data import N_TOKENS, Board, Catalogue, GameDataError
-
-SaltOf = Callable[[str], str]
 
 
 def _setup_state(game: Game, entry: Start) -> State:
