@@ -233,7 +233,7 @@ def mail_host_campaign(root: Path) -> tuple[list[str], bool]:
     from pbem.mail.host import MailHost
     from pbem.mail.outbox import QUEUE_NAME
     from pbem.mail.run import process
-    from pbem.mail.verdict import Outcome
+    from pbem.mail.verdict import Recorded
     from pbem.player.nonces import commit_move, reveal_move
 
     emails = {"red": "red@example.org", "blue": "blue@example.net"}
@@ -283,7 +283,7 @@ def mail_host_campaign(root: Path) -> tuple[list[str], bool]:
             run = process(inbox, games, None, f"127.0.0.1:{port}", HOST)
             runs += 1
             quarantined += run.quarantined
-            applied += sum(1 for p in run.done if p.outcome is Outcome.APPLIED)
+            applied += sum(1 for p in run.done if isinstance(p.outcome, Recorded))
             kept = run.kept
         while kept and runs < 10:  # the next runs (nothing new) deliver what was kept
             kept = process(inbox, games, None, f"127.0.0.1:{port}", HOST, flush_only=True).kept

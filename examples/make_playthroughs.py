@@ -167,7 +167,7 @@ def views_text(folder: Path) -> str:
 
 
 def load_game_players(entries: list[Any]) -> tuple[str, ...]:
-    return tuple(entries[0]["players"])
+    return tuple(entries[0].players)
 
 
 def make(out: Path) -> None:

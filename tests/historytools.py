@@ -16,6 +16,7 @@ from pbem.errors import Exit
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.notation import action_line
+from pbem.rules import action_from_dict
 
 GAME = "h1"
 
@@ -47,7 +48,8 @@ def apply_actions(games: Path, actions: list[dict[str, Any]]) -> None:
     path = games.parent / f"{games.name}-move.yaml"
     path.unlink(missing_ok=True)
     ok("template", GAME, "--out", path, "--games", games)
-    path.write_text(path.read_text() + "".join(action_line(a) + "\n" for a in actions))  # the notation
+    lines = "".join(action_line(action_from_dict(a)) + "\n" for a in actions)
+    path.write_text(path.read_text() + lines)  # the notation
     ok("apply", path, "--games", games)
 
 

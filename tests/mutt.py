@@ -30,7 +30,7 @@ from pbem.fair.protocol import nonce_commitment
 from pbem.log.game import Game
 from pbem.log.logfile import parse_log
 from pbem.log.notation import action_line
-from pbem.log.records import Move
+from pbem.log.records import Played
 from pbem.log.yamlio import load_stream
 from pbem.referee.replay import replay
 from pbem.rules.events import TokenLooked
@@ -114,7 +114,7 @@ class MailPlayer:
         carries (``every`` mode), else the public log as the 'log' mail command would send it."""
         game = read_game(log_of(msg) or self.public(msg))
         assert game.state is not None and game.state.to_move == self.seat, (self.seat, msg["Subject"])
-        return [action_line(a.to_dict()) for a in bot_actions(game.state, self.rng)]
+        return [action_line(a) for a in bot_actions(game.state, self.rng)]
 
 
 def asks(msg: EmailMessage) -> str | None:
@@ -219,16 +219,16 @@ def own_turns(game: Game, seat: str) -> int:
     look (R5.6, R7.5: a look ends a move file, and the same turn goes on in the next)."""
     turns, looked = 0, False
     for entry in game.entries:
-        if isinstance(entry, Move) and entry.player == seat and not looked:
+        if isinstance(entry, Played) and entry.player == seat and not looked:
             turns += 1
-        looked = isinstance(entry, Move) and entry.player == seat and any(
+        looked = isinstance(entry, Played) and entry.player == seat and any(
             isinstance(e, TokenLooked) for e in entry.events())
     return turns
 
 
 def looks(game: Game, seat: str) -> int:
     """The seat's moves that end with its Witch's look: each asks for one mail more."""
-    return sum(1 for e in game.entries if isinstance(e, Move) and e.player == seat
+    return sum(1 for e in game.entries if isinstance(e, Played) and e.player == seat
                and any(isinstance(x, TokenLooked) for x in e.events()))
 
 

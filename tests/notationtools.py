@@ -134,4 +134,4 @@ SHAPES: list[Callable[[Table, str, list[str]], EmailMessage | bytes]] = [
 def turn_lines(t: Table, rng: random.Random) -> tuple[str, list[str]]:
     game = load_game(t.games / "g")
     assert game.state is not None and game.state.to_move is not None
-    return game.state.to_move, [action_line(a.to_dict()) for a in bot_actions(game.state, rng)]
+    return game.state.to_move, [action_line(a) for a in bot_actions(game.state, rng)]

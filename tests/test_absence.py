@@ -63,7 +63,7 @@ def test_a_three_day_absence_overlapping_a_turn_moves_its_deadline_by_the_overla
     assert "0 timeout(s)" in ok("tick", "--now", at(153), "--games", tmp_path)
     assert "1 timeout(s)" in ok("tick", "--now", at(154), "--games", tmp_path)
     timeout = load_game(tmp_path / "g").entries[-1]
-    assert timeout["kind"] == "timeout" and timeout["player"] == "green" and timeout["due"] == at(154)
+    assert timeout.raw["kind"] == "timeout" and timeout.raw["player"] == "green" and timeout.raw["due"] == at(154)
     ok("verify", tmp_path / "g" / LOG_NAME)
 
 
@@ -117,7 +117,7 @@ def test_another_seats_absence_leaves_the_movers_move_fresh(tmp_path: Path) -> N
     the entry that began red's turn) is recorded, not refused as stale, and every reader agrees."""
     log = moved_past_absences(tmp_path)
     game = load_game(tmp_path / "g")
-    assert [e["kind"] for e in game.entries[-3:]] == ["away", "away", "move"] and game.entries[-1].player == "red"
+    assert [e.raw["kind"] for e in game.entries[-3:]] == ["away", "away", "move"] and game.entries[-1].player == "red"
     ok("verify", log)
     assert minimal(log)[0] == Exit.STATE  # tools/audit_min.py: P7 holds; the audit waits for the secret
 

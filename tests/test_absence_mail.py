@@ -56,8 +56,8 @@ def test_an_unkeyed_seat_mails_away_3_and_its_absence_is_recorded(tmp_path: Path
     got = run(games, inbox, outbox)
     game = load_log(games)
     last = game.entries[-1]
-    assert last["kind"] == "away" and last["player"] == "blue" and last["move"]["days"] == 3
-    assert "signature" not in last["move"]  # an unsigned seat's move, as its other moves
+    assert last.raw["kind"] == "away" and last.raw["player"] == "blue" and last.raw["move"]["days"] == 3
+    assert "signature" not in last.raw["move"]  # an unsigned seat's move, as its other moves
     reports = {to_of(m): text_of(m) for m in got}
     assert "blue is away for 3 days" in reports["red@example.org"]  # the other seat is told (mail every)
     ok("verify", games / "g" / "log.yaml")
@@ -86,7 +86,7 @@ def test_a_keyed_seat_gets_the_move_to_sign_at_its_own_address_and_a_forged_from
     deliver(inbox, eml("red@example.org", signed_text(move, tmp_path / "red.key", tmp_path)))
     run(games, inbox, outbox)  # red signs it and mails it back: recorded, signed
     last = load_log(games).entries[-1]
-    assert last["kind"] == "away" and last["player"] == "red" and "signature" in last["move"]
+    assert last.raw["kind"] == "away" and last.raw["player"] == "red" and "signature" in last.raw["move"]
     ok("verify", games / "g" / "log.yaml")
 
 

@@ -295,7 +295,7 @@ def test_two_humans_and_two_bots_play_to_the_end_by_mail_and_the_audit_passes(
                       "actions": [a.to_dict() for a in bot_actions(game.state, rng)]})
     game = load_game(games / "g")
     assert game.over
-    movers = {e["player"] for e in game.entries if e["kind"] == "move"}
+    movers = {e.raw["player"] for e in game.entries if e.raw["kind"] == "move"}
     assert movers == {"red", "green", "blue", "yellow"}
     assert game.secret is not None  # P6: revealed by the host's step (pbem new --reveal-secret auto)
     audited = ok("audit", games / "g" / LOG_NAME)

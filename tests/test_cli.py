@@ -237,7 +237,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         after = after_of(game)
         assert f"game {GAME} {game.to_move}\nafter {after['seq']} {after['hash']}\n" in path.read_text()
         assert game.state is not None
-        actions = [a.to_dict() for a in bot_actions(game.state, rng)]
+        actions = bot_actions(game.state, rng)
         path.write_text(path.read_text() + "".join(action_line(a) + "\n" for a in actions))
         checked = ok("check", path, "--log", log)
         accepted = "the 1 action" if len(actions) == 1 else f"all {len(actions)} actions"

@@ -13,7 +13,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from pbem.cli.shell import Command, Group, main
+from pbem.cli.shell import Group, PbemCommand, main
 from pbem.errors import (
     BusyError,
     Exit,
@@ -130,7 +130,7 @@ def test_every_command_turns_a_refusal_into_its_paragraph_and_exit_code(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     command = main.commands[name]
-    assert isinstance(command, Command)
+    assert isinstance(command, PbemCommand)
     for kind, code in KINDS:
         got, said = refused_with(command, name, kind("the reason", "P7"), capsys)
         assert got == code and said == f"pbem: {kind('the reason', 'P7')}\n", (kind, got, said)
@@ -147,7 +147,7 @@ def test_a_command_added_later_gets_the_mapping_from_the_group() -> None:
         raise StaleError("written against entry 3, the log is at entry 5", "P7")
 
     result = CliRunner().invoke(group, ["later"])
-    assert isinstance(group.commands["later"], Command)
+    assert isinstance(group.commands["later"], PbemCommand)
     assert result.exit_code == Exit.STALE and "stale move (P7): written against entry 3" in result.stderr
 
 

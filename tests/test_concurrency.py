@@ -93,7 +93,7 @@ def test_every_seat_commits_and_reveals_at_once(tmp_path: Path) -> None:
     one_by_one = tmp_path / "one-by-one"
     create(one_by_one, NewGame("race", players, secret=SECRET))
     start = open_game(one_by_one, "race", NONCES).entries[-1]
-    assert (entries[-1]["setup"], entries[-1]["commitments"]) == (start["setup"], start["commitments"])
+    assert (entries[-1]["setup"], entries[-1]["commitments"]) == (start.raw["setup"], start.raw["commitments"])
 
 
 def test_one_commitment_mailed_twice_at_once(tmp_path: Path) -> None:

@@ -108,15 +108,15 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
             ok("mail", "--inbox", inbox, "--smtp", server, "--games", games, "--from", HOST)
     game = load_game(games / "g")
     entries = game.entries
-    timeouts = [e for e in entries if e["kind"] == "timeout"]
+    timeouts = [e for e in entries if e.raw["kind"] == "timeout"]
     mails = [m for _rcpt, m in collected.messages]
 
     # each timeout after (never before) its deadline, at the first run after it
-    assert [e["since"] for e in timeouts] == missed_at and len(timeouts) == len(misses)
+    assert [e.raw["since"] for e in timeouts] == missed_at and len(timeouts) == len(misses)
     for e in timeouts:
-        assert e["player"] == "blue"
-        assert e["due"] == at_of(seconds(entries[e["since"]]["at"]) + DEADLINE)
-        assert e["due"] <= e["at"] < at_of(seconds(e["due"]) + STEP)
+        assert e.raw["player"] == "blue"
+        assert e.raw["due"] == at_of(seconds(entries[e.raw["since"]].raw["at"]) + DEADLINE)
+        assert e.raw["due"] <= e.raw["at"] < at_of(seconds(e.raw["due"]) + STEP)
     # each reminder once: one per missed turn (the others move well within 16 hours), to blue only
     reminders = [m for m in mails if "reminder: your move" in str(m["Subject"])]
     assert len(reminders) == len(misses) and {to_of(m) for m in reminders} == {ADDRESSES["blue"]}
@@ -124,7 +124,7 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
     assert all("R8.3" in plain(m) for m in reminders)
     # the notice of a timeout reaches every player; the next player's says what the stand-in did
     for e in timeouts:
-        notices = [m for m in mails if f"entry {e['seq']}: timeout" in str(m["Subject"])]
+        notices = [m for m in mails if f"entry {e.raw['seq']}: timeout" in str(m["Subject"])]
         assert Counter(to_of(m) for m in notices) == Counter(ADDRESSES.values())
         for notice in notices:  # P1: the trust statement as its one-line mark (in full: invitation, end, show)
             part = notice.get_body(("plain",))
@@ -144,11 +144,11 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
             assert attachment(nxt[0], "log.yaml") is not None  # the log, compressed
     # green resigned (signed), and from then on every green turn is a stand-in entry, at once
     assert resigned and game.resigned == {"green"}
-    kinds = [(e["kind"], e.get("player")) for e in entries]
+    kinds = [(e.raw["kind"], e.raw.get("player")) for e in entries]
     first = kinds.index(("resign", "green"))
     assert kinds[first + 1] == ("standin", "green")
     assert ("move", "green") not in kinds[first:]
-    assert all(entries[i]["at"] == entries[i - 1]["at"] for i, k in enumerate(kinds) if k[0] == "standin")
+    assert all(entries[i].raw["at"] == entries[i - 1].raw["at"] for i, k in enumerate(kinds) if k[0] == "standin")
     if steps is None:
         assert game.over and game.secret is not None  # P6: revealed by the host's step (--reveal-secret auto)
         log = games / "g" / LOG_NAME
@@ -159,7 +159,7 @@ def test_deadlines_reminders_timeouts_and_a_resignation_by_mail(
             assert text.count("timeout: blue's turn") == 3
             assert "green resigned; the stand-in plays the seat (R8.4)" in text
             assert "stand-in turn for green" in text
-        assert seconds(entries[-1]["at"]) - seconds(T0) >= 10 * 86400  # well over a week of play
+        assert seconds(entries[-1].raw["at"]) - seconds(T0) >= 10 * 86400  # well over a week of play
         tool = Path(__file__).parent.parent / "tools" / "audit_min.py"  # the auditor without pbem reads R8 too
         done = subprocess.run([sys.executable, str(tool), str(log)], capture_output=True, text=True, check=False)
         assert done.returncode == 0 and "verdict: FAIR" in done.stdout, done.stdout + done.stderr
@@ -177,7 +177,7 @@ def test_a_timeout_tells_the_next_seat_its_move_first_and_short(tmp_path: Path) 
     with pinned(at_of(seconds(T0) + DEADLINE + 3600)):
         ok("mail", "--inbox", inbox, "--outbox", tmp_path / "out", "--games", games, "--from", HOST)
     game = load_game(games / "g")
-    assert [(e["kind"], e["player"]) for e in game.entries if e["kind"] == "timeout"] == [("timeout", "red")]
+    assert [(e.raw["kind"], e.raw["player"]) for e in game.entries if e.raw["kind"] == "timeout"] == [("timeout", "red")]
     box = mailbox.Maildir(str(tmp_path / "out"))
     mails = [email.message_from_bytes(box.get_bytes(k), policy=email.policy.default) for k in box.iterkeys()]
     notices = [m for m in mails if ": timeout, th" in str(m["Subject"])]  # a long subject is cut (...)

@@ -74,8 +74,8 @@ def test_tick_records_a_timeout_at_its_deadline_never_before(tmp_path: Path) -> 
     assert "1 timeout(s)" in out
     game = load_game(tmp_path / "g")
     entry = game.entries[-1]
-    assert entry["kind"] == "timeout" and entry["player"] == "red" and entry["at"] == at(72) == entry["due"]
-    assert entry["actions"] == [{"action": "place", "region": entry["actions"][0]["region"], "count": 2}]
+    assert entry.raw["kind"] == "timeout" and entry.raw["player"] == "red" and entry.raw["at"] == at(72) == entry.raw["due"]
+    assert entry.raw["actions"] == [{"action": "place", "region": entry.raw["actions"][0]["region"], "count": 2}]
     # R8.1: the next turn's deadline runs from the timeout entry
     assert due(game) == ("green", at(144))
     verify = ok("verify", tmp_path / "g" / LOG_NAME)
@@ -102,7 +102,7 @@ def test_a_witch_look_does_not_restart_the_deadline(tmp_path: Path) -> None:
     since = game.turn_since
     token = next(t for r in game.state.regions for t in game.state.rats[r])  # type: ignore[union-attr]
     game = move(tmp_path, game, at(30), [TakeCard("witch"), WitchLook(token)])
-    assert game.entries[-1]["kind"] == "move" and game.turn_since == since  # R8.1
+    assert game.entries[-1].raw["kind"] == "move" and game.turn_since == since  # R8.1
     assert due(game) == ("red", at_of(seconds(game.at_of(since)) + 72 * HOUR))
 
 
@@ -152,12 +152,12 @@ def test_after_a_resignation_the_stand_in_plays_the_seat_at_once(tmp_path: Path)
         out = ok("apply", tmp_path / "resign.yaml", "--games", tmp_path)
     assert "green resigns" in out and "the stand-in rule (R8.3) played the turn" in out
     game = load_game(tmp_path / "g")
-    assert [e["kind"] for e in game.entries[-2:]] == ["resign", "standin"]
+    assert [e.raw["kind"] for e in game.entries[-2:]] == ["resign", "standin"]
     assert game.to_move == "blue" and due(game) == ("blue", at(74))
     # the snake (R2.5: red green blue yellow yellow blue green) comes back to green: at once
     for hour in (3, 4, 5, 6):
         game = move(tmp_path, game, at(hour))
-    assert game.entries[-1]["kind"] == "standin" and game.entries[-1]["player"] == "green"
+    assert game.entries[-1].raw["kind"] == "standin" and game.entries[-1].raw["player"] == "green"
     # a resigned player's move is refused (R8.4); a second resignation is stale
     (tmp_path / "again.yaml").write_text(dump_yaml(resign_data(game, "green")))
     result = cli("apply", tmp_path / "again.yaml", "--games", tmp_path)

@@ -55,7 +55,7 @@ def move_of(game: Game, rng: random.Random) -> dict[str, Any]:
 
 
 def kinds_since(game: Game, seq: int) -> list[tuple[str, str | None]]:
-    return [(e["kind"], e.get("player")) for e in game.entries[seq:]]
+    return [(e.raw["kind"], e.raw.get("player")) for e in game.entries[seq:]]
 
 
 def test_r8_2_a_bot_seat_answers_a_timeout_in_the_same_tick(tmp_path: Path) -> None:
@@ -65,7 +65,7 @@ def test_r8_2_a_bot_seat_answers_a_timeout_in_the_same_tick(tmp_path: Path) -> N
     games = tmp_path / "games"
     game = bot_game(games, "red,blue,green", {"blue": "random"}, "--deadline", "24h")
     assert game.to_move == "red"
-    later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
+    later = at_of(seconds(game.entries[-1].raw["at"]) + 25 * 3600)
     out = ok("tick", "--now", later, "--games", games)
     assert "1 timeout(s) recorded" in out
     after = load_game(games / "g")
@@ -96,7 +96,7 @@ def test_p4_after_a_waiver_the_bot_seat_reveals_at_once(tmp_path: Path) -> None:
     ok("waive", "g", "--player", "green", "--games", games)
     after = load_game(games / "g")
     assert [k for k, _p in kinds_since(after, before.last_seq + 1)] == ["waive", "nonce"]
-    assert after.entries[-1]["player"] == "blue" and after.awaited == ("red",)
+    assert after.entries[-1].raw["player"] == "blue" and after.awaited == ("red",)
 
 
 def test_r8_4_pbem_replace_runs_the_step(tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_r8_4_pbem_replace_runs_the_step(tmp_path: Path) -> None:
     assert game.to_move == "green"  # red stood in for, blue answered
     path = games / "g"
     while game.to_move != "blue":  # green's timeouts without the step (red stood in): blue waits
-        later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
+        later = at_of(seconds(game.entries[-1].raw["at"]) + 25 * 3600)
         with pinned(later), locked(path):
             faces = host_faces(game, secret_for(game, path))
             game = _write(path, game, [standin_entry(game, faces, timed_out=True)], faces=faces).game
@@ -243,22 +243,22 @@ def test_a_bot_game_with_a_resignation_and_timeouts_plays_to_its_end_by_every_pa
         if mover == "green" and game.state is not None and game.state.turn_number >= 4:
             by_file({"game": "g", "player": "green", "kind": "resign", "after": after_of(game)})
         elif turn % 7 == 3:
-            later = at_of(seconds(game.entries[-1]["at"]) + 25 * 3600)
+            later = at_of(seconds(game.entries[-1].raw["at"]) + 25 * 3600)
             assert "1 timeout(s) recorded" in ok("tick", "--now", later, "--from", HOST, "--games", games)
         else:
             send_as[mover](move_of(game, rng))
     game = load_game(games / "g")
     assert game.over and game.resigned == {"green"}
-    kinds = {e["kind"] for e in game.entries}
+    kinds = {e.raw["kind"] for e in game.entries}
     assert {"timeout", "standin", "resign"} <= kinds
-    flipped = [e for e in game.entries if e["kind"] in ("timeout", "standin")
-               and any(o.get("event") == "token_flipped" for o in e["outcome"])]
+    flipped = [e for e in game.entries if e.raw["kind"] in ("timeout", "standin")
+               and any(o.get("event") == "token_flipped" for o in e.raw["outcome"])]
     assert flipped, "no stand-in turn flipped a rat"
-    assert any(e["kind"] == "move" and e["player"] == "blue" and e["seq"] > flipped[0]["seq"]
+    assert any(e.raw["kind"] == "move" and e.raw["player"] == "blue" and e.raw["seq"] > flipped[0].raw["seq"]
                for e in game.entries)  # the bot played on after a stand-in's flip
     for index, entry in enumerate(game.entries[1:-1], 1):  # after every entry, a bot seat answers at once
-        if game.entries[index + 1].get("player") == "blue":
-            assert game.entries[index + 1]["at"] == entry["at"]
+        if game.entries[index + 1].raw.get("player") == "blue":
+            assert game.entries[index + 1].raw["at"] == entry.raw["at"]
     assert game.secret is not None  # P6: the step revealed the secret at the end (pbem new --reveal-secret auto)
     log = games / "g" / "log.yaml"
     flips = sum(len(e.reveals) for e in game.entries)  # moves', timeouts' and stand-ins' alike

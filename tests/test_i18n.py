@@ -548,7 +548,7 @@ def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> Non
     """P4, P1, R2.1: the refusals of the opening, met in the order a game meets them."""
     from pbem.host.create import NewGame, create
     from pbem.host.games import apply_move, load_game
-    from pbem.log.moves import Move, after_of
+    from pbem.log.moves import MoveFile, after_of
     from pbem.log.records import move_of
     from pbem.player.nonces import commit_move, reveal_move
     from pbem.referee.admit import judge
@@ -557,7 +557,7 @@ def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> Non
     nonce = {"red": bytes([1]) * 16, "green": bytes([2]) * 16, "blue": bytes([3]) * 16}
     refusals: list[PbemError] = []
 
-    def move(data: dict[str, Any]) -> Move:
+    def move(data: dict[str, Any]) -> MoveFile:
         return move_of(data)
 
     def refused(data: dict[str, Any]) -> None:

@@ -89,7 +89,7 @@ def test_every_kind_of_entry_and_event_is_in_the_examples_told_above() -> None:
         entries, _ = example(name)
         kinds |= {type(e).__name__ for e in entries}
         events |= {x.kind for e in entries for x in e.outcome}
-    assert {"Create", "Commit", "Nonce", "Start", "Move", "Timeout", "Resign", "Standin", "Replace",
+    assert {"Create", "Commit", "Nonce", "Start", "Played", "Timeout", "Resign", "Standin", "Replace",
             "Reveal"} <= kinds
     assert {"cubes_placed", "card_taken", "cubes_moved", "cube_to_palace", "rat_moved", "token_looked",
             "tokens_swapped", "plague_moved", "rat_drawn", "knight_cubes", "token_flipped", "cube_removed",

@@ -47,6 +47,7 @@ from pbem.log.moves import after_of
 from pbem.log.notation import action_line
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.answers import Answers
+from pbem.mail.verdict import Recorded, Refused
 from pbem.rules import Action
 
 
@@ -122,7 +123,7 @@ def test_a_short_game_by_mail_through_a_real_smtp_server(
         after = after_of(game)
         assert f"game g {player}\nafter {after['seq']} {after['hash']}\n" in template_bytes.decode()
         actions: list[Action] = bot_actions(game.state, rng)
-        text = template_bytes.decode() + "".join(action_line(a.to_dict()) + "\n" for a in actions)
+        text = template_bytes.decode() + "".join(action_line(a) + "\n" for a in actions)
         if player == "red":  # signed in the notation: 'sig' lines (P8)
             text = signed_text(text, tmp_path / "red.key", tmp_path)
         deliver(inbox, eml(ADDRESSES[player], text, attach=moves % 2 == 0))
@@ -758,9 +759,9 @@ def test_one_admission_path_gives_pbem_apply_and_pbem_mail_the_same_verdict(
     real = Admission.admit
 
     def spy(self: Admission, *args: Any, **kwargs: Any) -> Any:
-        verdict = real(self, *args, **kwargs)
-        verdicts.append(("mail" if isinstance(self, MailHost) else "apply", verdict.result))
-        return verdict
+        admitted = real(self, *args, **kwargs)
+        verdicts.append(("mail" if isinstance(self, MailHost) else "apply", admitted.verdict.result))
+        return admitted
 
     monkeypatch.setattr(Admission, "admit", spy)
     games, inbox = setup_game(tmp_path, key_for_red=False)
@@ -801,8 +802,32 @@ def test_a_game_without_addresses_checks_no_sender_whichever_the_transport(tmp_p
     games = tmp_path / "games"
     ok("new", "g", "--players", "red,blue", "--games", games)
     data = eml("someone@example.com", commit(games, "red"))
-    verdict = Admission(games, HOST).admit(Inbound(data, "one"))
-    assert verdict.result == "applied: game g, entry 1" and verdict.refusal is None
+    verdict = Admission(games, HOST).admit(Inbound(data, "one")).verdict
+    assert isinstance(verdict, Recorded) and verdict.result == "applied: game g, entry 1"
     assert not [p for p in (games / "+mail-queue").rglob("*.eml")]  # nobody to tell
-    again = Admission(games, HOST).admit(Inbound(data, "two"))
-    assert again.refusal is not None and "already applied" in again.result
+    again = Admission(games, HOST).admit(Inbound(data, "two")).verdict
+    assert isinstance(again, Refused) and "already applied" in again.result
+
+
+def test_each_verdict_is_its_own_type_carrying_exactly_its_payload(tmp_path: Path) -> None:
+    """What became of a message is one of a closed set of result types: a recorded move carries
+    its entries, a refusal its error and the address it is answered at, an automatic message
+    nothing (never answered); no verdict carries another's payload, none is told by its line."""
+    from pbem.mail.admission import Admission, Inbound
+    from pbem.mail.verdict import Ignored
+
+    games = tmp_path / "games"
+    ok("new", "g", "--players", "red,blue", "--games", games)
+    data = eml("Someone@Example.com", commit(games, "red"))
+    admission = Admission(games, HOST)
+    match admission.admit(Inbound(data, "one")).verdict:
+        case Recorded(applied=applied):
+            assert [e.seq for e in applied.entries] == [1]
+        case other:
+            raise AssertionError(f"not recorded: {other}")
+    again = admission.admit(Inbound(data, "two")).verdict
+    assert isinstance(again, Refused) and again.refusal.rule == "P7"
+    assert again.to == "someone@example.com" and not again.lobby and again.seat is None
+    assert not hasattr(again, "applied") and not hasattr(again, "answer") and not hasattr(again, "held")
+    admitted = admission.admit(Inbound(eml("mailer-daemon@example.com", "a bounce"), "three"))
+    assert isinstance(admitted.verdict, Ignored) and admitted.verdict._fields == ("result",)

@@ -171,7 +171,7 @@ def test_another_seats_away_during_your_turn_leaves_your_move_standing(tmp_path:
     assert [m for s, m in t.run() if s == seat] == []  # nothing for the mover: its turn is untouched
     mailbox.Maildir(str(t.inbox)).add(reply(msg, THREE[seat], t.players[seat].move_lines(msg), "bare"))
     new = t.run()
-    assert not refusals(new, seat) and [e["kind"] for e in t.game().entries[-2:]] == ["away", "move"]
+    assert not refusals(new, seat) and [e.raw["kind"] for e in t.game().entries[-2:]] == ["away", "move"]
     assert [asks(m) for s, m in new if s == seat] == [None]  # its receipt alone
     ok("verify", t.games / "g" / "log.yaml")
 
@@ -184,7 +184,7 @@ def test_a_seat_past_its_deadline_mailing_away_is_refused_citing_r8_5(tmp_path: 
     before = t.game().last_seq
     got = refusals(t.run("--now", late), seat)
     assert len(got) == 1 and "can no longer declare one" in shown(got[0]) and "R8.5" in shown(got[0])
-    assert [e["kind"] for e in t.game().entries[before + 1:]] == ["timeout"]  # the run's tick: R8.2 as due
+    assert [e.raw["kind"] for e in t.game().entries[before + 1:]] == ["timeout"]  # the run's tick: R8.2 as due
 
 
 # --- a stranger's command on the first line -----------------------------------------------------

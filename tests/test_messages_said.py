@@ -165,10 +165,8 @@ def test_a_stand_in_turn_is_told_as_what_the_stand_in_did(tmp_path: Path, lang: 
     third = {"en": "the stand-in places", "hu": "a helyettesítő", "el": "ο αναπληρωτής τοποθετεί",
              "uk": "замінник розміщує"}[lang]
     assert third in told, told
-    from pbem.rules import action_from_dict
-
     for action in game.entries[-1].actions:  # type: ignore[attr-defined]
-        said = standin_did(game, action_from_dict(action), lang)
+        said = standin_did(game, action, lang)
         assert said.lower().startswith({"en": "the stand-in", "hu": "a helyettesítő", "el": "ο αναπληρωτής",
                                         "uk": "замінник"}[lang]), said
 

@@ -23,7 +23,7 @@ from pbem.fair.protocol import nonce_commitment
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME
 from pbem.log.notation import action_line
-from pbem.rules import Phase
+from pbem.rules import Phase, action_from_dict
 
 NONCES = {p: bytes([i + 7]) * 32 for i, p in enumerate(ADDRESSES)}
 
@@ -61,7 +61,7 @@ def test_each_client_shape_carries_the_same_move(tmp_path: Path, shape: Callable
     assert "applied: game g" in out, out
     game = load_game(t.games / "g")
     recorded = game.entries[before + 1].raw["move"]
-    assert [action_line(a) for a in recorded["actions"]] == lines
+    assert [action_line(action_from_dict(a)) for a in recorded["actions"]] == lines
     if shape is latin2:
         assert recorded["comment"] == "Üdv, Ödön"
 

@@ -121,7 +121,7 @@ def test_p4_waivers_before_any_reveal_and_the_seed_takes_zero_bytes(games: Path)
     ok("waive", GAME, "--player", "blue", "--games", games)
     ok("apply", reveal(games, "red"), "--games", games)
     game = load_game(games / GAME)
-    assert game.started and game.entries[-1]["nonces"] == {"red": NONCE["red"].hex(), "green": "", "blue": ""}
+    assert game.started and game.entries[-1].raw["nonces"] == {"red": NONCE["red"].hex(), "green": "", "blue": ""}
     ok("verify", games / GAME / "log.yaml")
 
 

@@ -208,7 +208,7 @@ def _an_ability(state: Any) -> str:
 
     for action in legal_actions(state):
         if action.kind != "end":
-            return str(notation.action_line(action.to_dict()))
+            return str(notation.action_line(action))
     return f"place {state.regions[0]} 1"
 
 

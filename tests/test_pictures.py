@@ -56,7 +56,7 @@ def entries_of(games: Path) -> tuple[list[Entry], list[str]]:
 def mid_game_seq(games: Path) -> int:
     """An entry in the middle of play with rats on the board and cubes placed."""
     entries, _hashes = entries_of(games)
-    start = next(e.seq for e in entries if e["kind"] == "start")
+    start = next(e.seq for e in entries if e.raw["kind"] == "start")
     return (start + len(entries)) // 2
 
 
@@ -85,11 +85,11 @@ def test_show_at_is_the_replay_of_the_logs_prefix(finished: Path) -> None:
     entries, _hashes = entries_of(finished)
     last = json.loads(ok("show", "g", "--games", finished, "--json"))
     assert json.loads(ok("show", "g", "--games", finished, "--json", "--at", str(len(entries) - 1))) == last
-    start = next(e["seq"] for e in entries if e["kind"] == "start")
+    start = next(e.raw["seq"] for e in entries if e.raw["kind"] == "start")
     before = json.loads(ok("show", "g", "--games", finished, "--json", "--at", str(start - 1)))
     assert before["started"] is False
     at_start = json.loads(ok("show", "g", "--games", finished, "--json", "--at", str(start)))
-    assert at_start["plague"] == entries[start]["setup"]["plague"]
+    assert at_start["plague"] == entries[start].raw["setup"]["plague"]
 
 
 def test_show_refuses_an_entry_the_log_does_not_have_and_files_it_would_overwrite(
@@ -126,7 +126,7 @@ def test_history_tells_every_entry_in_order_with_its_events(finished: Path) -> N
     assert "the secret is revealed" in text
     assert text.rstrip().splitlines()[-1].startswith("now: the game is over: ")
     for entry in entries:  # each headline carries its entry's time
-        assert f"[{entry['at']}]" in text
+        assert f"[{entry.raw['at']}]" in text
 
 
 def test_list_shows_every_game_its_state_who_is_to_move_and_since_when(
@@ -172,8 +172,8 @@ def hidden_faces(games: Path, seq: int) -> tuple[set[str], set[str]]:
     game = game_at(entries, hashes, seq)
     assert game.state is not None
     faces = host_faces(game, SECRET)  # the test knows the secret: it supplied it
-    flipped = {ev["token"] for e in entries[: seq + 1] if e["kind"] == "move"
-               for ev in e["outcome"] if ev["event"] == "token_flipped"}
+    flipped = {ev["token"] for e in entries[: seq + 1] if e.raw["kind"] == "move"
+               for ev in e.raw["outcome"] if ev["event"] == "token_flipped"}
     on_board = {t for r in game.state.regions for t in game.state.rats[r]}
     names = [faces.deal.name(i) for i in range(1, 50)]
     return on_board, {faces.deal.id_of(t) for t in names if t not in flipped}
@@ -350,7 +350,7 @@ def test_the_page_in_a_real_browser_shows_each_entry_as_pbem_show_does(finished:
         assert drawn.looks["compact"] == drawn.looks["standard"]  # a phone's drawing shows the same pieces
         words = "".join(drawn.words)
         assert f"entry {seq}: " in words
-        assert ("verdict: FAIR." in words) == (entries[seq]["kind"] == "reveal")
+        assert ("verdict: FAIR." in words) == (entries[seq].raw["kind"] == "reveal")
     shot = artifacts / "game-entry.png"
     shot.unlink(missing_ok=True)
     chromium("--hide-scrollbars", "--window-size=1340,1200", f"--screenshot={shot}",

@@ -20,7 +20,7 @@ from clitools import ok
 
 from pbem.log.clock import pinned
 from pbem.log.logfile import LOG_NAME, read_log
-from pbem.log.records import Move, Replace, Resign, Standin, Timeout
+from pbem.log.records import Played, Replace, Resign, Standin, Timeout
 from pbem.referee.seatview import SeatView, looks_of
 from pbem.views.playthrough import seat_lines
 from pbem.views.timeline import steps
@@ -53,8 +53,8 @@ def test_the_playthroughs_hold_what_they_are_for() -> None:
         entries, _ = read_log(folder / LOG_NAME)
         kinds |= {type(e) for e in entries}
         flips_by_seat_entries += sum(len(e.reveals) for e in entries if isinstance(e, Timeout | Standin))
-        looks += sum(1 for e in entries if isinstance(e, Move) and "witch_look" in str(e.raw["move"]))
-        assert entries[0]["options"].get("bots") or folder.name != "playthrough-bots"
+        looks += sum(1 for e in entries if isinstance(e, Played) and "witch_look" in str(e.raw["move"]))
+        assert entries[0].raw["options"].get("bots") or folder.name != "playthrough-bots"
     assert {Timeout, Standin, Resign, Replace} <= kinds
     assert flips_by_seat_entries > 0 and looks > 0
 
@@ -70,7 +70,7 @@ FACE_ID = re.compile(r"\b[SN][0-9]{2}\b")  # the shipped catalogue's token ids (
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: p.name)
 def test_p10_no_seats_view_names_a_face_hidden_from_it(folder: Path) -> None:
     entries, hashes = read_log(folder / LOG_NAME)
-    private = make_playthroughs.private_docs(folder, tuple(entries[0]["players"]))
+    private = make_playthroughs.private_docs(folder, tuple(entries[0].raw["players"]))
     seen_private = 0
     for game in steps(entries, hashes):
         with pinned(game.at_of(game.last_seq)):

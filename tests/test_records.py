@@ -138,3 +138,85 @@ def test_every_reader_refuses_what_verify_refuses(tmp_path: Path) -> None:
         assert f"{log.parent.name}: does not verify" in listed.output, (name, listed.output)
         assert log.read_bytes() == before
         assert not (tmp_path / "page.html").exists()
+
+
+# --- records are parsed once; actions and wishes are typed --------------------------------------
+
+ACTION_SWITCHERS = ("pbem/views/", "pbem/log/notation.py")  # the modules that write actions out
+
+
+def action_questions(source: str) -> list[int]:
+    """Lines that read an action's kind from its mapping: ``a["action"]`` or ``a.get("action")``
+    (an action is asked its class, :mod:`pbem.rules.actions`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        read = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+            and isinstance(node.slice, ast.Constant) and node.slice.value == "action"
+        got = isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and bool(node.args) and isinstance(node.args[0], ast.Constant) and node.args[0].value == "action"
+        if read or got:
+            found.append(getattr(node, "lineno", 0))
+    return found
+
+
+def test_no_view_and_not_the_notation_switch_on_an_actions_kind_string() -> None:
+    """The views and the notation write an action from its typed class (a flip is a ``Flip``),
+    never by reading ``"action"`` out of its mapping."""
+    offenders = []
+    for path in sorted((ROOT / "pbem").rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        if name.startswith(ACTION_SWITCHERS):
+            offenders += [f"{name}:{line}" for line in action_questions(path.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_the_action_check_is_not_vacuous() -> None:
+    assert sorted(action_questions('if a["action"] == "flip":\n    pass\nk = a.get("action")\n')) == [1, 3]
+    assert action_questions('a = {"action": "flip"}\n') == []  # writing one is the notation's reader's job
+
+
+def test_a_turns_outcome_and_a_stand_ins_actions_are_read_once_and_typed(tmp_path: Path) -> None:
+    """R8.3, P7: the stand-in's turn is its typed actions and its typed outcome, the same objects
+    on every question (read from the entry once, not again on each access)."""
+    from pbem.log.logfile import read_log
+    from pbem.log.records import Create, Played, Standin
+    from pbem.rules.actions import Action
+
+    entries, _hashes = read_log(ROOT / "examples" / "playthrough-seats" / "log.yaml")
+    standin = next(e for e in entries if isinstance(e, Standin))
+    played = next(e for e in entries if isinstance(e, Played))
+    assert standin.actions and all(isinstance(a, Action) for a in standin.actions)
+    assert standin.actions is standin.actions
+    assert played.outcome and played.outcome is played.outcome
+    assert played.reveals is played.reveals and played.move is played.move
+    create = entries[0]
+    assert isinstance(create, Create) and create.options is create.options and create.players is create.players
+
+
+def test_a_record_is_asked_its_fields_never_indexed_as_a_mapping() -> None:
+    """An entry is its typed fields; its mapping as written is ``raw``, for the records package
+    (and for tools and tests that read the written entry)."""
+    from pbem.log.records import Entry
+
+    assert not hasattr(Entry, "__getitem__") and not hasattr(Entry, "get")
+
+
+def test_a_lobby_wish_is_one_of_its_kinds_not_a_string() -> None:
+    """A mailed ``join``, ``leave``, ``watch`` or ``unwatch`` is read as its :class:`WishKind`."""
+    from email.message import EmailMessage
+
+    from pbem.host.lobby import WishKind
+    from pbem.mail.headers import parse_mail
+    from pbem.mail.lobby import Asking, lobby_of
+
+    def asked(subject: str) -> object:
+        message = EmailMessage()
+        message["From"], message["To"], message["Subject"] = "a@example.org", "host@example.org", subject
+        message.set_content("\n")
+        found = lobby_of(parse_mail(message.as_bytes()))
+        assert found is not None
+        return found.word
+
+    assert [asked(f"{w} g") for w in ("join", "leave", "watch", "unwatch")] == list(WishKind)
+    assert all(type(asked(f"{w} g")) is WishKind for w in ("join", "Leave"))
+    assert asked("games") is Asking.GAMES and asked("press all") is Asking.PRESS

@@ -13,7 +13,7 @@ import pytest
 from rulesjstools import js_answers, python_answers, random_positions, rules_page, same_state
 
 from pbem.log.notation import action_line
-from pbem.rules import State
+from pbem.rules import State, action_from_dict
 
 
 def _disagreements(browser: Any, states: list[State]) -> list[str]:
@@ -26,7 +26,7 @@ def _disagreements(browser: Any, states: list[State]) -> list[str]:
             extra = [a for a in js["legal"] if a not in legal][:3]
             wrong.append(f"{where}: legal actions differ (missing {missing}, extra {extra})")
             continue
-        if js["lines"] != [action_line(a) for a in legal]:
+        if js["lines"] != [action_line(action_from_dict(a)) for a in legal]:
             wrong.append(f"{where}: notation lines differ: {js['lines'][:3]}")
         for action, mine, theirs in zip(legal, js["after"], after, strict=True):
             if not same_state(mine, theirs):

@@ -47,7 +47,7 @@ def timed_out_game(games: Path) -> None:
     while True:
         game = load_game(games / "g")
         assert game.state is not None and not game.over, "no timeout flipped a rat before the end"
-        if any(e["kind"] == "timeout" and "token_flipped" in str(e["outcome"]) for e in game.entries):
+        if any(e.raw["kind"] == "timeout" and "token_flipped" in str(e.raw["outcome"]) for e in game.entries):
             return
         clock += 120
         with pinned(at_of(clock)):
@@ -66,8 +66,8 @@ def test_r8_2_a_timeouts_flips_are_in_every_seats_view_and_the_bots_knowledge(tm
     timed_out_game(games)
     game = load_game(games / "g")
     assert game.state is not None and game.state.flipped
-    by_timeout = {e["token"] for entry in game.entries if entry["kind"] == "timeout"
-                  for e in entry["outcome"] if e["event"] == "token_flipped"}
+    by_timeout = {e["token"] for entry in game.entries if entry.raw["kind"] == "timeout"
+                  for e in entry.raw["outcome"] if e["event"] == "token_flipped"}
     assert by_timeout  # a stand-in's turn flipped rats
     for seat in game.players:
         view = seat_view(games / "g", game, seat)

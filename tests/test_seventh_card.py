@@ -45,7 +45,7 @@ from pbem.rules import (
     new_state,
 )
 from pbem.rules.actions import ActionFormatError
-from pbem.rules.cards import FINAL, MAIN, RULES, WEIGHTS
+from pbem.rules.cards import FINAL, MAIN, RULES, WEIGHTS, action_from_dict
 from pbem.rules.checks import Refusal, ability_refusal, region_refusal, require
 from pbem.rules.data import CLASSES
 from pbem.rules.events import CubesPlaced, Event
@@ -165,7 +165,8 @@ def test_r7_3_the_notation_reads_and_writes_the_heralds_line() -> None:
     text = "game g red\nafter 3 0000000000000000\ntake Herald\nHerald Gallia\n"
     move = notation.parse(text, deck=SEVEN)
     assert move["actions"] == [{"action": "take_card", "card": "herald"}, {"action": "herald", "region": "gallia"}]
-    assert [notation.action_line(a, SEVEN) for a in move["actions"]] == ["take herald", "herald gallia"]
+    lines = [notation.action_line(action_from_dict(a, SEVEN), SEVEN) for a in move["actions"]]
+    assert lines == ["take herald", "herald gallia"]
     with pytest.raises(NotationError, match="the line is 'herald REGION'"):
         notation.parse("herald gallia anglia\n", deck=SEVEN)
     with pytest.raises(NotationError, match="is not a move line"):

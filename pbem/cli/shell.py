@@ -22,7 +22,7 @@ from pbem.i18n import LANGS, Msg
 if TYPE_CHECKING:
     from pbem.host.step import Applied
 
-class Command(click.Command):
+class PbemCommand(click.Command):
     """A pbem command: a refusal (:class:`pbem.errors.PbemError`) becomes one paragraph on stderr
     and its kind's exit code, and an unexpected failure says so without a traceback.  The
     ``pbem`` group makes every command of this class (``Group.command_class``), so a new command
@@ -72,11 +72,11 @@ process whose start-up is most of its cost), the help and the command list load 
 
 
 class Group(click.Group):
-    """The ``pbem`` group: each of its commands is a :class:`Command`; its help lists them by
+    """The ``pbem`` group: each of its commands is a :class:`PbemCommand`; its help lists them by
     who uses them (:data:`AUDIENCES`).  Its commands are registered by the modules of
     :data:`LOADING` as they are imported, when a command is first looked for."""
 
-    command_class = Command
+    command_class = PbemCommand
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         for module in LOADING:

@@ -33,7 +33,7 @@ from pbem.host.secret import read_secret
 from pbem.host.settings import load_settings
 from pbem.i18n import Msg
 from pbem.log.game import Game, Opening
-from pbem.log.moves import Move, after_of, parse_move
+from pbem.log.moves import MoveFile, after_of, parse_move
 from pbem.log.records import TurnMove
 from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move, reveal_move
@@ -69,7 +69,7 @@ def bot_nonce(secret: bytes, player: str) -> bytes:
     return bytes.fromhex(protocol.sha256_hex(b"pbem bot nonce\0" + secret + player.encode()))
 
 
-def next_bot_move(path: Path, game: Game, seconds: float) -> Move | None:
+def next_bot_move(path: Path, game: Game, seconds: float) -> MoveFile | None:
     """The next bot seat's decision, as a move for the referee; None when a human seat is
     awaited (or nobody: the game is over)."""
     data = _next_data(path, game, seconds)

@@ -35,7 +35,7 @@ CARD_NAME = "card.cache"
 CARD_LIMIT = 64 * 1024
 
 
-class Verdict(StrEnum):
+class AuditVerdict(StrEnum):
     """The audit's verdict on a game (P6), as `pbem audit` says it; NONE while it is in play."""
 
     NONE = "none"
@@ -56,7 +56,7 @@ class Card(Record):
     last_seq: int
     last_at: str
     labels: tuple[str, ...]  # TEST GAME, BOT SEATS, HOST'S DEAL, CUSTOM GAME (`pbem list`'s marks)
-    verdict: str  # a Verdict
+    verdict: str  # an AuditVerdict
     verdict_line: str  # its sentence, in the card's language
     reason: str  # why it does not verify, in the card's language ("" when it does)
     places: tuple[str, ...]  # first place to last, once over
@@ -111,19 +111,19 @@ def made(game_id: str, data: bytes, lang: str = "en") -> Card:
 
 def refused(game_id: str, err: PbemError, lang: str = "en") -> Card:
     """The card of a log that cannot be read or replayed: nothing but why (P7)."""
-    return Card(game_id, "", (), (), "", -1, "", (), Verdict.REFUSED.value, audit_verdict(err, lang=lang),
+    return Card(game_id, "", (), (), "", -1, "", (), AuditVerdict.REFUSED.value, audit_verdict(err, lang=lang),
                 error_text(err, lang), (), ())
 
 
-def _verdict(game: Any, failed: PbemError | None, lang: str) -> tuple[Verdict, str, str]:
+def _verdict(game: Any, failed: PbemError | None, lang: str) -> tuple[AuditVerdict, str, str]:
     if failed is not None:
-        return Verdict.REFUSED, audit_verdict(failed, lang=lang), error_text(failed, lang)
+        return AuditVerdict.REFUSED, audit_verdict(failed, lang=lang), error_text(failed, lang)
     if game.secret is not None:
         audit(game)  # checked() has run it: it passes
-        return (Verdict.HOST if host_alone(game) else Verdict.FAIR), audit_verdict(None, game, lang), ""
+        return (AuditVerdict.HOST if host_alone(game) else AuditVerdict.FAIR), audit_verdict(None, game, lang), ""
     if game.over:
-        return Verdict.NOT_YET, audit_verdict(StateError(""), lang=lang), ""
-    return Verdict.NONE, "", ""
+        return AuditVerdict.NOT_YET, audit_verdict(StateError(""), lang=lang), ""
+    return AuditVerdict.NONE, "", ""
 
 
 def _to_json(card: Card) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from pbem.i18n import N_, Msg
 from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
-from pbem.log.moves import Move
+from pbem.log.moves import MoveFile
 from pbem.log.records import Abandon, Replace, Reveal, Waive
 from pbem.referee.admit import check_abandon, check_waive
 from pbem.referee.audit import host_faces
@@ -95,7 +95,7 @@ def _recorded(path: Path, read: CachedGame, applied: Applied) -> Applied:
 
 # --- applying moves -------------------------------------------------------------
 
-def apply_move(games: Path, move: Move, key_confirmed: bool = False) -> Applied:
+def apply_move(games: Path, move: MoveFile, key_confirmed: bool = False) -> Applied:
     """The referee's verdict on ``move`` (P10: on public facts only), then, if admitted,
     its resolution with the faces and its entries (P4, P7, R1-R7), then the host's step.
 

@@ -39,7 +39,7 @@ from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.host.step import Applied
 from pbem.i18n import Msg, translator
 from pbem.log.logfile import LOG_NAME, locked
-from pbem.log.moves import Move, parse_move
+from pbem.log.moves import MoveFile, parse_move
 from pbem.log.records import CommitMove
 from pbem.record import Record
 from pbem.referee.admit import judge
@@ -70,7 +70,7 @@ class Confirmation(Record):
     signature: str | None
 
 
-def registers_key(move: Move) -> TypeGuard[CommitMove]:
+def registers_key(move: MoveFile) -> TypeGuard[CommitMove]:
     """P8: a nonce commitment that registers a key (the only move that can)."""
     return isinstance(move, CommitMove) and move.key is not None
 
@@ -157,7 +157,7 @@ def hold(games: Path, move: CommitMove, sender: str) -> Held | Applied:
                                                                      str(move.key))
 
 
-def _hold(path: Path, move: Move, sender: str) -> str:
+def _hold(path: Path, move: MoveFile, sender: str) -> str:
     """Under the game's lock: keep the commitment under a new code (at most PER_SEAT a seat)."""
     pending = _load(path)
     mine = [c for c, held in pending.items() if held["seat"] == move.player]

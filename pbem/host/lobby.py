@@ -20,6 +20,7 @@ import base64
 import hmac
 import json
 import secrets
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -38,14 +39,22 @@ PENDING_NAME = "+lobby-pending.json"  # '+' is in no player's name: no seat's pr
 PENDING_LIMIT = 1024 * 1024
 HELD_PER_KIND = 16  # wishes of one kind (join, leave, watch, unwatch) held a game at most; no more is held
 CODE_HOURS = 24  # a code's life
-WISHES = ("join", "leave", "watch", "unwatch")
+
+
+class WishKind(StrEnum):
+    """What a stranger or a player may ask of an open game by mail, each confirmed by a code."""
+
+    JOIN = "join"  # take an open seat
+    LEAVE = "leave"  # give a seat taken by mail up, before the opening (P4)
+    WATCH = "watch"  # get a daily summary of the game's public reports
+    UNWATCH = "unwatch"  # stop getting it
 
 
 class Wish(Record):
     """A change asked by mail and held under a code: what, for which game and address, in
     which language the asker reads (the seat's, once seated)."""
 
-    kind: str
+    kind: WishKind
     game: str
     address: str
     lang: str
@@ -87,7 +96,7 @@ def open_games(games: Path) -> list[tuple[Path, Settings]]:
     return out
 
 
-def hold(path: Path, kind: str, address: str, lang: str) -> Wish:
+def hold(path: Path, kind: WishKind, address: str, lang: str) -> Wish:
     """The wish checked as it would be confirmed now (a refusal at once, with nothing held),
     then held under a new code for ``address`` (one a kind and address: the latest).
 
@@ -143,23 +152,23 @@ def confirm(path: Path, code: str, sender: str) -> Wish:
             raise StateError(Msg.plural("this code has expired (a code lasts {n} hour); ask again; nothing was changed",
                                         "this code has expired (a code lasts {n} hours); ask again; nothing was "
                                         "changed", CODE_HOURS), "P1")
-        done = Wish(wish["wish"], path.name, sender, wish["lang"], found)
+        done = Wish(WishKind(wish["wish"]), path.name, sender, wish["lang"], found)
         _make(path, done)
     return done
 
 
-def check(path: Path, kind: str, address: str) -> None:
+def check(path: Path, kind: WishKind, address: str) -> None:
     """Whether ``kind`` may be done for ``address`` now: the refusals of the lobby, each once."""
     settings = load_settings(path)
     seats = settings.players_of(address)
-    if kind == "join":
+    if kind is WishKind.JOIN:
         if seats:
             raise StateError(Msg("{address} already holds seat {seat} of game {game}; nothing was changed",
                                  address=address, seat=seats[0], game=path.name), "P1")
         if not settings.waiting():
             raise StateError(Msg("game {game} has no open seat: every seat is taken; 'games' lists the open "
                                  "games; nothing was changed", game=path.name), "R2")
-    elif kind == "leave":
+    elif kind is WishKind.LEAVE:
         if not seats or seats[0] not in settings.open_seats:
             raise UnknownError(Msg("{address} holds no seat of game {game} that was joined by mail; nothing "
                                    "was changed", address=address, game=path.name), "P1")
@@ -167,10 +176,10 @@ def check(path: Path, kind: str, address: str) -> None:
             raise StateError(Msg("game {game} is full and its opening (P4) has begun: a seat is left only "
                                  "before that; from now on a player resigns (R8.4) instead; nothing was changed",
                                  game=path.name), "R8.4")
-    elif kind == "watch" and address in settings.watchers:
+    elif kind is WishKind.WATCH and address in settings.watchers:
         raise StateError(Msg("{address} already watches game {game}; nothing was changed", address=address,
                              game=path.name), "P1")
-    elif kind == "unwatch" and address not in settings.watchers:
+    elif kind is WishKind.UNWATCH and address not in settings.watchers:
         raise UnknownError(Msg("{address} does not watch game {game}; nothing was changed", address=address,
                                game=path.name), "P1")
 
@@ -179,17 +188,17 @@ def _make(path: Path, wish: Wish) -> None:
     """Under the game's lock: the change itself, checked again (the game may have filled since)."""
     check(path, wish.kind, wish.address)
     settings = load_settings(path)
-    if wish.kind == "join":
+    if wish.kind is WishKind.JOIN:
         seat = settings.waiting()[0]
         settings.emails[seat] = wish.address
         if wish.lang != "en":
             settings.languages[seat] = wish.lang
-    elif wish.kind == "leave":
+    elif wish.kind is WishKind.LEAVE:
         for seat in settings.players_of(wish.address):
             del settings.emails[seat]
             settings.languages.pop(seat, None)
             settings.mail_modes.pop(seat, None)
-    elif wish.kind == "watch":
+    elif wish.kind is WishKind.WATCH:
         settings.watchers[wish.address] = wish.lang
     else:
         settings.watchers.pop(wish.address, None)

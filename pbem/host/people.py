@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from pbem.errors import PbemError, StateError
-from pbem.host.cards import Card, Verdict
+from pbem.host.cards import AuditVerdict, Card
 from pbem.host.settings import load_settings, normal_address
 from pbem.i18n import Msg
 from pbem.views.standings import Result
@@ -84,7 +84,7 @@ def handle(key: bytes, address: str) -> str:
 
 def counts(card: Card) -> bool:
     """Whether a game is a fair game between people (the module says which)."""
-    return bool(card.places) and card.verdict == Verdict.FAIR and not set(card.labels) & set(NOT_RATED)
+    return bool(card.places) and card.verdict == AuditVerdict.FAIR and not set(card.labels) & set(NOT_RATED)
 
 
 def rated(games: Path, cards: Iterable[Card]) -> list[Result]:

@@ -33,11 +33,10 @@ from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, append, link
-from pbem.log.moves import Move
-from pbem.log.records import Draft, Entry, Reveal, TurnMove, as_sent, parse_entry
-from pbem.log.records import Move as Played
+from pbem.log.moves import MoveFile
+from pbem.log.records import Draft, Entry, Played, Reveal, TurnMove, as_sent, parse_entry
 from pbem.record import Record
-from pbem.referee.admit import Verdict, judge
+from pbem.referee.admit import Judgement, judge
 from pbem.referee.audit import host_faces, start_entry
 from pbem.referee.replay import apply_entry
 from pbem.referee.seats import resigned_to_move, standin_entry
@@ -56,7 +55,7 @@ class Applied(Record):
     game: Game
 
 
-def resolve(game: Game, verdict: Verdict, move: TurnMove, faces: HostFaces) -> tuple[Draft, list[Event]]:
+def resolve(game: Game, verdict: Judgement, move: TurnMove, faces: HostFaces) -> tuple[Draft, list[Event]]:
     """An admitted turn resolved with the faces, as its log entry (P10: this cannot refuse)."""
     assert game.state is not None  # the referee admits moves of a started game only
     try:
@@ -66,8 +65,8 @@ def resolve(game: Game, verdict: Verdict, move: TurnMove, faces: HostFaces) -> t
     return Played.played_as(move, events, faces.salt), events
 
 
-def judged(path: Path, game: Game, move: Move) -> tuple[list[Draft], list[Event], HostFaces | None]:
-    """The referee's verdict on ``move`` (P10: on public facts only), then, if admitted, its
+def judged(path: Path, game: Game, move: MoveFile) -> tuple[list[Draft], list[Event], HostFaces | None]:
+    """The referee's judgement of ``move`` (P10: on public facts only), then, if admitted, its
     entry: resolved with the faces for a move (P4, P7, R1-R7), as sent for the opening's."""
     verdict = judge(game, move)
     move = verdict.move  # a text move as the game's own map reads it (P3)

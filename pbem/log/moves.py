@@ -30,7 +30,7 @@ from pbem.i18n import N_, Msg
 from pbem.i18n.names import own_map
 from pbem.log import notation
 from pbem.log.game import Game
-from pbem.log.records.sent import Move as Move  # the type of a move file, offered here as before
+from pbem.log.records.sent import MoveFile as MoveFile  # the type of a move file, for its readers
 from pbem.log.records.sent import move_of
 from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
 from pbem.record import Record
@@ -53,13 +53,13 @@ class TextSource(Record):
     context: dict[str, Any] | None
 
 
-def text_source(move: Move) -> TextSource | None:
+def text_source(move: MoveFile) -> TextSource | None:
     """What ``move`` was read from, if it was read from the notation (:func:`parse_move`)."""
     source = move.__dict__.get("_text_source")
     return source if isinstance(source, TextSource) else None
 
 
-def read_again(move: Move, regions: Mapping[str, str]) -> Move:
+def read_again(move: MoveFile, regions: Mapping[str, str]) -> MoveFile:
     """A text move read again through ``regions`` (id -> name), a game's own map; any other
     move as it is.  Its words were read through the shipped map's names."""
     source = text_source(move)
@@ -228,8 +228,8 @@ def _count_refusal(data: Any, path: list[Any], validator: Any, what: str) -> Non
         raise FormatError(Msg(said[0], what=what, index=path[1] + 1, count=action["count"]), said[1])
 
 
-def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | None = None) -> Move:
-    """Bytes -> checked :class:`Move`: size, UTF-8, then either the plain-text notation
+def parse_move(data: bytes, what: str = "move file", context: dict[str, Any] | None = None) -> MoveFile:
+    """Bytes -> checked :class:`MoveFile`: size, UTF-8, then either the plain-text notation
     (:mod:`pbem.log.notation`) or strict YAML, printable text, JSON Schema (P2).
 
     ``context`` fills the header fields (``game``, ``player``, ``after``) a text move
@@ -310,7 +310,7 @@ def _lower(value: Any) -> Any:
     return value
 
 
-def read_move(path: Path) -> Move:
+def read_move(path: Path) -> MoveFile:
     return parse_move(read_limited(path, MOVE_LIMIT, Msg("move file")), Msg("move file {name}", name=path.name))
 
 

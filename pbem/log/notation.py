@@ -36,9 +36,10 @@ from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
 from pbem.i18n.names import canonical, unknown_name
 from pbem.log.records import AwayMove
-from pbem.log.records.sent import CommitMove, Move, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
+from pbem.log.records.sent import CommitMove, MoveFile, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
 from pbem.record import Record
-from pbem.rules.cards import DECK
+from pbem.rules.actions import Action, Flip, KnightCubes, KnightMove, MovePlague
+from pbem.rules.cards import DECK, action_from_dict
 from pbem.rules.state import Deck
 
 HEADER_WORDS = ("game", "player", "after")
@@ -122,7 +123,7 @@ def joined(items: list[str]) -> str:
 class _Reading:
     """One text move being read, line by line (:func:`parse`)."""
 
-    def __init__(self, what: str, readers: dict[str, Reader]) -> None:
+    def __init__(self, what: str, readers: dict[str, LineReader]) -> None:
         self.what = what
         self.readers = readers
         self.fields: dict[str, Any] = {}
@@ -284,14 +285,14 @@ _READ: dict[str, Callable[[str, str], Any]] = {
     "region": _name, "source": _name, "target": _name, "card": lambda w, v: _name(w, v, "card"),
     "token": _token, "count": _count,
 }
-Reader = Callable[[str, list[str]], list[dict[str, Any]]]
+LineReader = Callable[[str, list[str]], list[dict[str, Any]]]
 
 
 class Words(Record):
     """A deck's words (:data:`pbem.rules.cards.DECK`'s: the notation's own): each keyword's
     reader, and each action's keyword and form (the kinds whose line is its keyword, then its fields)."""
 
-    readers: dict[str, Reader]
+    readers: dict[str, LineReader]
     fixed: dict[str, tuple[str, str, tuple[str, ...]]]  # action kind: (keyword, form, fields)
 
     @classmethod
@@ -309,7 +310,7 @@ class Words(Record):
 _MADE: dict[int, tuple[Deck, Words]] = {}
 
 
-def _fixed(action: str, form: str, fields: tuple[str, ...], cards: tuple[str, ...]) -> Reader:
+def _fixed(action: str, form: str, fields: tuple[str, ...], cards: tuple[str, ...]) -> LineReader:
     def field(where: str, name: str, value: str) -> Any:
         if name == "card" and value.lower() in cards:  # a card's id (a deck's own card has only its id)
             return value.lower()
@@ -345,18 +346,18 @@ def _flip(where: str, rest: list[str]) -> list[dict[str, Any]]:
 
 # --- writing ------------------------------------------------------------------------------
 
-def action_line(action: dict[str, Any], deck: Deck = DECK) -> str:
-    """One action (a move file's dict) as its notation line, e.g. ``plague gallia italia``."""
-    kind = action["action"]
-    fixed = Words.of(deck).fixed
-    if kind in fixed:
-        word, _form, fields = fixed[kind]
-        return " ".join([word, *(str(action[f]) for f in fields)])
-    if kind == "knight_cubes":
-        return "knight cubes"
-    if kind == "flip":
-        return f"flip {action['token']}"
-    return ("knight " if kind == "knight_move" else "plague ") + " ".join(action["path"])
+def action_line(action: Action, deck: Deck = DECK) -> str:
+    """One action as its notation line, e.g. ``plague gallia italia``."""
+    match action:
+        case KnightCubes():
+            return "knight cubes"
+        case Flip(token=token):
+            return f"flip {token}"
+        case KnightMove(path=path) | MovePlague(path=path):
+            return ("knight " if isinstance(action, KnightMove) else "plague ") + " ".join(path)
+        case _:  # a kind whose line is its keyword, then its fields in order
+            word, _form, fields = Words.of(deck).fixed[action.kind]
+            return " ".join([word, *(str(getattr(action, f)) for f in fields)])
 
 
 SIG_PART = 44
@@ -367,7 +368,7 @@ def header_lines(game: str, player: str, seq: int, hash_prefix: str) -> list[str
     return [f"game {game} {player}", f"after {seq} {hash_prefix}"]
 
 
-def write(move: Move) -> str:
+def write(move: MoveFile) -> str:
     """A move as notation text (reads back to the same move: :func:`parse`)."""
     data = move.to_raw()
     lines: list[str] = []
@@ -383,13 +384,13 @@ def write(move: Move) -> str:
         lines.append(f"away {move.days}" if isinstance(move, AwayMove) else "resign")
     if "key" in data:
         lines.append(f"key {data['key']}")
-    flips: list[str] = []
-    for action in [*data.get("actions", ()), {"action": "flips end"}]:
-        if action["action"] == "flip":
-            flips.append(action["token"])
+    flips: list[str] = []  # a run of flips is one line: 'flip TOKEN TOKEN'
+    for action in [*(action_from_dict(a) for a in data.get("actions", ())), None]:
+        if isinstance(action, Flip):
+            flips.append(action.token)
             continue
         lines += ["flip " + " ".join(flips)] if flips else []
-        lines += [action_line(action)] if action["action"] != "flips end" else []
+        lines += [action_line(action)] if action is not None else []
         flips = []
     for note in str(data.get("comment", "")).splitlines() if "comment" in data else ():
         lines.append(f"note {note}".rstrip())

@@ -1,7 +1,7 @@
 """The replies to a verdict, composed by the transport's side after the host's step recorded it.
 
 :meth:`pbem.mail.admission.Admission.decide` decides and records; :class:`Answers` then
-composes what goes out from the :class:`~pbem.mail.admission.Verdict` alone and the
+composes what goes out from the :data:`~pbem.mail.verdict.Verdict` alone and the
 entries it recorded, and spools it in the outbox (:class:`pbem.mail.outbox.Queue`):
 
 * a move applied: the mails each registered seat asked for (:mod:`pbem.mail.replies`:
@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
+from typing import assert_never
 
 from pbem.errors import AlreadyApplied, FormatError, PbemError, StaleError
 from pbem.host.games import game_dir, load_game
@@ -44,7 +45,7 @@ from pbem.mail.ratelimit import PER_HOUR, within
 from pbem.mail.replies import Report, applied_mails, compose, octet_part, reply, set_subject, turn_subject
 from pbem.mail.resend import awaited_seats
 from pbem.mail.threads import note_threads, thread_of
-from pbem.mail.verdict import Outcome, Progress, Verdict, said
+from pbem.mail.verdict import Answered, Handled, Ignored, KeyHeld, Recorded, Refused, Verdict, noted
 
 
 class Answers:
@@ -57,55 +58,58 @@ class Answers:
         self.queue = queue
         self.players = players  # every registered address (normalized) -> as registered
 
-    def spool(self, mail: Mail, verdict: Verdict, progress: Progress, batch: str, key: str) -> Verdict:
+    def spool(self, mail: Mail, verdict: Verdict, batch: str, key: str) -> Verdict:
         """The replies ``verdict`` calls for, composed and spooled under ``batch`` (nothing
         without the host's From address); the verdict, its line saying so if the reply to an
         address was held back by the rate limit."""
         if self.from_address is None:
             return verdict
-        relays = verdict.answer.relays if isinstance(verdict.answer, Relayed) else ()
-        if self._limited(verdict, progress):  # press already kept is relayed all the same
+        relays = verdict.answer.relays if isinstance(verdict, Answered) and isinstance(verdict.answer, Relayed) else ()
+        if self._limited(verdict):  # press already kept is relayed all the same
             self.queue.put(batch, key, self.relays(relays, batch))
-            return said(verdict.outcome, Msg.plural("{line}; not mailed: {n} answer to that address in the last hour",
-                                                    "{line}; not mailed: {n} answers to that address in the last hour",
-                                                    PER_HOUR, line=verdict.result),
-                        verdict.refusal, verdict.applied, verdict.held, verdict.answer)
+            return noted(verdict, Msg.plural("{line}; not mailed: {n} answer to that address in the last hour",
+                                             "{line}; not mailed: {n} answers to that address in the last hour",
+                                             PER_HOUR, line=verdict.result))
         out: list[EmailMessage] = []
         threads: list[tuple[str, Game, str]] = []
-        match verdict.outcome:
-            case Outcome.APPLIED if verdict.applied is not None:
-                out = [m for m in self.applied(mail, verdict.applied, batch, threads)
+        match verdict:
+            case Recorded(applied=applied):
+                out = [m for m in self.applied(mail, applied, batch, threads)
                        if normal_address(str(m["To"])) in self.players()]
-            case Outcome.REFUSED if verdict.refusal is not None:
-                to = progress.to
-                if to is not None and (to in self.players() or progress.lobby):
-                    out = [self.refusal(mail, to, verdict.refusal, batch, progress.seat, threads)]
-            case Outcome.HELD if verdict.held is not None:
-                out = [self.held(verdict.held, batch)]
-            case Outcome.ANSWERED if verdict.answer is not None and progress.to is not None:
-                out = [self.answer(mail, verdict.answer, progress.to, batch), *self.relays(relays, batch)]
-            case _:
+            case Refused(refusal=refusal, to=to, seat=seat, lobby=lobby):
+                if to is not None and (to in self.players() or lobby):
+                    out = [self.refusal(mail, to, refusal, batch, seat, threads)]
+            case KeyHeld(held=held):
+                out = [self.held(held, batch)]
+            case Answered(answer=answer, to=to):
+                out = [self.answer(mail, answer, to, batch), *self.relays(relays, batch)]
+            case Ignored() | Handled():
                 return verdict
+            case _:
+                assert_never(verdict)
         if out:
             sent = {str(m["Message-ID"]): m for m in out}
             note_threads(self.queue.path, [(mid, game, seat) for mid, game, seat in threads if mid in sent])
             self.queue.put(batch, key, out)
         return verdict
 
-    def _limited(self, verdict: Verdict, progress: Progress) -> bool:
+    def _limited(self, verdict: Verdict) -> bool:
         """True if ``verdict`` calls for a reply that changes nothing and its address has had
         its :data:`~pbem.mail.ratelimit.PER_HOUR` answers this hour (the reply is counted if not)."""
-        match verdict.outcome:
-            case Outcome.HELD if verdict.held is not None:
-                to: str | None = verdict.held.to
-            case Outcome.REFUSED | Outcome.ANSWERED:
-                to = progress.to
-                if verdict.outcome is Outcome.REFUSED and to not in self.players() and not progress.lobby:
+        to: str | None = None
+        game: str | None = None
+        match verdict:
+            case KeyHeld(held=held):
+                to = held.to
+            case Refused(to=to, lobby=lobby, game=game):
+                if to not in self.players() and not lobby:
                     return False  # no reply at all: nothing to count
+            case Answered(to=to, game=game):
+                pass
             case _:
                 return False
         stranger = to not in self.players()
-        return to is not None and not within(self.queue.path, to, stranger=stranger, game=progress.game)
+        return to is not None and not within(self.queue.path, to, stranger=stranger, game=game)
 
     # --- one mail ------------------------------------------------------------------------
 

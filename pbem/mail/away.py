@@ -18,7 +18,7 @@ from pbem.host.private import seat_view
 from pbem.host.settings import load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now
-from pbem.log.moves import Move, after_of
+from pbem.log.moves import MoveFile, after_of
 from pbem.log.records import AwayMove
 from pbem.mail.commands import Answer, Command, sender_seat
 from pbem.referee.absence import days_asked
@@ -26,7 +26,7 @@ from pbem.referee.admit import judge
 from pbem.views.template import away_template
 
 
-def away_move(games: Path, address: str, command: Command) -> Move | None:
+def away_move(games: Path, address: str, command: Command) -> MoveFile | None:
     """The absence move of the sender's seat, to be admitted as a mailed move; None for a seat
     that holds a key (P8: :func:`signing_answer` answers it).  A refusal (no allowance, too
     many days, a malformed date) is raised before anything is written."""

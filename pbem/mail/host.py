@@ -45,7 +45,7 @@ from pbem.host.gamesets import changes
 from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.i18n import Msg, error_text, translator
 from pbem.mail.accept import public_text
-from pbem.mail.admission import Admission, Inbound
+from pbem.mail.admission import Admission, Admitted, Inbound
 from pbem.mail.commands import language_of
 from pbem.mail.digest import digests
 from pbem.mail.final import announce_ends
@@ -64,7 +64,7 @@ from pbem.mail.lobby import asks_lobby, screened
 from pbem.mail.outbox import Queue, file_as_seen
 from pbem.mail.outgoing import safe_header
 from pbem.mail.ratelimit import within
-from pbem.mail.verdict import Outcome, Progress, Verdict
+from pbem.mail.verdict import Known, Quarantined, Unfinished, Verdict, stopped
 
 Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
@@ -83,12 +83,12 @@ class Processed:
 
     key: str
     sender: str | None
-    outcome: Outcome
+    outcome: Verdict | Quarantined
     result: str  # the verdict's line, as the host's log shows it
 
     @property
     def quarantined(self) -> bool:
-        return self.outcome is Outcome.QUARANTINED
+        return isinstance(self.outcome, Quarantined)
 
 
 PLAIN_TYPES = ("text/plain", "multipart/alternative", "multipart/mixed")  # a person's mail
@@ -136,26 +136,25 @@ class MailHost(Admission):
     def one(self, inbox: Path, key: str, name: str, colon: str = ":", folder: str = "new") -> None:
         """Handle one message; whatever fails is caught and the message quarantined.  A message
         in ``new/`` is filed as seen; one another client filed in ``cur/`` stays as it is."""
-        progress = Progress()
         try:
-            verdict = self._handle(inbox / folder / name, key, progress)
+            admitted = self._handle(inbox / folder / name, key)
         except Exception as err:  # isolation: no message stops the run
-            self._quarantine(inbox, key, name, colon, err, progress, folder)
+            self._quarantine(inbox, key, name, colon, err, folder)
             return
-        result = verdict.result
+        result = admitted.verdict.result
         if folder == "new":
             file_as_seen(inbox, name, colon)
         else:  # said, never skipped silently: another client had seen it
             result += " (it was in cur/: seen by another mail client first)"
-        self.done.append(Processed(key, progress.sender, verdict.outcome, result))
+        self.done.append(Processed(key, admitted.sender, admitted.verdict, result))
 
-    def _handle(self, path: Path, key: str, progress: Progress) -> Verdict:
+    def _handle(self, path: Path, key: str) -> Admitted:
         with path.open("rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAIL_LIMIT:
-                progress.data = handle.read(HEADER_LIMIT + 4)  # its headers only: a registered sender is told
-                raise too_large()
+                head = handle.read(HEADER_LIMIT + 4)  # its headers only: a registered sender is told
+                raise Unfinished(too_large(), Known(head, None, None, None, None))
             data = handle.read(MAIL_LIMIT + 1)
-        return self.admit(Inbound(data, key), progress, screen=self._admit, parsed=self._stranger)
+        return self.admit(Inbound(data, key), screen=self._admit, parsed=self._stranger)
 
     def _admit(self, mail: Mail) -> None:
         """Before the body is parsed: only registered players' mail is worth more work, and a
@@ -181,8 +180,7 @@ class MailHost(Admission):
         return Unwanted(Msg("{sender} is not registered for any game on this host", sender=safe_header(sender, 80)))
 
     def _quarantine(
-        self, inbox: Path, key: str, name: str, colon: str, err: Exception, progress: Progress,
-        where: str = "new",
+        self, inbox: Path, key: str, name: str, colon: str, err: Exception, where: str = "new",
     ) -> None:
         """The Maildir's quarantine: the message moved to ``.Quarantine``, then noted."""
         folder = inbox / QUARANTINE
@@ -191,14 +189,17 @@ class MailHost(Admission):
         src = inbox / where / name
         if src.exists():
             os.rename(src, folder / "cur" / f"{key}{colon}2,")
-        self.quarantined(folder / "pbem-quarantine.log", key, err, progress)
+        self.quarantined(folder / "pbem-quarantine.log", key, err)
 
-    def quarantined(self, log: Path, key: str, err: Exception, progress: Progress) -> None:
+    def quarantined(self, log: Path, key: str, failure: Exception) -> None:
         """A message kept for the host (whatever the transport): one line in ``log``, the
-        sender told if registered, and the run's record of it."""
+        sender told if registered, and the run's record of it (``failure``: an
+        :class:`~pbem.mail.verdict.Unfinished` says what was known of the message)."""
+        err, known = stopped(failure)
+        was = known if known is not None else Known(b"", None, None, None, None)
         why = f"{type(err).__name__}: {err}" if not isinstance(err, PbemError) else str(err)
         why = safe_header(why, 300)
-        ident = progress.ident or "?"
+        ident = was.ident or "?"
         line = f"{formatdate(localtime=True)}\t{key}\t{safe_header(str(ident), 300)}\t{why}\n"
         log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -207,7 +208,7 @@ class MailHost(Admission):
         finally:
             os.close(fd)
         _log.warning("quarantined %s (%s): %s", key, ident, why)
-        to = progress.to or self._registered_sender(progress.data)
+        to = was.to or self._registered_sender(was.data)
         if to is not None and within(self.queue.path, to):  # a registered player: told, in words that are
             # true, in the seat's language (at most pbem.mail.ratelimit.PER_HOUR notices an hour)
             try:
@@ -215,8 +216,8 @@ class MailHost(Admission):
             except Exception:  # pragma: no cover - the notice is best effort: English then
                 lang = "en"
             said = translator(lang)
-            if progress.recorded is not None:
-                game, seq = progress.recorded
+            if was.recorded is not None:
+                game, seq = was.recorded
                 text = said.say(Msg("Your move was applied ({applied}), but the host could not finish "
                                     "handling your message; it was kept for the host to look at.",
                                     applied=Msg("game {game}, entry {seq}", game=game, seq=str(seq)))) + "\n"
@@ -234,7 +235,8 @@ class MailHost(Admission):
                 self.queue.put(batch, key, [msg])
             except Exception as notice_err:  # pragma: no cover - the notice is best effort
                 _log.warning("no notice for %s: %s", key, notice_err)
-        self.done.append(Processed(key, progress.sender or to, Outcome.QUARANTINED, f"quarantined: {why}"))
+        line = f"quarantined: {why}"
+        self.done.append(Processed(key, was.sender or to, Quarantined(line), line))
 
     def _registered_sender(self, data: bytes | None) -> str | None:
         """The registered address a quarantined message is from, if its one From header

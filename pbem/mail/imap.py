@@ -37,7 +37,7 @@ from pbem.mail.admission import Inbound
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, header_block, too_large
 from pbem.mail.host import MailHost, Processed
 from pbem.mail.ledger import ledger_for
-from pbem.mail.verdict import Outcome, Progress
+from pbem.mail.verdict import Handled, Known, Unfinished
 
 _log = logging.getLogger("pbem.mail.host")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -143,7 +143,6 @@ def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, earlier: set
     """One message, isolated as a Maildir's are; once it is handled for good, what makes it the
     same message (:func:`_idents`).  One handled under an earlier UIDVALIDITY of the folder
     (``earlier``: the server renumbered it) is filed, never answered again."""
-    progress = Progress()
     seen_before = False
     idents: list[str] = []
     try:
@@ -159,26 +158,26 @@ def _one(host: MailHost, conn: imaplib.IMAP4, uid: bytes, key: str, earlier: set
         data = next((part[1] for part in body if isinstance(part, tuple)), None)
         if typ != "OK" or not isinstance(data, bytes):
             raise HostileMail("the server did not hand over the message")
-        progress.data, idents = data, _idents(data)
+        idents = _idents(data)
         if earlier.intersection(idents):
             conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen)")
-            host.done.append(Processed(key, None, Outcome.HANDLED, "already handled: the server renumbered the "
-                                                                    "folder (a new UIDVALIDITY); not answered again"))
+            line = "already handled: the server renumbered the folder (a new UIDVALIDITY); not answered again"
+            host.done.append(Processed(key, None, Handled(line), line))
             return idents
         if int(size.group(1)) > MAIL_LIMIT:  # a registered sender is told, with the limit
-            raise too_large()
-        verdict = host.admit(Inbound(data, key), progress, screen=host._admit, parsed=host._stranger)
+            raise Unfinished(too_large(), Known(data, None, None, None, None))
+        admitted = host.admit(Inbound(data, key), screen=host._admit, parsed=host._stranger)
     except (OSError, imaplib.IMAP4.abort):
         raise  # the connection, not the message: the run stops, the message is read next run
     except Exception as err:  # isolation: no message stops the run
         conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen \\Flagged)")
-        host.quarantined(host.queue.path / "imap-quarantine.log", key, err, progress)
+        host.quarantined(host.queue.path / "imap-quarantine.log", key, err)
         return idents
     conn.uid("STORE", uid.decode("ascii"), "+FLAGS", "(\\Seen)")  # after the replies are spooled
-    result = verdict.result
+    result = admitted.verdict.result
     if seen_before:  # said, never skipped silently
         result += " (it was seen by another mail client first)"
-    host.done.append(Processed(key, progress.sender, verdict.outcome, result))
+    host.done.append(Processed(key, admitted.sender, admitted.verdict, result))
     return idents
 
 

@@ -18,6 +18,7 @@ an hour, and says nothing a seat's view holds that the public does not (P10).
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from pbem.errors import FormatError, PbemError, UnknownError
 from pbem.host import lobby
 from pbem.host.games import game_dir, load_game
 from pbem.host.keyconfirm import code_in
+from pbem.host.lobby import WishKind
 from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.i18n import LANGS, N_, Msg, fold, translator
 from pbem.log.game import Game, Opening
@@ -37,7 +39,6 @@ from pbem.mail.outgoing import tag
 from pbem.record import Record
 from pbem.referee.deadlines import duration_text, phrase, when_text
 
-WORDS = ("join", "leave", "games", "watch", "unwatch", "press")
 _TAG = re.compile(r"\[(?:rattus|pbem)\s+([a-z0-9][a-z0-9_-]{0,63})\]", re.IGNORECASE)
 _LINE = re.compile(r"^(join|leave|games|watch|unwatch|press)(?:\s+([a-z0-9][a-z0-9_,-]{0,199}))?"
                    r"(?:\s+([a-z]{2}))?\s*[?!.]?\s*\Z", re.IGNORECASE)  # 'games?' asks too
@@ -52,19 +53,31 @@ SUBJECTS = {  # a subject in the asker's language; the English ones are what the
     "watch": N_("watch: ok"), "unwatch": N_("unwatch: ok"),
 }
 DONE = {
-    "leave": N_("You left game {game}; your seat is open again."),
-    "watch": N_("You watch game {game}: at most once a day you get a summary of its public reports and its press "
-                "to all. 'unwatch {game}' stops it."),
-    "unwatch": N_("You no longer watch game {game}."),
+    WishKind.LEAVE: N_("You left game {game}; your seat is open again."),
+    WishKind.WATCH: N_(
+        "You watch game {game}: at most once a day you get a summary of its public reports and its press "
+        "to all. 'unwatch {game}' stops it."),
+    WishKind.UNWATCH: N_("You no longer watch game {game}."),
 }
 UNSAID = N_("If you did not ask for it, do not reply: nothing changes.")
+
+
+class Asking(StrEnum):
+    """The lobby's words that are no wish: a list of the games, and press."""
+
+    GAMES = "games"  # the open games, and the sender's own
+    PRESS = "press"  # a player's press (pbem.mail.press)
+
+
+def _word(word: str) -> WishKind | Asking:
+    return WishKind(word) if word in WishKind.__members__.values() else Asking(word)
 
 
 class Lobby(Record):
     """A lobby command: its word, its game (named, or the subject's tag), its argument (a
     language, or press's seats), and the text after it (press's message)."""
 
-    word: str
+    word: WishKind | Asking
     game: str | None
     arg: str | None
     text: str
@@ -145,8 +158,8 @@ def lobby_of(mail: Mail) -> Lobby | None:
         found = _LINE.match(line)
         if found is None:
             continue
-        word, name, arg = found.group(1).lower(), found.group(2), found.group(3)
-        if word == "press":
+        word, name, arg = _word(found.group(1).lower()), found.group(2), found.group(3)
+        if word is Asking.PRESS:
             return Lobby(word, tagged, (name or "").lower() or None, rest)
         if arg is not None and arg.lower() not in LANGS:
             raise FormatError(Msg("'{word} GAME LANG': the language is one of {langs}, not {lang}; nothing was "
@@ -169,23 +182,24 @@ def _own_text(text: str) -> str:
 def answer(games: Path, address: str, asked: Lobby) -> Answer:
     """The answer to a lobby command other than press (see the module); a wish is held, and
     its code goes to the sender's own address."""
-    if asked.word == "games":
+    kind = asked.word
+    if not isinstance(kind, WishKind):  # 'games' (press is pbem.mail.press's)
         return games_answer(games, address)
     path = _game_for(games, asked)
     lang = asked.arg or language_of(games, address, path.name)
-    if asked.word == "unwatch":  # an observer reads the language it chose when it began to watch
+    if kind is WishKind.UNWATCH:  # an observer reads the language it chose when it began to watch
         lang = load_settings(path).watchers.get(address, lang)
-    wish = lobby.hold(path, asked.word, address, lang)
+    wish = lobby.hold(path, kind, address, lang)
     said = translator(lang)
-    text = (said.say(_asked(asked.word, wish.game)) + f"\n\n    confirm {wish.code}"
+    text = (said.say(_asked(kind, wish.game)) + f"\n\n    confirm {wish.code}"
             + "\n\n" + said.say(Msg(UNSAID)) + "\n")
-    return Answer(f"{tag(wish.game)} " + said.gettext(SUBJECTS[f"confirm {asked.word}"]), text, [])
+    return Answer(f"{tag(wish.game)} " + said.gettext(SUBJECTS[f"confirm {kind}"]), text, [])
 
 
 def _game_for(games: Path, asked: Lobby) -> Path:
     """The game a lobby command names (``join`` alone: the first game with an open seat)."""
     if asked.game is None:
-        if asked.word != "join":
+        if asked.word is not WishKind.JOIN:
             raise FormatError(Msg("'{word}' needs the game's name, e.g. '{word} GAME'; 'games' lists them. {help}",
                                   word=asked.word, help=Msg(HELP)), "P1")
         found = lobby.open_games(games)
@@ -207,7 +221,7 @@ def confirmed(games: Path, path: Path, code: str, sender: str) -> Answer:
     waited = left_press(path, sender)  # a digest seat's untold press, for its holder if it leaves
     wish = lobby.confirm(path, code, sender)
     said = translator(wish.lang)
-    if wish.kind == "join":
+    if wish.kind is WishKind.JOIN:
         settings = load_settings(path)
         seat = settings.players_of(wish.address)[0]
         players = load_game(path).players
@@ -224,7 +238,7 @@ def confirmed(games: Path, path: Path, code: str, sender: str) -> Answer:
                                 "(P4) begins, and its first mail follows.", seat=seat, game=wish.game))
     else:
         text = said.say(Msg(DONE[wish.kind], game=wish.game))
-        if wish.kind == "leave" and waited:
+        if wish.kind is WishKind.LEAVE and waited:
             text += "\n\n" + said.say(Msg("The press sent to you while you held the seat, which your daily "
                                            "summary had not told yet:"))
             text += "".join(f"\n\n{p.sender} ({when_text(p.at, wish.lang)}):\n" + "\n".join(

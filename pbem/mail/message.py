@@ -31,7 +31,7 @@ from email.message import EmailMessage
 
 from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
-from pbem.log.moves import Move, parse_move
+from pbem.log.moves import MoveFile, parse_move
 from pbem.log.notation import NotationError, first_move_line, is_notation, parse
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail
 from pbem.rules.data import CLASSES
@@ -74,7 +74,7 @@ def looks_like_mail(name: str, head: bytes) -> bool:
     return "from" in names and bool(names & _MAIL_HEADERS)
 
 
-def mail_move(mail: Mail, thread: dict[str, object] | None = None) -> tuple[Move, str]:
+def mail_move(mail: Mail, thread: dict[str, object] | None = None) -> tuple[MoveFile, str]:
     """The move a message carries, and where it was found (for messages to people).
 
     A YAML or ``.txt`` attachment, else the plain-text body: a move in the notation
@@ -157,7 +157,7 @@ def is_move_line(line: str) -> bool:
     return all(a.get("card", "peasant") in CLASSES for a in actions)
 
 
-def text_move(lines: list[str], where: str, context: dict[str, object]) -> Move | None:
+def text_move(lines: list[str], where: str, context: dict[str, object]) -> MoveFile | None:
     """The notation move in ``lines``, or None if they hold no move line.
 
     The move starts at the first move line (:func:`move_lines`; a greeting before it is not
@@ -237,10 +237,10 @@ def dequote(text: str) -> str | None:
     return "\n".join(out) if out else None
 
 
-def quoted_move(quoted: str) -> tuple[Move, str]:
+def quoted_move(quoted: str) -> tuple[MoveFile, str]:
     """A move edited inside a quoted reply: accepted when exactly one complete move can
     be read there; otherwise the refusal says how to send it."""
-    moves: list[Move] = []
+    moves: list[MoveFile] = []
     last: FormatError | None = None
     for block in yaml_blocks(quoted):
         try:

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game
-from pbem.log.records import Entry, Move, Start
+from pbem.log.records import Entry, Played, Start
 from pbem.views.narrate import entry_lines
 
 
 def since_last_turn(game: Game, player: str) -> list[Entry]:
     """The entries after the seat's own last move (from the start, before its first)."""
-    last = next((e.seq for e in reversed(game.entries) if isinstance(e, Move) and e.player == player), None)
+    last = next((e.seq for e in reversed(game.entries) if isinstance(e, Played) and e.player == player), None)
     if last is None:
         last = next((e.seq - 1 for e in game.entries if isinstance(e, Start)), game.last_seq)
     return list(game.entries[last + 1:])

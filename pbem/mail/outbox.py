@@ -25,7 +25,6 @@ from pbem.log.game import Game
 from pbem.mail.delivery import MaildirOutbox
 from pbem.record import Record
 
-Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
 
 

@@ -10,7 +10,6 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
-from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import FormatError, PbemError
@@ -28,7 +27,6 @@ from pbem.mail.outbox import QUEUE_NAME, Delivery, pid_alive
 from pbem.mail.resend import resend_lost
 from pbem.mail.tick import tick
 
-Send = Callable[[EmailMessage], None]
 _log = logging.getLogger("pbem.mail.host")
 
 SEEN_ENDS = "index-seen-ends"  # in the queue's folder: the host's index's version the ends' pass has seen

@@ -22,7 +22,7 @@ from pbem.i18n import Msg
 from pbem.i18n.names import own_map
 from pbem.log import notation
 from pbem.log.logfile import read_log
-from pbem.log.moves import Move, parse_move
+from pbem.log.moves import MoveFile, parse_move
 from pbem.log.records import CommitMove, move_of
 from pbem.log.yamlio import MOVE_LIMIT, dump_yaml
 from pbem.referee.admit import own_regions
@@ -32,7 +32,7 @@ _SIGNATURE_LINE = re.compile(r"^signature[ \t]*:")
 _SIG_LINE = re.compile(r"^[ \t]*sig[ \t]", re.IGNORECASE)
 
 
-def sign_move_file(path: Path, key_path: Path, register: bool = False, log: Path | None = None) -> Move:
+def sign_move_file(path: Path, key_path: Path, register: bool = False, log: Path | None = None) -> MoveFile:
     """Sign a move file in place; its text is kept, only the signature line changes.
 
     With ``register`` (commit moves only) a ``key:`` line with the signer's public
@@ -48,7 +48,7 @@ def sign_move_file(path: Path, key_path: Path, register: bool = False, log: Path
         return _sign(path, key_path, register)
 
 
-def _sign(path: Path, key_path: Path, register: bool) -> Move:
+def _sign(path: Path, key_path: Path, register: bool) -> MoveFile:
     key = load_private_key(key_path)
     public = public_text(key)
     raw = read_limited(path, MOVE_LIMIT, Msg("move file"))

@@ -22,7 +22,7 @@ from pbem.errors import FormatError, RulesError, StaleError, StateError
 from pbem.i18n import Msg
 from pbem.log.clock import at_of, seconds
 from pbem.log.game import Game
-from pbem.log.records import Away, Move, Replace
+from pbem.log.records import Away, Played, Replace
 from pbem.record import Record
 
 DAY = 86400
@@ -64,7 +64,7 @@ def absences(game: Game, player: str | None = None) -> list[Absence]:
             start = seconds(entry.at)
             running[who] = len(found)
             found.append(Absence(who, entry.seq, start, entry.days, start + entry.days * DAY))
-        elif isinstance(entry, Move | Replace) and who in running:
+        elif isinstance(entry, Played | Replace) and who in running:
             index = running.pop(who)
             was, at = found[index], seconds(entry.at)
             if at < was.end:  # the seat is back early: the days not begun return (R8.5)

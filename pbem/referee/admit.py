@@ -30,7 +30,7 @@ from pbem.fair import protocol
 from pbem.i18n import N_, Msg
 from pbem.log.clock import now
 from pbem.log.game import Game, Opening
-from pbem.log.moves import Move, parse_move, read_again
+from pbem.log.moves import MoveFile, parse_move, read_again
 from pbem.log.records import OPENING_MOVES, Away, AwayMove, CommitMove, NonceMove, ResignMove, SentMove, TurnMove
 from pbem.log.records.values import Edition
 from pbem.record import Record
@@ -51,15 +51,15 @@ from pbem.rules import (
 from pbem.rules.state import Stage
 
 
-class Verdict(Record):
-    """An admitted move: its actions, and the state they lead to.
+class Judgement(Record):
+    """The referee's judgement of an admitted move: its actions, and the state they lead to.
 
     After the check (no faces) ``state`` stops at the outbreak and ``events`` are
     the public ones up to there; after a resolution both are complete.
     ``complete`` says whether the mover's turn (or part of the final round) is
     finished by this move; a move may stop early, e.g. after a Witch's look."""
 
-    move: Move
+    move: MoveFile
     key: str  # P7: what makes it the same move as another (sent_key)
     actions: tuple[Action, ...]
     state: State | None
@@ -67,13 +67,13 @@ class Verdict(Record):
     complete: bool
 
 
-def read(data: bytes, what: str = "move file") -> Move:
+def read(data: bytes, what: str = "move file") -> MoveFile:
     """Step 1: size, UTF-8, strict YAML and the move schema (P2, P7)."""
     return parse_move(data, what)
 
 
-def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool = True,
-          at: str | None = None) -> Verdict:
+def judge(game: Game, move: MoveFile, faces: Faces | None = None, signatures: bool = True,
+          at: str | None = None) -> Judgement:
     """Steps 2-5 on a read move; raises the refusal (a :class:`pbem.errors.PbemError`).
 
     ``faces`` is for replays only: the recorded reveals resolve the move in the
@@ -107,7 +107,7 @@ def judge(game: Game, move: Move, faces: Faces | None = None, signatures: bool =
             return _turn(game, move, key, faces)
         case _:
             assert_never(move)
-    return Verdict(move, key, (), None, (), True)
+    return Judgement(move, key, (), None, (), True)
 
 
 def own_regions(game: Game) -> dict[str, str] | None:
@@ -116,7 +116,7 @@ def own_regions(game: Game) -> dict[str, str] | None:
     return None if game.edition == Edition.STANDARD else {region.id: region.name for region in game.board.regions}
 
 
-def read_names(game: Game, move: Move) -> Move:
+def read_names(game: Game, move: MoveFile) -> MoveFile:
     """P3: a text move's region words read through the game's own map (:func:`own_regions`):
     its own ids and names first, the shipped languages' names only for a shipped region it
     keeps (:func:`pbem.i18n.names.canonical`).  A standard game's map is the shipped one,
@@ -125,7 +125,7 @@ def read_names(game: Game, move: Move) -> Move:
     return read_again(move, regions) if regions is not None else move
 
 
-def _signed(game: Game, move: Move, sent: Move) -> None:
+def _signed(game: Game, move: MoveFile, sent: MoveFile) -> None:
     """P8 on the move as the game reads it; a text move whose words this game's map reads
     otherwise than the shipped names was signed over the shipped reading: say how to sign it."""
     try:
@@ -155,7 +155,7 @@ _SENT_KEY = json.JSONEncoder(sort_keys=True, ensure_ascii=False)
 once a recorded move (start-up speed)."""
 
 
-def check_fresh(game: Game, move: Move) -> str:
+def check_fresh(game: Game, move: MoveFile) -> str:
     """P7: refuse a move sent twice, or written against any entry but the one it must answer;
     returns the move's :func:`sent_key`."""
     key = sent_key(move)
@@ -348,7 +348,7 @@ def parse_actions(raw: Any) -> list[Action]:
     return out
 
 
-def _turn(game: Game, move: TurnMove, key: str, faces: Faces | None) -> Verdict:
+def _turn(game: Game, move: TurnMove, key: str, faces: Faces | None) -> Judgement:
     state = game.state
     if state is None:
         opening = game.opening
@@ -385,4 +385,4 @@ def _turn(game: Game, move: TurnMove, key: str, faces: Faces | None) -> Verdict:
             "the move stops before the end of {player}'s turn, so it is refused whole and nothing was recorded: "
             "a move holds the rest of the turn, and may stop early only right after a Witch's look; {owed}",
             player=move.player, owed=owed(after, move.player, game.board.name_of)), "R7.5")
-    return Verdict(move, key, tuple(actions), after, tuple(events), complete)
+    return Judgement(move, key, tuple(actions), after, tuple(events), complete)

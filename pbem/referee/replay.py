@@ -11,7 +11,7 @@ difference is a :class:`TamperError` naming the entry.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, assert_never
 
 from pbem import ENGINE_NAME
@@ -20,7 +20,7 @@ from pbem.errors import FormatError, PbemError, TamperError
 from pbem.fair import protocol
 from pbem.i18n import Msg
 from pbem.log.game import Facts, Game, Keys, Opening
-from pbem.log.moves import Move, validate
+from pbem.log.moves import MoveFile, validate
 from pbem.log.records import (
     Abandon,
     AwayMove,
@@ -30,6 +30,7 @@ from pbem.log.records import (
     Edition,
     Entry,
     NonceMove,
+    Played,
     Replace,
     ResignMove,
     Reveal,
@@ -40,14 +41,11 @@ from pbem.log.records import (
     Waive,
     kinded,
 )
-from pbem.log.records import Move as Played
 from pbem.referee.admit import check_abandon, check_waive, judge
 from pbem.referee.reveals import RevealFaces
 from pbem.referee.seats import replay_seat_entry
 from pbem.rules import FaceUnknown, State, new_state
 from pbem.rules.data import N_TOKENS, Board, Catalogue, GameDataError
-
-SaltOf = Callable[[str], str]
 
 
 def _setup_state(game: Game, entry: Start) -> State:
@@ -156,7 +154,7 @@ def replay(entries: list[Entry], hashes: list[str]) -> Game:
     return game
 
 
-def _recorded_move(entry: Sent) -> Move:
+def _recorded_move(entry: Sent) -> MoveFile:
     """The move an entry records, in the shape the referee reads (move.json's shape was
     checked when the log was read; its player must be the entry's)."""
     move = entry.move

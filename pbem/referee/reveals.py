@@ -3,8 +3,6 @@ against its commitment before the rules may use it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pbem.errors import TamperError
 from pbem.fair.tokens import check_reveal, position_of
 from pbem.i18n import Msg
@@ -12,8 +10,6 @@ from pbem.log.game import Game
 from pbem.log.records import Entry
 from pbem.rules import FaceUnknown
 from pbem.rules.data import Token
-
-SaltOf = Callable[[str], str]
 
 
 class RevealFaces:

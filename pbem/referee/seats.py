@@ -139,10 +139,10 @@ def _replay_standin(game: Game, entry: Standin) -> None:
         raise TamperError(Msg("entry {seq}: a stand-in turn for {player}, who has not resigned",
                               seq=seq, player=player), "R8.4")
     expected = [a.to_dict() for a in standin_actions(state)]
-    if entry.actions != expected:
+    if [a.to_dict() for a in entry.actions] != expected:
         raise TamperError(
             Msg("entry {seq}: the stand-in's actions are not R8.3's on the public state: the log says "
-                "{logged}, R8.3 gives {expected}", seq=seq, logged=repr(entry.actions),
+                "{logged}, R8.3 gives {expected}", seq=seq, logged=repr([a.to_dict() for a in entry.actions]),
                 expected=repr(expected)), "R8.3",
         )
     faces = RevealFaces(game, entry)

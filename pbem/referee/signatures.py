@@ -14,7 +14,7 @@ from pbem.errors import SignatureError
 from pbem.fair.keys import entry_message, fingerprint, is_public_text, move_message, verify
 from pbem.i18n import Msg
 from pbem.log.game import Game, Keys
-from pbem.log.moves import Move
+from pbem.log.moves import MoveFile
 from pbem.log.records import Commit, Create, Entry, Replace, Sent
 
 
@@ -32,7 +32,7 @@ def log_has_signatures(entries: list[Entry]) -> bool:
     return False
 
 
-def key_for(keys: Keys, move: Move, player: str) -> tuple[str | None, str]:
+def key_for(keys: Keys, move: MoveFile, player: str) -> tuple[str | None, str]:
     """The key a move of ``player`` must be signed with, and where that key comes from.
 
     A key registered earlier (entry 0 or an earlier commitment) is in force; a
@@ -64,7 +64,7 @@ def check_one_key(game: Game, player: str, key: str) -> None:
         )
 
 
-def check_move(game: Game, move: Move) -> None:
+def check_move(game: Game, move: MoveFile) -> None:
     """Refuse a move of a player with a key that is unsigned or wrongly signed (P8)."""
     public, source = key_for(game.keys, move, move.player)
     signature = move.signature

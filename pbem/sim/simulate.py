@@ -90,7 +90,7 @@ def check_invariants(state: State) -> None:
 
 
 @dataclass(frozen=True, slots=True)
-class Summary:
+class SimulationSummary:
     games: int
     players: int
     seconds: float
@@ -115,7 +115,7 @@ class Summary:
         ]
 
 
-def simulate(games: int, players: int, seed: int = 0, check: bool = False) -> Summary:
+def simulate(games: int, players: int, seed: int = 0, check: bool = False) -> SimulationSummary:
     """Play ``games`` random games with seeds ``seed``, ``seed + 1``, ...; summarize them."""
     wins: Counter[int] = Counter()
     turns = surviving = 0
@@ -126,7 +126,7 @@ def simulate(games: int, players: int, seed: int = 0, check: bool = False) -> Su
         wins[result.state.players.index(result.winner)] += 1
         surviving += sum(result.state.scores().values())
     seconds = time.perf_counter() - start
-    return Summary(
+    return SimulationSummary(
         games=games,
         players=players,
         seconds=seconds,

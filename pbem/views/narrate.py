@@ -20,8 +20,8 @@ from pbem.log.records import (
     Commit,
     Create,
     Entry,
-    Move,
     Nonce,
+    Played,
     Replace,
     Resign,
     Reveal,
@@ -32,7 +32,7 @@ from pbem.log.records import (
     kinded,
 )
 from pbem.referee.seatview import SeatView
-from pbem.rules import KnightMove, MovePlague, Spread, TakeCard, action_from_dict, winner
+from pbem.rules import EndTurn, KnightMove, MovePlague, Spread, TakeCard, winner
 from pbem.rules.events import CubeRemoved, CubesPlaced, Event, GameEnding, TokenFlipped, TurnStarted
 from pbem.views.standin_acts import standin_did
 from pbem.views.text import describe_event, face_text, next_step, opening_line, region_word
@@ -51,7 +51,7 @@ def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
         case Create():
             return [said.say(Msg("entry {seq}: the host creates game {game} for {players} and commits to a secret (P3)",
                                  seq=seq, game=entry.game_id, players=", ".join(entry.players)))]
-        case Move():
+        case Played():
             lines = [said.say(Msg("entry {seq}: {player}'s move accepted", seq=seq, player=player))]
             return lines + event_lines(game, entry.outcome, lang)
         case Commit():
@@ -121,7 +121,7 @@ def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
     """A turn the stand-in rule played (R8.3): a timeout (R8.2) or a resigned seat (R8.4)."""
     said = translator(lang)
     player, seq, at = entry.player, entry.seq, _when(entry.at)
-    acts = [action_from_dict(a) for a in entry.actions if a["action"] != "end"]
+    acts = [a for a in entry.actions if not isinstance(a, EndTurn)]
     done = [standin_did(game, a, lang) for a in acts if not isinstance(a, _TOLD_BY_EVENTS)]
     if isinstance(entry, Timeout):
         head = Msg("entry {seq} ({at}): {player}'s deadline passed ({due}): timeout (R8.2); the stand-in rule (R8.3) "
@@ -174,7 +174,7 @@ def final_round_lines(game: Game, lang: str = "en", room: int = 30, since: int |
     """How a game ended, as the last page of its story: the entries from the one that met the
     end condition (R6.1) through the final round (R6.2) (from entry ``since``, if earlier), in
     words, in at most ``room`` lines (the rest one 'history' away); none before the end."""
-    start = next((e.seq for e in reversed(game.entries) if isinstance(e, Move | Standin)
+    start = next((e.seq for e in reversed(game.entries) if isinstance(e, Played | Standin)
                   and any(isinstance(ev, GameEnding) for ev in e.outcome)), None)
     if start is None or not game.over:
         return []

@@ -21,9 +21,27 @@ generators (:func:`pbem.rules.legal_by_kind`) on the public state: no face (P10)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from pbem.i18n import Msg, translator
-from pbem.rules import Phase, Stage, State, TakeCard, legal_by_kind
+from pbem.rules import (
+    Action,
+    Flip,
+    King,
+    KnightCubes,
+    KnightMove,
+    Merchant,
+    Monk,
+    Phase,
+    Place,
+    Spread,
+    Stage,
+    State,
+    TakeCard,
+    WitchLook,
+    WitchSwap,
+    legal_by_kind,
+)
 from pbem.rules.checks import card_refusal, path_refusal, path_rule, plague_gate, spread_refusal, walks
 from pbem.rules.plague import outbreak_pending, spread_count
 from pbem.rules.stages import kinds_now
@@ -37,11 +55,20 @@ MOST_LINES = 45
 plague's destinations, in short (:func:`menu`'s ``compact``), never by other names than the seat's language's."""
 
 
-def _kind(state: State, kind: str) -> list[dict[str, object]]:
+A = TypeVar("A", bound=Action)
+
+
+def _actions(state: State, generator: str) -> list[Action]:
+    """The legal actions of one of the rules' generators (``pbem.rules.legal``), typed."""
     for k, thunk in legal_by_kind(state):
-        if k == kind:
-            return [a.to_dict() for a in thunk()]
+        if k == generator:
+            return thunk()
     return []
+
+
+def _of(state: State, generator: str, kind: type[A]) -> list[A]:
+    """The legal actions of ``kind`` among a generator's."""
+    return [a for a in _actions(state, generator) if isinstance(a, kind)]
 
 
 def _as(state: State, player: str, card: str) -> State | None:
@@ -78,26 +105,26 @@ class _Menu:
         trial = _as(s, p, "witch")
         if trial is None or s.turn.witch_open != first:
             return
-        kinds = {str(a["action"]) for a in _kind(trial, "witch_look")}
+        kinds = {type(a) for a in _actions(trial, "witch_look")}
         if first:
-            if "witch_look" in kinds:
+            if WitchLook in kinds:
                 self.section(Msg("look TOKEN (R5.6): a second look"))
-            if "witch_swap" in kinds or "witch_look" in kinds:
+            if WitchSwap in kinds or WitchLook in kinds:
                 self.section(Msg("swap (R5.6): after the second look"))
             self.section(Msg("then the rest of the turn:"))
-        elif "witch_look" in kinds and s.cards["witch"] == p:
+        elif WitchLook in kinds and s.cards["witch"] == p:
             self.section(Msg("look TOKEN (R5.6): any rat; stop there to see its face"))
-        elif "witch_look" in kinds:
+        elif WitchLook in kinds:
             self.section(Msg("look TOKEN (R5.6), if you take it: any rat; stop there to see its face"))
 
     def card(self) -> None:
-        cards = [str(a["card"]) for a in _kind(self.state, "take_card")]
+        cards = [a.card for a in _of(self.state, "take_card", TakeCard)]
         if cards:
             self.section(Msg("take CARD (R3.1), optional:"), self.names(cards))
 
     def cubes(self) -> None:
         s, p = self.state, self.player
-        places = [f"{self.name(str(a['region']))} {a['count']}" for a in _kind(s, "place")]
+        places = [f"{self.name(a.region)} {a.count}" for a in _of(s, "place", Place)]
         if places:
             title = Msg("place REGION N (R3.2), one of:") if s.phase is not Phase.FINAL else \
                 Msg("place REGION 1 (the Peasant, R6.3):")
@@ -118,7 +145,7 @@ class _Menu:
         held_named: list[str] = []
         for card in ("king", "merchant", "monk"):
             trial = _as(s, p, card)
-            acts = _kind(trial, card) if trial is not None else []
+            acts = _actions(trial, card) if trial is not None else []
             if not acts:
                 continue
             offered.append(card)
@@ -130,7 +157,7 @@ class _Menu:
                 held_named.append(card)
                 continue
             if card == "king":
-                self.section(_TITLES[card, held], self.names(sorted({str(a["region"]) for a in acts},
+                self.section(_TITLES[card, held], self.names(sorted({a.region for a in acts if isinstance(a, King)},
                                                                     key=_board_order(s))))
             elif card == "merchant":
                 self.section(_TITLES[card, held])
@@ -143,22 +170,19 @@ class _Menu:
         if len(offered) > 1 or ("monk" in offered and s.phase is Phase.TURN):  # the plague's lines below too
             self.section(Msg("(a king, merchant or monk line changes the lists below it)"))
         witch = _as(s, p, "witch")
-        if self.compact > 3 and s.cards["witch"] != p and witch is not None and _kind(witch, "witch_look"):
+        if self.compact > 3 and s.cards["witch"] != p and witch is not None and _actions(witch, "witch_look"):
             takeable.append("witch")
         if takeable:
             self.section(Msg("if you take it, also (R5.7): {cards}", cards=", ".join(self.names(takeable))))
         if "witch" not in takeable:
             self.witch(first=False)
 
-    def _merchant(self, acts: list[dict[str, object]]) -> None:
+    def _merchant(self, acts: list[Action]) -> None:
         """``FROM to TO, TO: 1-N`` per region the Merchant may leave (R5.2), in the form's order."""
         by_source: dict[str, tuple[int, list[str]]] = {}
-        for a in acts:
-            most, targets = by_source.get(str(a["source"]), (0, []))
-            count = a["count"]
-            assert isinstance(count, int)
-            target = str(a["target"])
-            by_source[str(a["source"])] = (max(most, count), targets + ([target] if target not in targets else []))
+        for a in (a for a in acts if isinstance(a, Merchant)):
+            most, targets = by_source.get(a.source, (0, []))
+            by_source[a.source] = (max(most, a.count), targets + ([a.target] if a.target not in targets else []))
         order = sorted(by_source, key=_board_order(self.state))
         if self.compact > 2:  # the Merchant's regions and counts; where to: the board's neighbours
             sources = ", ".join(kept(f"{self.name(r)} {by_source[r][0]}") for r in order)
@@ -173,7 +197,7 @@ class _Menu:
                         regions=", ".join(self.names(targets)), most=most))
             self.lines.extend(wrap(words(self.said.say(line))))
 
-    def _monk(self, acts: list[dict[str, object]]) -> None:
+    def _monk(self, acts: list[Action]) -> None:
         """``TOKEN, TOKEN to REGION, REGION`` per region whose rats may move (R5.3); in short
         (``compact`` 2), the rule and the regions that are full."""
         s = self.state
@@ -186,8 +210,8 @@ class _Menu:
             return
         where = {t: r for r in s.regions for t in s.rats[r]}
         by_source: dict[str, tuple[list[str], list[str]]] = {}
-        for a in acts:
-            token, target = str(a["token"]), str(a["target"])
+        for a in (a for a in acts if isinstance(a, Monk)):
+            token, target = a.token, a.target
             tokens, targets = by_source.setdefault(where[token], ([], []))
             tokens += [token] if token not in tokens else []
             targets += [target] if target not in targets else []
@@ -258,7 +282,7 @@ class _Menu:
 
     def spreads(self) -> None:
         s = self.state
-        room = [str(a["region"]) for a in _kind(s, "spread")]
+        room = [a.region for a in _of(s, "spread", Spread)]
         if s.turn.spread_left > 1:
             room = [f"{self.name(r)} (1)" if len(s.rats[r]) == MAX_RATS - 1 else self.name(r) for r in room]
         else:
@@ -278,7 +302,7 @@ class _Menu:
         self.cubes()
         self.abilities()
         if s.cards["knight"] == p:
-            ends = sorted({" ".join(a["path"]) for a in _kind(s, "knight_move")})  # type: ignore[arg-type]
+            ends = sorted({" ".join(a.path) for a in _of(s, "knight_move", KnightMove)})
             if ends:
                 self.section(Msg("knight REGION [REGION] (R6.3), one of:"),
                              [" ".join(self.names(e.split())) for e in ends])
@@ -348,16 +372,16 @@ def menu(state: State, player: str, compact: int = 0, lang: str = "en",
     m = _Menu(state, player, compact, lang, name)
     if state.phase is Phase.SETUP:
         m.section(Msg("place REGION 2 (R2.5), one of:"),
-                  [f"{name(str(a['region']))} {a['count']}" for a in _kind(state, "place")])
+                  [f"{name(a.region)} {a.count}" for a in _of(state, "place", Place)])
     elif state.phase is Phase.FINAL:
         m.final()
     elif state.turn.stage is Stage.SPREAD:
         m.spreads()
     elif state.turn.stage is Stage.OUTBREAK:  # an outbreak left open (old logs): a line is owed
-        acts = _kind(state, "flip")  # the outbreak's generator: the flips and the Knight's cubes
-        if any(a["action"] == "knight_cubes" for a in acts):
+        acts = _actions(state, "flip")  # the outbreak's generator: the flips and the Knight's cubes
+        if any(isinstance(a, KnightCubes) for a in acts):
             m.section(Msg("knight cubes (R5.4), optional"))
-        m.section(Msg("flip TOKEN.. (R4.2): the order, of:"), [str(a["token"]) for a in acts if "token" in a])
+        m.section(Msg("flip TOKEN.. (R4.2): the order, of:"), [a.token for a in acts if isinstance(a, Flip)])
     else:
         m.witch(first=True)
         m.card()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pbem.i18n import Msg, translator
 from pbem.log.game import Game
-from pbem.log.records import Entry, Move
+from pbem.log.records import Entry, Played
 from pbem.referee.deadlines import phrase
 from pbem.referee.owed import owed, unfinished
 from pbem.rules.events import TurnStarted
@@ -39,7 +39,7 @@ def report_lines(
                                       player=path.stem, path=str(path))))
     mover = entries[-1].player if entries else None
     last = entries[-1] if entries else None
-    if game.state is not None and isinstance(last, Move) and isinstance(mover, str):
+    if game.state is not None and isinstance(last, Played) and isinstance(mover, str):
         lines += _what_followed(game, last, mover, lang)
     if game.state is not None:
         lines.append(said.say(Msg("next: {step}", step=next_step(game.state, lang))))
@@ -54,7 +54,7 @@ def report_lines(
     return lines
 
 
-def _what_followed(game: Game, entry: Move, mover: str, lang: str) -> list[str]:
+def _what_followed(game: Game, entry: Played, mover: str, lang: str) -> list[str]:
     """After a mover's entry: that the setup is over and the first turn began (R2.5-R2.6; the
     snake order gives the last placer the first turn, so it is the mover's move again, but a new
     one), or what the mover's unfinished turn still owes (R7.5)."""

@@ -15,8 +15,8 @@ from pbem.log.records.entries import (
     Create,
     Draft,
     Entry,
-    Move,
     Nonce,
+    Played,
     Replace,
     Resign,
     Reveal,
@@ -41,7 +41,7 @@ from pbem.log.records.sent import (
     TurnMove,
     move_of,
 )
-from pbem.log.records.values import Difference, Edition, Flip, Made, Options, Setup, written_outcome
+from pbem.log.records.values import Difference, Edition, Flipped, Made, Options, Setup, written_outcome
 
 __all__ = [
     "MOVE_KINDS",
@@ -58,12 +58,12 @@ __all__ = [
     "Draft",
     "Edition",
     "Entry",
-    "Flip",
+    "Flipped",
     "Made",
-    "Move",
     "Nonce",
     "NonceMove",
     "Options",
+    "Played",
     "Replace",
     "Resign",
     "ResignMove",

@@ -12,12 +12,14 @@ Writing: each kind's ``new`` is the one writer of a new entry of its kind.  It r
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, ClassVar, TypeAlias, assert_never, cast
 
-from pbem.log.records.sent import AwayMove, CommitMove, NonceMove, ResignMove, move_of
-from pbem.log.records.sent import Move as SentMove
-from pbem.log.records.values import Difference, Edition, Flip, Made, Options, SaltOf, Setup, written_outcome
+from pbem.log.records.sent import AwayMove, CommitMove, MoveFile, NonceMove, ResignMove, move_of
+from pbem.log.records.values import Difference, Edition, Flipped, Made, Options, SaltOf, Setup, written_outcome
 from pbem.record import Record
+from pbem.rules.actions import Action
+from pbem.rules.cards import action_from_dict
 from pbem.rules.events import Event, event_from_dict
 
 
@@ -41,19 +43,11 @@ class Entry(Record):
     player: str | None  # the seat it is about; None for the host's own entries without one
     raw: dict[str, Any]
 
-    def __getitem__(self, name: str) -> Any:
-        """The field as written (for tools and tests that read the raw entry; pbem's own
-        modules ask the record, tests/test_records.py checks they never do)."""
-        return self.raw[name]
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self.raw.get(name, default)
-
     def to_raw(self) -> dict[str, Any]:
         """The entry as written: what its hash and the host's signature cover (P7, P8)."""
         return self.raw
 
-    @property
+    @cached_property
     def signature(self) -> str | None:
         value = self.raw.get("signature")
         return value if isinstance(value, str) else None
@@ -64,7 +58,7 @@ class Entry(Record):
         return ()
 
     @property
-    def reveals(self) -> tuple[Flip, ...]:
+    def reveals(self) -> tuple[Flipped, ...]:
         """P6: the tokens this entry flips face up, with their reveals."""
         return ()
 
@@ -98,15 +92,15 @@ class Create(Entry):
             fields["host_key"] = host_key
         return Draft(cls, fields)
 
-    @property
+    @cached_property
     def game_id(self) -> str:
         return str(self.raw["game"])
 
-    @property
+    @cached_property
     def players(self) -> tuple[str, ...]:
         return tuple(self.raw["players"])
 
-    @property
+    @cached_property
     def options(self) -> Options:
         raw = self.raw["options"]
         return Options(raw.get("first"), raw.get("deadline"), raw.get("reminder"), dict(raw.get("bots", {})),
@@ -117,20 +111,20 @@ class Create(Entry):
         """The engine that created the game: its ``name`` and ``version`` (and what else it says)."""
         return dict(self.raw["engine"])
 
-    @property
+    @cached_property
     def secret_commitment(self) -> str:
         return str(self.raw["secret"]["commitment"])
 
-    @property
+    @cached_property
     def made(self) -> Made:
         """P7: how the secret was made (``os-csprng``, or ``supplied`` for a test game)."""
         return Made(self.raw["secret"]["made"])
 
-    @property
+    @cached_property
     def edition(self) -> Edition:
         return Edition(self.raw["edition"])
 
-    @property
+    @cached_property
     def data_hash(self) -> str:
         return str(self.raw["data_hash"])
 
@@ -144,12 +138,12 @@ class Create(Entry):
         """P8: each seat's key named at creation (none: the seats' moves are unsigned)."""
         return dict(self.raw.get("keys") or {})
 
-    @property
+    @cached_property
     def names_keys(self) -> bool:
         """Does entry 0 name a seat key or a host key (so signatures are checked, P8)?"""
         return bool(self.raw.get("keys")) or bool(self.raw.get("host_key"))
 
-    @property
+    @cached_property
     def host_key(self) -> Any:
         """P8: the host's key, as written (its shape is checked where it is used); None if absent."""
         return self.raw.get("host_key")
@@ -158,8 +152,8 @@ class Create(Entry):
 class Sent(Entry):
     """An entry that records a move file as its player sent it (``schemas/move.json``)."""
 
-    @property
-    def move(self) -> SentMove:
+    @cached_property
+    def move(self) -> MoveFile:
         return move_of(self.raw["move"])
 
 
@@ -186,7 +180,7 @@ class Away(Sent):
 
     KIND: ClassVar[str] = "away"
 
-    @property
+    @cached_property
     def days(self) -> int:
         return int(self.raw["move"]["days"])
 
@@ -225,13 +219,13 @@ class Start(Entry):
         """P4: each seat's nonce the seed used (empty for a waived seat)."""
         return dict(self.raw["nonces"])
 
-    @property
+    @cached_property
     def setup(self) -> Setup:
         raw = self.raw["setup"]
         return Setup(raw["first_player"], dict(raw["board"]), tuple(raw["supply"]), tuple(raw["removed"]),
                      raw["plague"])
 
-    @property
+    @cached_property
     def commitments(self) -> tuple[str, ...]:
         return tuple(self.raw["commitments"])
 
@@ -239,13 +233,14 @@ class Start(Entry):
 class Turn(Entry):
     """An entry that plays a turn and records its outcome (a move, a timeout, a stand-in turn)."""
 
-    @property
+    @cached_property
     def outcome(self) -> tuple[Event, ...]:
+        """The recorded outcome's events, read once (on first use: most entries of a log are never asked)."""
         return tuple(event_from_dict(item) for item in self.raw["outcome"])
 
-    @property
-    def reveals(self) -> tuple[Flip, ...]:
-        return tuple(Flip(e["token"], e["token_id"], e["salt"])
+    @cached_property
+    def reveals(self) -> tuple[Flipped, ...]:
+        return tuple(Flipped(e["token"], e["token_id"], e["salt"])
                      for e in self.raw["outcome"] if e["event"] == "token_flipped")
 
     @property
@@ -264,13 +259,13 @@ class Turn(Entry):
         return Difference(0, str(len(ours)), str(len(theirs)))
 
 
-class Move(Turn, Sent):
-    """P7: a player's move as sent, and its public outcome."""
+class Played(Turn, Sent):
+    """The log entry of a turn its player played: the move as sent (P7) and its public outcome."""
 
     KIND: ClassVar[str] = "move"
 
     @classmethod
-    def played_as(cls, move: SentMove, events: list[Event], salt_of: SaltOf) -> Draft:
+    def played_as(cls, move: MoveFile, events: list[Event], salt_of: SaltOf) -> Draft:
         return Draft(cls, {"player": move.player, "move": move.to_raw(), "outcome": written_outcome(events, salt_of)})
 
 
@@ -283,9 +278,10 @@ class Standin(Turn):
     def new(cls, player: str, actions: list[dict[str, Any]], events: list[Event], salt_of: SaltOf) -> Draft:
         return Draft(cls, {"player": player, "actions": actions, "outcome": written_outcome(events, salt_of)})
 
-    @property
-    def actions(self) -> list[dict[str, Any]]:
-        return list(self.raw["actions"])
+    @cached_property
+    def actions(self) -> tuple[Action, ...]:
+        """The stand-in's actions (R8.3), typed, read once."""
+        return tuple(action_from_dict(a) for a in self.raw["actions"])
 
 
 class Timeout(Standin):
@@ -299,11 +295,11 @@ class Timeout(Standin):
         return Draft(cls, {"player": player, "since": since, "due": due, "actions": actions,
                            "outcome": written_outcome(events, salt_of)})
 
-    @property
+    @cached_property
     def since(self) -> int:
         return int(self.raw["since"])
 
-    @property
+    @cached_property
     def due(self) -> str:
         return str(self.raw["due"])
 
@@ -317,7 +313,7 @@ class Replace(Entry):
     def new(cls, player: str, key: str | None) -> Draft:
         return Draft(cls, {"player": player} if key is None else {"player": player, "key": key})
 
-    @property
+    @cached_property
     def key(self) -> str | None:
         value = self.raw.get("key")
         return value if isinstance(value, str) else None
@@ -332,12 +328,12 @@ class Reveal(Entry):
     def new(cls, secret: bytes) -> Draft:
         return Draft(cls, {"secret": secret.hex()})
 
-    @property
+    @cached_property
     def secret(self) -> str:
         return str(self.raw["secret"])
 
 
-AnyEntry: TypeAlias = (Create | Commit | Nonce | Resign | Away | Waive | Abandon | Start | Move | Timeout
+AnyEntry: TypeAlias = (Create | Commit | Nonce | Resign | Away | Waive | Abandon | Start | Played | Timeout
                        | Standin | Replace | Reveal)
 """Every kind of entry (``schemas/entry.json``): the closed set a ``match`` with ``assert_never``
 covers (the reader makes no other: :func:`kinded`)."""
@@ -350,7 +346,7 @@ def kinded(entry: Entry) -> AnyEntry:
 
 def as_sent(move: CommitMove | NonceMove | ResignMove | AwayMove) -> Draft:
     """The entry recording an opening move, a resignation or an absence as sent (a turn is recorded with
-    its outcome: :meth:`Move.played_as`)."""
+    its outcome: :meth:`Played.played_as`)."""
     entry: type[Entry]
     match move:
         case CommitMove():

@@ -4,7 +4,7 @@ A move file says its kind (``kind: commit``); :func:`move_of` is the only place 
 it, and returns the record of that kind: :class:`CommitMove` (P4's commitment, with the key
 it registers, P8), :class:`NonceMove` (P4's reveal), :class:`TurnMove` (a turn's actions,
 R3-R7), :class:`ResignMove` (R8.4) or :class:`AwayMove` (an absence, R8.5).  Every other
-module asks the record's class, with a ``match`` over :data:`Move` (the closed set: a kind
+module asks the record's class, with a ``match`` over :data:`MoveFile` (the closed set: a kind
 left out fails the type check).
 
 Each kind's ``write`` is the one writer of a new move of its kind (a player's nonce tool, a
@@ -140,7 +140,7 @@ class AwayMove(SentMove):
         return int(self.sent["days"])
 
 
-Move: TypeAlias = CommitMove | NonceMove | TurnMove | ResignMove | AwayMove
+MoveFile: TypeAlias = CommitMove | NonceMove | TurnMove | ResignMove | AwayMove
 """Every kind of move file: ``match`` over it with ``assert_never`` for the closed set."""
 
 MOVE_KINDS: dict[str, type[CommitMove] | type[NonceMove] | type[TurnMove] | type[ResignMove] | type[AwayMove]] = {
@@ -152,7 +152,7 @@ OPENING_MOVES = (CommitMove, NonceMove)
 """P4: the moves of the opening; they answer entry 0."""
 
 
-def move_of(sent: dict[str, Any]) -> Move:
+def move_of(sent: dict[str, Any]) -> MoveFile:
     """The record of a move whose shape was checked (``schemas/move.json``): its ``kind`` read here only."""
     return MOVE_KINDS[sent["kind"]](sent["game"], sent["player"], sent)
 

@@ -27,8 +27,8 @@ class Edition(StrEnum):
     CUSTOM = "custom"
 
 
-class Flip(Record):
-    """A public flip (P6): the token's name, its catalogue id, and the salt of its commitment."""
+class Flipped(Record):
+    """A rat token flipped face up in public (P6): its name, catalogue id, and the salt of its commitment."""
 
     token: str
     token_id: str
