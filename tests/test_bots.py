@@ -211,7 +211,7 @@ def test_the_hosts_bot_seats_think_as_long_as_pbem_new_said(tmp_path: Path, monk
 def test_pbem_bot_writes_a_legal_move_of_that_seat(tmp_path: Path) -> None:
     games = tmp_path / "games"
     ok("demo", "--play-as", "red", "--player-count", "3", "--games", games, "--seed", "4", "--level", "random")
-    game_id = next(p.name for p in games.iterdir() if p.is_dir())
+    game_id = next(p.name for p in games.iterdir() if p.is_dir() and not p.name.startswith("+"))
     refused = cli("bot", game_id, "--games", games, "--player", "green")
     assert refused.exit_code == Exit.STATE and "not to move" in refused.stderr
     out = tmp_path / "m.yaml"
@@ -224,7 +224,7 @@ def test_play_as_red_against_bots_to_the_end_and_audit(tmp_path: Path) -> None:
     games = tmp_path / "games"
     out = ok("demo", "--play-as", "red", "--player-count", "4", "--games", games, "--seed", "2", "--level", "random")
     assert "pbem apply" in out and "write your move" in out
-    game_id = next(p.name for p in games.iterdir() if p.is_dir())
+    game_id = next(p.name for p in games.iterdir() if p.is_dir() and not p.name.startswith("+"))
     rng = random.Random(2)
     for _ in range(400):
         game = load_game(games / game_id)

@@ -67,10 +67,10 @@ def test_a_card_left_out_of_the_pages_rules_is_named() -> None:
 
 
 def test_a_seventh_card_reaches_the_pages_table_and_is_named_as_missing_from_its_rules() -> None:
-    """The Herald (tests/test_seventh_card.py, R5.7 there) declared in a deck: the page's table
+    """The Herald (tests/heraldtools.py, R5.7 there) declared in a deck: the page's table
     has its keyword, fields, card and parts of the game at once; its generator and its effect
     in JavaScript are the two things the check asks for, ARCHITECTURE.md's third item."""
-    from test_seventh_card import SEVEN
+    from heraldtools import SEVEN
 
     table = json.loads(deck_js(SEVEN).removeprefix("var DECK = ").removesuffix(";\n"))
     assert (table["words"]["herald"], table["fields"]["herald"], table["ability"]["herald"]) == (

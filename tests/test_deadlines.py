@@ -63,13 +63,19 @@ def test_no_deadline_runs_in_the_opening(tmp_path: Path) -> None:
     assert "0 timeout(s)" in ok("tick", "--now", at(1000), "--games", tmp_path)
 
 
+def files(root: Path) -> dict[str, str]:
+    """Every file's bytes, the host index's database aside: a derived cache (GAMES/+index) that
+    SQLite may rewrite (a write-ahead log merged back) with the same rows; its marks are kept."""
+    return {name: digest for name, digest in snapshot(root).items() if not name.startswith("+index/games.sqlite")}
+
+
 # --- tick: timeouts ----------------------------------------------------------------------------
 
 def test_tick_records_a_timeout_at_its_deadline_never_before(tmp_path: Path) -> None:
     game = new_game(tmp_path)
-    before = snapshot(tmp_path)
+    before = files(tmp_path)
     assert "0 timeout(s)" in ok("tick", "--now", at(72 - 1 / 3600), "--games", tmp_path)
-    assert snapshot(tmp_path) == before
+    assert files(tmp_path) == before
     out = ok("tick", "--now", at(72), "--games", tmp_path)
     assert "1 timeout(s)" in out
     game = load_game(tmp_path / "g")
@@ -85,14 +91,14 @@ def test_tick_records_a_timeout_at_its_deadline_never_before(tmp_path: Path) -> 
 def test_tick_twice_at_the_same_moment_changes_nothing(tmp_path: Path) -> None:
     new_game(tmp_path, emails=True)
     ok("tick", "--now", at(50), "--games", tmp_path)  # the reminder (due at 72 h, reminder 24 h before)
-    first = snapshot(tmp_path)
+    first = files(tmp_path)
     assert any(p.startswith("+mail-queue/") for p in first)
     assert "0 timeout(s) recorded, 0 mail(s) queued" in ok("tick", "--now", at(50), "--games", tmp_path)
-    assert snapshot(tmp_path) == first
+    assert files(tmp_path) == first
     ok("tick", "--now", at(80), "--games", tmp_path)  # the timeout and its notices
-    second = snapshot(tmp_path)
+    second = files(tmp_path)
     assert "0 timeout(s) recorded, 0 mail(s) queued" in ok("tick", "--now", at(80), "--games", tmp_path)
-    assert snapshot(tmp_path) == second
+    assert files(tmp_path) == second
 
 
 def test_a_witch_look_does_not_restart_the_deadline(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ def test_every_command_the_demo_prints_at_its_end_runs_from_where_it_ran(tmp_pat
 
 def test_show_of_an_unknown_game_lists_what_it_sees_and_where_it_looked(tmp_path: Path) -> None:
     assert run([*PBEM, "demo", "--quiet", "--player-count", "2", "--seed", "4"], tmp_path).returncode == 0
-    (game,) = [p.name for p in (tmp_path / "demo-games").iterdir()]
+    (game,) = [p.name for p in (tmp_path / "demo-games").iterdir() if not p.name.startswith("+")]
     here = run([*PBEM, "show", game], tmp_path)  # the newcomer's mistake: no --games
     assert here.returncode == 6
     assert str(tmp_path) in here.stderr and "--games demo-games" in here.stderr

@@ -1,5 +1,5 @@
 """A seventh class card, declared once: a deck of its own (the six cards of R1.5 and a
-Herald) whose card, action and rule are written in one place, below, and then taken by
+Herald) whose card, action and rule are written in one place, tests/heraldtools.py, and then taken by
 every part pbem derives from a deck: the schema's card and action parts, the notation's
 words, the engine and the generators (a whole game played through the checked path), the
 text's names and sentences, the greedy bot's weight.
@@ -19,23 +19,21 @@ import json
 import random
 import shutil
 from pathlib import Path
-from typing import ClassVar
 
 import jsonschema
 import pytest
 from boards import NO_FACES, board, final_round, refused
+from heraldtools import SEVEN, Herald
 
 from pbem.errors import FormatError
 from pbem.host.games import load_game
-from pbem.i18n import Msg, Name, translator
+from pbem.i18n import translator
 from pbem.log import notation, schemaparts
 from pbem.log.moves import SCHEMA_NAMES, SCHEMAS, parse_move
 from pbem.log.notation import NotationError
 from pbem.rules import (
     DECK,
-    Action,
     EndTurn,
-    Faces,
     Phase,
     State,
     TakeCard,
@@ -46,67 +44,14 @@ from pbem.rules import (
 )
 from pbem.rules.actions import ActionFormatError
 from pbem.rules.cards import FINAL, MAIN, RULES, WEIGHTS, action_from_dict
-from pbem.rules.checks import Refusal, ability_refusal, region_refusal, require
 from pbem.rules.data import CLASSES
-from pbem.rules.events import CubesPlaced, Event
-from pbem.rules.state import ActionRule, Deck, Stage, Table
+from pbem.rules.events import CubesPlaced
+from pbem.rules.state import Deck, Stage, Table
 from pbem.sim.simulate import check_invariants, new_random_game
 from pbem.views.svg import board_svg
 from pbem.views.text import board_lines, describe_action, region_word
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-
-
-# --- the seventh card, declared once ------------------------------------------------------
-
-class Herald(Action):
-    """R5.7 (this test's): a cube from the holder's supply to a region where they have none."""
-
-    kind: ClassVar[str] = "herald"
-    rule: ClassVar[str] = "R5.7"
-    lines: ClassVar[tuple[tuple[str, str, str], ...]] = (
-        ("herald REGION", "the Herald: a cube from your supply to REGION, where you have none", "R5.7"),)
-    said: ClassVar[str] = "Herald: place a cube in {region}"
-    region: str
-
-
-_HAS_CUBE = Refusal("R5.7", lambda s, p, region: Msg("you already have a cube in {region}",
-                                                     region=Name.region(region)))
-_NO_SUPPLY = Refusal("R5.7", "you have no cube left in your supply")
-
-
-def herald_refusal(state: State, player: str, region: str) -> Refusal | None:
-    if not state.supply[player]:
-        return _NO_SUPPLY
-    return _HAS_CUBE if state.cubes[region].get(player) else None
-
-
-def check_herald(state: State, player: str, action: Action) -> None:
-    assert isinstance(action, Herald)
-    require(ability_refusal, state, player, "herald", "R5.7")
-    require(region_refusal, state, action.region)
-    require(herald_refusal, state, player, action.region)
-
-
-def herald_effect(state: State, player: str, action: Action, faces: Faces, out: list[Event]) -> None:
-    assert isinstance(action, Herald)
-    state.turn.used.add("herald")
-    state.supply[player] -= 1
-    state.cubes[action.region][player] = 1
-    out.append(CubesPlaced(player, action.region, 1))
-
-
-def heralds(state: State, player: str) -> list[Action]:
-    if ability_refusal(state, player, "herald", "R5.7") is not None:
-        return []
-    return [Herald(r) for r in state.regions if herald_refusal(state, player, r) is None]
-
-
-SEVEN = Deck.make(
-    (*CLASSES, "herald"), {**WEIGHTS, "herald": 0.2},
-    (*RULES, ActionRule(Herald, "herald", check_herald, herald_effect, heralds, "herald", (MAIN, FINAL),
-                        ("class abilities come before phase C (moving the plague)", "R5"))),
-)
 
 
 # --- the deck -----------------------------------------------------------------------------

@@ -81,16 +81,25 @@ def index_dir(games: Path) -> Path:
     return games / INDEX_DIR
 
 
-def mark(folder: Path) -> None:
+def mark(folder: Path) -> bool:
     """Before the host writes the log of the game in ``folder``: its mark, so that a crash before
     its row is updated leaves the game to be read again (see the module).  Not synced here: the
     log's own write syncs its folder, which commits the file system's journal (one for the
-    whole disk on ext4 and xfs), this earlier creation with it."""
+    whole disk on ext4 and xfs), this earlier creation with it.  True if this call made it."""
     dirty = index_dir(folder.parent) / DIRTY
     with contextlib.suppress(OSError):  # a folder the index cannot live in: the readers scan the logs
         if not dirty.is_dir():
             dirty.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.close(os.open(dirty / folder.name, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+        os.close(os.open(dirty / folder.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
+        return True
+    return False
+
+
+def unmark(folder: Path) -> None:
+    """The mark :func:`mark` made, taken back: the host wrote nothing (a refusal changes no file)."""
+    with contextlib.suppress(OSError):
+        (index_dir(folder.parent) / DIRTY / folder.name).unlink()
+        (index_dir(folder.parent) / DIRTY).rmdir()  # only if empty: a folder it made for this mark alone
 
 
 def wake_at(head: Head | None, emails: bool, sent: frozenset[str] | None = None) -> str | None:

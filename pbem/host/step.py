@@ -24,7 +24,7 @@ from pathlib import Path
 from pbem.errors import InternalError, PbemError, StateError, TamperError
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
-from pbem.host.index import mark
+from pbem.host.index import mark, unmark
 from pbem.host.private import write_private
 from pbem.host.sealer import game_sealer
 from pbem.host.secret import secret_for
@@ -84,8 +84,15 @@ def record(
     """Under the game's lock: write ``entries``, then the host's step (see the module).
     With no entries, the step alone (a game just created: its bot seats commit, P4)."""
     seconds = _bot_seconds(path, game)  # before the entry: a damaged host.yaml changes nothing
-    mark(path)  # the host's index: this game is read again if the process dies before its row is updated
-    written = _write(path, game, entries, events, faces) if entries else Applied([], [], [], game)
+    log = path / LOG_NAME
+    before = log.stat().st_size if log.exists() else None
+    marked = mark(path)  # the host's index: this game is read again if the process dies before its row is updated
+    try:
+        written = _write(path, game, entries, events, faces) if entries else Applied([], [], [], game)
+    except PbemError:
+        if marked and (log.stat().st_size if log.exists() else None) == before:
+            unmark(path)  # refused before the log was written: every file as it was
+        raise
     return _answer(path, written, seconds)
 
 
