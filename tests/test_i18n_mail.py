@@ -219,7 +219,7 @@ OPEN, CLOSE = "⟪", "⟫"
 VIEWS = {
     "pbem.mail.replies": ("report_lines", "board_lines", "template_in", "board_words"),
     "pbem.mail.invite": ("template",),
-    "pbem.mail.tick": ("phrase", "entry_lines", "board_lines", "template"),
+    "pbem.mail.deadlinemail": ("phrase", "entry_lines", "board_lines", "template"),
     "pbem.mail.final": ("audit_verdict", "trust_lines"),
     "pbem.mail.commands": ("board_lines", "history_lines", "template", "lookup"),
     "pbem.mail.accept": ("error_text", "sentence"),
