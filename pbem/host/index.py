@@ -66,7 +66,7 @@ CREATE INDEX IF NOT EXISTS games_version ON games (version);
 _ROW = f"VALUES ({', '.join('?' * 14)}, (SELECT coalesce(max(version), 0) + 1 FROM games))"
 
 
-class Row:
+class IndexRow:
     """One game's row: what `list` and `tick` read of it."""
 
     __slots__ = ("game_id", "line", "mtime", "open_free", "sha256", "size", "wake")
@@ -133,8 +133,8 @@ class Index:
 
     # --- reading ------------------------------------------------------------------------
 
-    def rows(self) -> list[Row]:
-        return [Row(*r) for r in self.db.execute(
+    def rows(self) -> list[IndexRow]:
+        return [IndexRow(*r) for r in self.db.execute(
             "SELECT id, line, wake, open_free, size, mtime, sha256 FROM games ORDER BY id")]
 
     def due(self, at: str) -> list[str]:

@@ -40,7 +40,7 @@ from pbem.log.yamlio import LOG_LIMIT, decode, load_one
 from pbem.record import Record
 from pbem.views.html import viewer_and_game
 from pbem.views.site import game_card_page, index_page, standings_page
-from pbem.views.standings import Row, standings
+from pbem.views.standings import Standing, standings
 from pbem.views.svg import screen_board
 from pbem.views.timeline import GameStatus, history_lines
 
@@ -100,7 +100,7 @@ def open_games(games: Path) -> list[OpenGame]:
     return found
 
 
-def standings_of(games: Path, lang: str = "en") -> list[Row]:
+def standings_of(games: Path, lang: str = "en") -> list[Standing]:
     """The standings over every game under ``games`` that counts (:mod:`pbem.host.people`)."""
     found: list[Card] = []
     for folder in game_folders(games):

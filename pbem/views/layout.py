@@ -47,7 +47,7 @@ def places(regions: tuple[str, ...]) -> dict[str, tuple[int, int]]:
 
 
 @dataclass(frozen=True)
-class Look:
+class DrawingSizes:
     """The sizes a board drawing's pieces and words are drawn at, in the drawing's units (the
     map is :data:`MAP_WIDTH` units wide).  :data:`STANDARD` is the picture a mail or a wide
     screen shows; :data:`COMPACT` draws the same places with words and pieces about twice as
@@ -63,5 +63,5 @@ class Look:
     plague_word: bool  # the word beside the plague pawn (the compact look has the pawn alone)
 
 
-STANDARD = Look("standard", BOX_H, 18, 13, (40, 22, 14), (34, 26, 15), True)
-COMPACT = Look("compact", 136, 33, 30, (56, 42, 30), (44, 42, 30), False)
+STANDARD = DrawingSizes("standard", BOX_H, 18, 13, (40, 22, 14), (34, 26, 15), True)
+COMPACT = DrawingSizes("compact", 136, 33, 30, (56, 42, 30), (44, 42, 30), False)

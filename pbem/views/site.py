@@ -20,7 +20,7 @@ from typing import Protocol
 from pbem.i18n import Msg, translator
 from pbem.views.html import csp_hash
 from pbem.views.markup import Markup, render
-from pbem.views.standings import Row
+from pbem.views.standings import Standing
 from pbem.views.timeline import GameStatus, status_text
 
 STYLE = """
@@ -217,7 +217,7 @@ COUNTED = Msg("A game counts when it is over, its audit says FAIR and every seat
 """Which games the standings count, and who a row is (:mod:`pbem.host.people`)."""
 
 
-def standings_page(rows: Sequence[Row], games: int, lang: str, made: str) -> str:
+def standings_page(rows: Sequence[Standing], games: int, lang: str, made: str) -> str:
     """The standings table, best first."""
     said = translator(lang)
     head = render("<tr><th>#</th><th>{player}</th><th>{rating}</th><th>{games}</th><th>{wins}</th></tr>\n",

@@ -31,7 +31,7 @@ class Result(Record):
     places: tuple[str, ...]
 
 
-class Row(Record):
+class Standing(Record):
     """One player's line of the standings."""
 
     player: str
@@ -53,7 +53,7 @@ def places(state: State) -> tuple[str, ...]:
     return tuple(sorted(order, key=lambda p: (-scores[p], order.index(p))))
 
 
-def standings(results: Iterable[Result]) -> list[Row]:
+def standings(results: Iterable[Result]) -> list[Standing]:
     """Every player of ``results``, best first (by rating, then wins, then name)."""
     from openskill.models import PlackettLuce  # start-up: only the standings load the rating library
 
@@ -70,11 +70,11 @@ def standings(results: Iterable[Result]) -> list[Row]:
             ratings[player] = rating
             games[player] = games.get(player, 0) + 1
         wins[result.places[0]] = wins.get(result.places[0], 0) + 1
-    rows = [Row(p, r.ordinal(), r.mu, r.sigma, games[p], wins.get(p, 0)) for p, r in ratings.items()]
+    rows = [Standing(p, r.ordinal(), r.mu, r.sigma, games[p], wins.get(p, 0)) for p, r in ratings.items()]
     return sorted(rows, key=lambda row: (-row.rating, -row.wins, row.player))
 
 
-def table_lines(rows: Sequence[Row], lang: str = "en") -> list[str]:
+def table_lines(rows: Sequence[Standing], lang: str = "en") -> list[str]:
     """The standings as plain text (the ``standings`` mail): one player a line, best first."""
     said = translator(lang)
     if not rows:

@@ -41,7 +41,7 @@ from pbem.views.drawing import (
     txt,
     value_of,
 )
-from pbem.views.layout import BOX_H, BOX_W, COMPACT, HEIGHT, MAP_WIDTH, STANDARD, WIDTH, Look, places
+from pbem.views.layout import BOX_H, BOX_W, COMPACT, HEIGHT, MAP_WIDTH, STANDARD, WIDTH, DrawingSizes, places
 from pbem.views.panel import panel_and_height, panel_parts
 
 __all__ = ["COMPACT", "board_png", "board_svg", "mail_png", "map_svg", "panel_svg", "player_colours", "screen_board"]
@@ -63,7 +63,7 @@ def _region_label(rid: str, name: str, lang: str) -> str:
 
 
 def board_svg(game: Game, lang: str = "en", panel: bool = True, changed: Collection[str] = (),
-              look: Look = STANDARD) -> str:
+              look: DrawingSizes = STANDARD) -> str:
     """The whole board as of the game's last entry, as an SVG document, its words in ``lang``;
     without the ``panel`` (:func:`map_svg`), the map alone.  The ``changed`` regions' groups
     are marked ``data-changed`` (a page dashes them: what an entry changed).  Each region's group
@@ -142,7 +142,7 @@ def _panel_backdrop() -> str:
 
 @functools.lru_cache(maxsize=64)
 def _links(links: tuple[tuple[str, str, str], ...], regions: tuple[str, ...], in_use: frozenset[str],
-           look: Look = STANDARD) -> str:
+           look: DrawingSizes = STANDARD) -> str:
     """The neighbour lines: over land, and across the sea as the printed board's arrows."""
     at = places(regions)
     holder = ET.Element("svg")
@@ -165,7 +165,7 @@ def _links(links: tuple[tuple[str, str, str], ...], regions: tuple[str, ...], in
 @functools.lru_cache(maxsize=8192)
 def _region(rid: str, name: str, shade: str, centre: tuple[int, int], used: bool, rats: tuple[str, ...],
             cubes: tuple[tuple[str, int], ...], plague: bool, palette: tuple[tuple[str, str, str], ...],
-            lang: str = "en", changed: bool = False, look: Look = STANDARD) -> str:
+            lang: str = "en", changed: bool = False, look: DrawingSizes = STANDARD) -> str:
     """A region's box, its name, its face-down rats (their public names only, P10), its cubes and
     the plague piece, as one part: the same pieces in the same place make the same text."""
     say = translator(lang).say
@@ -204,7 +204,7 @@ def _fitted(parent: ET.Element, x: float, y: float, text: str, size: int, room: 
         word.set("lengthAdjust", "spacingAndGlyphs")
 
 
-def _rats(group: ET.Element, x0: float, y0: float, rats: tuple[str, ...], look: Look) -> None:
+def _rats(group: ET.Element, x0: float, y0: float, rats: tuple[str, ...], look: DrawingSizes) -> None:
     """The face-down rats (R1.7: three at most), a row under the name: their public names only (P10)."""
     w, h, size = look.rat
     top = y0 + (36 if look is STANDARD else 45)
@@ -216,7 +216,7 @@ def _rats(group: ET.Element, x0: float, y0: float, rats: tuple[str, ...], look: 
 
 
 def _cubes(group: ET.Element, x0: float, bottom: float, cubes: tuple[tuple[str, int], ...],
-           palette: tuple[tuple[str, str, str], ...], look: Look) -> None:
+           palette: tuple[tuple[str, str, str], ...], look: DrawingSizes) -> None:
     """Each player's cubes, a pile a player along the box's foot: the colour, the player's mark
     and the count (``R2``), so a reader who does not tell the colours apart reads the mark (the
     region's title says whose they are in words)."""
@@ -230,7 +230,7 @@ def _cubes(group: ET.Element, x0: float, bottom: float, cubes: tuple[tuple[str, 
         _fitted(pile, bx + w / 2, by + h / 2 + size * 0.36, f"{mark}{count}", size, w - 4, count_style(colour))
 
 
-def _plague(group: ET.Element, rid: str, x0: float, y0: float, look: Look, lang: str) -> None:
+def _plague(group: ET.Element, rid: str, x0: float, y0: float, look: DrawingSizes, lang: str) -> None:
     """The plague piece: a black pawn in the box's top right corner, and (the standard look) its word."""
     say = translator(lang).say
     px, py = x0 + BOX_W - 30, y0 + (10 if look is STANDARD else 3)
@@ -259,7 +259,7 @@ def _spoken(label: str, used: bool, rats: tuple[str, ...], cubes: tuple[tuple[st
     return "; ".join([label, *said])
 
 
-def map_svg(game: Game, lang: str = "en", changed: Collection[str] = (), look: Look = STANDARD) -> str:
+def map_svg(game: Game, lang: str = "en", changed: Collection[str] = (), look: DrawingSizes = STANDARD) -> str:
     """The map alone (x < MAP_WIDTH), drawn without the side panel, whose words a report or a
     page says in its text (``changed`` and ``look``: as :func:`board_svg`)."""
     return board_svg(game, lang, panel=False, changed=changed, look=look)
