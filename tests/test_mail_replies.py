@@ -282,3 +282,17 @@ def test_pbem_away_takes_until_date_as_one_quoted_argument(tmp_path: Path) -> No
     day = at_of(seconds(now()) + 3 * 86400)[:10]
     one = ok("away", "g", f"until {day}", "--player", "green", "--games", tmp_path)
     assert one == ok("away", "g", "until", day, "--player", "green", "--games", tmp_path)
+
+
+@pytest.mark.parametrize("example", ["rattus-2p", "rattus-3p", "rattus-4p"])
+def test_the_end_told_short_still_says_why_the_game_ended(example: str) -> None:
+    """R6.1: however long the turn that met the end condition (an outbreak's flips before the
+    ending line), the end's story told in a few lines keeps the line saying why the game ends."""
+    from pbem.host.games import load_game
+    from pbem.views.narrate import final_round_lines
+
+    game = load_game(Path(__file__).resolve().parent.parent / "examples" / example)
+    assert len(final_round_lines(game, "en", room=999)) > 8
+    for room in (4, 6, 8):
+        told = final_round_lines(game, "en", room=room)
+        assert len(told) <= room and any("the game ends (" in line for line in told), (room, told)

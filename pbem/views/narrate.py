@@ -178,16 +178,30 @@ def final_round_lines(game: Game, lang: str = "en", room: int = 30, since: int |
                   and any(isinstance(ev, GameEnding) for ev in e.outcome)), None)
     if start is None or not game.over:
         return []
-    start = start if since is None else min(start, since)
+    ended, start = start, start if since is None else min(start, since)
     lines = [line for entry in game.entries[start:] if not isinstance(entry, Reveal)
              for line in entry_lines(game, entry, lang)]
     if len(lines) > room:  # how the end came and how it finished kept; the middle one 'history' away
         said = translator(lang)
-        head, tail = room // 2, room - room // 2 - 1
-        lines = [*lines[:head], "  " + said.say(Msg.plural(
+        kept = _with_the_ending(game, ended, lines, room // 2, room - room // 2 - 1, lang)
+        tail = room - len(kept) - 1
+        lines = [*kept, "  " + said.say(Msg.plural(
             "({n} line more here: send 'history' for the whole game)",
-            "({n} lines more here: send 'history' for the whole game)", len(lines) - head - tail)), *lines[-tail:]]
+            "({n} lines more here: send 'history' for the whole game)", len(lines) - len(kept) - tail)),
+            *lines[-tail:]]
     return lines
+
+
+def _with_the_ending(game: Game, ended: int, lines: list[str], head: int, tail: int, lang: str) -> list[str]:
+    """The first ``head`` lines of the end's story, and always the line saying why the game ends
+    (R6.1), however many lines of that turn come before it (a long outbreak's flips), unless the
+    last ``tail`` lines, which the page keeps, hold it."""
+    ending = next(ev for ev in game.entries[ended].outcome if isinstance(ev, GameEnding))  # entry ``ended`` met it
+    told = event_lines(game, [ending], lang)
+    at = next((i for i, line in enumerate(lines) if told and told[0].strip() in line), 0)
+    if at < head or at >= len(lines) - tail:
+        return lines[:head]
+    return [*lines[:head - 1], lines[at]]
 
 
 def result_lines(game: Game, lang: str = "en") -> list[str]:
