@@ -48,9 +48,11 @@ def csp_hash(source: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(source.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def policy(script: str, style: str) -> str:
-    """The page's Content-Security-Policy: nothing fetched, only this script and this style run."""
-    return (f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(style)}; "
+def policy(script: str, style: str, *before: str) -> str:
+    """The page's Content-Security-Policy: nothing fetched, only this script (and the scripts
+    ``before`` it: a packed page's loader, :mod:`pbem.views.packed`) and this style run."""
+    scripts = " ".join(csp_hash(source) for source in (*before, script))
+    return (f"default-src 'none'; script-src {scripts}; style-src {csp_hash(style)}; "
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 

@@ -26,7 +26,7 @@ import gzip
 import json
 import re
 
-from pbem.views.html import csp_hash
+from pbem.views.html import policy
 from pbem.views.markup import Markup, render
 
 PACKED_TAG = '<script type="application/gzip" id="pbem-packed">'
@@ -44,12 +44,6 @@ LOADER = ("\ndocument.addEventListener('DOMContentLoaded',function(){"
           "});\n")
 """The loader: the packed block unpacked, its body put in before it, then its script (run only if
 the policy admits its hash); where the browser cannot unpack, the no-script part is shown."""
-
-
-def packed_policy(script: str, style: str) -> str:
-    """The policy of a packed page: nothing fetched; the loader, the page's script and its style run."""
-    return (f"default-src 'none'; script-src {csp_hash(LOADER)} {csp_hash(script)}; style-src {csp_hash(style)}; "
-            "img-src data:; base-uri 'none'; form-action 'none'")
 
 
 HEAD_BLOCK = """<head>
@@ -77,7 +71,7 @@ PAGE = """<!DOCTYPE html>
 
 def head_block(script: str, style: str) -> Markup:
     """:data:`HEAD_BLOCK` for a page whose packed script is ``script`` and style ``style``."""
-    return render(HEAD_BLOCK, policy=Markup(packed_policy(script, style)), loader=Markup(LOADER))
+    return render(HEAD_BLOCK, policy=Markup(policy(script, style, LOADER)), loader=Markup(LOADER))
 
 
 def ascii_html(markup: str) -> Markup:
