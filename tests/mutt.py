@@ -156,6 +156,21 @@ class MailTable:
              *(f"--seat-email={s}={a}" for s, a in seats.items()),
              *(f"--seat-lang={s}={lang}" for s, lang in (langs or {}).items()), *options)
 
+    def through_the_opening(self) -> MailTable:
+        """The opening played by mail (P4): each seat the opening awaits answers its round's mail
+        with a quoting Reply, until the game has started and the first 'your move' is out."""
+        new = self.run()
+        for _ in range(4):
+            answered: set[str] = set()
+            for seat, msg in new:  # any language; a summary is no round's mail
+                if seat in self.game().awaited and seat not in answered and "summary" not in str(msg["Subject"]):
+                    self.answer(seat, msg, "quote")
+                    answered.add(seat)
+            new = self.run()
+            if self.game().started:
+                return self
+        raise AssertionError("the opening by mail did not start the game")
+
     def run(self, *extra: str) -> list[tuple[str, EmailMessage]]:
         """One ``pbem mail`` run (``extra``: its options, e.g. ``--now``); the mails it sent, each to its seat."""
         pbem("mail", "--inbox", self.inbox, "--outbox", self.outbox, "--games", self.games, "--from", HOST, *extra)

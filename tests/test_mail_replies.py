@@ -37,18 +37,7 @@ def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def opened(tmp_path: Path, langs: dict[str, str] | None = None, options: tuple[str, ...] = ()) -> MailTable:
     """A 3-player game by mail (default mode) whose opening is done: the first 'your move' is out."""
-    t = MailTable(tmp_path, THREE, "turn", langs=langs, options=options)
-    new = t.run()
-    for _ in range(4):
-        answered: set[str] = set()
-        for seat, msg in new:
-            if seat in t.game().awaited and seat not in answered:
-                t.answer(seat, msg, "quote")
-                answered.add(seat)
-        new = t.run()
-        if t.game().started:
-            return t
-    raise AssertionError("the opening by mail did not start the game")
+    return MailTable(tmp_path, THREE, "turn", langs=langs, options=options).through_the_opening()
 
 
 def your_move(t: MailTable) -> tuple[str, EmailMessage]:

@@ -31,18 +31,7 @@ def no_picture(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def opened(tmp_path: Path, mode: str = "turn", langs: dict[str, str] | None = None) -> MailTable:
     """A 3-player game by mail whose opening is done: the first 'your move' mail is out."""
-    t = MailTable(tmp_path, THREE, mode, langs=langs)
-    new = t.run()
-    for _ in range(4):
-        answered: set[str] = set()
-        for seat, msg in new:  # each seat the opening awaits answers its round's mail (any language)
-            if seat in t.game().awaited and seat not in answered and "summary" not in str(msg["Subject"]):
-                t.answer(seat, msg, "quote")
-                answered.add(seat)
-        new = t.run()
-        if t.game().started:
-            return t
-    raise AssertionError("the opening by mail did not start the game")
+    return MailTable(tmp_path, THREE, mode, langs=langs).through_the_opening()
 
 
 def your_move(t: MailTable) -> tuple[str, EmailMessage]:
