@@ -70,7 +70,7 @@ def page_for(games: Path, seat: str, folder: Path, name: str) -> Path:
 
 def planted(page: Path) -> Path:
     """The host's page: the words' nonce replaced by its own bytes, the policy's hash made to match."""
-    from pbem.views.composejs import SCRIPT
+    from pbem.views.composejs import OPENING_SCRIPT as SCRIPT
 
     text = page.read_text(encoding="utf-8")
     cheat = SCRIPT.replace("return later(()=>Secret.number(D,words,code)).then(hex);",  # as the page carries it
@@ -328,7 +328,7 @@ def test_the_fingerprint_pbem_publishes_is_every_pages_own(games: Path, tmp_path
     page.write_text(repacked(text, inside[1], inside[0].replace("</main>", refresh + "</main>")))
     refused = cli("fingerprint", page)
     assert refused.exit_code == Exit.TAMPERED and "(<meta)" in refused.stderr, refused.stderr
-    from pbem.views.composejs import SCRIPT
+    from pbem.views.composejs import OPENING_SCRIPT as SCRIPT
 
     page.write_text(repacked(text, SCRIPT + "alert(1);\n"))  # another script packed: the policy would block it
     refused = cli("fingerprint", page)

@@ -7,8 +7,8 @@ and one style by their hashes, then the loader, which unpacks the page's gzipped
 ``<head>`` to the line ``</script>`` (:func:`pbem.views.compose.fingerprint`): the same in every
 page and language of one pbem version.  A page shows its fingerprint, but a changed page can
 show anything; this check reads the file itself: the two lines before the head are the doctype
-and ``<html lang>``, the head is this version's byte for byte, the packed script is this
-version's, and nothing else, in the page or in the body it unpacks, can run (no other script,
+and ``<html lang>``, the head is this version's byte for byte, the packed script is one of this
+version's two, and nothing else, in the page or in the body it unpacks, can run (no other script,
 meta, frame, object, link, base or form).  Standard tools print the same
 fingerprint: ``tr -d '\\r' < PAGE | sed -n '/^<head>$/,/^<\\/script>$/p' | sha256sum``.
 The end mail's audit page is checked as :mod:`pbem.player.auditcheck` says.
@@ -25,10 +25,10 @@ from pbem.errors import FormatError, PageError
 from pbem.files import read_limited
 from pbem.i18n import Msg
 from pbem.player.auditcheck import check_audit_page
-from pbem.views.compose import fingerprint
-from pbem.views.composejs import SCRIPT, STYLE
+from pbem.views.compose import composer_head, fingerprint
+from pbem.views.composejs import SCRIPTS
 from pbem.views.endpage import END_MARK
-from pbem.views.packed import PACKED_TAG, head_block, unpack
+from pbem.views.packed import PACKED_TAG, unpack
 
 PAGE_LIMIT = 8 * 1024 * 1024
 """The largest page read (a composer page is at most a few hundred KB)."""
@@ -63,7 +63,7 @@ def check_page(path: Path, log: Path | None = None) -> Msg:
                           "P4")
     end = text.find("\n</script>\n", head_at)
     head = text[head_at:end + len("\n</script>\n")] if end >= 0 else text[head_at:]
-    if head != head_block(SCRIPT, STYLE):
+    if head != composer_head():
         claim = _CLAIM.search(text)
         raise PageError(
             Msg("{file} is not pbem {version}'s composer page: its head (from <head> to </script>) has the "
@@ -72,7 +72,7 @@ def check_page(path: Path, log: Path | None = None) -> Msg:
                 got=hashlib.sha256(head.encode("utf-8")).hexdigest(), want=fingerprint(),
                 claimed=claim.group(1) if claim else "?"), "P4")
     inside = unpacked
-    if inside is None or inside[1] != SCRIPT:
+    if inside is None or inside[1] not in SCRIPTS:
         raise PageError(Msg("{file} is not pbem {version}'s composer page: its packed part does not unpack to this "
                             "version's script; do not make your nonce with it", file=path.name, version=__version__),
                         "P4")

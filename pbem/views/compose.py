@@ -38,7 +38,7 @@ from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.rules.data import CLASSES
-from pbem.views.composejs import SCRIPT, STYLE
+from pbem.views.composejs import OPENING_SCRIPT, STYLE, TURN_SCRIPT
 from pbem.views.composewords import region_names, turn_words
 from pbem.views.html import changed_between, script_data
 from pbem.views.layout import places
@@ -52,13 +52,19 @@ from pbem.views.template import template
 from pbem.views.text import result_lines
 
 
+def composer_head() -> Markup:
+    """Every composer page's head from the line ``<head>`` to the line ``</script>``: the policy,
+    with the hashes of the loader, the two scripts a page may pack (a turn's, the opening's:
+    :mod:`pbem.views.composejs`) and the one style, and the loader that unpacks the page
+    (:mod:`pbem.views.packed`)."""
+    return packed_head(TURN_SCRIPT, STYLE, OPENING_SCRIPT)
+
+
 def fingerprint() -> str:
-    """The composer page's fingerprint: the SHA-256 of its head from the line ``<head>`` to the
-    line ``</script>`` (the policy, with the hashes of the loader, the one script and the one
-    style, and the loader that unpacks the page: :mod:`pbem.views.packed`), the same in every
-    page and language of this version.  ``pbem fingerprint`` prints it and checks a page
-    file (:mod:`pbem.player.pagecheck`)."""
-    return hashlib.sha256(packed_head(SCRIPT, STYLE).encode("utf-8")).hexdigest()
+    """The composer page's fingerprint: the SHA-256 of :func:`composer_head`, the same in every
+    page and language of this version.  ``pbem fingerprint`` prints it and checks a page file
+    (:mod:`pbem.player.pagecheck`)."""
+    return hashlib.sha256(composer_head().encode("utf-8")).hexdigest()
 
 
 def script_words(lang: str, opening: bool = True) -> dict[str, Any]:
@@ -300,7 +306,7 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
         info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
         pbem=f"{__version__} {fingerprint()}", **text)
     plain = render(PLAIN, noscript=text["noscript"], orders=template(view, lang))
-    return packed_page(title, lang, STYLE, plain, body, SCRIPT)
+    return packed_page(title, lang, STYLE, plain, body, OPENING_SCRIPT if opening else TURN_SCRIPT, composer_head())
 
 
 PLAIN = """<noscript><div class="noscript"><p>{noscript}</p><pre>{orders}</pre></div></noscript>"""

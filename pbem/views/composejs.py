@@ -1,10 +1,12 @@
-"""The composer page's one script and one style (:mod:`pbem.views.compose`), admitted by their hashes.
+"""The composer page's script and one style (:mod:`pbem.views.compose`), admitted by their hashes.
 
-The script is three plain files shipped beside this module (package data, no build step):
-``rules.js``, the rules the page computes its choices with (the legal next actions of the seat's
-public state and the state after each, :mod:`pbem.views.seatstate`; held to pbem's Python rules
-by tests/test_rulesjs.py), ``secret.js``, the opening's secret number, and ``compose.js``, the
-page itself.  It knows no language (every
+The script is plain files shipped beside this module (package data, no build step), in one of
+two sets.  A turn's page packs ``rules.js``, the rules the page computes its choices with (the
+legal next actions of the seat's public state and the state after each,
+:mod:`pbem.views.seatstate`; held to pbem's Python rules by tests/test_rulesjs.py), and
+``compose.js``, the page itself; the opening's page packs ``secret.js``, the secret number,
+``opening.js``, the opening's part of the page, and ``compose.js``.  A turn's page is what every
+"your move" mail carries, so it carries nothing of the opening's.  The script knows no language (every
 word it shows comes with the page's data, :func:`pbem.views.compose.script_words`): a turn is
 tapped on the board it redraws after every choice, and the move is written in the notation; for
 the opening (P4) it makes the secret number from the player's own words and a code of 80
@@ -153,4 +155,10 @@ input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; 
 """
 
 STYLE = _squeezed_style(STYLE)
-SCRIPT = "\n" + deck_js() + _shipped("rules.js") + _shipped("secret.js") + _shipped("compose.js")
+TURN_SCRIPT = "\n" + deck_js() + _shipped("rules.js") + _shipped("compose.js")
+"""A turn's page (sent with every "your move" mail): the deck's table, the rules, the page."""
+OPENING_SCRIPT = "\n" + _shipped("secret.js") + _shipped("opening.js") + _shipped("compose.js")
+"""The opening's page (P4): the secret number, the opening's part, the page; no rules."""
+SCRIPTS = (TURN_SCRIPT, OPENING_SCRIPT)
+"""The scripts a composer page may pack: its head's policy admits both, so that one head, and one
+fingerprint, is every composer page's of this version (:func:`pbem.views.compose.fingerprint`)."""

@@ -69,9 +69,10 @@ PAGE = """<!DOCTYPE html>
 """
 
 
-def head_block(script: str, style: str) -> Markup:
-    """:data:`HEAD_BLOCK` for a page whose packed script is ``script`` and style ``style``."""
-    return render(HEAD_BLOCK, policy=Markup(policy(script, style, LOADER)), loader=Markup(LOADER))
+def head_block(script: str, style: str, *others: str) -> Markup:
+    """:data:`HEAD_BLOCK` for a page whose packed script is ``script`` (or one of ``others``, which
+    its policy admits as well) and style ``style``."""
+    return render(HEAD_BLOCK, policy=Markup(policy(script, style, LOADER, *others)), loader=Markup(LOADER))
 
 
 def ascii_html(markup: str) -> Markup:
@@ -87,10 +88,13 @@ def pack(body: str, script: str) -> str:
     return "\n".join(packed[i:i + 76] for i in range(0, len(packed), 76))
 
 
-def packed_page(title: str, lang: str, style: str, plain: Markup, body: str, script: str) -> str:
-    """The whole page: the head (policy, loader), ``title`` (text) and ``style``; ``plain``, the
-    markup shown where scripts do not run (a ``<noscript>``); ``body`` and ``script`` packed."""
-    return render(PAGE, lang=lang, head=head_block(script, style), title=ascii_html(render("{t}", t=title)),
+def packed_page(title: str, lang: str, style: str, plain: Markup, body: str, script: str,
+                head: Markup | None = None) -> str:
+    """The whole page: the head (policy, loader; ``head`` where its policy admits more scripts than
+    ``script``), ``title`` (text) and ``style``; ``plain``, the markup shown where scripts do not
+    run (a ``<noscript>``); ``body`` and ``script`` packed."""
+    head = head_block(script, style) if head is None else head
+    return render(PAGE, lang=lang, head=head, title=ascii_html(render("{t}", t=title)),
                   style=Markup(style), plain=ascii_html(plain), packed_tag=Markup(PACKED_TAG),
                   packed=Markup(pack(body, script)))
 
