@@ -205,6 +205,31 @@ def test_the_mails_log_yaml_gz_chosen_from_the_disk_is_checked(browser: Any, ent
     assert all(u.startswith("file:") for u in browser.requests)
 
 
+def test_a_long_logs_parts_chosen_together_are_joined_and_checked(browser: Any, entries: Entries,
+                                                                  tmp_path: Path) -> None:
+    """A log too long for one mail comes in parts (log.yaml.gz.001 and on, pbem.mail.final.log_parts):
+    chosen together, in any order, the page joins them in the order of their names and checks the log."""
+    log = write(tmp_path / "log.yaml", entries)
+    packed = gzip.compress(log.read_bytes())
+    third = len(packed) // 3 + 1
+    parts = [tmp_path / f"log.yaml.gz.{n:03d}" for n in (1, 2, 3)]
+    for n, part in enumerate(parts):
+        part.write_bytes(packed[n * third:(n + 1) * third])
+    entries_, hashes = read_checked(log)
+    page = tmp_path / "long.html"
+    page.write_text(end_page(game_at(entries_, hashes, len(entries_) - 1), None), encoding="utf-8")
+    open_page(browser, page, READY)
+    deadline = time.monotonic() + 20
+    while "log.yaml.gz.001" not in str(browser.eval("document.getElementById('audit-source').textContent")):
+        assert time.monotonic() < deadline, "the page did not ask for the log's parts"
+        time.sleep(0.05)
+    browser.page.set_input_files("#audit-file", [str(parts[2]), str(parts[0]), str(parts[1])])
+    seen = audited(browser)
+    assert seen["source"] == "checked: your file log.yaml.gz.001 + log.yaml.gz.002 + log.yaml.gz.003"
+    assert (seen["code"], seen["lines"]) == (minimal(log)["code"], minimal(log)["lines"])
+    assert seen["kind"] == "fair"
+
+
 def test_signatures_are_checked_with_the_browsers_ed25519(browser: Any, end_3p: Path, tmp_path: Path) -> None:
     """P8: a host-signed log verifies; a signature moved to another entry is refused (exit 8), as audit_min says."""
     from pbem.fair.keys import keygen

@@ -345,7 +345,8 @@ def _kinds(lang: str) -> dict[str, str]:
         "reminder": said.gettext("Your move file:"),
         "final": said.gettext("The host's audit of the attached log:"),
         "finding": said.gettext("the secret matches its commitment (P3)"),
-        "log command": said.gettext("The public log is attached; anyone can check it with 'pbem verify log.yaml'."),
+        "log command": said.gettext("The public log is attached, gzipped; anyone can check it with 'pbem verify "
+                                     "log.yaml.gz'."),
         "refusal": said.gettext("Your message was not applied; nothing was changed."),
         "stale": said.gettext("The game has moved on: your current template is attached (and below). Fill it in "
                               "and send it back; a message whose subject is 'template' gets a fresh one."),

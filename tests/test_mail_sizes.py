@@ -19,7 +19,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from mutt import HOST, MailTable, asks, leaves, own_turns, quoted
+from mutt import HOST, MailTable, asks, leaves, own_turns, quoted, shown
 
 from pbem.mail.final import announce_end
 from pbem.mail.outbox import Queue
@@ -100,6 +100,73 @@ def test_the_end_mail_of_a_long_game_stays_under_100_kb(played: MailTable, tmp_p
     assert data["log_gz"] == "" and "choose the attached log.yaml.gz" in inside[1]  # the script's own words
     # the page holds the verdict's words in every language (its fingerprint covers them): about 23 KB
     assert len(page) <= 25 * 1024 and len(bytes(end)) <= 100 * 1024
+
+
+def ended(played: MailTable, tmp_path: Path) -> list[EmailMessage]:
+    """The game's end mails queued again, as a host run after the game's last entry queues them."""
+    from email import message_from_bytes, policy
+
+    (played.games / "g" / "mail-final.txt").unlink(missing_ok=True)
+    assert announce_end(played.games / "g", Queue(tmp_path / "queue"), HOST) == 1
+    files = sorted((tmp_path / "queue").rglob("*.eml"))
+    out = [message_from_bytes(f.read_bytes(), policy=policy.default) for f in files]
+    assert all(isinstance(m, EmailMessage) for m in out)
+    return out
+
+
+def test_a_log_too_long_for_one_mail_comes_in_parts_that_join_into_the_log(
+        played: MailTable, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past what fits beside the page, the end mail carries no log and says it comes in the next N
+    mails; each carries one part, and the parts joined in the order of their names are the log
+    gzipped, which tools/audit_min.py says FAIR of."""
+    monkeypatch.setattr("pbem.mail.final.END_LOG_GZ", 1000)  # this game's log counts as a very long game's
+    monkeypatch.setattr("pbem.mail.final.LOG_PART", 4000)
+    monkeypatch.setattr("pbem.mail.final.PAGE_LOG_GZ", 0)
+    sent = ended(played, tmp_path)
+    log_gz = gzip.compress((played.games / "g" / "log.yaml").read_bytes(), compresslevel=9, mtime=0)
+    count = -(-len(log_gz) // 4000)
+    assert count >= 3 and len(sent) == len(FOUR) * (1 + count)
+    for seat, address in FOUR.items():
+        mine = [m for m in sent if m["To"] == address]
+        end, parts = mine[0], mine[1:]
+        text = shown(end)
+        assert "the end:" in str(end["Subject"]) and not any(".gz" in (p.get_filename() or "") for p in leaves(end))
+        assert f"it comes in the next {count} mails, log.yaml.gz.001 and on" in text, (seat, text)
+        names = [next(p.get_filename() or "" for p in leaves(m) if p.get_filename()) for m in parts]
+        assert names == [f"log.yaml.gz.{n:03d}" for n in range(1, count + 1)]
+        assert [str(m["Subject"]).split("] ", 1)[1] for m in parts] == [
+            f"the end: the log, part {n} of {count}" for n in range(1, count + 1)]
+        joined = b"".join(part(m, name) for m, name in zip(parts, names, strict=True))
+        assert joined == log_gz
+    (tmp_path / "log.yaml.gz").write_bytes(log_gz)
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), "log.yaml.gz"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("verdict: FAIR."), done.stdout
+
+
+def test_no_end_mail_passes_100_kb_however_long_the_log(played: MailTable, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the real bounds, a gzipped log of 230 KB (about twenty times a long four-player game's,
+    random bytes so that nothing compresses it further) goes out in mails of at most 100 KB each."""
+    import os
+
+    big = os.urandom(230_000)
+    monkeypatch.setattr("pbem.mail.final.gzip_log", lambda data: big)
+    sent = ended(played, tmp_path)
+    assert len(sent) == len(FOUR) * (1 + 4)  # the end mail, then four parts of at most 64,000 bytes
+    assert max(len(bytes(m)) for m in sent) <= 100 * 1024, max(len(bytes(m)) for m in sent)
+
+
+def test_the_log_command_answers_with_the_log_gzipped(played: MailTable) -> None:
+    """'log' mailed to the host: the public log as log.yaml.gz (a long game's stays a small mail),
+    which is the log byte for byte once unpacked."""
+    from pbem.mail.commands import Command, answer
+
+    found = answer(played.games, FOUR["red"], Command(word="log", rule=None, tag=None, code=None))
+    [(name, data, subtype)] = found.files
+    assert (name, subtype) == (f"g-{played.game().last_seq}-log.yaml.gz", "gzip")  # as every mail names it
+    assert gzip.decompress(data) == (played.games / "g" / "log.yaml").read_bytes()
+    assert "pbem verify log.yaml.gz" in found.text
 
 
 def test_news_that_does_not_fit_keeps_the_newest_entry_and_says_what_it_left_out(played: MailTable) -> None:

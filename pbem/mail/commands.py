@@ -38,11 +38,11 @@ from pbem.host.settings import (
 )
 from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
 from pbem.log.game import Game
-from pbem.log.logfile import LOG_NAME, locked
+from pbem.log.logfile import LOG_NAME, gzip_log, locked
 from pbem.mail import replies
 from pbem.mail.headers import Mail
 from pbem.mail.message import body_text
-from pbem.mail.outgoing import octet_part
+from pbem.mail.outgoing import log_name, octet_part
 from pbem.record import Record
 from pbem.views.rulesref import lookup
 from pbem.views.template import template
@@ -195,9 +195,9 @@ def answer(games: Path, address: str, command: Command) -> Answer:
                       [] if picture is None else [(f"{game.game_id}-{game.last_seq}.png", picture, "png")])
     if command.word == "log":
         entries = Msg.plural("the log, {n} entry", "the log, {n} entries", game.last_seq + 1)
-        return Answer(f"{head} " + said.say(entries),
-                      said.say(Msg("The public log is attached; anyone can check it with 'pbem verify log.yaml'."))
-                      + "\n", [("log.yaml", log.read_bytes(), "yaml")])
+        return Answer(f"{head} " + said.say(entries),  # gzipped: a long game's log stays a small mail
+                      said.say(Msg("The public log is attached, gzipped; anyone can check it with 'pbem verify "
+                                   "log.yaml.gz'.")) + "\n", [(log_name(game), gzip_log(log.read_bytes()), "gzip")])
     if command.word == "history":
         return Answer(f"{head} " + said.say(Msg("the history")),
                       "\n".join(history_lines(*read_checked(log), lang=lang)) + "\n", [])

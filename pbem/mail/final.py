@@ -46,6 +46,18 @@ _log = logging.getLogger("pbem.mail.host")
 FINAL_NAME = "mail-final.txt"  # in the game's folder: its last mail is queued
 PAGE_LOG_GZ = 24_000  # the end page carries its own copy of a log gzipped to at most this: a mail under 90 KB
 LOG_GZ = "log.yaml.gz"  # the final log, gzipped: 'pbem audit', 'pbem verify' and tools/audit_min.py read it as it is
+END_LOG_GZ = 48_000  # a log gzipped to at most this rides with the end mail (base64: 66 KB beside a 25 KB page)
+LOG_PART = 64_000  # a longer one comes in parts of this, a mail each (base64: 88 KB): no mail over 100 KB
+
+
+def log_parts(log_gz: bytes) -> list[tuple[str, bytes]]:
+    """The gzipped log as the end mails carry it: whole as ``log.yaml.gz`` if it fits beside the
+    page, else cut in parts of :data:`LOG_PART` bytes, ``log.yaml.gz.001`` and on, which joined in
+    the order of their names (``cat log.yaml.gz.0* > log.yaml.gz``) are that file byte for byte."""
+    if len(log_gz) <= END_LOG_GZ:
+        return [(LOG_GZ, log_gz)]
+    cuts = range(0, len(log_gz), LOG_PART)
+    return [(f"{LOG_GZ}.{index:03d}", log_gz[at:at + LOG_PART]) for index, at in enumerate(cuts, start=1)]
 
 
 def final_batch(queue: Queue, game: Game) -> str:
@@ -118,26 +130,40 @@ def announce_end(path: Path, queue: Queue, from_address: str) -> int:
     log_bytes = (path / LOG_NAME).read_bytes()
     log_gz = gzip_log(log_bytes)
     settings = load_settings(path)
+    parts = log_parts(log_gz)
     texts: dict[str, tuple[str, str, str]] = {}
     out: list[EmailMessage] = []
-    for index, player in enumerate(p for p in game.players if p in emails):
+    for player in (p for p in game.players if p in emails):
         lang = settings.language(player)  # in the seat's language
         if lang not in texts:
             copy = log_bytes.decode("utf-8") if len(log_gz) <= PAGE_LOG_GZ else None  # the mail stays bounded
-            texts[lang] = (*end_text(game, lang), end_page(game, copy, lang))
+            texts[lang] = (*end_text(game, lang, len(parts)), end_page(game, copy, lang))
         subject, body, page = texts[lang]
-        msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, index, from_address))
-        msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=LOG_GZ)  # a fifth of its size
+        msg = compose(from_address, emails[player], subject, body, queue.message_id(batch, len(out), from_address))
+        if len(parts) == 1:
+            msg.add_attachment(log_gz, maintype="application", subtype="gzip", filename=LOG_GZ)  # a fifth of its size
         page_name = end_name(game.game_id, game.last_seq)  # the audit in the player's browser
         msg.add_attachment(page.encode("utf-8"), **octet_part(page_name), cte=plain_cte(page.encode("utf-8")))
         out.append(msg)
+        for number, (name, part) in enumerate(parts if len(parts) > 1 else [], start=1):
+            said = translator(lang)
+            msg = compose(from_address, emails[player], f"{tag(game.game_id)} " + said.say(Msg(
+                "the end: the log, part {part} of {parts}", part=number, parts=len(parts))), said.say(Msg(
+                    "Part {part} of {parts} of the game's final log, gzipped and cut to keep each mail small. Save "
+                    "every part in one folder; joined in the order of their names they are log.yaml.gz: "
+                    "'cat log.yaml.gz.0* > log.yaml.gz' (Windows: 'copy /b log.yaml.gz.0* log.yaml.gz'). The audit "
+                    "page takes the parts chosen together.", part=number, parts=len(parts))) + "\n",
+                queue.message_id(batch, len(out), from_address))
+            msg.add_attachment(part, **octet_part(name))  # a part alone is no gzip file
+            out.append(msg)
     spooled = queue.put(batch, "final", out)  # False: another run queued it a moment ago
     _note_announced(path, game)
     return int(spooled)
 
 
-def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
-    """The subject and the body of the last mail, in ``lang``: public facts only."""
+def end_text(game: Game, lang: str = "en", parts: int = 1) -> tuple[str, str]:
+    """The subject and the body of the last mail, in ``lang``: public facts only; ``parts``: the
+    mails after it that carry the log (:func:`log_parts`), if it does not."""
     assert game.state is not None and game.secret is not None  # a revealed game is over
     said = translator(lang)
     best = winner(game.state)
@@ -171,5 +197,12 @@ def end_text(game: Game, lang: str = "en") -> tuple[str, str]:
                      "code you kept, 'pbem verify log.yaml.gz --words SEAT' (or 'openssl kdf ... SCRYPT': "
                      "docs/fairplay.md).")),
     ]
+    if parts > 1:  # the log comes after: the audit's words are about that log
+        lines[-3:-3] = [said.say(Msg.plural(
+            "This game's log is too long for one mail: it comes in the next {n} mail, log.yaml.gz.001; save it "
+            "as log.yaml.gz.", "This game's log is too long for one mail: it comes in the next {n} mails, "
+            "log.yaml.gz.001 and on; save them in one folder and join them into log.yaml.gz: 'cat log.yaml.gz.0* > "
+            "log.yaml.gz' (Windows: 'copy /b log.yaml.gz.0* log.yaml.gz'). The page takes the parts chosen together.",
+            parts))]
     subject = said.say(Msg("the end: {winner} wins; the final scores, the secret and the audit", winner=best))
     return f"{tag(game.game_id)} {subject}", "\n".join(lines) + "\n"

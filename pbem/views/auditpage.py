@@ -86,18 +86,20 @@ AUDIT_UI_JS = r"""
       return window.pbemAudit(what).then(function (result) { if (mine === latest) { show(result, source); } },
         function (err) { if (mine === latest) { $('audit-source').textContent = W.broken + ' ' + err; } });
     }
-    $('audit-file').addEventListener('change', function () {
-      var file = this.files && this.files[0];
-      if (!file) { return; }
-      var reader = new FileReader();
-      reader.onload = function () {  // a log.yaml, or the mail's log.yaml.gz (gzip's first two bytes)
-        var bytes = new Uint8Array(reader.result), name = W.file.replace('{name}', file.name);
-        if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) { run(bytes, name); return; }
+    $('audit-file').addEventListener('change', function () {  // a long game's log.yaml.gz.001, .002...: joined
+      var files = Array.prototype.slice.call(this.files || []).sort(function (a, b) {
+        return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+      });
+      if (!files.length) { return; }
+      var name = W.file.replace('{name}', files.map(function (f) { return f.name; }).join(' + '));
+      var broken = function (err) { $('audit-source').textContent = W.broken + ' ' + err; };
+      Promise.all(files.map(function (f) { return new Response(f).arrayBuffer(); })).then(function (buffers) {
+        var bytes = new Uint8Array(new Blob(buffers).size), at = 0;
+        buffers.forEach(function (b) { bytes.set(new Uint8Array(b), at); at += b.byteLength; });
+        if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) { run(bytes, name); return; }  // a log.yaml, else gzipped
         var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-        new Response(stream).arrayBuffer().then(function (b) { run(new Uint8Array(b), name); },
-          function (err) { $('audit-source').textContent = W.broken + ' ' + err; });
-      };
-      reader.readAsArrayBuffer(file);
+        new Response(stream).arrayBuffer().then(function (b) { run(new Uint8Array(b), name); }, broken);
+      }, broken);
     });
     window.pbemAuditText = function (text, name) { return run(text, W.file.replace('{name}', name)); };
     var first = latest;
@@ -149,7 +151,7 @@ def audit_words(lang: str) -> dict[str, str]:
         "page": say(Msg("checked: the copy of the log in this page")),
         "file": say(Msg("checked: your file {name}", name="{name}")),
         "choose": say(Msg("This page carries no copy of this long game's log (the mail would be too large): choose "
-                          "the attached log.yaml.gz below.")),
+                          "the attached log.yaml.gz below, or every part of it (log.yaml.gz.001 and on) at once.")),
     }
 
 
@@ -185,7 +187,7 @@ SECTION = """<section id="audit" data-code="" data-verdict="">
 <p>{lines_label}</p>
 <ol id="audit-lines"></ol>
 <p id="audit-other" hidden><label for="audit-file">{other}</label><br>
-<input type="file" id="audit-file" accept=".yaml,.gz,.txt,text/plain,application/yaml,application/gzip"></p>
+<input type="file" id="audit-file" multiple></p>
 <script type="application/json" id="pbem-audit">{blob}</script>
 </section>
 """
