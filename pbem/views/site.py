@@ -29,6 +29,8 @@ body { font-family: DejaVu Sans, Liberation Sans, Arial, sans-serif; font-size: 
 h1 { font-size: 22px; margin: 4px 0 8px 0; }
 h2 { font-size: 18px; margin: 18px 0 6px 0; border-bottom: 1px solid #bbb; }
 nav a { margin-right: 14px; }
+nav a, ul.games li > a, p.links a { display: inline-block; box-sizing: border-box; min-height: 44px; padding: 10px 0; }
+p.links a { display: block; }
 a { color: #1d4f91; }
 ul.games { list-style: none; padding: 0; margin: 0; }
 ul.games li { background: #fff; border: 1px solid #ccc; padding: 8px; margin: 6px 0; }
@@ -68,7 +70,7 @@ body.wide { max-width: 1400px; }
   .panel svg { max-width: none; }
 }
 pre { white-space: pre-wrap; font-size: 14px; background: #fff; border: 1px solid #ccc; padding: 8px; }
-summary { cursor: pointer; padding: 4px 0; }
+summary { cursor: pointer; padding: 10px 0; min-height: 44px; box-sizing: border-box; }
 """
 
 HEAD = """<!DOCTYPE html>
@@ -266,7 +268,7 @@ def game_card_page(card: Shown, viewer: bool, lang: str, made: str, board: tuple
                     text=said.say(Msg("step through the game, entry by entry (needs JavaScript)")))] if viewer else []
     links.append(render('<a href="{game}.log.yaml">{text}</a>', game=card.game_id,
                         text=said.say(Msg("the public log (check it with 'pbem verify')"))))
-    parts.append(render("<p>{links}</p>\n", links=Markup("<br>").join(links)))
+    parts.append(render('<p class="links">{links}</p>\n', links=Markup("\n").join(links)))  # a line each
     return page(said.say(Msg("Rattus game {game}", game=card.game_id)), joined(parts), lang, made, home="../",
                 wide=board is not None)
 
