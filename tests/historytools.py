@@ -15,7 +15,7 @@ from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME
-from pbem.log.notation import action_line
+from pbem.log.notation_write import action_line
 from pbem.rules import action_from_dict
 
 GAME = "h1"

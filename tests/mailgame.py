@@ -71,7 +71,7 @@ _AFTER = re.compile(r"^after (\d+) ([0-9a-f]+)$", re.MULTILINE)
 
 def template_move(text: str) -> dict[str, Any] | None:
     """The move a template asks for, from its two header lines ('game G PLAYER', 'after SEQ
-    HASH', pbem.log.notation.header_lines); None when there is nothing to send."""
+    HASH', pbem.log.notation_write.header_lines); None when there is nothing to send."""
     game, after = _GAME.search(text), _AFTER.search(text)
     if game is None or after is None:  # "nothing to send now", or not this seat's turn
         return None

@@ -29,7 +29,7 @@ from pbem.cli import main
 from pbem.fair.protocol import nonce_commitment
 from pbem.log.game import Game
 from pbem.log.logfile import parse_log
-from pbem.log.notation import action_line
+from pbem.log.notation_write import action_line
 from pbem.log.records import Played
 from pbem.log.yamlio import load_stream
 from pbem.referee.replay import replay

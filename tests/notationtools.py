@@ -16,7 +16,7 @@ from mailtools import HOST, attachment, replies, to_of
 
 from pbem.bots.randombot import bot_actions
 from pbem.host.games import load_game
-from pbem.log.notation import action_line
+from pbem.log.notation_write import action_line
 
 ADDRESSES = {"red": "red@example.org", "green": "green@example.net", "blue": "blue@example.com"}
 

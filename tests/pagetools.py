@@ -78,3 +78,45 @@ def swipe(browser: Browser, x0: int, x1: int, y: int) -> None:
         x = x0 + (x1 - x0) * step // 5
         browser.send("Input.dispatchTouchEvent", type="touchMove", touchPoints=[{"x": x, "y": y}])
     browser.send("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+
+
+SCREENS = {"phone": (390, 844), "desktop": (1366, 768)}
+"""The two screens every page is tried on: a phone's (touch) and a desktop's."""
+KINDS = ["opening", "composer", "viewer", "end", "site-index", "site-standings", "site-game"]
+"""Every kind of page pbem writes, as :func:`every_page` names them."""
+FINISHED = ROOT / "examples" / "rattus-4p"
+
+
+def every_page(out: Path) -> dict[str, Path]:
+    """One page of each kind pbem writes (:data:`KINDS`), from a small game of three seats and a
+    finished example, written under ``out``."""
+    import shutil
+
+    from clitools import ok
+
+    from pbem.host.create import NewGame, create
+    from pbem.host.games import load_game
+    from pbem.referee.seatview import SeatView
+    from pbem.sim.demo import open_game
+    from pbem.views.compose import compose_page
+    from pbem.views.endpage import end_page
+
+    games = out / "games"
+    create(games, NewGame("o", ("red", "green", "blue"), first="red", secret=bytes(32)))
+    made = {"opening": out / "opening.html", "composer": out / "composer.html", "end": out / "end.html",
+            "viewer": out / "viewer.html"}
+    made["opening"].write_text(compose_page(SeatView(load_game(games / "o"), "red"), None, "en"), encoding="utf-8")
+    game = open_game(games, "o", nonces={"red": bytes(16), "green": bytes([1]) * 16, "blue": bytes([2]) * 16})
+    made["composer"].write_text(compose_page(SeatView(game, "red"), None, "en"), encoding="utf-8")
+    log = FINISHED / "log.yaml"
+    made["end"].write_text(end_page(load_game(FINISHED), log.read_text(encoding="utf-8"), "en"), encoding="utf-8")
+    ok("html", log, "-o", made["viewer"])
+    site_games = out / "site-games"
+    shutil.copytree(FINISHED, site_games / FINISHED.name)
+    ok("site", "--site", out / "site", "--games", site_games)
+    made["site-index"] = out / "site" / "index.html"
+    made["site-standings"] = out / "site" / "standings.html"
+    made["site-game"] = out / "site" / "games" / f"{FINISHED.name}.html"
+    return made
+
+

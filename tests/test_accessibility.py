@@ -13,27 +13,16 @@ their own script, so axe is given to the page in a browser context that bypasses
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from clitools import ok
-from pagetools import ARTIFACTS, ROOT
-
-from pbem.host.create import NewGame, create
-from pbem.host.games import load_game
-from pbem.referee.seatview import SeatView
-from pbem.sim.demo import open_game
-from pbem.views.compose import compose_page
-from pbem.views.endpage import end_page
+from pagetools import ARTIFACTS, KINDS, ROOT, SCREENS, every_page
 
 AXE_DEFAULT = ROOT / "tests" / ".node" / "node_modules" / "axe-core" / "axe.min.js"
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-SCREENS = {"phone": (390, 844), "desktop": (1366, 768)}
-FINISHED = ROOT / "examples" / "rattus-4p"
 
 RUN = """axe.run(document, {runOnly: {type: 'tag', values: %s}, resultTypes: ['violations']}).then(function (r) {
   return r.violations.map(function (v) {
@@ -52,25 +41,8 @@ def axe_source() -> str:
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """One page of each kind pbem writes, from a small game of three seats and a finished example."""
-    out = tmp_path_factory.mktemp("a11y")
-    games = out / "games"
-    create(games, NewGame("o", ("red", "green", "blue"), first="red", secret=bytes(32)))
-    made = {"opening": out / "opening.html", "composer": out / "composer.html", "end": out / "end.html",
-            "viewer": out / "viewer.html"}
-    made["opening"].write_text(compose_page(SeatView(load_game(games / "o"), "red"), None, "en"), encoding="utf-8")
-    game = open_game(games, "o", nonces={"red": bytes(16), "green": bytes([1]) * 16, "blue": bytes([2]) * 16})
-    made["composer"].write_text(compose_page(SeatView(game, "red"), None, "en"), encoding="utf-8")
-    log = FINISHED / "log.yaml"
-    made["end"].write_text(end_page(load_game(FINISHED), log.read_text(encoding="utf-8"), "en"), encoding="utf-8")
-    ok("html", log, "-o", made["viewer"])
-    site_games = out / "site-games"
-    shutil.copytree(FINISHED, site_games / FINISHED.name)
-    ok("site", "--site", out / "site", "--games", site_games)
-    made["site-index"] = out / "site" / "index.html"
-    made["site-standings"] = out / "site" / "standings.html"
-    made["site-game"] = out / "site" / "games" / f"{FINISHED.name}.html"
-    return made
+    """One page of each kind pbem writes (tests/pagetools.py)."""
+    return every_page(tmp_path_factory.mktemp("a11y"))
 
 
 @pytest.fixture(scope="module")
@@ -98,9 +70,6 @@ def violations(browser: Any, page: Path, screen: str) -> list[dict[str, Any]]:
         folder.mkdir(parents=True, exist_ok=True)
         browser.screenshot(folder / f"a11y-{page.stem}-{screen}.png")
     return found
-
-
-KINDS = ["opening", "composer", "viewer", "end", "site-index", "site-standings", "site-game"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

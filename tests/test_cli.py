@@ -29,7 +29,7 @@ from pbem.host.games import apply_move, load_game
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import read_docs
 from pbem.log.moves import after_of, parse_move
-from pbem.log.notation import action_line
+from pbem.log.notation_write import action_line
 from pbem.log.yamlio import dump_entry, dump_yaml, load_one
 from pbem.player.nonces import commit_move, reveal_move
 from pbem.rules import Phase, Stage, legal_actions, play

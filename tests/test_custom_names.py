@@ -23,7 +23,7 @@ from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
 from pbem.i18n import fold, translator
 from pbem.i18n.names import canonical
-from pbem.log import notation
+from pbem.log import notation_write
 from pbem.log.game import Game
 from pbem.log.logfile import read_docs
 from pbem.log.moves import after_of, parse_move, read_move
@@ -63,7 +63,7 @@ def games(tmp_path: Path) -> Path:
 
 def text(game: Game, line: str) -> str:
     after = after_of(game)
-    return "\n".join([*notation.header_lines("m", game.to_move or "", after["seq"], after["hash"]), line]) + "\n"
+    return "\n".join([*notation_write.header_lines("m", game.to_move or "", after["seq"], after["hash"]), line]) + "\n"
 
 
 def recorded_region(games: Path, line: str) -> str:

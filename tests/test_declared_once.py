@@ -19,7 +19,7 @@ import pytest
 
 from pbem.i18n import ACTION_WORDS
 from pbem.i18n.names import SHIPPED
-from pbem.log import notation, schemaparts, shape
+from pbem.log import notation, notation_write, schemaparts, shape
 from pbem.rules.actions import ACTION_TYPES
 from pbem.rules.cards import DECK, action_from_dict
 from pbem.rules.data import CLASSES
@@ -132,7 +132,7 @@ def test_r7_3_every_action_has_its_line_in_the_notation() -> None:
         sample = {"action": kind, **{f: ["gallia"] if f == "path" else 2 if f == "count" else
                                      "t07" if f == "token" else "monk" if f == "card" else "gallia"
                                      for f in cls._fields}}
-        line = notation.action_line(action_from_dict(sample))
+        line = notation_write.action_line(action_from_dict(sample))
         assert line.split()[0] in notation.KEYWORDS, kind
         written[kind] = notation.parse(f"game g red\nafter 1 {'0' * 16}\n{line}\n")["actions"]
         assert written[kind] == [sample], (kind, line)

@@ -244,7 +244,7 @@ def test_a_move_named_in_greek_is_recorded_byte_identical_to_the_english_one(tmp
     from hardening import bot_move, make_game
 
     from pbem.host.games import load_game
-    from pbem.log.notation import write
+    from pbem.log.notation_write import write
     from pbem.log.records import move_of
 
     logs, texts = [], []

@@ -21,7 +21,7 @@ from signingtools import commit_file, new_signed_game
 from pbem.errors import FormatError, PbemError, RulesError, SignatureError, StaleError, StateError, UnknownError
 from pbem.host.create import NewGame, create
 from pbem.i18n import error_text, translator
-from pbem.log import notation
+from pbem.log import notation_write
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move
 from pbem.log.records import ResignMove
@@ -62,7 +62,7 @@ def test_a_translated_template_is_short_holds_no_english_and_its_lines_are_accep
         assert all(len(x) < 40 for x in lines), [x for x in lines if len(x) >= 40]
         assert len(lines) <= 45, text
         assert english_lines(text, COMMANDS) == [], text
-        assert live(text)[:2] == notation.header_lines("g", player, game.last_seq, after_of(game)["hash"])
+        assert live(text)[:2] == notation_write.header_lines("g", player, game.last_seq, after_of(game)["hash"])
         localized += any(said.pgettext("region", r) in text for r in state.regions)
         shown = set(re.findall(r"[\w-]+", "\n".join(line for line in lines if line.startswith("#"))))
         assert not shown & (set(state.regions) | {"peasant", "witch"}), text  # never the ids, however long

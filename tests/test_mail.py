@@ -44,7 +44,7 @@ from pbem.bots.randombot import bot_actions
 from pbem.errors import Exit
 from pbem.log.logfile import LOG_NAME
 from pbem.log.moves import after_of
-from pbem.log.notation import action_line
+from pbem.log.notation_write import action_line
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.answers import Answers
 from pbem.mail.verdict import Recorded, Refused

@@ -13,7 +13,8 @@ from pbem.log.moves import parse_move
 from pbem.log.records import CommitMove
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.headers import parse_mail
-from pbem.mail.message import looks_like_mail, mail_move, unflow, yaml_block
+from pbem.mail.bodytext import unflow
+from pbem.mail.message import looks_like_mail, mail_move, yaml_block
 
 MAIL = Path(__file__).parent / "data" / "mail"
 CLIENTS = [

@@ -22,7 +22,7 @@ from notationtools import ADDRESSES, SHAPES, Table, latin2, plain, quoted_reply,
 from pbem.fair.protocol import nonce_commitment
 from pbem.host.games import load_game
 from pbem.log.logfile import LOG_NAME
-from pbem.log.notation import action_line
+from pbem.log.notation_write import action_line
 from pbem.rules import Phase, action_from_dict
 
 NONCES = {p: bytes([i + 7]) * 32 for i, p in enumerate(ADDRESSES)}

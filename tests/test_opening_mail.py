@@ -21,7 +21,7 @@ from mailtools import ADDRESSES, HOST, replies, setup_game
 from pbem.errors import RulesError
 from pbem.fair.protocol import nonce_commitment
 from pbem.host.games import apply_move, load_game
-from pbem.log import notation
+from pbem.log import notation_write
 from pbem.log.moves import after_of, parse_move
 from pbem.log.records import CommitMove
 
@@ -158,7 +158,7 @@ def test_p4_a_commitment_over_the_hex_text_is_opened_by_the_line_the_reveal_name
     after = after_of(load_game(tmp_path / "h"), opening=True)
 
     def sent(player: str, line: str) -> bytes:
-        return ("\n".join([*notation.header_lines("h", player, after["seq"], after["hash"]), line]) + "\n").encode()
+        return ("\n".join([*notation_write.header_lines("h", player, after["seq"], after["hash"]), line]) + "\n").encode()
 
     apply_move(tmp_path, parse_move(sent("red", f"commit {nonce_commitment(nonce.encode('ascii'))}")))
     apply_move(tmp_path, parse_move(sent("green", f"commit {nonce_commitment(bytes(16))}")))

@@ -18,7 +18,7 @@ import pbem.host.create
 from pbem.errors import FormatError, RulesError
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
-from pbem.log import notation
+from pbem.log import notation, notation_write
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move
 from pbem.referee import admit as referee
@@ -65,7 +65,7 @@ def test_templates_are_short_and_a_turn_of_their_lines_is_accepted_300_positions
         longest, most = max(longest, max(len(x) for x in lines)), max(most, len(lines))
         assert all(len(x) < 40 for x in lines), [x for x in lines if len(x) >= 40]
         assert len(lines) <= 45, text
-        assert live(text)[:2] == notation.header_lines("g", player, game.last_seq, after_of(game)["hash"])
+        assert live(text)[:2] == notation_write.header_lines("g", player, game.last_seq, after_of(game)["hash"])
         chosen, stop = a_turn(text, state, rng)
         move = parse_move(("\n".join(live(text) + chosen) + "\n").encode())
         try:
@@ -111,7 +111,7 @@ def test_each_notation_line_reads_as_its_canonical_action(line: str) -> None:
     head = "game g red\nafter 3 0123456789abcdef\n"
     move = parse_move((head + line + "   # a comment\n").encode())
     assert move.to_raw()["actions"] == EVERY_LINE[line]
-    assert notation.parse(notation.write(move)) == move.to_raw()  # written back, read the same
+    assert notation.parse(notation_write.write(move)) == move.to_raw()  # written back, read the same
 
 
 @pytest.mark.parametrize(("text", "says"), [
@@ -143,7 +143,7 @@ def started(tmp_path: Path) -> tuple[Path, Game]:
 def lines_file(folder: Path, game: Game, body: list[str], name: str = "move.txt") -> Path:
     after = after_of(game)
     path = folder.parent / f"{folder.name}-{name}"
-    path.write_text("\n".join([*notation.header_lines("r", game.to_move or "", after["seq"], after["hash"]), *body])
+    path.write_text("\n".join([*notation_write.header_lines("r", game.to_move or "", after["seq"], after["hash"]), *body])
                     + "\n")
     return path
 
@@ -208,7 +208,7 @@ def _an_ability(state: Any) -> str:
 
     for action in legal_actions(state):
         if action.kind != "end":
-            return str(notation.action_line(action))
+            return str(notation_write.action_line(action))
     return f"place {state.regions[0]} 1"
 
 
@@ -220,10 +220,10 @@ def test_p4_a_commitment_hashed_over_the_nonces_hex_text_is_named_at_the_reveal(
     nonce = bytes(range(32))
     game = load_game(tmp_path / "h")
     after = after_of(game, opening=True)
-    head = notation.header_lines("h", "red", after["seq"], after["hash"])
+    head = notation_write.header_lines("h", "red", after["seq"], after["hash"])
     wrong = nonce_commitment(nonce.hex().encode("ascii"))  # sha256 over the text, not the bytes
     apply_move(tmp_path, parse_move(("\n".join([*head, f"commit {wrong}"]) + "\n").encode()))
-    head_green = notation.header_lines("h", "green", after["seq"], after["hash"])
+    head_green = notation_write.header_lines("h", "green", after["seq"], after["hash"])
     apply_move(tmp_path, parse_move(("\n".join([*head_green, f"commit {nonce_commitment(bytes(16))}"]) + "\n").encode()))
     before = snapshot(tmp_path)
     with pytest.raises(RulesError, match="hash of the nonce's hex text"):
@@ -239,10 +239,10 @@ def test_p4_an_opening_move_answering_the_logs_last_entry_is_told_it_answers_ent
 
     create(tmp_path, NewGame("h", ("red", "green"), secret=bytes(32), first="red"))
     after = after_of(load_game(tmp_path / "h"), opening=True)
-    red = notation.header_lines("h", "red", after["seq"], after["hash"])
+    red = notation_write.header_lines("h", "red", after["seq"], after["hash"])
     apply_move(tmp_path, parse_move(("\n".join([*red, f"commit {nonce_commitment(bytes(32))}"]) + "\n").encode()))
     game = load_game(tmp_path / "h")
-    green = notation.header_lines("h", "green", game.last_seq, game.last_hash)
+    green = notation_write.header_lines("h", "green", game.last_seq, game.last_hash)
     before = snapshot(tmp_path)
     with pytest.raises(StaleError) as refused:
         apply_move(tmp_path, parse_move(("\n".join([*green, f"commit {nonce_commitment(bytes(1))}"]) + "\n").encode()))

@@ -19,10 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pagetools import ARTIFACTS
-from test_accessibility import KINDS, SCREENS, pages
-
-__all__ = ["pages"]  # the page of each kind, made once (tests/test_accessibility.py)
+from pagetools import ARTIFACTS, KINDS, SCREENS, every_page
 
 LOOK = """(function () {
   var words = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -53,6 +50,11 @@ LOOK = """(function () {
     });
   return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, words: words, controls: controls};
 })()"""
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return every_page(tmp_path_factory.mktemp("screens"))
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from rulesjstools import js_answers, python_answers, random_positions, rules_page, same_state
 
-from pbem.log.notation import action_line
+from pbem.log.notation_write import action_line
 from pbem.rules import State, action_from_dict
 
 

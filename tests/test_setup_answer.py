@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
-from pbem.log import notation
+from pbem.log import notation_write
 from pbem.log.moves import after_of, parse_move
 from pbem.rules import Phase
 from pbem.sim.demo import open_game
@@ -18,7 +18,7 @@ from pbem.views.report import report_lines
 def place(games: Path, player: str, region: str) -> list[str]:
     game = load_game(games / "s")
     after = after_of(game)
-    text = "\n".join([*notation.header_lines("s", player, after["seq"], after["hash"]), f"place {region} 2"]) + "\n"
+    text = "\n".join([*notation_write.header_lines("s", player, after["seq"], after["hash"]), f"place {region} 2"]) + "\n"
     applied = apply_move(games, parse_move(text.encode()))
     return report_lines(applied.game, applied.entries, private_hint=False)
 

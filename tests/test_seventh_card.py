@@ -28,7 +28,7 @@ from heraldtools import SEVEN, Herald
 from pbem.errors import FormatError
 from pbem.host.games import load_game
 from pbem.i18n import translator
-from pbem.log import notation, schemaparts
+from pbem.log import notation, notation_write, schemaparts
 from pbem.log.moves import SCHEMA_NAMES, SCHEMAS, parse_move
 from pbem.log.notation import NotationError
 from pbem.rules import (
@@ -110,7 +110,7 @@ def test_r7_3_the_notation_reads_and_writes_the_heralds_line() -> None:
     text = "game g red\nafter 3 0000000000000000\ntake Herald\nHerald Gallia\n"
     move = notation.parse(text, deck=SEVEN)
     assert move["actions"] == [{"action": "take_card", "card": "herald"}, {"action": "herald", "region": "gallia"}]
-    lines = [notation.action_line(action_from_dict(a, SEVEN), SEVEN) for a in move["actions"]]
+    lines = [notation_write.action_line(action_from_dict(a, SEVEN), SEVEN) for a in move["actions"]]
     assert lines == ["take herald", "herald gallia"]
     with pytest.raises(NotationError, match="the line is 'herald REGION'"):
         notation.parse("herald gallia anglia\n", deck=SEVEN)

@@ -24,7 +24,7 @@ import pbem.host.create
 from pbem.errors import Exit
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
-from pbem.log import notation
+from pbem.log import notation_write
 from pbem.log.game import Game
 from pbem.log.moves import after_of, parse_move
 from pbem.referee.seatview import SeatView
@@ -51,7 +51,7 @@ def send(games: Path, game: Game, body: list[str]) -> Game:
 
 def move_text(game: Game, body: list[str]) -> str:
     after = after_of(game)
-    return "\n".join([*notation.header_lines("t", game.to_move or "", after["seq"], after["hash"]), *body]) + "\n"
+    return "\n".join([*notation_write.header_lines("t", game.to_move or "", after["seq"], after["hash"]), *body]) + "\n"
 
 
 def at_last_placement(games: Path) -> Game:

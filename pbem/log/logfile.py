@@ -23,8 +23,9 @@ from pbem.errors import BusyError, PbemError, TamperError
 from pbem.fair.protocol import ZERO_HASH, canonical_json, checked_json, sha256_hex
 from pbem.files import read_limited, write_atomic
 from pbem.i18n import Msg
+from pbem.log.characters import char_name
 from pbem.log.records import Entry, parse_entry
-from pbem.log.yamlio import LOG_LIMIT, _no_float, _unique_keys, char_name, decode, dump_entry, iter_documents
+from pbem.log.yamlio import LOG_LIMIT, decode, dump_entry, iter_documents, no_float, unique_keys
 
 LOG_NAME = "log.yaml"
 LOCK_NAME = ".lock"
@@ -63,8 +64,8 @@ def log_records(data: bytes, first: int = 0, prev: str = ZERO_HASH) -> tuple[lis
         return int(digits)
 
     # json.loads with these hooks would build a decoder for every entry; one does (start-up speed)
-    decoder = json.JSONDecoder(parse_float=_no_float, parse_constant=_no_float, parse_int=number,
-                               object_pairs_hook=_unique_keys)
+    decoder = json.JSONDecoder(parse_float=no_float, parse_constant=no_float, parse_int=number,
+                               object_pairs_hook=unique_keys)
     for line, doc in iter_documents(text):
         try:
             if doc.startswith("\ufeff"):  # as json.loads refuses it

@@ -29,10 +29,11 @@ from pbem.files import read_limited
 from pbem.i18n import N_, Msg
 from pbem.i18n.names import own_map
 from pbem.log import notation
+from pbem.log.characters import check_text
 from pbem.log.game import Game
 from pbem.log.records.sent import MoveFile as MoveFile  # the type of a move file, for its readers
 from pbem.log.records.sent import move_of
-from pbem.log.yamlio import MOVE_LIMIT, check_text, decode, load_one
+from pbem.log.yamlio import MOVE_LIMIT, decode, load_one
 from pbem.record import Record
 
 SCHEMAS = Path(__file__).parent.parent / "schemas"

@@ -50,11 +50,12 @@ from pbem.log.records import Reveal, Standin, Start
 from pbem.mail.accept import check_sender, message_applied
 from pbem.mail.answers import Answers
 from pbem.mail.away import away_move, signing_answer
+from pbem.mail.bodytext import body_text
 from pbem.mail.commands import AWAY, answer, command_of, settle
 from pbem.mail.headers import Admit, HostileMail, Mail, checked_address, parse_mail
 from pbem.mail.lobby import Asking, confirmed, lobby_of
 from pbem.mail.lobby import answer as lobby_answer
-from pbem.mail.message import body_text, mail_move
+from pbem.mail.message import mail_move
 from pbem.mail.outbox import QUEUE_NAME, Queue
 from pbem.mail.press import confirmed_press, press_answer
 from pbem.mail.threads import thread_of

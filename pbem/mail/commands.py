@@ -40,8 +40,8 @@ from pbem.i18n import LANG_NAMES, LANGS, N_, Msg, translator
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, gzip_log, locked
 from pbem.mail import replies
+from pbem.mail.bodytext import body_text
 from pbem.mail.headers import Mail
-from pbem.mail.message import body_text
 from pbem.mail.outgoing import log_name, octet_part
 from pbem.record import Record
 from pbem.views.rulesref import lookup

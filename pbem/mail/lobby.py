@@ -31,10 +31,10 @@ from pbem.host.settings import SETTINGS_NAME, load_settings
 from pbem.i18n import LANGS, N_, Msg, fold, translator
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME
+from pbem.mail.bodytext import body_text
 from pbem.mail.commands import Answer, language_of, seats_of
 from pbem.mail.digest import left_press
 from pbem.mail.headers import Mail
-from pbem.mail.message import body_text
 from pbem.mail.outgoing import tag
 from pbem.record import Record
 from pbem.referee.deadlines import duration_text, phrase, when_text

@@ -8,7 +8,7 @@ cleaned before the move is read out of it:
 * transfer encodings (quoted-printable, base64) and charsets are undone by the
   stdlib ``email`` package (``policy=email.policy.default``);
 * of a ``multipart/alternative``, the ``text/plain`` copy is read (never HTML);
-* ``format=flowed`` text (RFC 3676) is unflowed and unstuffed;
+* ``format=flowed`` text (RFC 3676) is unflowed and unstuffed (:mod:`pbem.mail.bodytext`);
 * Windows line endings and no-break spaces become plain ones;
 * the block runs from the first top-level move key (``game:``, ``player:``...)
   and stops at a quoted reply line (``>``), a signature separator (``-- ``), a
@@ -33,6 +33,7 @@ from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
 from pbem.log.moves import MoveFile, parse_move
 from pbem.log.notation import NotationError, first_move_line, is_notation, parse
+from pbem.mail.bodytext import body_text
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail
 from pbem.rules.data import CLASSES
 
@@ -298,49 +299,6 @@ def _move_attachments(message: EmailMessage) -> list[tuple[str, str]]:
                               "P2") from None
         found.append((filename or f"({ctype})", text.lstrip("\ufeff")))
     return found
-
-
-def body_text(message: EmailMessage) -> str | None:
-    """The plain-text body, decoded and unflowed; None if there is none."""
-    part = message.get_body(preferencelist=("plain",))
-    if part is None or not isinstance(part, EmailMessage):
-        return None
-    try:
-        text = part.get_content()
-    except (LookupError, UnicodeDecodeError, AssertionError):
-        return None
-    if not isinstance(text, str):
-        return None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if str(part.get_param("format", "")).lower() == "flowed":
-        text = unflow(text, str(part.get_param("delsp", "no")).lower() == "yes")
-    return text
-
-
-def unflow(text: str, delsp: bool = False) -> str:
-    """RFC 3676: join soft-broken lines (ending in a space), undo space-stuffing."""
-    out: list[str] = []
-    pending: tuple[int, str] | None = None
-    for line in text.split("\n"):
-        depth = len(line) - len(line.lstrip(">"))
-        content = line[depth:]
-        if content.startswith(" "):
-            content = content[1:]
-        flowed = content.endswith(" ") and content != "-- "
-        if flowed and delsp:
-            content = content[:-1]
-        if pending is not None and pending[0] == depth:
-            content = pending[1] + content
-        elif pending is not None:
-            out.append(">" * pending[0] + pending[1])
-        pending = None
-        if flowed:
-            pending = (depth, content)
-        else:
-            out.append(">" * depth + (" " if depth and content else "") + content)
-    if pending is not None:
-        out.append(">" * pending[0] + pending[1])
-    return "\n".join(out)
 
 
 def yaml_block(text: str) -> str | None:

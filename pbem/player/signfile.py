@@ -20,7 +20,7 @@ from pbem.fair.keys import (
 from pbem.files import read_limited, write_atomic
 from pbem.i18n import Msg
 from pbem.i18n.names import own_map
-from pbem.log import notation
+from pbem.log import notation, notation_write
 from pbem.log.logfile import read_log
 from pbem.log.moves import MoveFile, parse_move
 from pbem.log.records import CommitMove, move_of
@@ -77,7 +77,7 @@ def _sign(path: Path, key_path: Path, register: bool) -> MoveFile:
     signature = sign(key, move_message(data))
     signed = {**data, "signature": signature}
     if plain:
-        lines += [ln for ln in notation.write(move_of(signed)).splitlines() if ln.startswith("sig ")]
+        lines += [ln for ln in notation_write.write(move_of(signed)).splitlines() if ln.startswith("sig ")]
     else:
         lines.append(f'signature: "{signature}"')
     new_text = newline.join(lines) + newline
@@ -86,7 +86,7 @@ def _sign(path: Path, key_path: Path, register: bool) -> MoveFile:
     except FormatError:
         kept = False
     if not kept:  # e.g. a flow-style document: rewrite it plainly (comments are lost)
-        new_text = notation.write(move_of(signed)) if plain else dump_yaml(signed)
+        new_text = notation_write.write(move_of(signed)) if plain else dump_yaml(signed)
     result = parse_move(new_text.encode("utf-8"), f"move file {path.name}")
     if result.to_raw() != signed or not verify(public, signature, move_message(result.to_raw())):
         raise InternalError("the signed move does not read back")  # pragma: no cover

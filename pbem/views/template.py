@@ -6,7 +6,7 @@ Built from the public state (and, for the opening, the public log); never from a
 from __future__ import annotations
 
 from pbem.i18n import Msg, translator
-from pbem.log import notation
+from pbem.log import notation_write
 from pbem.log.clock import at_of, now
 from pbem.log.game import Game, Opening
 from pbem.log.moves import after_of
@@ -60,7 +60,7 @@ def template_in(view: SeatView, lang: str, most: int) -> str:
     lines += (["# Write the rest below, one action", "# a line (R7.5; pbem rules notation)."] if lang == "en"
               else orders.wrap(said.say(write).split(), "# ", "# "))
     after = after_of(game)
-    lines += notation.header_lines(game.game_id, player, after["seq"], after["hash"])
+    lines += notation_write.header_lines(game.game_id, player, after["seq"], after["hash"])
     name = orders.shipped_names(lang, own_regions(game))
     for compact in range(7):  # in short: the Knight's paths, the Monk's rats, the Merchant's moves, cards, plague
         full = orders.menu(state, player, compact=compact, lang=lang, name=name)
@@ -96,7 +96,7 @@ def resign_template(view: SeatView, lang: str = "en") -> str:
         "{player} resigns (R8.4): from then on the stand-in plays the seat (R8.3); its cubes "
         "stay and count. The host may hand the seat to a new player. Sign it if you have a key.", player=player))
     return "\n".join([*_short_notices(game, lang), *orders.wrap(text.split(), "# ", "# "),
-                      *notation.header_lines(game.game_id, player, after["seq"], after["hash"]), "resign"]) + "\n"
+                      *notation_write.header_lines(game.game_id, player, after["seq"], after["hash"]), "resign"]) + "\n"
 
 
 def _away_notice(game: Game, player: str, lang: str) -> list[str]:
@@ -121,7 +121,7 @@ def away_template(view: SeatView, days: int, lang: str = "en") -> str:
         "wait that long, and its next turn move ends the absence early, the unused days returning. Sign it if "
         "you have a key.", days, player=player))
     return "\n".join([*_short_notices(game, lang), *orders.wrap(text.split(), "# ", "# "),
-                      *notation.header_lines(game.game_id, player, after["seq"], after["hash"]),
+                      *notation_write.header_lines(game.game_id, player, after["seq"], after["hash"]),
                       f"away {days}"]) + "\n"
 
 
@@ -152,7 +152,7 @@ def _opening_template(game: Game, player: str, lang: str = "en") -> str:
     if rule is not None:
         lines += orders.wrap(rule.split(), "# ", "#   ")
     after = after_of(game, opening=True)
-    head = notation.header_lines(game.game_id, player, after["seq"], after["hash"])
+    head = notation_write.header_lines(game.game_id, player, after["seq"], after["hash"])
     log = f"{game.game_id}-{game.last_seq}-log.yaml.gz"  # the log as a mail attaches it (mail.replies.log_name)
     command = [f"#   pbem nonce {log}", f"#     --player {player}"]
     if opening is Opening.COMMIT and player not in game.commits and player not in game.waived:
