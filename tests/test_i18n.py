@@ -111,7 +111,8 @@ def test_the_check_names_each_translation_that_needs_a_reader(
 
 def test_each_catalog_has_its_languages_plural_rule() -> None:
     for lang, rule in (("hu", "nplurals=2; plural=(n != 1);"), ("el", "nplurals=2; plural=(n != 1);")):
-        assert f"Plural-Forms: {rule}" in catalog(lang)[0].strings[0]
+        with mo_path(lang).open("rb") as source:  # the header pbem reads
+            assert gettext.GNUTranslations(source).info()["plural-forms"] == rule
     with mo_path("uk").open("rb") as source:
         uk = gettext.GNUTranslations(source)
     plural = uk.plural  # type: ignore[attr-defined]  # GNUTranslations' own, not in its stub

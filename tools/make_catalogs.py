@@ -9,10 +9,11 @@
     python tools/make_catalogs.py pending LANG               # the translations that need a reader, and why
     python tools/make_catalogs.py approve LANG --by NAME [--match TEXT]   # record what a reader approved
 
-Standard library only but for PyYAML (pbem's own dependency, for the map's region ids): the
-messages are found with :mod:`ast` (no module of pbem is imported), and the ``.mo`` is written
-with the few lines of GNU msgfmt's format it needs, in a fixed order, so a fresh compile is
-byte-for-byte the shipped file (tests/test_i18n.py checks it).
+The messages are found with :mod:`ast` (no module of pbem is imported); the catalogs are read
+and written, and compiled to GNU gettext's ``.mo``, by polib (a test extra: the gettext formats'
+escapes, plural forms and header are its job, not this file's), in a fixed order, so a fresh
+compile is byte-for-byte the shipped file (tests/test_i18n.py checks it).  PyYAML, pbem's own
+dependency, reads the map's region ids.
 
 Each language keeps a ledger of what a native reader approved (``docs/reviews/LANG.tsv``): for
 each message, the hash of the English text and of the translation the reader read. A message
@@ -30,12 +31,12 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import re
-import struct
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
+
+import polib
 
 ROOT = Path(__file__).resolve().parent.parent
 PBEM = ROOT / "pbem"
@@ -139,124 +140,51 @@ def extract() -> list[Message]:
     return list(found.values())
 
 
-# --- the .po format -----------------------------------------------------------------------
-
-def quote(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-    return f'"{escaped}"'
-
-
-def _unquote(text: str) -> str:
-    body = text.strip()
-    if not (body.startswith('"') and body.endswith('"')):
-        raise ValueError(f"not a quoted string: {text!r}")
-    return re.sub(r'\\(.)', lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body[1:-1])
-
+# --- the .po and .mo formats (polib: GNU gettext's formats, read and written) --------------
 
 def read_po(text: str) -> list[Entry]:
-    """The entries of a ``.po`` file (the header is the entry with msgid ``""``)."""
-    entries: list[Entry] = []
-    fields: dict[str, str] = {}
-    flags: set[str] = set()
-    current = ""
-
-    def close() -> None:
-        if "msgid" in fields:
-            strings = tuple(fields[k] for k in sorted(fields, key=lambda k: (len(k), k)) if k.startswith("msgstr"))
-            entries.append(Entry(fields.get("msgctxt"), fields["msgid"], fields.get("msgid_plural"), strings,
-                                 "fuzzy" in flags))
-        fields.clear()
-        flags.clear()
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if line.startswith("#,"):
-            if "msgid" in fields and any(k.startswith("msgstr") for k in fields):
-                close()
-            flags.update(flag.strip() for flag in line[2:].split(","))
-        elif line.startswith("#") or not line:
-            if not line and any(k.startswith("msgstr") for k in fields):
-                close()
-        elif line.startswith('"'):
-            fields[current] += _unquote(line)
-        else:
-            key, _, value = line.partition(" ")
-            if key in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in fields):
-                close()
-            current = key
-            fields[key] = _unquote(value)
-    close()
-    return entries
+    """The messages of a ``.po`` catalog's text (its header aside)."""
+    out = []
+    for e in polib.pofile(text):
+        strings = (tuple(e.msgstr_plural[i] for i in sorted(e.msgstr_plural)) if e.msgid_plural
+                   else (e.msgstr,))
+        out.append(Entry(e.msgctxt, e.msgid, e.msgid_plural or None, strings, e.fuzzy))
+    return out
 
 
-def _po_entry(context: str | None, msgid: str, plural: str | None, strings: tuple[str, ...],
-              where: tuple[str, ...] = (), fuzzy: bool = False) -> str:
-    lines = [f"#: {w}" for w in where]
-    flags = (["fuzzy"] if fuzzy else []) + (["python-brace-format"] if "{" in msgid else [])
-    if flags:
-        lines.append("#, " + ", ".join(flags))
-    if context is not None:
-        lines.append(f"msgctxt {quote(context)}")
-    lines.append(f"msgid {quote(msgid)}")
-    if plural is not None:
-        lines.append(f"msgid_plural {quote(plural)}")
-        lines += [f"msgstr[{i}] {quote(s)}" for i, s in enumerate(strings)]
-    else:
-        lines.append(f"msgstr {quote(strings[0] if strings else '')}")
-    return "\n".join(lines) + "\n"
-
-
-def _header(lang: str | None) -> str:
-    fields = ["Project-Id-Version: pbem", "MIME-Version: 1.0", "Content-Type: text/plain; charset=UTF-8",
-              "Content-Transfer-Encoding: 8bit", "Last-Translator: the pbem project",
-              "Language-Team: the pbem project"]
+def _metadata(lang: str | None) -> dict[str, str]:
+    fields = {"Project-Id-Version": "pbem", "MIME-Version": "1.0", "Content-Type": "text/plain; charset=UTF-8",
+              "Content-Transfer-Encoding": "8bit", "Last-Translator": "the pbem project",
+              "Language-Team": "the pbem project"}
     if lang is not None:
-        fields += [f"Language: {lang}", f"Plural-Forms: {PLURAL_FORMS[lang]}"]
-    return "".join(f"{f}\\n" for f in fields)
+        fields |= {"Language": lang, "Plural-Forms": PLURAL_FORMS[lang]}
+    return fields
 
 
 def write_po(messages: list[Message], lang: str | None, old: list[Entry]) -> str:
     """The catalog of ``lang`` (``None``: the template) for ``messages``, keeping ``old``'s
-    translations of the messages still there."""
+    translations of the messages still there.  No line is wrapped (wrapwidth 0): a message is
+    one line in the catalog, however long, so that a diff shows the message that changed."""
     kept = {(e.context, e.msgid): e for e in old if e.msgid}
     title = "pbem's messages" if lang is None else f"pbem's messages in {LANGUAGE_NAMES[lang]}"
-    out = [f"# {title} (tools/make_catalogs.py extract; translations by the project)\n"
-           f'msgid ""\nmsgstr "{_header(lang)}"\n']
+    po = polib.POFile(wrapwidth=0)
+    po.header = f"{title} (tools/make_catalogs.py extract; translations by the project)"
+    po.metadata = _metadata(lang)
     forms = 1 if lang is None else int(PLURAL_FORMS[lang].split(";")[0].split("=")[1])
     for m in messages:
         had = kept.get((m.context, m.msgid))
         blank = ("",) * (forms if m.plural is not None else 1)
         strings = had.strings if had is not None and lang is not None else blank
-        out.append(_po_entry(m.context, m.msgid, m.plural, strings, m.where, had.fuzzy if had else False))
-    return "\n".join(out)
-
-
-# --- the .mo format (GNU gettext's, as msgfmt writes it, little-endian) ----------------------
-
-def mo_bytes(entries: list[Entry]) -> bytes:
-    """The compiled catalog: translated, non-fuzzy entries (and the header), keys sorted."""
-    table: dict[bytes, bytes] = {}
-    for e in entries:
-        if e.fuzzy and e.msgid or not any(e.strings):
-            continue
-        key = e.msgid if e.plural is None else f"{e.msgid}\0{e.plural}"
-        if e.context is not None:
-            key = f"{e.context}\x04{key}"
-        table[key.encode("utf-8")] = "\0".join(e.strings).encode("utf-8")
-    keys = sorted(table)
-    start = 7 * 4
-    ids_at, strs_at = start, start + len(keys) * 8
-    data_at = strs_at + len(keys) * 8
-    ids, strs, blob = [], [], b""
-    for k in keys:
-        ids.append((len(k), data_at + len(blob)))
-        blob += k + b"\0"
-    for k in keys:
-        strs.append((len(table[k]), data_at + len(blob)))
-        blob += table[k] + b"\0"
-    head = struct.pack("<7I", 0x950412DE, 0, len(keys), ids_at, strs_at, 0, data_at)
-    pairs = b"".join(struct.pack("<2I", *p) for p in ids + strs)
-    return head + pairs + blob
+        flags = (["fuzzy"] if had is not None and had.fuzzy else []) + (["python-brace-format"] if "{" in m.msgid
+                                                                          else [])
+        entry = polib.POEntry(msgctxt=m.context, msgid=m.msgid, occurrences=[(w, "") for w in m.where], flags=flags)
+        if m.plural is not None:
+            entry.msgid_plural = m.plural
+            entry.msgstr_plural = dict(enumerate(strings))
+        else:
+            entry.msgstr = strings[0] if strings else ""
+        po.append(entry)
+    return str(po)
 
 
 def po_path(lang: str) -> Path:
@@ -264,7 +192,9 @@ def po_path(lang: str) -> Path:
 
 
 def compiled(lang: str) -> bytes:
-    return mo_bytes(read_po(po_path(lang).read_text(encoding="utf-8")))
+    """The ``.mo`` pbem reads for ``lang``: its translated, non-fuzzy messages and the header, as
+    GNU msgfmt writes it (polib), the same bytes for the same catalog."""
+    return bytes(polib.pofile(po_path(lang).read_text(encoding="utf-8")).to_binary())
 
 
 # --- the reviewed ledger: what a native reader approved -------------------------------------
