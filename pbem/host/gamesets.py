@@ -6,11 +6,12 @@ of a daily summary).  Each returns None where no index is kept: the caller looks
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.files import write_atomic
-from pbem.host.index import open_index, stats
+from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stamp, stats
 
 
 def listed(games: Path) -> tuple[list[str], list[str]] | None:
@@ -52,6 +53,26 @@ def checked_index(games: Path) -> tuple[int, list[str]] | None:
         return index.count(), said
     finally:
         index.db.close()
+
+
+def restat(index: Index) -> list[str]:
+    """For a command that must not miss a file changed by hand in place (`pbem site`): every game
+    whose log or host.yaml is not the file its row was made from (their size or mtime differ)
+    has its row made again from them (:meth:`pbem.host.index.Index.settle_free`).  A stat of two
+    files a game, never a read: what the index is spared on every other command.  The games seen changed."""
+    changed = []
+    for game_id, size, mtime, settings in index.db.execute("SELECT id, size, mtime, settings FROM games").fetchall():
+        log = index.games / game_id / LOG_NAME
+        try:
+            st = os.stat(log)
+        except OSError:
+            changed.append(game_id)
+            continue
+        if st.st_mtime_ns != mtime or st.st_size != size or stamp(log.parent / SETTINGS_NAME) != settings:
+            changed.append(game_id)
+    for game_id in changed:
+        index.settle_free(index.games / game_id)
+    return changed
 
 
 class Changes:

@@ -196,14 +196,20 @@ def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Sho
                lang: str, made: str) -> str:
     """The index: the open games, the games in play (whose turn, since when), the finished games
     with their verdicts (and the games whose logs do not verify)."""
+    return index_of_items(open_games, [play_item(c, lang) for c in playing], [over_item(c, lang) for c in over],
+                          lang, made)
+
+
+def index_of_items(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Markup], over: Sequence[Markup],
+                   lang: str, made: str) -> str:
+    """:func:`index_page` of the games' items (:func:`play_item`, :func:`over_item`) as made before:
+    a build keeps each game's item while its log is the same (:mod:`pbem.host.sitestate`)."""
     said = translator(lang)
     body = joined([
         section(said.say(Msg("Open games")), [open_item(g, n, free, lang) for g, n, free in open_games],
                 said.say(Msg("No game waits for players."))),
-        section(said.say(Msg("In play")), [play_item(c, lang) for c in playing],
-                said.say(Msg("No game is in play."))),
-        section(said.say(Msg("Finished")), [over_item(c, lang) for c in over],
-                said.say(Msg("No game has finished yet."))),
+        section(said.say(Msg("In play")), playing, said.say(Msg("No game is in play."))),
+        section(said.say(Msg("Finished")), over, said.say(Msg("No game has finished yet."))),
     ])
     return page(said.say(Msg("Rattus games on this host")), body, lang, made)
 
