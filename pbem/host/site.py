@@ -128,7 +128,8 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
             found = plan(index, out, mark)
         else:  # no index can be kept here: every game looked at, its seats from host.yaml
             free = {g.game_id: g.free for g in open_games(games)}
-            found = Plan(str(out.resolve()), mark, "", {f.name: (0, free.get(f.name, 0)) for f in game_folders(games)})
+            found = Plan(str(out.resolve()), mark, "",
+                         {f.name: (0, free.get(f.name, 0), "") for f in game_folders(games)})
         if found.nothing:
             return Built(len(found.games), 0, False)
         manifest, damaged = ({}, False) if found.trusted else _manifest(out)

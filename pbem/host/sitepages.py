@@ -39,7 +39,7 @@ def write_pages(games: Path, out: Path, lang: str, found: Plan, index: Index | N
     """The build ``found`` plans, over the games under ``games``, in the site ``out``; ``known``:
     the manifest's SHA-256 of each game's log, when nothing is kept of the site.  The pages written."""
     old = kept(index, found.site) if index is not None and found.trusted else {}
-    new, todo = _looked(games, out, lang, found, {g: e[2] for g, e in old.items()} if found.trusted else known)
+    new, todo = _looked(games, out, lang, found, old, known)
     pages = _all_pages(todo)
     for gone in found.gone:  # a game no longer in the folder: its pages go too
         for name in (f"{gone}.html", f"{gone}-viewer.html", f"{gone}.log.yaml"):
@@ -65,14 +65,22 @@ def write_pages(games: Path, out: Path, lang: str, found: Plan, index: Index | N
     return pages
 
 
-def _looked(games: Path, out: Path, lang: str, found: Plan, shas: dict[str, str],
+def _looked(games: Path, out: Path, lang: str, found: Plan, old: dict[str, Entry], known: dict[str, str],
             ) -> tuple[dict[str, Entry], list[tuple[Path, Card, bytes, str]]]:
     """The games the plan looks at, each read from its log: its kept row, and its pages to make
-    when its log is not the one they were made from (by SHA-256) or its page is gone."""
+    when its log is not the one they were made from (by SHA-256) or its page is gone.  A game
+    whose index row names the log its pages were made from (its host.yaml alone changed: a seat
+    taken, a reader of the daily summary) keeps what it had, with its open seats now."""
     new: dict[str, Entry] = {}
     todo: list[tuple[Path, Card, bytes, str]] = []
     for game_id in found.look:
         folder = games / game_id
+        version, free, sha = found.games[game_id]
+        gone = not (out / "games" / f"{game_id}.html").is_file() if found.missing is None else game_id in found.missing
+        before = old.get(game_id)
+        if before is not None and before[2] == sha and not gone:
+            new[game_id] = (game_id, version, *before[2:7], free, before[8], None)
+            continue
         try:
             data = read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log"))
         except PbemError as err:  # too large, unreadable: said on the site, and the other games go on
@@ -81,10 +89,8 @@ def _looked(games: Path, out: Path, lang: str, found: Plan, shas: dict[str, str]
             card = card_from(folder, data, lang)
             seats = len(card.players)
         digest = hashlib.sha256(data).hexdigest()
-        gone = not (out / "games" / f"{game_id}.html").is_file() if found.missing is None else game_id in found.missing
-        if shas.get(game_id) != digest or gone:
+        if (before[2] if before is not None else known.get(game_id)) != digest or gone:
             todo.append((out / "games", card, data, lang))
-        version, free = found.games[game_id]
         new[game_id] = (game_id, version, digest, *_item(card, lang), seats, free,
                         json.dumps([card.last_at, list(card.places)]) if counts(card) else None, None)
     return new, todo

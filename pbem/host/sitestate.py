@@ -54,13 +54,13 @@ PEOPLE_KEY = ".pbem-people-key"  # pbem.host.people.KEY_NAME (tests/test_site_in
 
 
 class Plan:
-    """What a build of one site must do: ``games``, every game on it (its index row's version and
-    open seats); ``look``, the games whose log it reads; ``missing``, the games whose page is not
+    """What a build of one site must do: ``games``, every game on it (its index row's version, open
+    seats and log's SHA-256); ``look``, the games whose log it reads; ``missing``, the games whose page is not
     on the site (None: not known, each looked at is checked); ``gone``, the games its pages name
     that have left the folder; ``people``, whether the key of handles changed since; ``trusted``,
     whether what is kept here is the site as it is (else every game is looked at)."""
 
-    def __init__(self, site: str, mark: str, made: str, games: dict[str, tuple[int, int]]) -> None:
+    def __init__(self, site: str, mark: str, made: str, games: dict[str, tuple[int, int, str]]) -> None:
         self.site, self.mark, self.made, self.games = site, mark, made, games
         self.look: list[str] = sorted(games)
         self.missing: set[str] | None = None
@@ -83,16 +83,16 @@ def plan(index: Index, out: Path, mark: str) -> Plan:
         db.execute(f"SELECT {COLUMNS} FROM site_games LIMIT 0")
     except sqlite3.OperationalError:  # kept by other code, in another shape: nothing kept
         db.executescript(f"DROP TABLE site_games; DROP TABLE site_builds; {_SCHEMA}")
-    rows = db.execute("SELECT id, version, open_free FROM games").fetchall()
+    rows = db.execute("SELECT id, version, open_free, sha256 FROM games").fetchall()
     made = dict(db.execute("SELECT key, value FROM meta")).get("made", "")
-    found = Plan(str(out.resolve()), mark, made, {g: (v, free) for g, v, free in rows if GAME_ID_RE.match(g)})
+    found = Plan(str(out.resolve()), mark, made, {row[0]: row[1:] for row in rows if GAME_ID_RE.match(row[0])})
     build = db.execute("SELECT mark, made, manifest, pages, people FROM site_builds WHERE site = ?",
                        (found.site,)).fetchone()
     if build is None or tuple(build[:3]) != (mark, made, stamp(out / MANIFEST)):
         return found
     found.trusted = True
     kept = dict(db.execute("SELECT id, version FROM site_games WHERE site = ?", (found.site,)))
-    look = {g for g, (version, _free) in found.games.items() if kept.get(g) != version}
+    look = {g for g, (version, _free, _sha) in found.games.items() if kept.get(g) != version}
     found.gone = sorted(set(kept) - set(found.games))
     found.missing = set()
     if stamp(out / "games") != build[3]:  # a page removed, or added, since: the games whose page is gone
