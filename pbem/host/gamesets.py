@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.files import write_atomic
-from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stamp, stats
+from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stats
 
 
 def listed(games: Path) -> tuple[list[str], list[str]] | None:
@@ -61,15 +61,28 @@ def restat(index: Index) -> list[str]:
     has its row made again from them (:meth:`pbem.host.index.Index.settle_free`).  A stat of two
     files a game, never a read: what the index is spared on every other command.  The games seen changed."""
     changed = []
-    for game_id, size, mtime, settings in index.db.execute("SELECT id, size, mtime, settings FROM games").fetchall():
-        log = index.games / game_id / LOG_NAME
-        try:
-            st = os.stat(log)
-        except OSError:
-            changed.append(game_id)
-            continue
-        if st.st_mtime_ns != mtime or st.st_size != size or stamp(log.parent / SETTINGS_NAME) != settings:
-            changed.append(game_id)
+    stat = os.stat
+    folder = os.open(index.games, os.O_RDONLY | os.O_DIRECTORY)  # each file's path from here: a shorter walk
+    try:
+        for game_id, size, mtime, settings in index.db.execute("SELECT id, size, mtime, settings FROM games"):
+            try:
+                st = stat(f"{game_id}/{LOG_NAME}", dir_fd=folder)
+            except OSError:
+                changed.append(game_id)
+                continue
+            if st.st_mtime_ns != mtime or st.st_size != size:
+                changed.append(game_id)
+                continue
+            try:
+                st = stat(f"{game_id}/{SETTINGS_NAME}", dir_fd=folder)
+            except OSError:
+                if settings:
+                    changed.append(game_id)
+                continue
+            if settings != f"{st.st_size}:{st.st_mtime_ns}":
+                changed.append(game_id)
+    finally:
+        os.close(folder)
     for game_id in changed:
         index.settle_free(index.games / game_id)
     return changed

@@ -131,14 +131,14 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
             found = Plan(str(out.resolve()), mark, "",
                          {f.name: (0, free.get(f.name, 0), "") for f in game_folders(games)})
         if found.nothing:
-            return Built(len(found.games), 0, False)
+            return Built(found.count, 0, False)
         manifest, damaged = ({}, False) if found.trusted else _manifest(out)
         known: dict[str, str] = manifest.get("games", {}) if manifest.get("code") == mark else {}
         if not found.trusted:  # only a sound manifest's games: never a path (P2)
             found.gone = sorted(set(known) - set(found.games))
         from pbem.host.sitepages import write_pages  # start-up speed: only a build with work makes pages
 
-        return Built(len(found.games), write_pages(games, out, lang, found, index, known), damaged)
+        return Built(found.count, write_pages(games, out, lang, found, index, known), damaged)
     finally:
         if index is not None:
             index.db.close()

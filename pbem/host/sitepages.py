@@ -12,6 +12,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import sqlite3
 from pathlib import Path
 
 from pbem import __version__
@@ -20,7 +21,19 @@ from pbem.files import read_limited, write_atomic
 from pbem.host.cards import Card, card_from, is_status, refused
 from pbem.host.index import Index
 from pbem.host.people import counts, held
-from pbem.host.sitestate import MANIFEST, Entry, Plan, keep, kept
+from pbem.host.sitestate import (
+    MANIFEST,
+    Entry,
+    Plan,
+    column,
+    finished,
+    gone_results,
+    items,
+    kept,
+    opened,
+    scratch,
+    store,
+)
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now
 from pbem.log.logfile import LOG_NAME, log_records
@@ -38,30 +51,39 @@ PAGE_MODE = 0o644  # published by a web server: readable by all
 def write_pages(games: Path, out: Path, lang: str, found: Plan, index: Index | None, known: dict[str, str]) -> int:
     """The build ``found`` plans, over the games under ``games``, in the site ``out``; ``known``:
     the manifest's SHA-256 of each game's log, when nothing is kept of the site.  The pages written."""
-    old = kept(index, found.site) if index is not None and found.trusted else {}
+    db = index.db if index is not None else scratch()
+    old = kept(db, found.site, found.look) if found.trusted else {}
     new, todo = _looked(games, out, lang, found, old, known)
+    new = _results(games, list(new.values()))
     pages = _all_pages(todo)
     for gone in found.gone:  # a game no longer in the folder: its pages go too
         for name in (f"{gone}.html", f"{gone}-viewer.html", f"{gone}.log.yaml"):
             (out / "games" / name).unlink(missing_ok=True)
-    entries = {g: e for g, e in old.items() if g in found.games} | new
-    entries |= _results(games, [e for g, e in entries.items() if found.people or g in new])
+    again: dict[str, str | None] = {}
+    if found.people and found.trusted:  # a new key of handles: every result made again
+        counted = {g: c for g, c in column(db, found.site, "counted").items() if g not in new and g not in found.gone}
+        again = {e[0]: e[9] for e in _results(games, [(g, 0, "", "", "", "", 0, 0, c, None)
+                                                      for g, c in counted.items()]).values()}
+    news = [(old.get(g), e) for g, e in new.items()]
+    shown = not found.trusted or bool(found.gone) or any(o is None or o[3:8] != e[3:8] for o, e in news)
+    rated = (not found.trusted or bool(again) or gone_results(db, found.site, found.gone)
+             or any((o[9] if o else None) != e[9] for o, e in news))
+    logs = not found.trusted or bool(found.gone) or any(o is None or o[2] != e[2] for o, e in news)
+    store(db, found, list(new.values()), again)
     said = translator(lang)
     footer = said.say(Msg("Made by pbem {version} at {at}, from the public logs.", version=__version__, at=now()))
-    if not found.trusted or _shown(entries) != _shown(old):
-        write_atomic(out / "index.html", _index(entries, lang, footer).encode(), PAGE_MODE, sync=False)
+    if shown:
+        write_atomic(out / "index.html", _index(db, found.site, lang, footer).encode(), PAGE_MODE, sync=False)
         pages += 1
-    results = {g: e[9] for g, e in entries.items() if e[9] is not None}
-    if not found.trusted or results != {g: e[9] for g, e in old.items() if e[9] is not None}:
-        rated = [Result(g, *_pair(result)) for g, result in results.items()]
-        write_atomic(out / "standings.html", standings_page(standings(rated), len(rated), lang, footer).encode(),
+    if rated:
+        results = [Result(g, *_pair(result)) for g, result in column(db, found.site, "result").items()]
+        write_atomic(out / "standings.html", standings_page(standings(results), len(results), lang, footer).encode(),
                      PAGE_MODE, sync=False)
         pages += 1
-    made = {g: entries[g][2] for g in sorted(entries)}
-    if not found.trusted or made != {g: e[2] for g, e in old.items()}:
-        write_atomic(out / MANIFEST, json.dumps({"code": found.mark, "games": made}).encode(), PAGE_MODE, sync=False)
-    if index is not None:
-        keep(index, found, [e for g, e in entries.items() if old.get(g) != e], out)
+    if logs:
+        made = json.dumps({"code": found.mark, "games": column(db, found.site, "sha256")})
+        write_atomic(out / MANIFEST, made.encode(), PAGE_MODE, sync=False)
+    finished(db, found, out, games)
     return pages
 
 
@@ -117,20 +139,13 @@ def _pair(kept_json: str) -> tuple[str, tuple[str, ...]]:
     return str(at), tuple(str(name) for name in names)
 
 
-def _shown(entries: dict[str, Entry]) -> dict[str, tuple[str, str, str, int, int]]:
-    """What the index page shows of each game."""
-    return {g: e[3:8] for g, e in entries.items()}
-
-
-def _index(entries: dict[str, Entry], lang: str, footer: str) -> str:
+def _index(db: sqlite3.Connection, site: str, lang: str, footer: str) -> str:
     """The index page from every game's kept item: the open games by name, the games in play by
     the time since which they wait, the finished ones last ended first (then by name)."""
-    opened = [(g, e[6], e[7]) for g, e in sorted(entries.items()) if e[7] > 0 and e[6] >= 0]
-    waiting = {g for g, _seats, _free in opened}
-    playing = sorted((e for e in entries.values() if e[3] == "play" and e[0] not in waiting),
-                     key=lambda e: (e[4], e[0]))
-    over = sorted(sorted(e for e in entries.values() if e[3] == "over"), key=lambda e: e[4], reverse=True)
-    return index_of_items(opened, [Markup(e[5]) for e in playing], [Markup(e[5]) for e in over], lang, footer)
+    playing = "".join(items(db, site, "play", "sort, id"))
+    over = "".join(items(db, site, "over", "sort DESC, id"))
+    return index_of_items(opened(db, site), [Markup(playing)] if playing else [], [Markup(over)] if over else [],
+                          lang, footer)
 
 
 PARALLEL_FROM = 24

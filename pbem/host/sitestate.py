@@ -55,10 +55,11 @@ PEOPLE_KEY = ".pbem-people-key"  # pbem.host.people.KEY_NAME (tests/test_site_in
 
 class Plan:
     """What a build of one site must do: ``games``, every game on it (its index row's version, open
-    seats and log's SHA-256); ``look``, the games whose log it reads; ``missing``, the games whose page is not
-    on the site (None: not known, each looked at is checked); ``gone``, the games its pages name
-    that have left the folder; ``people``, whether the key of handles changed since; ``trusted``,
-    whether what is kept here is the site as it is (else every game is looked at)."""
+    seats and log's SHA-256; filled once there is work); ``look``, the games whose log it reads;
+    ``missing``, the games whose page is not on the site (None: not known, each looked at is
+    checked); ``gone``, the games its pages name that have left the folder; ``people``, whether
+    the key of handles changed since; ``trusted``, whether what is kept here is the site as it
+    is (else every game is looked at); ``count``, the games on the site."""
 
     def __init__(self, site: str, mark: str, made: str, games: dict[str, tuple[int, int, str]]) -> None:
         self.site, self.mark, self.made, self.games = site, mark, made, games
@@ -67,6 +68,7 @@ class Plan:
         self.gone: list[str] = []
         self.people = True
         self.trusted = False
+        self.count = len(games)
 
     @property
     def nothing(self) -> bool:
@@ -74,52 +76,107 @@ class Plan:
         return self.trusted and not self.look and not self.gone and not self.people
 
 
+_CHANGED = ("SELECT g.id FROM games g LEFT JOIN site_games s ON s.site = ? AND s.id = g.id "
+            "WHERE s.version IS NULL OR s.version != g.version")
+_GONE = "SELECT s.id FROM site_games s WHERE s.site = ? AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = s.id)"
+
+
 def plan(index: Index, out: Path, mark: str) -> Plan:
     """What a build of the site in ``out`` must do, from the index's rows and what the last build
-    kept (see the module); no log is read."""
+    kept (see the module); no log is read, and with nothing changed no row is brought into Python."""
     db = index.db
     db.executescript(_SCHEMA)
     try:
         db.execute(f"SELECT {COLUMNS} FROM site_games LIMIT 0")
     except sqlite3.OperationalError:  # kept by other code, in another shape: nothing kept
         db.executescript(f"DROP TABLE site_games; DROP TABLE site_builds; {_SCHEMA}")
-    rows = db.execute("SELECT id, version, open_free, sha256 FROM games").fetchall()
     made = dict(db.execute("SELECT key, value FROM meta")).get("made", "")
-    found = Plan(str(out.resolve()), mark, made, {row[0]: row[1:] for row in rows if GAME_ID_RE.match(row[0])})
+    found = Plan(str(out.resolve()), mark, made, {})
     build = db.execute("SELECT mark, made, manifest, pages, people FROM site_builds WHERE site = ?",
                        (found.site,)).fetchone()
-    if build is None or tuple(build[:3]) != (mark, made, stamp(out / MANIFEST)):
+    found.trusted = build is not None and tuple(build[:3]) == (mark, made, stamp(out / MANIFEST))
+    if found.trusted:
+        found.look = sorted(g for (g,) in db.execute(_CHANGED, (found.site,)) if GAME_ID_RE.match(g))
+        found.gone = sorted(g for (g,) in db.execute(_GONE, (found.site,)))
+        found.people = stamp(index.games / PEOPLE_KEY) != build[4]
+        found.count = int(db.execute("SELECT count(*) FROM site_games WHERE site = ?", (found.site,)).fetchone()[0])
+        found.missing = set() if stamp(out / "games") == build[3] else None
+    if found.nothing and found.missing is not None:
         return found
-    found.trusted = True
-    kept = dict(db.execute("SELECT id, version FROM site_games WHERE site = ?", (found.site,)))
-    look = {g for g, (version, _free, _sha) in found.games.items() if kept.get(g) != version}
-    found.gone = sorted(set(kept) - set(found.games))
-    found.missing = set()
-    if stamp(out / "games") != build[3]:  # a page removed, or added, since: the games whose page is gone
+    rows = db.execute("SELECT id, version, open_free, sha256 FROM games").fetchall()
+    found.games = {row[0]: row[1:] for row in rows if GAME_ID_RE.match(row[0])}
+    found.count = len(found.games)
+    if not found.trusted:
+        found.look = sorted(found.games)
+    elif found.missing is None:  # a page removed, or added, since: the games whose page is gone
         with os.scandir(out / "games") as pages:
             names = {entry.name for entry in pages}
         found.missing = {g for g in found.games if f"{g}.html" not in names}
-    found.look = sorted(look | found.missing)
-    found.people = stamp(index.games / PEOPLE_KEY) != build[4]
+        found.look = sorted(set(found.look) | found.missing)
     return found
 
 
-def kept(index: Index, site: str) -> dict[str, Entry]:
-    """Every game's kept row for the site (see the module)."""
-    return {row[0]: row for row in index.db.execute(f"SELECT {COLUMNS} FROM site_games WHERE site = ?", (site,))}
+def scratch() -> sqlite3.Connection:
+    """Tables in memory, for a build where no index can be kept (it looks at every game)."""
+    db = sqlite3.connect(":memory:", isolation_level="DEFERRED")
+    db.executescript(_SCHEMA)
+    return db
 
 
-def keep(index: Index, found: Plan, entries: list[Entry], out: Path) -> None:
-    """What a build made (``entries``: the games it looked at, or whose result it made again)
-    kept, with the stamps of what it left: one transaction, after every file is written."""
+def kept(db: sqlite3.Connection, site: str, ids: list[str]) -> dict[str, Entry]:
+    """The kept rows of the games ``ids`` (see the module)."""
+    query = f"SELECT {COLUMNS} FROM site_games WHERE site = ? AND id = ?"
+    return {row[0]: row for row in (db.execute(query, (site, game_id)).fetchone() for game_id in ids) if row}
+
+
+def store(db: sqlite3.Connection, found: Plan, entries: list[Entry], results: dict[str, str | None]) -> None:
+    """The rows of the games a build looked at kept (and the other ``results`` it made again),
+    those of the games gone dropped, before it writes the index page, the standings and the
+    manifest from them: one transaction, which also marks the build unfinished (a manifest's
+    stamp no file has), so that a build killed before :func:`finished` is not trusted."""
     marks = "?, " * len(COLUMNS.split(",")) + "?"
-    with index.db:
+    with db:
         if not found.trusted:
-            index.db.execute("DELETE FROM site_games WHERE site = ?", (found.site,))
-        for gone in found.gone:
-            index.db.execute("DELETE FROM site_games WHERE site = ? AND id = ?", (found.site, gone))
-        index.db.executemany(f"INSERT OR REPLACE INTO site_games (site, {COLUMNS}) VALUES ({marks})",
-                             [(found.site, *entry) for entry in entries])
-        stamps: tuple[Any, ...] = (stamp(out / MANIFEST), stamp(out / "games"), stamp(index.games / PEOPLE_KEY))
-        index.db.execute("INSERT OR REPLACE INTO site_builds VALUES (?, ?, ?, ?, ?, ?)",
-                         (found.site, found.mark, found.made, *stamps))
+            db.execute("DELETE FROM site_games WHERE site = ?", (found.site,))
+        db.executemany("DELETE FROM site_games WHERE site = ? AND id = ?", [(found.site, g) for g in found.gone])
+        db.executemany(f"INSERT OR REPLACE INTO site_games (site, {COLUMNS}) VALUES ({marks})",
+                       [(found.site, *entry) for entry in entries])
+        db.executemany("UPDATE site_games SET result = ? WHERE site = ? AND id = ?",
+                       [(result, found.site, game_id) for game_id, result in results.items()])
+        db.execute("INSERT OR REPLACE INTO site_builds VALUES (?, ?, ?, '-', '', '')",
+                   (found.site, found.mark, found.made))
+
+
+def finished(db: sqlite3.Connection, found: Plan, out: Path, games: Path) -> None:
+    """The build done: the stamps of the manifest, the pages folder and the key of handles it left."""
+    stamps: tuple[Any, ...] = (stamp(out / MANIFEST), stamp(out / "games"), stamp(games / PEOPLE_KEY))
+    with db:
+        db.execute("INSERT OR REPLACE INTO site_builds VALUES (?, ?, ?, ?, ?, ?)", (found.site, found.mark, found.made,
+                                                                                   *stamps))
+
+
+def items(db: sqlite3.Connection, site: str, section: str, order: str) -> list[str]:
+    """The index page's items of a section, in ``order`` (the games in play leave out those with
+    open seats: they wait for players, not for a move)."""
+    waiting = " AND NOT (free > 0 AND seats >= 0)" if section == "play" else ""
+    return [item for (item,) in db.execute(
+        f"SELECT item FROM site_games WHERE site = ? AND section = ?{waiting} ORDER BY {order}", (site, section))]
+
+
+def opened(db: sqlite3.Connection, site: str) -> list[tuple[str, int, int]]:
+    """The games with seats still open (and a log that reads): each with its seats and the free ones."""
+    return list(db.execute("SELECT id, seats, free FROM site_games WHERE site = ? AND free > 0 AND seats >= 0 "
+                           "ORDER BY id", (site,)))
+
+
+def column(db: sqlite3.Connection, site: str, name: str) -> dict[str, str]:
+    """One column of every game that has it (``sha256``, ``counted``, ``result``), by game."""
+    assert name in ("sha256", "counted", "result")
+    return dict(db.execute(f"SELECT id, {name} FROM site_games WHERE site = ? AND {name} IS NOT NULL ORDER BY id",
+                           (site,)))
+
+
+def gone_results(db: sqlite3.Connection, site: str, gone: list[str]) -> bool:
+    """Whether any of the games gone had a result in the standings."""
+    query = "SELECT 1 FROM site_games WHERE site = ? AND id = ? AND result IS NOT NULL"
+    return any(db.execute(query, (site, game_id)).fetchone() for game_id in gone)
