@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.files import write_atomic
-from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stats
+from pbem.host.index import LOG_NAME, Index, open_index, stats
 
 
 def listed(games: Path) -> tuple[list[str], list[str]] | None:
@@ -56,30 +56,21 @@ def checked_index(games: Path) -> tuple[int, list[str]] | None:
 
 
 def restat(index: Index) -> list[str]:
-    """For a command that must not miss a file changed by hand in place (`pbem site`): every game
-    whose log or host.yaml is not the file its row was made from (their size or mtime differ)
-    has its row made again from them (:meth:`pbem.host.index.Index.settle_free`).  A stat of two
-    files a game, never a read: what the index is spared on every other command.  The games seen changed."""
+    """For a command that must not miss a log changed by hand in place (`pbem site`: a host who
+    rewrites a finished game): every game whose log is not the file its row was made from (its
+    size or mtime differ) has its row made again from it (:meth:`pbem.host.index.Index.settle_free`).
+    A stat of each log, never a read: what the index spares every other command.  The games seen changed."""
     changed = []
     stat = os.stat
-    folder = os.open(index.games, os.O_RDONLY | os.O_DIRECTORY)  # each file's path from here: a shorter walk
+    folder = os.open(index.games, os.O_RDONLY | os.O_DIRECTORY)  # each log's path from here: a shorter walk
     try:
-        for game_id, size, mtime, settings in index.db.execute("SELECT id, size, mtime, settings FROM games"):
+        for game_id, size, mtime in index.db.execute("SELECT id, size, mtime FROM games"):
             try:
                 st = stat(f"{game_id}/{LOG_NAME}", dir_fd=folder)
             except OSError:
                 changed.append(game_id)
                 continue
             if st.st_mtime_ns != mtime or st.st_size != size:
-                changed.append(game_id)
-                continue
-            try:
-                st = stat(f"{game_id}/{SETTINGS_NAME}", dir_fd=folder)
-            except OSError:
-                if settings:
-                    changed.append(game_id)
-                continue
-            if settings != f"{st.st_size}:{st.st_mtime_ns}":
                 changed.append(game_id)
     finally:
         os.close(folder)
