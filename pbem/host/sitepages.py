@@ -30,6 +30,7 @@ from pbem.host.sitestate import (
     gone_results,
     items,
     kept,
+    on_site,
     opened,
     scratch,
     store,
@@ -70,6 +71,7 @@ def write_pages(games: Path, out: Path, lang: str, found: Plan, index: Index | N
              or any((o[9] if o else None) != e[9] for o, e in news))
     logs = not found.trusted or bool(found.gone) or any(o is None or o[2] != e[2] for o, e in news)
     store(db, found, list(new.values()), again)
+    found.count = on_site(db, found.site)
     said = translator(lang)
     footer = said.say(Msg("Made by pbem {version} at {at}, from the public logs.", version=__version__, at=now()))
     if shown:
@@ -96,6 +98,8 @@ def _looked(games: Path, out: Path, lang: str, found: Plan, old: dict[str, Entry
     new: dict[str, Entry] = {}
     todo: list[tuple[Path, Card, bytes, str]] = []
     for game_id in found.look:
+        if game_id not in found.games:  # its folder left between two looks at the index
+            continue
         folder = games / game_id
         version, free, sha = found.games[game_id]
         gone = not (out / "games" / f"{game_id}.html").is_file() if found.missing is None else game_id in found.missing

@@ -42,6 +42,8 @@ CREATE TABLE IF NOT EXISTS site_games (
     sort TEXT NOT NULL, item TEXT NOT NULL, seats INTEGER NOT NULL, free INTEGER NOT NULL, counted TEXT,
     result TEXT, PRIMARY KEY (site, id)
 );
+CREATE INDEX IF NOT EXISTS site_games_play ON site_games (site, section, sort, id);
+CREATE INDEX IF NOT EXISTS site_games_over ON site_games (site, section, sort DESC, id);
 """
 COLUMNS = "id, version, sha256, section, sort, item, seats, free, counted, result"
 """A game's kept row, in this order (:data:`Entry`)."""
@@ -99,21 +101,30 @@ def plan(index: Index, out: Path, mark: str) -> Plan:
         found.look = sorted(g for (g,) in db.execute(_CHANGED, (found.site,)) if GAME_ID_RE.match(g))
         found.gone = sorted(g for (g,) in db.execute(_GONE, (found.site,)))
         found.people = stamp(index.games / PEOPLE_KEY) != build[4]
-        found.count = int(db.execute("SELECT count(*) FROM site_games WHERE site = ?", (found.site,)).fetchone()[0])
+        found.count = on_site(db, found.site)
         found.missing = set() if stamp(out / "games") == build[3] else None
     if found.nothing and found.missing is not None:
+        return found
+    if found.missing is not None:  # the rows of the games looked at, and no other
+        query = "SELECT id, version, open_free, sha256 FROM games WHERE id = ?"
+        found.games = {g: row[1:] for g in found.look for row in db.execute(query, (g,))}
         return found
     rows = db.execute("SELECT id, version, open_free, sha256 FROM games").fetchall()
     found.games = {row[0]: row[1:] for row in rows if GAME_ID_RE.match(row[0])}
     found.count = len(found.games)
     if not found.trusted:
         found.look = sorted(found.games)
-    elif found.missing is None:  # a page removed, or added, since: the games whose page is gone
+    else:  # a page removed, or added, since: the games whose page is gone
         with os.scandir(out / "games") as pages:
             names = {entry.name for entry in pages}
         found.missing = {g for g in found.games if f"{g}.html" not in names}
         found.look = sorted(set(found.look) | found.missing)
     return found
+
+
+def on_site(db: sqlite3.Connection, site: str) -> int:
+    """The games on the site, as kept."""
+    return int(db.execute("SELECT count(*) FROM site_games WHERE site = ?", (site,)).fetchone()[0])
 
 
 def scratch() -> sqlite3.Connection:
