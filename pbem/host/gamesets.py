@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.files import write_atomic
-from pbem.host.index import LOG_NAME, Index, open_index, stats
+from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stamp, stats
 
 
 def listed(games: Path) -> tuple[list[str], list[str]] | None:
@@ -50,9 +50,26 @@ def checked_index(games: Path) -> tuple[int, list[str]] | None:
         return None
     try:
         said = index.check()
+        said += _settings_checked(index)
         return index.count(), said
     finally:
         index.db.close()
+
+
+def _settings_checked(index: Index) -> list[str]:
+    """Every row whose host.yaml is not the file it was made from (its size or mtime differ: a
+    file edited by hand; pbem's own commands index it as they write it) made again; said where
+    what the index held of it (the open seats, the addresses, the readers of a daily summary)
+    was not what the file says."""
+    said = []
+    held = "SELECT open_free, emails, readers FROM games WHERE id = ?"
+    for game_id, settings in index.db.execute("SELECT id, settings FROM games").fetchall():
+        if stamp(index.games / game_id / SETTINGS_NAME) != settings:
+            before = index.db.execute(held, (game_id,)).fetchone()
+            index.settle_free(index.games / game_id)
+            if index.db.execute(held, (game_id,)).fetchone() != before:
+                said.append(f"{game_id}: the index held an older state of its host.yaml; read again")
+    return said
 
 
 def restat(index: Index) -> list[str]:

@@ -20,8 +20,8 @@ games folder's own mtime; a log edited by hand in place is seen by `pbem list --
 compares every row with its log byte for byte and mends what differs, by the host's next write
 to that game, and by `pbem site`, which compares each row with its log's size and mtime
 (:func:`pbem.host.gamesets.restat`): a stat of every log, a cost `list` and `tick` do not pay.
-A host.yaml edited by hand is seen by `pbem list --check` (its size and mtime) and by the
-host's next write to that game.
+A host.yaml edited by hand is seen by `pbem list --check` (its size and mtime,
+:func:`pbem.host.gamesets.checked_index`) and by the host's next write to that game.
 """
 
 from __future__ import annotations
@@ -72,12 +72,12 @@ _ROW = f"VALUES ({', '.join('?' * 15)}, (SELECT coalesce(max(version), 0) + 1 FR
 class IndexRow:
     """One game's row: what `list` and `tick` read of it."""
 
-    __slots__ = ("game_id", "line", "mtime", "open_free", "settings", "sha256", "size", "wake")
+    __slots__ = ("game_id", "line", "mtime", "open_free", "sha256", "size", "wake")
 
     def __init__(self, game_id: str, line: str, wake: str | None, open_free: int, size: int, mtime: int,
-                 sha256: str, settings: str) -> None:
+                 sha256: str) -> None:
         self.game_id, self.line, self.wake, self.open_free = game_id, line, wake, open_free
-        self.size, self.mtime, self.sha256, self.settings = size, mtime, sha256, settings
+        self.size, self.mtime, self.sha256 = size, mtime, sha256
 
 
 def index_dir(games: Path) -> Path:
@@ -138,7 +138,7 @@ class Index:
 
     def rows(self) -> list[IndexRow]:
         return [IndexRow(*r) for r in self.db.execute(
-            "SELECT id, line, wake, open_free, size, mtime, sha256, settings FROM games ORDER BY id")]
+            "SELECT id, line, wake, open_free, size, mtime, sha256 FROM games ORDER BY id")]
 
     def due(self, at: str) -> list[str]:
         """The games `pbem tick` must look at by ``at`` (their ``wake`` has come)."""
@@ -247,8 +247,6 @@ class Index:
                     said.append(f"{name}: not in the index; added from its log")
                 elif got.sha256 != want[3] or got.line != want[4]:
                     said.append(f"{name}: the index held an older state of its log; read again from the log")
-                elif got.settings != want[14]:  # host.yaml changed by hand: its seats, addresses, readers
-                    said.append(f"{name}: the index held an older state of its host.yaml; read again")
                 else:
                     continue
                 if held:
