@@ -220,6 +220,29 @@ def test_an_index_lost_or_stale_makes_the_site_again_from_the_logs(host: tuple[P
     assert read == []
 
 
+def test_a_build_killed_before_its_index_page_leaves_a_site_the_next_build_makes_right(
+        host: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build keeps the rows of the games it looked at, then is killed before it writes the
+    index page: the next build does not take the kept rows' word for the page, and writes the
+    site a first build makes."""
+    games, site = host
+    one_move(games, "live")
+
+    def killed(*_args: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pbem.host.sitepages._index", killed)
+    with pinned(LATER), pytest.raises(KeyboardInterrupt):
+        build_site(games, site)
+    monkeypatch.undo()
+    with pinned(LATER):
+        build_site(games, site)
+    assert snapshot(site) == first_build(games, tmp_path / "fresh")
+    with pinned(LATER), logs_read(games) as read:
+        assert build_site(games, site).pages == 0
+    assert read == []
+
+
 def test_a_page_removed_from_the_site_is_made_again(host: tuple[Path, Path]) -> None:
     games, site = host
     before = snapshot(site)

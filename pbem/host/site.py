@@ -9,9 +9,9 @@ for the open games, the number of seats still free: never a secret, a private fi
 address (P10).
 
 A build costs what changed since the last one, not the number of games: the host's index of
-its games (:mod:`pbem.host.index`) says which games changed (each game's log and host.yaml
-compared with its row by size and mtime, :func:`pbem.host.gamesets.restat`, so a file edited
-by hand is seen too), and beside it the site keeps what each game's pages were made from and
+its games (:mod:`pbem.host.index`) says which games changed (each game's log compared with its
+row by size and mtime, :func:`pbem.host.gamesets.restat`, so a log edited by hand is seen
+too), and beside it the site keeps what each game's pages were made from and
 what the index page and the standings need of it (:mod:`pbem.host.sitestate`): a build with
 nothing changed reads no log and writes nothing; one game changed has that game's pages made
 again, and the index and the standings when what they show of it changed
@@ -124,7 +124,7 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     try:
         if index is not None:
             index.sync()
-            restat(index)  # a log or host.yaml changed by hand: its row made again
+            restat(index)  # a log changed by hand: its row made again
             found = plan(index, out, mark)
         else:  # no index can be kept here: every game looked at, its seats from host.yaml
             free = {g.game_id: g.free for g in open_games(games)}

@@ -86,6 +86,8 @@ def write_pages(games: Path, out: Path, lang: str, found: Plan, index: Index | N
         made = json.dumps({"code": found.mark, "games": column(db, found.site, "sha256")})
         write_atomic(out / MANIFEST, made.encode(), PAGE_MODE, sync=False)
     finished(db, found, out, games)
+    if index is None:
+        db.close()
     return pages
 
 
