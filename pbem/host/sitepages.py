@@ -41,7 +41,7 @@ from pbem.log.logfile import LOG_NAME, log_records
 from pbem.log.yamlio import LOG_LIMIT
 from pbem.views.html import viewer_and_game
 from pbem.views.markup import Markup
-from pbem.views.site import game_card_page, index_of_items, over_item, play_item, standings_page
+from pbem.views.site import game_card_page, index_page, over_item, play_item, standings_page
 from pbem.views.standings import Result, standings
 from pbem.views.svg import screen_board
 from pbem.views.timeline import GameStatus, history_lines
@@ -150,8 +150,8 @@ def _index(db: sqlite3.Connection, site: str, lang: str, footer: str) -> str:
     the time since which they wait, the finished ones last ended first (then by name)."""
     playing = "".join(items(db, site, "play", "sort, id"))
     over = "".join(items(db, site, "over", "sort DESC, id"))
-    return index_of_items(opened(db, site), [Markup(playing)] if playing else [], [Markup(over)] if over else [],
-                          lang, footer)
+    return index_page(opened(db, site), [Markup(playing)] if playing else [], [Markup(over)] if over else [],
+                      lang, footer)
 
 
 PARALLEL_FROM = 24

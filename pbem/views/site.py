@@ -192,18 +192,12 @@ def over_item(card: Shown, lang: str) -> Markup:
     return render('<li>{link} {word}<br>{text}</li>\n', link=game_link(card), word=_verdict_word(card), text=text)
 
 
-def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Shown], over: Sequence[Shown],
+def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Markup], over: Sequence[Markup],
                lang: str, made: str) -> str:
-    """The index: the open games, the games in play (whose turn, since when), the finished games
-    with their verdicts (and the games whose logs do not verify)."""
-    return index_of_items(open_games, [play_item(c, lang) for c in playing], [over_item(c, lang) for c in over],
-                          lang, made)
-
-
-def index_of_items(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Markup], over: Sequence[Markup],
-                   lang: str, made: str) -> str:
-    """:func:`index_page` of the games' items (:func:`play_item`, :func:`over_item`) as made before:
-    a build keeps each game's item while its log is the same (:mod:`pbem.host.sitestate`)."""
+    """The index: the open games, the games in play (whose turn, since when: each its
+    :func:`play_item`), the finished games with their verdicts (and the games whose logs do not
+    verify: each its :func:`over_item`), the items as made before: a build keeps each game's
+    item while its log is the same."""
     said = translator(lang)
     body = joined([
         section(said.say(Msg("Open games")), [open_item(g, n, free, lang) for g, n, free in open_games],
