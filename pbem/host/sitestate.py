@@ -10,9 +10,9 @@ sorted by there; ``item``: its markup, made by :mod:`pbem.views.site` from its p
 counts in the standings (:func:`pbem.host.people.counts`), when it ended and its seats from
 first place to last (``counted``) and its result, the holders' handles (``result``).
 ``site_builds`` holds, per site folder, the code and language its pages were made by, the
-index's set of rows (``made``: a row's version counts within its set), and the size and mtime
-of the site's manifest, of its ``games`` folder and of the host's key of handles as the build
-left them.
+index's set of rows (``made``: a row's version counts within its set) and how many rows it
+had, and the size and mtime of the site's manifest, of its ``games`` folder and of the host's
+key of handles as the build left them.
 
 Never the truth: a site with no row here, or one of other code, of another set of rows, or
 whose manifest is not the file the last build wrote, is built as a first build is, from every
@@ -35,7 +35,7 @@ from pbem.host.index import Index, stamp
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS site_builds (
     site TEXT PRIMARY KEY, mark TEXT NOT NULL, made TEXT NOT NULL, manifest TEXT NOT NULL, pages TEXT NOT NULL,
-    people TEXT NOT NULL
+    people TEXT NOT NULL, rows INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS site_games (
     site TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, sha256 TEXT NOT NULL, section TEXT NOT NULL,
@@ -47,6 +47,8 @@ CREATE INDEX IF NOT EXISTS site_games_over ON site_games (site, section, sort DE
 """
 COLUMNS = "id, version, sha256, section, sort, item, seats, free, counted, result"
 """A game's kept row, in this order (:data:`Entry`)."""
+BUILD = "site, mark, made, manifest, pages, people, rows"
+"""A site's build, in this order."""
 
 Entry = tuple[str, int, str, str, str, str, int, int, str | None, str | None]
 
@@ -71,6 +73,7 @@ class Plan:
         self.people = True
         self.trusted = False
         self.count = len(games)
+        self.rows = 0  # the index's rows, as this build found them
 
     @property
     def nothing(self) -> bool:
@@ -80,6 +83,9 @@ class Plan:
 
 _CHANGED = ("SELECT g.id FROM games g LEFT JOIN site_games s ON s.site = ? AND s.id = g.id "
             "WHERE s.version IS NULL OR s.version != g.version")
+"""The games whose row is not the one their pages were made at: each row compared with what the
+site kept (a version is unique to its game's row, but a row removed may let another take its
+number later, so a mark of the last version seen, as a mail pass keeps, is not enough here)."""
 _GONE = "SELECT s.id FROM site_games s WHERE s.site = ? AND NOT EXISTS (SELECT 1 FROM games g WHERE g.id = s.id)"
 
 
@@ -90,16 +96,19 @@ def plan(index: Index, out: Path, mark: str) -> Plan:
     db.executescript(_SCHEMA)
     try:
         db.execute(f"SELECT {COLUMNS} FROM site_games LIMIT 0")
+        db.execute(f"SELECT {BUILD} FROM site_builds LIMIT 0")
     except sqlite3.OperationalError:  # kept by other code, in another shape: nothing kept
         db.executescript(f"DROP TABLE site_games; DROP TABLE site_builds; {_SCHEMA}")
     made = dict(db.execute("SELECT key, value FROM meta")).get("made", "")
     found = Plan(str(out.resolve()), mark, made, {})
-    build = db.execute("SELECT mark, made, manifest, pages, people FROM site_builds WHERE site = ?",
+    found.rows = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+    build = db.execute("SELECT mark, made, manifest, pages, people, rows FROM site_builds WHERE site = ?",
                        (found.site,)).fetchone()
     found.trusted = build is not None and tuple(build[:3]) == (mark, made, stamp(out / MANIFEST))
     if found.trusted:
         found.look = sorted(g for (g,) in db.execute(_CHANGED, (found.site,)) if GAME_ID_RE.match(g))
-        found.gone = sorted(g for (g,) in db.execute(_GONE, (found.site,)))
+        if found.look or found.rows != build[5]:  # a game may have left the folder
+            found.gone = sorted(g for (g,) in db.execute(_GONE, (found.site,)))
         found.people = stamp(index.games / PEOPLE_KEY) != build[4]
         found.count = on_site(db, found.site)
         found.missing = set() if stamp(out / "games") == build[3] else None
@@ -154,7 +163,7 @@ def store(db: sqlite3.Connection, found: Plan, entries: list[Entry], results: di
                        [(found.site, *entry) for entry in entries])
         db.executemany("UPDATE site_games SET result = ? WHERE site = ? AND id = ?",
                        [(result, found.site, game_id) for game_id, result in results.items()])
-        db.execute("INSERT OR REPLACE INTO site_builds VALUES (?, ?, ?, '-', '', '')",
+        db.execute(f"INSERT OR REPLACE INTO site_builds ({BUILD}) VALUES (?, ?, ?, '-', '', '', -1)",
                    (found.site, found.mark, found.made))
 
 
@@ -162,8 +171,8 @@ def finished(db: sqlite3.Connection, found: Plan, out: Path, games: Path) -> Non
     """The build done: the stamps of the manifest, the pages folder and the key of handles it left."""
     stamps: tuple[Any, ...] = (stamp(out / MANIFEST), stamp(out / "games"), stamp(games / PEOPLE_KEY))
     with db:
-        db.execute("INSERT OR REPLACE INTO site_builds VALUES (?, ?, ?, ?, ?, ?)", (found.site, found.mark, found.made,
-                                                                                   *stamps))
+        db.execute(f"INSERT OR REPLACE INTO site_builds ({BUILD}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   (found.site, found.mark, found.made, *stamps, found.rows))
 
 
 def items(db: sqlite3.Connection, site: str, section: str, order: str) -> list[str]:
