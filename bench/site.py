@@ -18,11 +18,12 @@ short as the machine's cores allow (its figure in docs/benchmarks.md).
 
 times `pbem site` as a whole process over a host's folder of N games (bench/bench.py's: a tenth
 in play, the rest in their opening, one in two with a deadline; past 1,000, hard-linked copies),
-alternated with the import floor: with nothing changed, and with one move recorded in a game in
-play before each run.  The site's first build is made in this process with each game's card made
-for real (every log read, replayed, audited) but its pages written as a few bytes each, so that
-10,000 games take a minute, not hours of drawing viewers: the runs timed then read the index and
-find what changed, and the one-move run draws that game's pages for real.
+the sizes alternated with each other and with the import floor: with nothing changed, and with
+one move recorded in a game in play before each run.  The site's first build is made in this
+process with each game's card made for real (every log read, replayed, audited) but its pages
+written as a few bytes each, so that 10,000 games take a minute, not hours of drawing viewers:
+the runs timed then read the index and find what changed, and the one-move run draws that
+game's pages for real.
 Target: at 10,000 games each run at most 1.5 times its time at 1,000.
 """
 
@@ -118,32 +119,38 @@ def moved(games: Path) -> None:
     raise SystemExit("bench: no game in play to move")
 
 
-def site_process_figures(tmp: Path, count: int, reps: int) -> None:
-    """`pbem site` over ``count`` games, as a process: nothing changed, and one move before each run."""
+def site_process_figures(tmp: Path, counts: list[int], reps: int) -> None:
+    """`pbem site` over each of ``counts`` games, as a process: nothing changed, and one move
+    before each run; the sizes' runs alternated with each other and with the floor, so that the
+    machine's load hits every figure alike."""
     import statistics
 
     from bench import ENV, FLOOR, PBEM, make_games, run_timed
 
-    games, out = tmp / f"many{count}", tmp / f"site{count}"
-    make_games(games, tmp / "template", count)
-    print(f"({count} games: the site's first build, pages stubbed, in {stubbed_first_build(games, out):.0f} s)",
-          flush=True)
-    command = [*PBEM, "site", "--games", str(games), "--site", str(out)]
-    assert subprocess.run(command, capture_output=True, check=True, env=ENV).stdout  # warm-up: nothing changed
-    times: dict[str, list[float]] = {"nothing": [], "one": [], "floor": []}
+    commands: dict[int, list[str]] = {}
+    for count in counts:
+        games, out = tmp / f"many{count}", tmp / f"site{count}"
+        make_games(games, tmp / "template", count)
+        print(f"({count} games: the site's first build, pages stubbed, in {stubbed_first_build(games, out):.0f} s)",
+              flush=True)
+        commands[count] = [*PBEM, "site", "--games", str(games), "--site", str(out)]
+        assert subprocess.run(commands[count], capture_output=True, check=True, env=ENV).stdout  # warm-up
+    times: dict[str, list[float]] = {"floor": []}
     for _ in range(reps):
-        times["nothing"].append(run_timed(command)[0])
-        times["floor"].append(run_timed(FLOOR)[0])
-        moved(games)
-        times["one"].append(run_timed(command)[0])
-        times["floor"].append(run_timed(FLOOR)[0])
+        for count, command in commands.items():
+            times.setdefault(f"nothing {count}", []).append(run_timed(command)[0])
+            times["floor"].append(run_timed(FLOOR)[0])
+            moved(tmp / f"many{count}")
+            times.setdefault(f"one {count}", []).append(run_timed(command)[0])
+            times["floor"].append(run_timed(FLOOR)[0])
     got = {name: statistics.median(values) for name, values in times.items()}
     floor = got["floor"]
-    for name, what in (("nothing", "nothing changed"), ("one", "one move recorded since")):
-        print(f"pbem site over {count} games, {what}: {got[name] * 1000:.0f} ms vs import floor {floor * 1000:.0f} "
-              f"ms: ratio {got[name] / floor:.2f}, its own work {(got[name] - floor) * 1000:.0f} ms", flush=True)
-    shutil.rmtree(games)
-    shutil.rmtree(out)
+    for what, words in (("nothing", "nothing changed"), ("one", "one move recorded since")):
+        for count in counts:
+            ms = got[f"{what} {count}"]
+            print(f"pbem site over {count} games, {words}: {ms * 1000:.0f} ms vs import floor {floor * 1000:.0f} ms: "
+                  f"ratio {ms / floor:.2f}; {ms / got[f'{what} {counts[0]}']:.2f} times its time at {counts[0]}",
+                  flush=True)
 
 
 def main() -> None:
@@ -162,8 +169,7 @@ def main() -> None:
 
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
         with tempfile.TemporaryDirectory() as tmp:
-            for count in args.host_games:
-                site_process_figures(Path(tmp), count, args.reps)
+            site_process_figures(Path(tmp), args.host_games, args.reps)
         return
     make_games(args.cache, args.games)
     if args.fresh:
