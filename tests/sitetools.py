@@ -76,8 +76,12 @@ def tampered_copy(source: Path, target: Path) -> None:
 
 def open_seats(games: Path, game_id: str, players: tuple[str, ...], taken: dict[str, str]) -> None:
     """A game whose seats not in ``taken`` (seat: address) are open to strangers, as `pbem new
-    --open N` writes it: the seats in host.yaml's ``open_seats``, with no address yet."""
+    --open N` writes it: the seats in host.yaml's ``open_seats``, with no address yet (and the
+    game's row in the host's index made from it, as `pbem new` makes it)."""
+    from pbem.host.index import settled
+
     create(games, NewGame(game_id, players, emails=taken))
     free = [p for p in players if p not in taken]
     with (games / game_id / "host.yaml").open("a", encoding="utf-8") as settings:
         settings.write(f"open_seats: [{', '.join(free)}]\n")
+    settled(games / game_id)

@@ -138,7 +138,7 @@ def test_list_check_mends_a_row_the_logs_disagree_with(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET line = 'g: over', sha256 = 'x' WHERE id = 'g'")
         conn.execute("INSERT INTO games SELECT 'ghost', size, mtime, sha256, line, status, waiting, since_at, "
-                     "deadline, head, wake, open_free, emails, readers, version FROM games WHERE id = 'g'")
+                     "deadline, head, wake, open_free, emails, readers, settings, version FROM games WHERE id = 'g'")
     conn.close()
     assert ok("list", "--check", "--games", games).splitlines() == [
         "g: the index held an older state of its log; read again from the log",

@@ -33,7 +33,7 @@ def site_builder(games: Path, out: Path) -> Callable[[], None]:
 
 def damaged_warning(out: Path, lang: str) -> str:
     """What the host is told when the site's manifest named paths, not games (P2)."""
-    from pbem.host.site import MANIFEST
+    from pbem.host.sitestate import MANIFEST
     from pbem.i18n import Msg, say
 
     return say(Msg("warning: the site's manifest {out} named something other than game ids and their logs' "

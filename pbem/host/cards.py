@@ -75,7 +75,8 @@ def card_from(folder: Path, data: bytes, lang: str = "en") -> Card:
     if payload is not None:
         try:
             got = json.loads(payload)
-            if got["sha256"] == digest and got["size"] == len(data) and got["lang"] == lang:
+            if got["sha256"] == digest and got["size"] == len(data) and got["lang"] == lang and (
+                    got["card"]["game_id"] == folder.name):  # not a card copied with its folder under another name
                 return _from_json(got["card"])
         except (ValueError, TypeError, KeyError):  # sealed by this host, so never; but never an error
             pass

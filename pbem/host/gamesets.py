@@ -6,11 +6,12 @@ of a daily summary).  Each returns None where no index is kept: the caller looks
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.files import write_atomic
-from pbem.host.index import open_index, stats
+from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stamp, stats
 
 
 def listed(games: Path) -> tuple[list[str], list[str]] | None:
@@ -49,9 +50,50 @@ def checked_index(games: Path) -> tuple[int, list[str]] | None:
         return None
     try:
         said = index.check()
+        said += _settings_checked(index)
         return index.count(), said
     finally:
         index.db.close()
+
+
+def _settings_checked(index: Index) -> list[str]:
+    """Every row whose host.yaml is not the file it was made from (its size or mtime differ: a
+    file edited by hand; pbem's own commands index it as they write it) made again; said where
+    what the index held of it (the open seats, the addresses, the readers of a daily summary)
+    was not what the file says."""
+    said = []
+    held = "SELECT open_free, emails, readers FROM games WHERE id = ?"
+    for game_id, settings in index.db.execute("SELECT id, settings FROM games").fetchall():
+        if stamp(index.games / game_id / SETTINGS_NAME) != settings:
+            before = index.db.execute(held, (game_id,)).fetchone()
+            index.settle_free(index.games / game_id)
+            if index.db.execute(held, (game_id,)).fetchone() != before:
+                said.append(f"{game_id}: the index held an older state of its host.yaml; read again")
+    return said
+
+
+def restat(index: Index) -> list[str]:
+    """For a command that must not miss a log changed by hand in place (`pbem site`: a host who
+    rewrites a finished game): every game whose log is not the file its row was made from (its
+    size or mtime differ) has its row made again from it (:meth:`pbem.host.index.Index.settle_free`).
+    A stat of each log, never a read: what the index spares every other command.  The games seen changed."""
+    changed = []
+    stat = os.stat
+    folder = os.open(index.games, os.O_RDONLY | os.O_DIRECTORY)  # each log's path from here: a shorter walk
+    try:
+        for game_id, size, mtime in index.db.execute("SELECT id, size, mtime FROM games"):
+            try:
+                st = stat(f"{game_id}/{LOG_NAME}", dir_fd=folder)
+            except OSError:
+                changed.append(game_id)
+                continue
+            if st.st_mtime_ns != mtime or st.st_size != size:
+                changed.append(game_id)
+    finally:
+        os.close(folder)
+    for game_id in changed:
+        index.settle_free(index.games / game_id)
+    return changed
 
 
 class Changes:

@@ -3,8 +3,9 @@
 
 ``GAMES/+index/games.sqlite`` holds, per game folder: its `pbem list` line, where it stands
 and whom it awaits since when, its deadline and reminder (R8.1), the open seats strangers may
-still take, the log's size, mtime and SHA-256 it was made from, and ``wake``: the moment from
-which `pbem tick` must look at the game (its reminder or its deadline; NULL: never).  The
+still take, the log's size, mtime and SHA-256 and host.yaml's size and mtime it was made from,
+and ``wake``: the moment from which `pbem tick` must look at the game (its reminder or its
+deadline; NULL: never).  The
 index is never the truth: every row is made from the game's log and host.yaml
 (:func:`pbem.host.head.head_of`), and the whole index is made again from the logs when it is
 missing, damaged, not the host's own file, or written by other code (:func:`code_mark`).
@@ -16,9 +17,11 @@ reader first settles the games still marked (each under its lock), so a game who
 killed between the two is read again from its log, once; a row is only ever replaced whole,
 from the log, so reading it twice is harmless.  A game folder added or removed is seen by the
 games folder's own mtime; a log edited by hand in place is seen by `pbem list --check`, which
-compares every row with its log byte for byte and mends what differs (and by the host's next
-write to that game): looking for it on every run would be a stat of every log, the cost the
-index is there to save.
+compares every row with its log byte for byte and mends what differs, by the host's next write
+to that game, and by `pbem site`, which compares each row with its log's size and mtime
+(:func:`pbem.host.gamesets.restat`): a stat of every log, a cost `list` and `tick` do not pay.
+A host.yaml edited by hand is seen by `pbem list --check` (its size and mtime,
+:func:`pbem.host.gamesets.checked_index`) and by the host's next write to that game.
 """
 
 from __future__ import annotations
@@ -56,14 +59,14 @@ CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL, sha256 TEXT NOT NULL,
     line TEXT NOT NULL, status TEXT NOT NULL, waiting TEXT NOT NULL, since_at TEXT NOT NULL,
     deadline INTEGER NOT NULL, head TEXT, wake TEXT, open_free INTEGER NOT NULL, emails INTEGER NOT NULL,
-    readers INTEGER NOT NULL, version INTEGER NOT NULL
+    readers INTEGER NOT NULL, settings TEXT NOT NULL, version INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_wake ON games (wake) WHERE wake IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_open ON games (open_free) WHERE open_free > 0;
 CREATE INDEX IF NOT EXISTS games_readers ON games (readers) WHERE readers > 0;
 CREATE INDEX IF NOT EXISTS games_version ON games (version);
 """
-_ROW = f"VALUES ({', '.join('?' * 14)}, (SELECT coalesce(max(version), 0) + 1 FROM games))"
+_ROW = f"VALUES ({', '.join('?' * 15)}, (SELECT coalesce(max(version), 0) + 1 FROM games))"
 
 
 class IndexRow:
@@ -217,10 +220,14 @@ class Index:
                     self.db.execute("DELETE FROM games WHERE id = ?", (name,))
                 (dirty / name).unlink(missing_ok=True)
                 continue
-            with _try_lock(folder) as held:
-                if held:
-                    self.settle(folder)
-                # else its writer holds it, and settles it itself once it has written
+            self.settle_free(folder)
+
+    def settle_free(self, folder: Path) -> None:
+        """:meth:`settle` if the game's lock is free now; else its writer holds it, and settles it
+        itself once it has written."""
+        with _try_lock(folder) as held:
+            if held:
+                self.settle(folder)
 
     def check(self) -> list[str]:
         """Every row compared with its log, byte for byte (SHA-256), and its folder: each
@@ -275,6 +282,7 @@ def row_of(folder: Path, wake: str | bool | None = True, write: bool = False) ->
         line = head.line
     except PbemError as err:
         head, line = None, f"{folder.name}: does not verify: {err.message} ({err.rule})"
+    settings = stamp(folder / SETTINGS_NAME)  # before it is read: a change after is seen by the next look
     emails, free, readers = _seats(folder)
     if wake is True:  # as if every seat had an address: host.yaml may gain one before tick looks again
         wake = wake_at(head, True)
@@ -282,7 +290,16 @@ def row_of(folder: Path, wake: str | bool | None = True, write: bool = False) ->
         {"due": head.due, "remind": head.remind, "turn_since": head.turn_since, "timeouts": list(head.timeouts)})
     return (folder.name, head.size if head else st.st_size, st.st_mtime_ns, head.sha256 if head else "",
             line, head.status if head else "", ",".join(head.waiting) if head else "", head.since_at if head else "",
-            int(bool(head and head.deadline)), fields, wake, free, int(emails), readers)
+            int(bool(head and head.deadline)), fields, wake, free, int(emails), readers, settings)
+
+
+def stamp(path: Path) -> str:
+    """A file's size and mtime (ns), "" when there is none: what a row was made from."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ""
+    return f"{st.st_size}:{st.st_mtime_ns}"
 
 
 def _seats(folder: Path) -> tuple[bool, int, int]:

@@ -89,19 +89,24 @@ def counts(card: Card) -> bool:
 
 def rated(games: Path, cards: Iterable[Card]) -> list[Result]:
     """The games that count, each with its holders' handles from first place to last."""
+    return held(games, [(card.game_id, card.last_at, card.places) for card in cards if counts(card)])
+
+
+def held(games: Path, counted: Iterable[tuple[str, str, tuple[str, ...]]]) -> list[Result]:
+    """The results of games that count (each its id, when it ended and its seats from first place
+    to last), with the handles of the seats' holders now (host.yaml): a game whose seats are not
+    every one held by a person of their own rates nobody."""
     key: bytes | None = None
     found: list[Result] = []
-    for card in cards:
-        if not counts(card):
-            continue
+    for game_id, ended_at, places in counted:
         try:
-            holders = load_settings(games / card.game_id).emails
+            holders = load_settings(games / game_id).emails
         except PbemError:  # settings the host must mend: nobody known to rate
             continue
-        if not all(holders.get(seat) for seat in card.places):
+        if not all(holders.get(seat) for seat in places):
             continue
         key = key or people_key(games)
-        names = tuple(handle(key, holders[seat]) for seat in card.places)
+        names = tuple(handle(key, holders[seat]) for seat in places)
         if len(set(names)) == len(names):  # one person in two seats is no game between people
-            found.append(Result(card.game_id, card.last_at, names))
+            found.append(Result(game_id, ended_at, names))
     return found

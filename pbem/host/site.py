@@ -8,44 +8,39 @@ log, to verify).  Everything on it comes from the public logs (:mod:`pbem.host.c
 for the open games, the number of seats still free: never a secret, a private file or an
 address (P10).
 
-The build is incremental: ``.pbem-site.json`` in the site's folder names the log bytes (by
-SHA-256) each game's pages were made from, with pbem's code mark; a game whose log is the
-same keeps its pages, so a build after a pass of `pbem serve` makes the pages of the games
-that pass changed, and the index and the standings.
+A build costs what changed since the last one, not the number of games: the host's index of
+its games (:mod:`pbem.host.index`) says which games changed (each game's log compared with its
+row by size and mtime, :func:`pbem.host.gamesets.restat`, so a log edited by hand is seen
+too), and beside it the site keeps what each game's pages were made from and
+what the index page and the standings need of it (:mod:`pbem.host.sitestate`): a build with
+nothing changed reads no log and writes nothing; one game changed has that game's pages made
+again, and the index and the standings when what they show of it changed
+(:mod:`pbem.host.sitepages`).  ``.pbem-site.json`` in the site's folder names the log bytes (by
+SHA-256) each game's pages were made from, with pbem's code mark: a build that cannot trust what
+the index keeps (no index, another pbem, a manifest changed since) reads every log and makes
+again the pages of each game whose log is not the one the manifest names.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
-import hashlib
 import json
-import multiprocessing
-import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem import __version__
 from pbem.errors import PbemError, StateError, UnknownError
 from pbem.fair.protocol import GAME_ID_RE
-from pbem.files import read_limited, write_atomic
+from pbem.files import read_limited
 from pbem.host.caches import code_mark
-from pbem.host.cards import Card, card_from, card_of, is_status, refused
-from pbem.host.people import rated
-from pbem.host.settings import SETTINGS_LIMIT, SETTINGS_NAME, load_settings
-from pbem.i18n import Msg, translator
-from pbem.log.clock import now
-from pbem.log.logfile import LOG_NAME, log_records
-from pbem.log.yamlio import LOG_LIMIT, decode, load_one
+from pbem.host.gamesets import restat
+from pbem.host.index import LOG_NAME, open_index
+from pbem.host.sitestate import MANIFEST, Plan, plan
+from pbem.i18n import Msg
 from pbem.record import Record
-from pbem.views.html import viewer_and_game
-from pbem.views.site import game_card_page, index_page, standings_page
-from pbem.views.standings import Standing, standings
-from pbem.views.svg import screen_board
-from pbem.views.timeline import GameStatus, history_lines
 
-MANIFEST = ".pbem-site.json"
-PAGE_MODE = 0o644  # published by a web server: readable by all
+if TYPE_CHECKING:
+    from pbem.views.standings import Standing
+
 _HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 
 
@@ -76,8 +71,12 @@ def game_folders(games: Path) -> list[Path]:
 
 def open_games(games: Path) -> list[OpenGame]:
     """The games that wait for players: seats the host opened to strangers (``open_seats`` in
-    host.yaml, `pbem new --open N`) that no player's address holds yet.  The only place the
-    site asks which games are open."""
+    host.yaml, `pbem new --open N`) that no player's address holds yet, each game's host.yaml
+    and log read (the build reads the index's rows instead: the seats it counts the same way)."""
+    from pbem.host.cards import card_of  # start-up speed: a build with nothing changed loads none of these
+    from pbem.host.settings import SETTINGS_LIMIT, SETTINGS_NAME, load_settings  # start-up speed
+    from pbem.log.yamlio import decode, load_one  # start-up speed
+
     found: list[OpenGame] = []
     for folder in game_folders(games):
         path = folder / SETTINGS_NAME
@@ -101,7 +100,12 @@ def open_games(games: Path) -> list[OpenGame]:
 
 
 def standings_of(games: Path, lang: str = "en") -> list[Standing]:
-    """The standings over every game under ``games`` that counts (:mod:`pbem.host.people`)."""
+    """The standings over every game under ``games`` that counts (:mod:`pbem.host.people`), each log read."""
+    from pbem.host.cards import Card, card_from  # start-up speed: a build with nothing changed loads none of these
+    from pbem.host.people import rated  # start-up speed
+    from pbem.log.yamlio import LOG_LIMIT  # start-up speed
+    from pbem.views.standings import standings  # start-up speed
+
     found: list[Card] = []
     for folder in game_folders(games):
         try:
@@ -112,85 +116,32 @@ def standings_of(games: Path, lang: str = "en") -> list[Standing]:
 
 
 def build_site(games: Path, out: Path, lang: str = "en") -> Built:
-    """Write (or bring up to date) the site of the games under ``games`` in ``out``."""
+    """Write (or bring up to date) the site of the games under ``games`` in ``out`` (see the module)."""
     _check_out(games, out)
     (out / "games").mkdir(parents=True, exist_ok=True)
     mark = code_mark().hex() + "/" + lang
-    manifest, damaged = _manifest(out)
-    known = manifest.get("games", {}) if manifest.get("code") == mark else {}
-    made: dict[str, str] = {}
-    cards: list[Card] = []
-    todo: list[tuple[Path, Card, bytes, str]] = []
-    for folder in game_folders(games):
-        try:
-            data = read_limited(folder / LOG_NAME, LOG_LIMIT, Msg("log"))
-        except PbemError as err:  # too large, unreadable: said on the site, and the other games go on
-            data, card = b"", refused(folder.name, err, lang)
-        else:
-            card = card_from(folder, data, lang)
-        digest = hashlib.sha256(data).hexdigest()
-        cards.append(card)
-        made[card.game_id] = digest
-        if known.get(card.game_id) != digest or not (out / "games" / f"{card.game_id}.html").is_file():
-            todo.append((out / "games", card, data, lang))
-    pages = _all_pages(todo)
-    for gone in set(known) - set(made):  # a game no longer in the folder: its pages go too
-        for name in (f"{gone}.html", f"{gone}-viewer.html", f"{gone}.log.yaml"):
-            (out / "games" / name).unlink(missing_ok=True)
-    said = translator(lang)
-    footer = said.say(Msg("Made by pbem {version} at {at}, from the public logs.", version=__version__, at=now()))
-    opened = open_games(games)
-    waiting = {g.game_id for g in opened}
-    playing = sorted((c for c in cards if c.game_id not in waiting and is_status(
-        c, GameStatus.IN_PLAY, GameStatus.COMMITTING, GameStatus.REVEALING)), key=lambda c: (c.since_at, c.game_id))
-    over = sorted((c for c in cards if c.places or not c.status), key=lambda c: c.last_at, reverse=True)
-    results = rated(games, cards)  # the holders, by handle, of the fair games between people
-    rows, counted = standings(results), len(results)
-    write_atomic(out / "index.html", index_page([(g.game_id, g.seats, g.free) for g in opened], playing, over,
-                                                lang, footer).encode(), PAGE_MODE, sync=False)
-    write_atomic(out / "standings.html", standings_page(rows, counted, lang, footer).encode(), PAGE_MODE, sync=False)
-    write_atomic(out / MANIFEST, json.dumps({"code": mark, "games": made}).encode(), PAGE_MODE, sync=False)
-    return Built(len(cards), pages + 2, damaged)
+    index = open_index(games) if games.is_dir() else None
+    try:
+        if index is not None:
+            index.sync()
+            restat(index)  # a log changed by hand: its row made again
+            found = plan(index, out, mark)
+        else:  # no index can be kept here: every game looked at, its seats from host.yaml
+            free = {g.game_id: g.free for g in open_games(games)}
+            found = Plan(str(out.resolve()), mark, "",
+                         {f.name: (0, free.get(f.name, 0), "") for f in game_folders(games)})
+        if found.nothing:
+            return Built(found.count, 0, False)
+        manifest, damaged = ({}, False) if found.trusted else _manifest(out)
+        known: dict[str, str] = manifest.get("games", {}) if manifest.get("code") == mark else {}
+        if not found.trusted:  # only a sound manifest's games: never a path (P2)
+            found.gone = sorted(set(known) - set(found.games))
+        from pbem.host.sitepages import write_pages  # start-up speed: only a build with work makes pages
 
-
-PARALLEL_FROM = 24
-"""Games to draw from which a build shares them out over the machine's cores: a first build, or
-one after an upgrade of pbem, draws every game's viewer (each of its entries); a pass of `pbem
-serve` changes a game or two, drawn at once in the build's own process."""
-
-
-def _all_pages(todo: list[tuple[Path, Card, bytes, str]]) -> int:
-    """Every game's pages in ``todo`` (its folder, card, log and language): the pages written."""
-    workers = min(os.cpu_count() or 1, 8)
-    if len(todo) < PARALLEL_FROM or workers < 2:
-        return sum(_game_pages(*job) for job in todo)
-    # Processes started afresh (not forked): `pbem serve` runs threads, which a fork would copy
-    # mid-step.  Each process imports pbem once and draws a share of the games.
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return sum(pool.map(_game_pages, *zip(*todo, strict=True), chunksize=max(1, len(todo) // (workers * 4))))
-
-
-def _game_pages(folder: Path, card: Card, data: bytes, lang: str) -> int:
-    """A game's card, its viewer (a log that replays) and its log: the pages written."""
-    viewer, history = False, []
-    board: tuple[str, str, str] | None = None
-    if card.status:
-        try:
-            entries, hashes = log_records(data)
-            page, _n, final = viewer_and_game(entries, hashes, lang=lang)
-            board = screen_board(final, lang)
-            history = history_lines(entries, hashes, lang)
-        except PbemError:
-            pass
-        else:
-            write_atomic(folder / f"{card.game_id}-viewer.html", page.encode(), PAGE_MODE, sync=False)
-            viewer = True
-    if not viewer:
-        (folder / f"{card.game_id}-viewer.html").unlink(missing_ok=True)
-    write_atomic(folder / f"{card.game_id}.log.yaml", data, PAGE_MODE, sync=False)
-    card_page = game_card_page(card, viewer, lang, "", board, history)
-    write_atomic(folder / f"{card.game_id}.html", card_page.encode(), PAGE_MODE, sync=False)
-    return 3 if viewer else 2
+        return Built(found.count, write_pages(games, out, lang, found, index, known), damaged)
+    finally:
+        if index is not None:
+            index.db.close()
 
 
 def _manifest(out: Path) -> tuple[dict[str, Any], bool]:

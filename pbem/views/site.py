@@ -194,18 +194,18 @@ def over_item(card: Shown, lang: str) -> Markup:
     return render('<li>{link} {word}<br>{text}</li>\n', link=game_link(card), word=_verdict_word(card), text=text)
 
 
-def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Shown], over: Sequence[Shown],
+def index_page(open_games: Sequence[tuple[str, int, int]], playing: Sequence[Markup], over: Sequence[Markup],
                lang: str, made: str) -> str:
-    """The index: the open games, the games in play (whose turn, since when), the finished games
-    with their verdicts (and the games whose logs do not verify)."""
+    """The index: the open games, the games in play (whose turn, since when: each its
+    :func:`play_item`), the finished games with their verdicts (and the games whose logs do not
+    verify: each its :func:`over_item`), the items as made before: a build keeps each game's
+    item while its log is the same."""
     said = translator(lang)
     body = joined([
         section(said.say(Msg("Open games")), [open_item(g, n, free, lang) for g, n, free in open_games],
                 said.say(Msg("No game waits for players."))),
-        section(said.say(Msg("In play")), [play_item(c, lang) for c in playing],
-                said.say(Msg("No game is in play."))),
-        section(said.say(Msg("Finished")), [over_item(c, lang) for c in over],
-                said.say(Msg("No game has finished yet."))),
+        section(said.say(Msg("In play")), playing, said.say(Msg("No game is in play."))),
+        section(said.say(Msg("Finished")), over, said.say(Msg("No game has finished yet."))),
     ])
     return page(said.say(Msg("Rattus games on this host")), body, lang, made)
 
