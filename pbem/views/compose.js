@@ -159,7 +159,6 @@
         }
         st.S.rats[st.S.plague].forEach(t => {
           if (st.flips.indexOf(t) >= 0) { return; }
-          canRats[t] = true; canRegions[st.S.plague] = true;
           add(W.flip + ': ' + ratLabel(t), () => { tap(() => { st.flips.push(t); }); });
         });
         $('step').textContent = W.outbreak;
@@ -168,11 +167,10 @@
       } else {
         if (!st.kind && !st.picked.length) { top(); }
         if (next.type === 'region') { next.values.forEach(r => { canRegions[r] = true; }); }
-        if (next.type === 'token') {
+        if (next.type === 'token') {  // a rat is chosen by its region (a 44 px target), then by name if several
           next.values.forEach(t => {
-            canRats[t] = true;
             var r = Rattus.regionOf(st.S, t);
-            if (st.region === null) { canRegions[r] = true; }
+            if (st.region === null) { canRegions[r] = true; canRats[t] = true; }
             if (st.region === r) { add(ratLabel(t), () => { pick(t); }); }
           });
         }
@@ -232,9 +230,7 @@
       });
     }
     function draw(canRegions, canRats) {
-      pieces(D, st.S, S0, regions, canRegions, canRats, t => {
-        if (outbreak()) { tap(() => { st.flips.push(t); }); } else { pick(t); }
-      }, st.picked.concat(st.region ? [st.region] : []));
+      pieces(D, st.S, S0, regions, canRegions, canRats, st.picked.concat(st.region ? [st.region] : [], st.flips));
     }
     $('undo').onclick = () => { if (past.length) { st = JSON.parse(past.pop()); render(); } };
     var first = Rattus.legal(S0);
@@ -288,7 +284,9 @@
     });
     return regions;
   }
-  function pieces(D, S, S0, regions, canRegions, canRats, onRat, picked) {  // the board of S, as svg.py draws it
+  // The board of S, as svg.py draws it.  A rat is no tap target of its own (three share a region's
+  // 70 px on a phone): a tap on it is its region's, and the rats a tap there may choose are marked.
+  function pieces(D, S, S0, regions, canRegions, canRats, picked) {
     Object.keys(regions).forEach(r => {
       var g = regions[r];
       g.classList.toggle('can', !!canRegions[r]);
@@ -306,16 +304,12 @@
       box.setAttribute('stroke-width', S.plague === r ? 5 : 2);
       S.rats[r].forEach((t, i) => {
         var rx = x0 + 6 + (i % 3) * 60, ry = y0 + 40;
-        var rat = svgEl(g, 'g', {'class': 'rat' + (canRats[t] ? ' can' : '') + (D.looks[t] ? ' seen' : '') +
+        var rat = svgEl(g, 'g', {'class': 'rat' + (canRats[t] ? ' opt' : '') + (D.looks[t] ? ' seen' : '') +
                                    (picked && picked.indexOf(t) >= 0 ? ' picked' : ''),
                                  'data-token': t});
         svgEl(rat, 'rect', {x: rx, y: ry, width: 58, height: 42, rx: 14, fill: '#4a3b32'});
         svgEl(rat, 'text', {x: rx + 29, y: ry + 32, 'font-size': BIG, fill: '#fff', 'text-anchor': 'middle',
                             textLength: 50, lengthAdjust: 'spacingAndGlyphs'}, t);
-        rat.addEventListener('click', e => {
-          if (!canRats[t] || !onRat) { return; }
-          e.stopPropagation(); onRat(t);
-        });
       });
       Object.keys(S.cubes[r]).sort().forEach((p, i) => {
         var bx = x0 + 6 + i * 46, by = y0 + h - 46, n = S.cubes[r][p], colour = D.colours[p] || '#888888';

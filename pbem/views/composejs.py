@@ -111,11 +111,11 @@ h1 { font-size: 19px; margin: 0 0 6px 0; }
 #board svg { -webkit-tap-highlight-color: transparent; width: 100%; height: auto; border: 1px solid #999;
              background: #fff; display: block; }
 svg .region.can > rect:first-of-type { stroke: #0a6b2a; stroke-width: 9; }
-svg .region.can, svg .rat.can { cursor: pointer; }
+svg .region.can { cursor: pointer; }
 svg .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; }
 svg .region.moved > rect:first-of-type { fill: #fde9a9; }
 svg .region.picked > rect:first-of-type { fill: #bfe8c6; }
-svg .rat.can > rect { stroke: #0a6b2a; stroke-width: 5; }
+svg .rat.opt > rect { stroke: #0a6b2a; stroke-width: 5; }
 svg .rat.seen > rect { fill: #7a4f9a; }
 svg .rat.picked > rect { fill: #1f6b35; stroke: #0a6b2a; stroke-width: 5; }
 button, .button { font-size: 16px; min-height: 44px; min-width: 44px; margin: 3px 4px 3px 0; padding: 6px 10px;
