@@ -115,7 +115,11 @@
     function tap(fn) { past.push(JSON.stringify(st)); fn(); settle(); render(); }
     function settle() {  // one candidate left: it is the player's choice
       var c = candidates();
-      if ((st.kind || st.picked.length) && c.length === 1) { play(c[0]); }
+      if (!st.kind && !st.picked.length) { return; }
+      if (c.length === 1) { play(c[0]); return; }
+      if (nextPart(c).type === 'via') {  // R5.4: the way changes nothing but the move's text: the shortest
+        play(c.filter(a => a.path.length === 1)[0] || c[0]);
+      }
     }
     function pick(value) { tap(() => { st.picked.push(value); }); }
     function tapRegion(r) {
@@ -157,11 +161,11 @@
         if (!st.knight && !st.flips.length && legal.some(a => a.action === 'knight_cubes')) {
           add(W.kinds.knight_cubes, () => { tap(() => { st.knight = true; }); });
         }
-        st.S.rats[st.S.plague].forEach(t => {
-          if (st.flips.indexOf(t) >= 0) { return; }
-          add(W.flip + ': ' + ratLabel(t), () => { tap(() => { st.flips.push(t); }); });
-        });
-        $('step').textContent = W.outbreak;
+        var left = st.S.rats[st.S.plague].filter(t => st.flips.indexOf(t) < 0);
+        if (left.length > 1) {  // an order only among two rats or more: the last one left is flipped last anyway
+          left.forEach(t => { add(W.flip + ': ' + ratLabel(t), () => { tap(() => { st.flips.push(t); }); }, 'flip'); });
+        }
+        $('step').textContent = left.length > 1 ? W.outbreak : W.complete;
       } else if (st.done) {
         $('step').textContent = st.stopped ? W.stopped : W.complete;
       } else {
@@ -176,9 +180,6 @@
         }
         if (next.type === 'count') {
           next.values.forEach(n => { add(W.cubes[n] || String(n), () => { pick(n); }); });
-        }
-        if (next.type === 'via') {
-          next.values.forEach(r => { add(r ? W.through.replace('{region}', regionName(D, r)) : W.direct, () => { pick(r); }); });
         }
         $('step').textContent = prompt(next);
         if (next.type === 'region' && !st.picked.length && c.some(a => {
@@ -204,7 +205,6 @@
     function prompt(next) {
       var kind = st.kind || (st.picked.length ? 'picked' : 'top'), P = W.prompts;
       if (next.type === 'count') { return P.count; }
-      if (next.type === 'via') { return P.via; }
       if (kind === 'top') {
         var has = k => { return Rattus.legal(st.S).some(a => a.action === k); };
         return st.S.phase === 'final' ? P.final : st.S.phase === 'setup' ? P.setup : has('spread') ? P.spread

@@ -21,7 +21,7 @@ KINDS: dict[str, str] = {
 """The button of each ability (R5) and of the final round's end (R6.2)."""
 
 PROMPTS: dict[str, str] = {
-    "count": N_("how many cubes?"), "via": N_("which way does the plague go?"),
+    "count": N_("how many cubes?"),
     "spread": N_("tap a neighbour of the plague region for the drawn rat"),
     "setup": N_("tap a region for your 2 cubes"),
     "place": N_("tap a region to place your cubes (take a card or use an ability first, if you like)"),
@@ -61,8 +61,6 @@ def turn_words(lang: str) -> dict[str, Any]:
         "prompts": {key: said.gettext(text) for key, text in PROMPTS.items()},
         "take": {c: say(Msg("take the {card}", card=Name.card(c))) for c in CLASSES},
         "cubes": {n: say(Msg.plural("{n} cube", "{n} cubes", n)) for n in range(1, 5)},
-        "direct": say(Msg("one step, straight there")),
-        "through": say(Msg("through {region}", region="{region}")),  # R5.4: the Knight's two steps
         "rat": say(Msg("rat")), "flip": say(Msg("flip first")), "cancel": say(Msg("cancel")),
         "nobody": say(Msg("not held")),  # a card nobody holds, as the board says it: free to take
         "score": say(Msg("{player}: {score} (palace {palace}, supply {supply})", player="{player}",
@@ -71,7 +69,7 @@ def turn_words(lang: str) -> dict[str, Any]:
                        **_KEPT)),
         "calm": say(Msg("{region}: rats {rats}, spread {spread} to {where}; no outbreak there (no cube or no rat)",
                         **_KEPT)),
-        "outbreak": say(Msg("an outbreak follows: the move is complete. You may tap the rats to flip first")),
+        "outbreak": say(Msg("an outbreak follows: the move is complete. You may choose below which rats flip first")),
         "stopped": say(Msg("the move stops after the look: send it, and the host shows you the face")),
         "complete": say(Msg("the move is complete: send it")),
     }
