@@ -217,8 +217,10 @@
     function top() {  // the cards and the abilities: one button each, in words
       var seen = {};
       Rattus.legal(st.S).forEach(a => {
-        if (a.action === 'take_card') {
-          add(W.take[a.card], () => { tap(() => { play(a); }); }, 'card');
+        if (a.action === 'take_card') {  // R3.1: a held card is taken from its holder, named
+          var from = st.S.cards[a.card];
+          add(from ? W.takeFrom.replace('{card}', D.names.cards[a.card]).replace('{player}', from) : W.take[a.card],
+              () => { tap(() => { play(a); }); }, 'card');
         } else if (DIRECT.indexOf(a.action) < 0 && !seen[a.action] && W.kinds[a.action]) {  // a kind the page has words for
           seen[a.action] = true;
           if (a.action === 'witch_swap' || a.action === 'end') {
@@ -341,15 +343,19 @@
         .replace('{palace}', S.palace[p]).replace('{supply}', S.supply[p])));
       box.appendChild(chip);
     });
-    var cards = $('cards');
-    cards.textContent = '';
-    Object.keys(S.cards).forEach(c => {
-      var el = document.createElement('span');
-      el.className = 'held'; el.setAttribute('data-card', c); el.setAttribute('data-holder', S.cards[c] || '');
-      el.textContent = D.names.cards[c] + ': ' + (S.cards[c] || W.nobody);
+    var cards = $('cards'), info = $('card-info'), texts = D.cardText || {};
+    cards.textContent = ''; info.textContent = '';
+    Object.keys(S.cards).forEach(c => {  // each card a button: its ability and its risk, read on a tap
+      var el = button(D.names.cards[c] + ': ' + (S.cards[c] || W.nobody), () => {
+        shown = shown === c ? null : c; scoreboard(D, S);
+      }, 'held');
+      el.setAttribute('data-card', c); el.setAttribute('data-holder', S.cards[c] || '');
+      el.setAttribute('aria-expanded', String(shown === c)); el.setAttribute('aria-controls', 'card-info');
+      if (shown === c && texts[c]) { info.textContent = texts[c].join('\n'); }
       cards.appendChild(el);
     });
   }
+  var shown = null;  // the card whose ability and risk are read
   function regionName(D, id) {  // as the map draws it, in the page's language
     var found = D.map.regions.filter(g => g[0] === id)[0];
     return found ? found[1] : id;

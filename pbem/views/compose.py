@@ -39,7 +39,7 @@ from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.rules.data import CLASSES
 from pbem.views.composejs import OPENING_SCRIPT, STYLE, TURN_SCRIPT
-from pbem.views.composewords import region_names, turn_words
+from pbem.views.composewords import card_texts, region_names, turn_words
 from pbem.views.html import changed_between, script_data
 from pbem.views.layout import places
 from pbem.views.markup import Markup, lines, render
@@ -171,17 +171,17 @@ def map_data(game: Game, lang: str, changed: list[str]) -> dict[str, Any]:
 
 def drawing_data(view: SeatView, lang: str = "en") -> dict[str, Any]:
     """The seat's public state for the page's rules (:func:`seat_state`), with what the page draws
-    it with: the map's names and the cards' in ``lang``, the players' colours, and the seat's own
-    looks (R5.6) in words, for its eyes only."""
+    it with: the map's names and the cards' in ``lang``, each card's ability and risk, the players'
+    colours, and the seat's own looks (R5.6) in words, for its eyes only."""
     game, state = view.game, view.game.state
     assert state is not None
     said = translator(lang)
-    colours = player_colours(game.players)
+    colours, pool = player_colours(game.players), hidden_pool(view)
     return {"state": seat_state(state, game.board.links),
             "names": {"cards": {c: said.name(Name.card(c)) for c in state.cards}},
+            "cardText": card_texts(list(state.cards), pool["pool"], lang),
             "colours": colours, "ink": {p: "#fff" for p, c in colours.items() if _dark(c)},
-            "looks": {token: _face(view, token_id, lang) for token, token_id in view.private.items()},
-            **hidden_pool(view)}
+            "looks": {token: _face(view, token_id, lang) for token, token_id in view.private.items()}, **pool}
 
 
 def _dark(colour: str) -> bool:
@@ -324,6 +324,7 @@ PAGE = """<main id="view" data-complete="false">
 <div id="choices"></div>
 </div>
 <div id="cards"></div>
+<pre id="card-info" class="note" aria-live="polite"></pre>
 <p class="note">{changed}</p>
 <pre id="result">{result}</pre>
 <pre class="note" id="info">{info}</pre>

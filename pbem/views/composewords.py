@@ -60,6 +60,7 @@ def turn_words(lang: str) -> dict[str, Any]:
         "kinds": {kind: said.gettext(text) for kind, text in KINDS.items()},
         "prompts": {key: said.gettext(text) for key, text in PROMPTS.items()},
         "take": {c: say(Msg("take the {card}", card=Name.card(c))) for c in CLASSES},
+        "takeFrom": say(Msg("take the {card} from {player}", card="{card}", player="{player}")),  # R3.1: the holder
         "cubes": {n: say(Msg.plural("{n} cube", "{n} cubes", n)) for n in range(1, 5)},
         "rat": say(Msg("rat")), "flip": say(Msg("flip first")), "cancel": say(Msg("cancel")),
         "nobody": say(Msg("not held")),  # a card nobody holds, as the board says it: free to take
@@ -73,3 +74,28 @@ def turn_words(lang: str) -> dict[str, Any]:
         "stopped": say(Msg("the move stops after the look: send it, and the host shows you the face")),
         "complete": say(Msg("the move is complete: send it")),
     }
+
+
+ABILITIES: dict[str, str] = {"king": "R5.1", "merchant": "R5.2", "monk": "R5.3", "knight": "R5.4", "peasant": "R5.5",
+                             "witch": "R5.6"}
+"""Each class card's ability, by its rule in the rules reference (:mod:`pbem.views.rulesref`)."""
+
+
+def card_texts(cards: list[str], pool: list[list[Any]], lang: str) -> dict[str, list[str]]:
+    """Each card's ability (its rule, R5, in the rules reference's words in ``lang``) and its risk
+    (R4.3, R4.5): how many of the rats this seat has not seen show its symbol, counted in ``pool``
+    (:func:`pbem.views.compose.hidden_pool`: never a face hidden from the seat, P10)."""
+    from pbem.views.rulesref import rules  # only a turn's page reads the reference
+
+    said, text = translator(lang), rules(lang)
+    total = sum(count for _t, _s, count in pool)
+    out = {}
+    for card in cards:
+        mark = str(CLASSES.index(card))
+        n = sum(count for _t, symbols, count in pool if mark in symbols)
+        risk = Msg.plural("Risk: each rat with its symbol that breaks out takes one of the holder's cubes there "
+                          "(R4.3, R4.5); {n} of the {total} rats you have not seen shows it.",
+                          "Risk: each rat with its symbol that breaks out takes one of the holder's cubes there "
+                          "(R4.3, R4.5); {n} of the {total} rats you have not seen show it.", n, total=total)
+        out[card] = [f"{ABILITIES[card]} {text[ABILITIES[card]]}", said.say(risk)]
+    return out
