@@ -132,7 +132,7 @@ button:disabled, .button.off { opacity: 0.4; pointer-events: none; }
 .score.me { font-weight: bold; }
 .swatch { display: inline-block; width: 14px; height: 14px; border: 1px solid #222; }
 .held { font-size: 14px; color: #333; background: #fffdf6; }
-#card-info { background: #fff; border: 1px solid #ccc; padding: 6px; }
+#card-info { background: #fff; border: 1px solid #ccc; padding: 6px; font-family: inherit; }
 #move { font-family: DejaVu Sans Mono, monospace; white-space: pre-wrap; background: #fff; border: 1px solid #ccc;
         padding: 8px; margin: 6px 0; min-height: 3em; font-size: 14px; }
 .note { font-size: 14px; color: #444; margin: 4px 0; }
