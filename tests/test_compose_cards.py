@@ -79,3 +79,29 @@ def test_taking_a_held_card_says_from_whom(browser: Browser, played: Played, tmp
                 assert label == f"take the {card.capitalize()} from {holder}", label
                 seen += 1
     assert seen, "no card held by another player was offered"
+
+
+def test_the_page_tells_what_happened_since_the_players_last_turn_as_the_mail_does(played: Played) -> None:
+    """A "your move" mail leads with what happened since the seat's last turn; the page it carries
+    tells the same lines (the other players' moves, their spreads and outbreaks), in the seat's
+    language, from public facts and the seat's own looks (P10)."""
+    import re
+
+    from pbem.mail.news import news, since_last_turn
+    from pbem.views.packed import readable
+    from pbem.views.markup import escape
+
+    told = 0
+    for lang in ("en", "uk"):
+        for game, _seq in positions(played, 10, seed=13):
+            assert game.state is not None and game.state.to_move is not None
+            seat = game.state.to_move
+            page = readable(compose_page(SeatView(game, seat), "host@example.org", lang))
+            found = re.search(r'<pre class="note" id="news">(.*?)</pre>', page, re.S)
+            assert found is not None, "no account of what happened since the last turn"
+            mail = news(game, [], seat, lang, 16) if since_last_turn(game, seat) else []  # its own move last
+            assert found.group(1) == str(escape("\n".join(mail))), (lang, seat)
+            last = game.entries[-1].player if mail else None  # the newest move is told whole, by its player
+            assert last is None or last in found.group(1), (found.group(1), last)
+            told += len(mail) > 2
+    assert told >= 6, told

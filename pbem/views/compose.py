@@ -47,6 +47,7 @@ from pbem.views.narrate import status_line
 from pbem.views.packed import head_block as packed_head
 from pbem.views.packed import packed_page
 from pbem.views.seatstate import seat_state
+from pbem.views.sincelast import news, since_last_turn
 from pbem.views.svg import map_svg, player_colours
 from pbem.views.template import template
 from pbem.views.text import result_lines
@@ -238,6 +239,18 @@ def _info_lines(view: SeatView, lang: str = "en") -> list[str]:
     return lines
 
 
+NEWS_LINES = 16
+"""The most lines the page tells of what happened since the seat's last turn (its mail may tell fewer)."""
+
+
+def _news(view: SeatView, lang: str, opening: bool) -> list[str]:
+    """What happened since the seat's last turn, as its "your move" mail tells it
+    (:func:`pbem.views.sincelast.news`); nothing in the opening, or when nothing happened."""
+    if opening or view.game.state is None or not since_last_turn(view.game, view.seat):
+        return []
+    return news(view.game, [], view.seat, lang, NEWS_LINES)
+
+
 def _face(view: SeatView, token_id: str, lang: str) -> str:
     """A face this seat has seen, in words (R1.4): ``threshold 3: majority, merchant, monk``."""
     if lang == "en":
@@ -289,7 +302,7 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
     changed = [r[0] for r in data["map"]["regions"] if r[6]]
     info = _info_lines(view, lang)  # the drawn state's scores and cards say the rest; a turn's prompts its status
     info = info if data.get("state") is None else [] if data.get("mine") else info[:1]
-    words = {"info": info, "looks": _looks(view, lang),
+    words = {"info": info, "looks": _looks(view, lang), "news": _news(view, lang, opening=data["opening"] is not None),
              "result": [say(line) for line in result_lines(game.state, lang=lang)]}
     title = say(Msg("Rattus {game}: {seat}'s move", game=game.game_id, seat=view.seat))
     blob = script_data(data)
@@ -302,7 +315,7 @@ def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str
         text["why"], text["what"] = _opening_words(game.opening, lang)
     body = render(
         PAGE.replace("{keep_part}", KEEP if opening else "").replace("{opening_part}", OPENING if opening else ""),
-        title=title, result=lines(words["result"]),
+        title=title, result=lines(words["result"]), news=lines(words["news"]),
         info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
         pbem=f"{__version__} {fingerprint()}", **text)
     plain = render(PLAIN, noscript=text["noscript"], orders=template(view, lang))
@@ -325,6 +338,7 @@ PAGE = """<main id="view" data-complete="false">
 </div>
 <div id="cards"></div>
 <pre id="card-info" class="note" aria-live="polite"></pre>
+<pre class="note" id="news">{news}</pre>
 <p class="note">{changed}</p>
 <pre id="result">{result}</pre>
 <pre class="note" id="info">{info}</pre>

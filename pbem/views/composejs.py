@@ -132,12 +132,13 @@ button:disabled, .button.off { opacity: 0.4; pointer-events: none; }
 .score.me { font-weight: bold; }
 .swatch { display: inline-block; width: 14px; height: 14px; border: 1px solid #222; }
 .held { font-size: 14px; color: #333; background: #fffdf6; }
-#card-info { background: #fff; border: 1px solid #ccc; padding: 6px; font-family: inherit; }
+#card-info, #news { background: #fff; border: 1px solid #ccc; padding: 6px; font-family: inherit; }
 #move { font-family: DejaVu Sans Mono, monospace; white-space: pre-wrap; background: #fff; border: 1px solid #ccc;
         padding: 8px; margin: 6px 0; min-height: 3em; font-size: 14px; }
 .note { font-size: 14px; color: #444; margin: 4px 0; }
 #result { font-weight: bold; padding: 6px; border: 2px solid #2c7a2c; background: #eef8ee; }
-#result:empty, #looks:empty, #status:empty, #scores:empty, #cards:empty, #card-info:empty { display: none; }
+#result:empty, #looks:empty, #news:empty, #status:empty, #scores:empty, #cards:empty, #card-info:empty {
+ display: none; }
 #nonce { font-family: DejaVu Sans Mono, monospace; word-break: break-all; background: #fff8d8; padding: 6px; }
 #nonce:empty { display: none; }
 input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; }

@@ -85,7 +85,7 @@ def card_texts(cards: list[str], pool: list[list[Any]], lang: str) -> dict[str, 
     """Each card's ability (its rule, R5, in the rules reference's words in ``lang``) and its risk
     (R4.3, R4.5): how many of the rats this seat has not seen show its symbol, counted in ``pool``
     (:func:`pbem.views.compose.hidden_pool`: never a face hidden from the seat, P10)."""
-    from pbem.views.rulesref import rules  # only a turn's page reads the reference
+    from pbem.views.rulesref import rules  # start-up: only a turn's page reads the reference
 
     said, text = translator(lang), rules(lang)
     total = sum(count for _t, _s, count in pool)
