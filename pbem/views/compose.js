@@ -315,10 +315,12 @@
       });
       Object.keys(S.cubes[r]).sort().forEach((p, i) => {
         var bx = x0 + 6 + i * 46, by = y0 + h - 46, n = S.cubes[r][p], colour = D.colours[p] || '#888888';
-        var pile = svgEl(g, 'g', {'class': 'cubes', 'data-player': p, 'data-count': n});
+        var mark = D.marks[p] || '', pile = svgEl(g, 'g', {'class': 'cubes', 'data-player': p, 'data-count': n,
+                                                          'data-mark': mark});
         svgEl(pile, 'rect', {x: bx, y: by, width: 42, height: 42, rx: 4, fill: colour, stroke: '#222'});
-        svgEl(pile, 'text', {x: bx + 21, y: by + 32, 'font-size': BIG, 'font-weight': 'bold', 'text-anchor': 'middle',
-                             fill: D.ink[p] || '#000'}, String(n));
+        var label = svgEl(pile, 'text', {x: bx + 21, y: by + 32, 'font-size': BIG, 'font-weight': 'bold',
+                                         'text-anchor': 'middle', fill: D.ink[p] || '#000'}, mark + n);
+        if ((mark + n).length > 1) { label.setAttribute('textLength', 38); label.setAttribute('lengthAdjust', 'spacingAndGlyphs'); }
       });
       if (S.plague === r) {
         var px = x0 + w - 30, py = y0 + 3, piece = svgEl(g, 'g', {'class': 'plague', 'data-region': r});

@@ -40,6 +40,7 @@ from pbem.referee.seatview import SeatView, face_text
 from pbem.rules.data import CLASSES
 from pbem.views.composejs import OPENING_SCRIPT, STYLE, TURN_SCRIPT
 from pbem.views.composewords import card_texts, region_names, turn_words
+from pbem.views.drawing import seat_marks
 from pbem.views.html import changed_between, script_data
 from pbem.views.layout import places
 from pbem.views.markup import Markup, lines, render
@@ -182,6 +183,7 @@ def drawing_data(view: SeatView, lang: str = "en") -> dict[str, Any]:
             "names": {"cards": {c: said.name(Name.card(c)) for c in state.cards}},
             "cardText": card_texts(list(state.cards), pool["pool"], lang),
             "colours": colours, "ink": {p: "#fff" for p, c in colours.items() if _dark(c)},
+            "marks": seat_marks(game.players),  # each seat's letter on its cubes, beside the colour
             "looks": {token: _face(view, token_id, lang) for token, token_id in view.private.items()}, **pool}
 
 
