@@ -39,7 +39,7 @@ from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.rules.data import CLASSES
 from pbem.views.composejs import OPENING_SCRIPT, STYLE, TURN_SCRIPT
-from pbem.views.composewords import card_texts, region_names, turn_words
+from pbem.views.composewords import card_texts, opening_words, region_names, turn_words
 from pbem.views.drawing import seat_marks
 from pbem.views.html import changed_between, script_data
 from pbem.views.layout import places
@@ -271,12 +271,13 @@ def _looks(view: SeatView, lang: str = "en") -> list[str]:
             for token, token_id in view.private.items()]
 
 
-def _page_words(lang: str) -> dict[str, str]:
-    """The page's fixed sentences in ``lang`` (text: :func:`pbem.views.markup.render` escapes them)."""
+def _page_words(lang: str, marks: str) -> dict[str, str]:
+    """The page's fixed sentences in ``lang``, with the names of the regions the last entry changed
+    (text: :func:`pbem.views.markup.render` escapes them)."""
     say = translator(lang).say
     return {key: say(msg) for key, msg in (
         ("changed", Msg("dashed: the regions the last entry changed ({marks}); yellow: what your move changes;\n"
-                        "green: where you can tap now", marks="{marks}")),
+                        "green: where you can tap now", marks=marks)),
         ("noscript", Msg("This page needs its script to draw the board and write your move: open the file in a "
                          "browser (Firefox, Chrome, Safari). Or write the move from the template below, and send "
                          "it as your reply.")),
@@ -293,33 +294,34 @@ def _page_words(lang: str) -> dict[str, str]:
         ("nonce_file", Msg("Download your secret number (a file)")),
         ("print", Msg("This page: pbem {version}, fingerprint {print}. The page itself shows this; to trust\n"
                       "it, check the file: 'pbem fingerprint FILE' (docs/fairplay.md).", version=__version__,
-                      print="{print}")))}
+                      print=fingerprint())))}
 
 
 def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str:
-    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``."""
+    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``:
+    :data:`PAGE` with its slots filled, the opening's parts (:data:`OPENING`, :data:`KEEP`) or a
+    turn's (:data:`TURN_NOTE`, :data:`UNDO`), each rendered apart (:func:`pbem.views.markup.render`)."""
     say = translator(lang).say
     game = view.game
     data = page_data(view, to, lang)
     changed = [r[0] for r in data["map"]["regions"] if r[6]]
     info = _info_lines(view, lang)  # the drawn state's scores and cards say the rest; a turn's prompts its status
     info = info if data.get("state") is None else [] if data.get("mine") else info[:1]
-    words = {"info": info, "looks": _looks(view, lang), "news": _news(view, lang, opening=data["opening"] is not None),
+    opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
+    words = {"info": info, "looks": _looks(view, lang), "news": _news(view, lang, opening),
              "result": [say(line) for line in result_lines(game.state, lang=lang)]}
     title = say(Msg("Rattus {game}: {seat}'s move", game=game.game_id, seat=view.seat))
-    blob = script_data(data)
-    marks = say(Names.regions(changed)) if changed else say(Msg("none"))
-    text = _page_words(lang)
-    text["changed"] = text["changed"].replace("{marks}", marks)  # the names, said whole in the sentence
-    text["print"] = text["print"].replace("{print}", fingerprint())
-    opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
-    if opening:
-        text["why"], text["what"] = _opening_words(game.opening, lang)
-    body = render(
-        PAGE.replace("{keep_part}", KEEP if opening else "").replace("{opening_part}", OPENING if opening else ""),
-        title=title, result=lines(words["result"]), news=lines(words["news"]),
-        info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
-        pbem=f"{__version__} {fingerprint()}", **text)
+    text = _page_words(lang, say(Names.regions(changed)) if changed else say(Msg("none")))
+    if opening:  # what the two rounds protect, what to do, and what to keep; no map's legend, no undo
+        why, what = opening_words(game.opening, lang)
+        parts = {"opening_part": render(OPENING, why=why, what=what), "keep_part": render(KEEP, **text),
+                 "legend": Markup(""), "undo_part": Markup("")}
+    else:
+        parts = {"opening_part": Markup(""), "keep_part": Markup(""), "legend": render(TURN_NOTE, **text),
+                 "undo_part": render(UNDO, **text)}
+    body = render(PAGE, title=title, result=lines(words["result"]), news=lines(words["news"]),
+                  info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(script_data(data)),
+                  pbem=f"{__version__} {fingerprint()}", **text, **parts)
     plain = render(PLAIN, noscript=text["noscript"], orders=template(view, lang))
     return packed_page(title, lang, STYLE, plain, body, OPENING_SCRIPT if opening else TURN_SCRIPT, composer_head())
 
@@ -341,16 +343,14 @@ PAGE = """<main id="view" data-complete="false">
 <div id="cards"></div>
 <pre id="card-info" class="note" aria-live="polite"></pre>
 <pre class="note" id="news">{news}</pre>
-<p class="note">{changed}</p>
-<pre id="result">{result}</pre>
+{legend}<pre id="result">{result}</pre>
 <pre class="note" id="info">{info}</pre>
 <pre class="note" id="looks">{looks}</pre>
 </div>
 <div id="right">
 <pre id="move"></pre>
 <p id="status" class="note"></p>
-<div id="bar" hidden><button id="undo">{undo}</button>
-<a id="send" class="button off" href="#" aria-disabled="true" tabindex="-1">{send}</a>
+<div id="bar" hidden>{undo_part}<a id="send" class="button off" href="#" aria-disabled="true" tabindex="-1">{send}</a>
 <button id="copy" disabled>{copy}</button>
 <a id="download" class="button off" href="#" aria-disabled="true" tabindex="-1">{download}</a>
 <span id="copied" class="note"></span></div>
@@ -368,22 +368,13 @@ OPENING = """<div id="opening"><p class="note">{why}</p><p id="opening-do">{what
 """
 """The opening's prompt (P4): what its two rounds protect, in one sentence, and what to do now."""
 
+TURN_NOTE = """<p class="note">{changed}</p>
+"""
+"""A turn's legend of the map's marks (the opening's map has none of them)."""
 
-def _opening_words(round_: Opening, lang: str) -> tuple[str, str]:
-    """What the opening's two rounds protect, and what this round asks of the player, in ``lang``."""
-    say = translator(lang).say
-    why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
-                  "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
-                  "so nobody, the host included, can choose it after seeing the others'."))
-    what = say(Msg.plural("Round 1 of 2: type your secret words, a sentence of your own ({n} word or more), and tap "
-                          "the button; the page adds a code of its own. Write down the words and the code, then "
-                          "Send: round 2 asks for both.", "Round 1 of 2: type your secret words, a sentence of your "
-                          "own ({n} words or more), and tap the button; the page adds a code of its own. Write down "
-                          "the words and the code, then Send: round 2 asks for both.", MIN_WORDS)
-               if round_ is Opening.COMMIT else
-               Msg("Round 2 of 2: type the same secret words and the code from round 1 (or paste or load the file "
-                   "you saved) and tap the button; then Send."))
-    return why, what
+UNDO = """<button id="undo" disabled>{undo}</button>
+"""
+"""A turn's undo, off until there is a tap to undo (the opening has none to undo)."""
 
 
 KEEP = """<div id="keep" hidden><pre id="nonce"></pre>

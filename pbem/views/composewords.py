@@ -1,15 +1,17 @@
-"""The words of a turn on the composer page (:mod:`pbem.views.compose`), in the reader's
-language: the prompts, the buttons of the cards and abilities, the counts, the plague's ways,
-and the names of the map's regions and of the cards as the page draws them.  The script knows
-no language; the notation (the move's text) is the only thing it writes in the notation's words."""
+"""The words of the composer page (:mod:`pbem.views.compose`), in the reader's language: a
+turn's prompts, the buttons of the cards and abilities, the counts, each card's ability and risk,
+the names of the map's regions and of the cards as the page draws them; the opening's prompt.
+The script knows no language; the notation (the move's text) is the only thing it writes in the
+notation's words."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from pbem.fair.words import MIN_WORDS
 from pbem.i18n import N_, Msg, Name, translator
 from pbem.i18n.names import SHIPPED
-from pbem.log.game import Game
+from pbem.log.game import Game, Opening
 from pbem.rules.data import CLASSES
 
 KINDS: dict[str, str] = {
@@ -99,3 +101,20 @@ def card_texts(cards: list[str], pool: list[list[Any]], lang: str) -> dict[str, 
                           "(R4.3, R4.5); {n} of the {total} rats you have not seen show it.", n, total=total)
         out[card] = [f"{ABILITIES[card]} {text[ABILITIES[card]]}", said.say(risk)]
     return out
+
+
+def opening_words(round_: Opening, lang: str) -> tuple[str, str]:
+    """What the opening's two rounds protect, and what this round asks of the player, in ``lang``."""
+    say = translator(lang).say
+    why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
+                  "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
+                  "so nobody, the host included, can choose it after seeing the others'."))
+    what = say(Msg.plural("Round 1 of 2: type your secret words, a sentence of your own ({n} word or more), and tap "
+                          "the button; the page adds a code of its own. Write down the words and the code, then "
+                          "Send: round 2 asks for both.", "Round 1 of 2: type your secret words, a sentence of your "
+                          "own ({n} words or more), and tap the button; the page adds a code of its own. Write down "
+                          "the words and the code, then Send: round 2 asks for both.", MIN_WORDS)
+               if round_ is Opening.COMMIT else
+               Msg("Round 2 of 2: type the same secret words and the code from round 1 (or paste or load the file "
+                   "you saved) and tap the button; then Send."))
+    return why, what

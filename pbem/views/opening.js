@@ -91,7 +91,7 @@ var Opening = (() => {
       if (code === null) { say(W.badCode); return; }
       made(w.words, code).then(n => { shown(n, w.words, code); });
     }
-    box.appendChild(button(W.use, () => { given(input.value); }));
+    box.appendChild(button(W.use, () => { given(input.value); }, 'use'));
     var file = document.createElement('input');
     file.type = 'file'; file.id = 'nonce-load'; file.accept = '.txt,.yaml,text/plain'; file.title = W.file;
     var label = document.createElement('label');
