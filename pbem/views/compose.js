@@ -24,6 +24,26 @@
     return b;
   }
   var W = {};  // the page's words, in its reader's language (page_data's "words")
+  // The keyboard: after a choice made with Enter or Space, the focus goes on to the control it was
+  // on if it is still there, else to the first of the next step's (a region, a choice, Send).
+  var keyed = false;
+  document.addEventListener('keydown', e => { if (e.key === 'Enter' || e.key === ' ') { keyed = true; } }, true);
+  document.addEventListener('pointerdown', () => { keyed = false; }, true);
+  function focusKey() {
+    var a = document.activeElement;
+    if (!a || a === document.body) { return null; }
+    if (a.id) { return '#' + a.id; }
+    var card = a.getAttribute('data-card'), region = a.getAttribute('data-region');
+    return card ? '#cards [data-card="' + card + '"]' : region ? '#board .hit[data-region="' + region + '"]' : null;
+  }
+  function refocus(key) {
+    if (!keyed) { return; }
+    var again = key && document.querySelector(key);
+    if (again && again.tabIndex >= 0 && !again.disabled && document.activeElement === again) { return; }
+    var next = [key, '#board .region.can > .hit', '#choices button', '#send:not(.off)'].map(k => k && document.querySelector(k))
+      .filter(el => el && el.tabIndex >= 0 && !el.disabled && el.getClientRects().length)[0];
+    if (next) { next.focus({preventScroll: false}); }
+  }
   function main() {
     var D = JSON.parse($('pbem-data').textContent);
     $('bar').hidden = false;  // Send, Copy and Download work with the script only
@@ -87,8 +107,11 @@
     var me = D.seat, S0 = D.state;
     var st = {S: S0, lines: [], flips: [], knight: false, done: false, stopped: false, kind: null, picked: [],
               region: null}, past = [];
-    Object.keys(regions).forEach(r => {
+    Object.keys(regions).forEach(r => {  // a region is a button while it may be chosen: a tap, Enter or Space
       regions[r].addEventListener('click', () => { tapRegion(r); });
+      regions[r].addEventListener('keydown', e => {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); tapRegion(r); }
+      });
     });
     function outbreak() {
       return !st.done && st.S.phase === 'turn' && st.S.turn.stage === 'outbreak' && Rattus.mover(st.S) === me;
@@ -189,8 +212,10 @@
         if (st.kind || st.picked.length) { add(W.cancel, () => { tap(() => {
           st.kind = null; st.picked = []; st.region = null; }); }, 'cancel'); }
       }
+      var key = focusKey();
       draw(canRegions, canRats);
       finish(written(), st.done || outbreak());
+      refocus(key);
     }
     function why(S, r) {  // a plague destination's consequences, from what this seat knows (P10)
       var o = outlook(D, S, r), line = document.createElement('p'), name = id => regionName(D, id);
@@ -282,6 +307,8 @@
                         r[1]);
       if (r[1].length > 7) { label.setAttribute('textLength', Math.min(146, r[1].length * 19)); }
       label.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+      svgEl(g, 'rect', {x: x0, y: y0, width: BW, height: BH, rx: 14, fill: 'transparent', 'class': 'hit',  // the button
+                        'data-region': r[0], 'aria-hidden': 'true'});
       regions[r[0]] = g;
     });
     return regions;
@@ -292,6 +319,12 @@
     Object.keys(regions).forEach(r => {
       var g = regions[r];
       g.classList.toggle('can', !!canRegions[r]);
+      var hit = g.querySelector('.hit');  // a region that may be chosen is a button over its box, named in words
+      if (canRegions[r]) {
+        hit.setAttribute('tabindex', '0'); hit.setAttribute('role', 'button'); hit.removeAttribute('aria-hidden');
+      } else {
+        ['tabindex', 'role', 'aria-label'].forEach(a => { hit.removeAttribute(a); }); hit.setAttribute('aria-hidden', 'true');
+      }
       g.classList.toggle('picked', !!picked && picked.indexOf(r) >= 0);
       if (!S.rats[r]) { return; }
       Array.prototype.slice.call(g.querySelectorAll('.rat, .cubes, .plague')).forEach(el => {
@@ -322,6 +355,11 @@
                                          'text-anchor': 'middle', fill: D.ink[p] || '#000'}, mark + n);
         if ((mark + n).length > 1) { label.setAttribute('textLength', 38); label.setAttribute('lengthAdjust', 'spacingAndGlyphs'); }
       });
+      var cubes = Object.keys(S.cubes[r]).sort();  // a reader hears the name, the rats, whose cubes, the plague
+      if (canRegions[r]) {
+        hit.setAttribute('aria-label', [regionName(D, r)].concat(S.rats[r].map(t => W.rat + ' ' + t),
+          cubes.map(p => p + ' ' + S.cubes[r][p]), S.plague === r ? [W.plague] : []).join(', '));
+      }
       if (S.plague === r) {
         var px = x0 + w - 30, py = y0 + 3, piece = svgEl(g, 'g', {'class': 'plague', 'data-region': r});
         svgEl(piece, 'circle', {cx: px + 12, cy: py + 8, r: 8, fill: '#111'});
@@ -349,7 +387,8 @@
     cards.textContent = ''; info.textContent = '';
     Object.keys(S.cards).forEach(c => {  // each card a button: its ability and its risk, read on a tap
       var el = button(D.names.cards[c] + ': ' + (S.cards[c] || W.nobody), () => {
-        shown = shown === c ? null : c; scoreboard(D, S);
+        var key = focusKey();
+        shown = shown === c ? null : c; scoreboard(D, S); refocus(key);
       }, 'held');
       el.setAttribute('data-card', c); el.setAttribute('data-holder', S.cards[c] || '');
       el.setAttribute('aria-expanded', String(shown === c)); el.setAttribute('aria-controls', 'card-info');

@@ -337,7 +337,7 @@ PAGE = """<main id="view" data-complete="false">
 {opening_part}<div id="top">
 <div id="board"></div>
 <div id="scores"></div>
-<p id="step"></p>
+<p id="step" aria-live="polite"></p>
 <div id="choices"></div>
 </div>
 <div id="cards"></div>

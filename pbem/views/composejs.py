@@ -112,6 +112,9 @@ h1 { font-size: 19px; margin: 0 0 6px 0; }
              background: #fff; display: block; }
 svg .region.can > rect:first-of-type { stroke: #0a6b2a; stroke-width: 9; }
 svg .region.can { cursor: pointer; }
+svg .hit:focus { outline: none; }
+svg .hit:focus-visible { stroke: #1a3d8f; stroke-width: 14; }
+button:focus-visible, .button:focus-visible, input:focus-visible { outline: 3px solid #1a3d8f; outline-offset: 2px; }
 svg .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; }
 svg .region.moved > rect:first-of-type { fill: #fde9a9; }
 svg .region.picked > rect:first-of-type { fill: #bfe8c6; }

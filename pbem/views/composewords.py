@@ -65,6 +65,7 @@ def turn_words(lang: str) -> dict[str, Any]:
         "takeFrom": say(Msg("take the {card} from {player}", card="{card}", player="{player}")),  # R3.1: the holder
         "cubes": {n: say(Msg.plural("{n} cube", "{n} cubes", n)) for n in range(1, 5)},
         "rat": say(Msg("rat")), "flip": say(Msg("flip first")), "cancel": say(Msg("cancel")),
+        "plague": say(Msg("plague")),  # the plague piece, in a region's name for a screen reader
         "nobody": say(Msg("not held")),  # a card nobody holds, as the board says it: free to take
         "score": say(Msg("{player}: {score} (palace {palace}, supply {supply})", player="{player}",
                          score="{score}", palace="{palace}", supply="{supply}")),
