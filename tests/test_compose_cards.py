@@ -88,8 +88,8 @@ def test_the_page_tells_what_happened_since_the_players_last_turn_as_the_mail_do
     import re
 
     from pbem.mail.news import news, since_last_turn
-    from pbem.views.packed import readable
     from pbem.views.markup import escape
+    from pbem.views.packed import readable
 
     told = 0
     for lang in ("en", "uk"):

@@ -104,7 +104,8 @@ def test_the_knights_plague_move_asks_no_way_to_a_region_two_ways_reach(browser:
     found = 0
     for n, (game, _seq) in enumerate(positions(played, 60, seed=29)):
         seat = _open(browser, game, tmp_path / f"knight-{n}.html")
-        script = KNIGHT.replace("WORDS", json.dumps({"take": words["take"]["knight"], "plague": words["prompts"]["plague"]}))
+        asked = {"take": words["take"]["knight"], "plague": words["prompts"]["plague"]}
+        script = KNIGHT.replace("WORDS", json.dumps(asked))
         targets = browser.eval(script)
         if not targets:
             continue

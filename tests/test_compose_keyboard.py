@@ -24,18 +24,18 @@ KEY = """function key(e) {
 }"""
 
 FOCUSED = """(function () {
-  %s
+  KEY
   var a = document.activeElement;
   if (!a || a === document.body || !document.getElementById('view').contains(a)) { return null; }
   return [key(a), (a.getAttribute('aria-label') || a.textContent || '').trim()];
-})()""" % KEY
+})()""".replace("KEY", KEY)
 
 CONTROLS = """(function () {
-  %s
+  KEY
   return Array.prototype.filter.call(document.querySelectorAll(
     '#view button:not(:disabled), #view a.button:not(.off), #board .region.can'), function (e) {
       return e.getClientRects().length > 0; }).map(key);
-})()""" % KEY
+})()""".replace("KEY", KEY)
 
 COMPLETE = "document.getElementById('view').getAttribute('data-complete') === 'true'"
 
