@@ -8,16 +8,6 @@
   });
   if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', main); }
   function $(id) { return document.getElementById(id); }
-  function hex(bytes) {
-    return Array.prototype.map.call(new Uint8Array(bytes), b => {
-      return (b < 16 ? '0' : '') + b.toString(16);
-    }).join('');
-  }
-  function unhex(text) {
-    var out = new Uint8Array(text.length / 2);
-    for (var i = 0; i < out.length; i++) { out[i] = parseInt(text.substr(2 * i, 2), 16); }
-    return out;
-  }
   function button(label, onclick, cls) {
     var b = document.createElement('button');
     b.textContent = label; b.onclick = onclick; if (cls) { b.className = cls; }
@@ -69,14 +59,8 @@
       var done = () => { $('copied').textContent = W.copied; };
       if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done, () => {}); }
     };
-    window.pbemCommitment = nonceHex => {
-      var prefix = new TextEncoder().encode(D.prefix), nonce = unhex(nonceHex);
-      var all = new Uint8Array(prefix.length + nonce.length);
-      all.set(prefix, 0); all.set(nonce, prefix.length);
-      return crypto.subtle.digest('SHA-256', all).then(hex);
-    };
     var regions = D.map ? drawMap(D) : {};
-    if (D.opening) { Opening(D, W, finish, header, {$: $, hex: hex, button: button}); } else if (D.state && D.mine) { turn(D, regions, finish); }
+    if (D.opening) { Opening(D, W, finish, header, {$: $, button: button}); } else if (D.state && D.mine) { turn(D, regions, finish); }
     else {
       if (D.state) { pieces(D, D.state, D.state, regions, {}, {}, null); }
       $('step').textContent = D.waiting; finish([], false);

@@ -126,7 +126,7 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
         return None
     return {"opening": "commit" if opening is Opening.COMMIT else "nonce",
             "committed": game.p4.commits.get(view.seat), "after": after_of(game, opening=True),
-            "entry0": game.hashes[0], "wordsTag": WORDS_TAG, "minWords": MIN_WORDS, "maxChars": MAX_WORDS_CHARS,
+            "entry0": game.hashes[0], "prefix": f"{TAG}/nonce", "wordsTag": WORDS_TAG, "minWords": MIN_WORDS, "maxChars": MAX_WORDS_CHARS,
             "numberTag": NUMBER_TAG, "scrypt": SCRYPT, "strongBits": strength.STRONG_BITS,
             "unknownBits": strength.UNKNOWN_BITS, "phrases": list(strength.phrases()),
             "sequences": list(strength.sequences()),
@@ -140,7 +140,7 @@ def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[s
     say = translator(lang).say
     waiting = Msg("nothing for {seat} to send now: {status}", seat=view.seat, status=status_line(game, lang=lang))
     data: dict[str, Any] = {"game": game.game_id, "seat": view.seat, "to": to or "",
-                            "prefix": f"{TAG}/nonce", "after": after_of(game), "state": None, "opening": None,
+                            "after": after_of(game), "state": None, "opening": None,
                             "waiting": say(waiting)}
     opening = _opening_data(view)
     data["words"] = script_words(lang, opening is not None)
