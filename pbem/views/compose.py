@@ -126,7 +126,8 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
         return None
     return {"opening": "commit" if opening is Opening.COMMIT else "nonce",
             "committed": game.p4.commits.get(view.seat), "after": after_of(game, opening=True),
-            "entry0": game.hashes[0], "prefix": f"{TAG}/nonce", "wordsTag": WORDS_TAG, "minWords": MIN_WORDS, "maxChars": MAX_WORDS_CHARS,
+            "entry0": game.hashes[0], "prefix": f"{TAG}/nonce", "wordsTag": WORDS_TAG, "minWords": MIN_WORDS,
+            "maxChars": MAX_WORDS_CHARS,
             "numberTag": NUMBER_TAG, "scrypt": SCRYPT, "strongBits": strength.STRONG_BITS,
             "unknownBits": strength.UNKNOWN_BITS, "phrases": list(strength.phrases()),
             "sequences": list(strength.sequences()),
