@@ -26,7 +26,7 @@ CLICK_A_TURN = """
   function rnd(n) { s = (s * 1103515245 + 12345) % 2147483648; return s % n; }
   for (var i = 0; i < 200 && document.getElementById('view').getAttribute('data-complete') !== 'true'; i++) {
     var targets = Array.prototype.slice.call(document.querySelectorAll(
-      '#choices button:not(.cancel), #board .region.can, #board .rat.can'));
+      '#choices button:not(.cancel), #board .region.can'));
     if (!targets.length) { break; }
     var t = targets[rnd(targets.length)];
     clicks.push(t.getAttribute('data-token') || t.getAttribute('data-region') || t.textContent);

@@ -188,7 +188,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert (games / GAME / "secret.yaml").stat().st_mode & 0o777 == 0o600
     entry0 = read_docs(log)[0][0]
     assert (entry0["protocol"], entry0["edition"], entry0["at"]) == ("pbem-rattus/v2", "standard", NOW)
-    assert "waiting for nonce commitments from red, green" in ok("show", GAME, "--games", games)
+    assert "waiting for the fingerprints of the secret numbers of red, green" in ok("show", GAME, "--games", games)
     hash0 = load_game(games / GAME).hashes[0]
 
     # P4 round 1. Red fills in the template by hand; green lets 'pbem nonce' make and keep one.
@@ -206,7 +206,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert load_one(green_commit.read_text(), "commit")["kind"] == "commit"
     out = ok("apply", green_commit, "--games", games)
     assert "entry 2: green's nonce commitment recorded (P4)" in out
-    assert "waiting for red, green to reveal their nonce" in out
+    assert "waiting for red, green to send their secret numbers" in out
 
     # P4 round 2: the nonces; the last reveal starts the game by itself.
     red_reveal = tmp_path / "red-reveal.txt"
@@ -216,7 +216,7 @@ def test_happy_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     red_reveal.write_text(template + f"nonce {red_nonce.hex()}\n")
     assert "ok: red's nonce matches the commitment" in ok("check", red_reveal, "--log", log)
     out = ok("apply", red_reveal, "--games", games)
-    assert "entry 3: red's nonce revealed" in out and "waiting for green to reveal" in out
+    assert "entry 3: red's nonce revealed" in out and "waiting for green to send their secret numbers" in out
     green_reveal = tmp_path / "green-reveal.yaml"
     ok("nonce", GAME, "--player", "green", "--reveal", "--keep", kept, "--out", green_reveal, "--games", games)
     out = ok("apply", green_reveal, "--games", games)
@@ -667,7 +667,7 @@ def test_waive_only_before_the_first_reveal(at: Any, tmp_path: Path) -> None:
     g = pos.games
     out = ok("waive", GAME, "--player", "green", "--games", g)
     assert "entry 1: the host waived green's nonce (P4)" in out
-    assert "waiting for nonce commitments from red; waived: green" in out
+    assert "waiting for the fingerprints of the secret numbers of red; waived: green" in out
     refused(g, Exit.STALE, "waive", GAME, "--player", "green", "--games", g, says=("already waived", "(P4)"))
     game = load_game(g / GAME)
     green = _write(tmp_path, "green.yaml", commit_text(game, "green"))

@@ -48,7 +48,7 @@ DRAWN = """(function () {
   return out;
 })()"""
 
-TARGETS = "#choices button:not(.cancel), #board .region.can, #board .rat.can"
+TARGETS = "#choices button:not(.cancel), #board .region.can"
 
 ONE_TAP = """(function (pick) {
   var targets = document.querySelectorAll('%s');

@@ -353,7 +353,7 @@ def test_a_greek_composer_page_clicked_in_chromium_writes_accepted_moves(
                              ".textContent, document.documentElement.lang]")
         assert shown[0] in (translator("el").gettext(m) for m in (
             "the move is complete: send it", "the move stops after the look: send it, and the host shows you the face",
-            "an outbreak follows: the move is complete. You may tap the rats to flip first"))
+            "an outbreak follows: the move is complete. You may choose below which rats flip first"))
         assert shown[1:] == ["Αποστολή", "el"]
         measured = browser.eval(MEASURE)
         assert measured["csp"] == "0" and measured["scroll"] <= measured["width"], measured

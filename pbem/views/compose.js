@@ -8,22 +8,32 @@
   });
   if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', main); }
   function $(id) { return document.getElementById(id); }
-  function hex(bytes) {
-    return Array.prototype.map.call(new Uint8Array(bytes), b => {
-      return (b < 16 ? '0' : '') + b.toString(16);
-    }).join('');
-  }
-  function unhex(text) {
-    var out = new Uint8Array(text.length / 2);
-    for (var i = 0; i < out.length; i++) { out[i] = parseInt(text.substr(2 * i, 2), 16); }
-    return out;
-  }
   function button(label, onclick, cls) {
     var b = document.createElement('button');
     b.textContent = label; b.onclick = onclick; if (cls) { b.className = cls; }
     return b;
   }
   var W = {};  // the page's words, in its reader's language (page_data's "words")
+  // The keyboard: after a choice made with Enter or Space, the focus goes on to the control it was
+  // on if it is still there, else to the first of the next step's (a region, a choice, Send).
+  var keyed = false;
+  document.addEventListener('keydown', e => { if (e.key === 'Enter' || e.key === ' ') { keyed = true; } }, true);
+  document.addEventListener('pointerdown', () => { keyed = false; }, true);
+  function focusKey() {
+    var a = document.activeElement;
+    if (!a || a === document.body) { return null; }
+    if (a.id) { return '#' + a.id; }
+    var card = a.getAttribute('data-card'), region = a.getAttribute('data-region');
+    return card ? '#cards [data-card="' + card + '"]' : region ? '#board .hit[data-region="' + region + '"]' : null;
+  }
+  function refocus(key) {
+    if (!keyed) { return; }
+    var again = key && document.querySelector(key);
+    if (again && again.tabIndex >= 0 && !again.disabled && document.activeElement === again) { return; }
+    var next = [key, '#board .region.can > .hit', '#choices button', '#send:not(.off)'].map(k => k && document.querySelector(k))
+      .filter(el => el && el.tabIndex >= 0 && !el.disabled && el.getClientRects().length)[0];
+    if (next) { next.focus({preventScroll: false}); }
+  }
   function main() {
     var D = JSON.parse($('pbem-data').textContent);
     $('bar').hidden = false;  // Send, Copy and Download work with the script only
@@ -49,14 +59,8 @@
       var done = () => { $('copied').textContent = W.copied; };
       if (navigator.clipboard) { navigator.clipboard.writeText(text).then(done, () => {}); }
     };
-    window.pbemCommitment = nonceHex => {
-      var prefix = new TextEncoder().encode(D.prefix), nonce = unhex(nonceHex);
-      var all = new Uint8Array(prefix.length + nonce.length);
-      all.set(prefix, 0); all.set(nonce, prefix.length);
-      return crypto.subtle.digest('SHA-256', all).then(hex);
-    };
     var regions = D.map ? drawMap(D) : {};
-    if (D.opening) { Opening(D, W, finish, header, {$: $, hex: hex, button: button}); } else if (D.state && D.mine) { turn(D, regions, finish); }
+    if (D.opening) { Opening(D, W, finish, header, {$: $, button: button}); } else if (D.state && D.mine) { turn(D, regions, finish); }
     else {
       if (D.state) { pieces(D, D.state, D.state, regions, {}, {}, null); }
       $('step').textContent = D.waiting; finish([], false);
@@ -87,8 +91,11 @@
     var me = D.seat, S0 = D.state;
     var st = {S: S0, lines: [], flips: [], knight: false, done: false, stopped: false, kind: null, picked: [],
               region: null}, past = [];
-    Object.keys(regions).forEach(r => {
+    Object.keys(regions).forEach(r => {  // a region is a button while it may be chosen: a tap, Enter or Space
       regions[r].addEventListener('click', () => { tapRegion(r); });
+      regions[r].addEventListener('keydown', e => {
+        if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); tapRegion(r); }
+      });
     });
     function outbreak() {
       return !st.done && st.S.phase === 'turn' && st.S.turn.stage === 'outbreak' && Rattus.mover(st.S) === me;
@@ -115,7 +122,11 @@
     function tap(fn) { past.push(JSON.stringify(st)); fn(); settle(); render(); }
     function settle() {  // one candidate left: it is the player's choice
       var c = candidates();
-      if ((st.kind || st.picked.length) && c.length === 1) { play(c[0]); }
+      if (!st.kind && !st.picked.length) { return; }
+      if (c.length === 1) { play(c[0]); return; }
+      if (nextPart(c).type === 'via') {  // R5.4: the way changes nothing but the move's text: the shortest
+        play(c.filter(a => a.path.length === 1)[0] || c[0]);
+      }
     }
     function pick(value) { tap(() => { st.picked.push(value); }); }
     function tapRegion(r) {
@@ -157,30 +168,25 @@
         if (!st.knight && !st.flips.length && legal.some(a => a.action === 'knight_cubes')) {
           add(W.kinds.knight_cubes, () => { tap(() => { st.knight = true; }); });
         }
-        st.S.rats[st.S.plague].forEach(t => {
-          if (st.flips.indexOf(t) >= 0) { return; }
-          canRats[t] = true; canRegions[st.S.plague] = true;
-          add(W.flip + ': ' + ratLabel(t), () => { tap(() => { st.flips.push(t); }); });
-        });
-        $('step').textContent = W.outbreak;
+        var left = st.S.rats[st.S.plague].filter(t => st.flips.indexOf(t) < 0);
+        if (left.length > 1) {  // an order only among two rats or more: the last one left is flipped last anyway
+          left.forEach(t => { add(W.flip + ': ' + ratLabel(t), () => { tap(() => { st.flips.push(t); }); }, 'flip'); });
+        }
+        $('step').textContent = left.length > 1 ? W.outbreak : W.complete;
       } else if (st.done) {
         $('step').textContent = st.stopped ? W.stopped : W.complete;
       } else {
         if (!st.kind && !st.picked.length) { top(); }
         if (next.type === 'region') { next.values.forEach(r => { canRegions[r] = true; }); }
-        if (next.type === 'token') {
+        if (next.type === 'token') {  // a rat is chosen by its region (a 44 px target), then by name if several
           next.values.forEach(t => {
-            canRats[t] = true;
             var r = Rattus.regionOf(st.S, t);
-            if (st.region === null) { canRegions[r] = true; }
+            if (st.region === null) { canRegions[r] = true; canRats[t] = true; }
             if (st.region === r) { add(ratLabel(t), () => { pick(t); }); }
           });
         }
         if (next.type === 'count') {
           next.values.forEach(n => { add(W.cubes[n] || String(n), () => { pick(n); }); });
-        }
-        if (next.type === 'via') {
-          next.values.forEach(r => { add(r ? W.through.replace('{region}', regionName(D, r)) : W.direct, () => { pick(r); }); });
         }
         $('step').textContent = prompt(next);
         if (next.type === 'region' && !st.picked.length && c.some(a => {
@@ -190,8 +196,10 @@
         if (st.kind || st.picked.length) { add(W.cancel, () => { tap(() => {
           st.kind = null; st.picked = []; st.region = null; }); }, 'cancel'); }
       }
+      var key = focusKey();
       draw(canRegions, canRats);
       finish(written(), st.done || outbreak());
+      refocus(key);
     }
     function why(S, r) {  // a plague destination's consequences, from what this seat knows (P10)
       var o = outlook(D, S, r), line = document.createElement('p'), name = id => regionName(D, id);
@@ -206,7 +214,6 @@
     function prompt(next) {
       var kind = st.kind || (st.picked.length ? 'picked' : 'top'), P = W.prompts;
       if (next.type === 'count') { return P.count; }
-      if (next.type === 'via') { return P.via; }
       if (kind === 'top') {
         var has = k => { return Rattus.legal(st.S).some(a => a.action === k); };
         return st.S.phase === 'final' ? P.final : st.S.phase === 'setup' ? P.setup : has('spread') ? P.spread
@@ -219,8 +226,10 @@
     function top() {  // the cards and the abilities: one button each, in words
       var seen = {};
       Rattus.legal(st.S).forEach(a => {
-        if (a.action === 'take_card') {
-          add(W.take[a.card], () => { tap(() => { play(a); }); }, 'card');
+        if (a.action === 'take_card') {  // R3.1: a held card is taken from its holder, named
+          var from = st.S.cards[a.card];
+          add(from ? W.takeFrom.replace('{card}', D.names.cards[a.card]).replace('{player}', from) : W.take[a.card],
+              () => { tap(() => { play(a); }); }, 'card');
         } else if (DIRECT.indexOf(a.action) < 0 && !seen[a.action] && W.kinds[a.action]) {  // a kind the page has words for
           seen[a.action] = true;
           if (a.action === 'witch_swap' || a.action === 'end') {
@@ -232,9 +241,7 @@
       });
     }
     function draw(canRegions, canRats) {
-      pieces(D, st.S, S0, regions, canRegions, canRats, t => {
-        if (outbreak()) { tap(() => { st.flips.push(t); }); } else { pick(t); }
-      }, st.picked.concat(st.region ? [st.region] : []));
+      pieces(D, st.S, S0, regions, canRegions, canRats, st.picked.concat(st.region ? [st.region] : [], st.flips));
     }
     $('undo').onclick = () => { if (past.length) { st = JSON.parse(past.pop()); render(); } };
     var first = Rattus.legal(S0);
@@ -284,14 +291,24 @@
                         r[1]);
       if (r[1].length > 7) { label.setAttribute('textLength', Math.min(146, r[1].length * 19)); }
       label.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+      svgEl(g, 'rect', {x: x0, y: y0, width: BW, height: BH, rx: 14, fill: 'transparent', 'class': 'hit',  // the button
+                        'data-region': r[0], 'aria-hidden': 'true'});
       regions[r[0]] = g;
     });
     return regions;
   }
-  function pieces(D, S, S0, regions, canRegions, canRats, onRat, picked) {  // the board of S, as svg.py draws it
+  // The board of S, as svg.py draws it.  A rat is no tap target of its own (three share a region's
+  // 70 px on a phone): a tap on it is its region's, and the rats a tap there may choose are marked.
+  function pieces(D, S, S0, regions, canRegions, canRats, picked) {
     Object.keys(regions).forEach(r => {
       var g = regions[r];
       g.classList.toggle('can', !!canRegions[r]);
+      var hit = g.querySelector('.hit');  // a region that may be chosen is a button over its box, named in words
+      if (canRegions[r]) {
+        hit.setAttribute('tabindex', '0'); hit.setAttribute('role', 'button'); hit.removeAttribute('aria-hidden');
+      } else {
+        ['tabindex', 'role', 'aria-label'].forEach(a => { hit.removeAttribute(a); }); hit.setAttribute('aria-hidden', 'true');
+      }
       g.classList.toggle('picked', !!picked && picked.indexOf(r) >= 0);
       if (!S.rats[r]) { return; }
       Array.prototype.slice.call(g.querySelectorAll('.rat, .cubes, .plague')).forEach(el => {
@@ -306,24 +323,27 @@
       box.setAttribute('stroke-width', S.plague === r ? 5 : 2);
       S.rats[r].forEach((t, i) => {
         var rx = x0 + 6 + (i % 3) * 60, ry = y0 + 40;
-        var rat = svgEl(g, 'g', {'class': 'rat' + (canRats[t] ? ' can' : '') + (D.looks[t] ? ' seen' : '') +
+        var rat = svgEl(g, 'g', {'class': 'rat' + (canRats[t] ? ' opt' : '') + (D.looks[t] ? ' seen' : '') +
                                    (picked && picked.indexOf(t) >= 0 ? ' picked' : ''),
                                  'data-token': t});
         svgEl(rat, 'rect', {x: rx, y: ry, width: 58, height: 42, rx: 14, fill: '#4a3b32'});
         svgEl(rat, 'text', {x: rx + 29, y: ry + 32, 'font-size': BIG, fill: '#fff', 'text-anchor': 'middle',
                             textLength: 50, lengthAdjust: 'spacingAndGlyphs'}, t);
-        rat.addEventListener('click', e => {
-          if (!canRats[t] || !onRat) { return; }
-          e.stopPropagation(); onRat(t);
-        });
       });
       Object.keys(S.cubes[r]).sort().forEach((p, i) => {
         var bx = x0 + 6 + i * 46, by = y0 + h - 46, n = S.cubes[r][p], colour = D.colours[p] || '#888888';
-        var pile = svgEl(g, 'g', {'class': 'cubes', 'data-player': p, 'data-count': n});
+        var mark = D.marks[p] || '', pile = svgEl(g, 'g', {'class': 'cubes', 'data-player': p, 'data-count': n,
+                                                          'data-mark': mark});
         svgEl(pile, 'rect', {x: bx, y: by, width: 42, height: 42, rx: 4, fill: colour, stroke: '#222'});
-        svgEl(pile, 'text', {x: bx + 21, y: by + 32, 'font-size': BIG, 'font-weight': 'bold', 'text-anchor': 'middle',
-                             fill: D.ink[p] || '#000'}, String(n));
+        var label = svgEl(pile, 'text', {x: bx + 21, y: by + 32, 'font-size': BIG, 'font-weight': 'bold',
+                                         'text-anchor': 'middle', fill: D.ink[p] || '#000'}, mark + n);
+        if ((mark + n).length > 1) { label.setAttribute('textLength', 38); label.setAttribute('lengthAdjust', 'spacingAndGlyphs'); }
       });
+      var cubes = Object.keys(S.cubes[r]).sort();  // a reader hears the name, the rats, whose cubes, the plague
+      if (canRegions[r]) {
+        hit.setAttribute('aria-label', [regionName(D, r)].concat(S.rats[r].map(t => W.rat + ' ' + t),
+          cubes.map(p => p + ' ' + S.cubes[r][p]), S.plague === r ? [W.plague] : []).join(', '));
+      }
       if (S.plague === r) {
         var px = x0 + w - 30, py = y0 + 3, piece = svgEl(g, 'g', {'class': 'plague', 'data-region': r});
         svgEl(piece, 'circle', {cx: px + 12, cy: py + 8, r: 8, fill: '#111'});
@@ -347,15 +367,20 @@
         .replace('{palace}', S.palace[p]).replace('{supply}', S.supply[p])));
       box.appendChild(chip);
     });
-    var cards = $('cards');
-    cards.textContent = '';
-    Object.keys(S.cards).forEach(c => {
-      var el = document.createElement('span');
-      el.className = 'held'; el.setAttribute('data-card', c); el.setAttribute('data-holder', S.cards[c] || '');
-      el.textContent = D.names.cards[c] + ': ' + (S.cards[c] || W.nobody);
+    var cards = $('cards'), info = $('card-info'), texts = D.cardText || {};
+    cards.textContent = ''; info.textContent = '';
+    Object.keys(S.cards).forEach(c => {  // each card a button: its ability and its risk, read on a tap
+      var el = button(D.names.cards[c] + ': ' + (S.cards[c] || W.nobody), () => {
+        var key = focusKey();
+        shown = shown === c ? null : c; scoreboard(D, S); refocus(key);
+      }, 'held');
+      el.setAttribute('data-card', c); el.setAttribute('data-holder', S.cards[c] || '');
+      el.setAttribute('aria-expanded', String(shown === c)); el.setAttribute('aria-controls', 'card-info');
+      if (shown === c && texts[c]) { info.textContent = texts[c].join('\n'); }
       cards.appendChild(el);
     });
   }
+  var shown = null;  // the card whose ability and risk are read
   function regionName(D, id) {  // as the map draws it, in the page's language
     var found = D.map.regions.filter(g => g[0] === id)[0];
     return found ? found[1] : id;

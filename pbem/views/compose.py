@@ -39,7 +39,8 @@ from pbem.log.moves import after_of
 from pbem.referee.seatview import SeatView, face_text
 from pbem.rules.data import CLASSES
 from pbem.views.composejs import OPENING_SCRIPT, STYLE, TURN_SCRIPT
-from pbem.views.composewords import region_names, turn_words
+from pbem.views.composewords import card_texts, opening_words, region_names, turn_words
+from pbem.views.drawing import seat_marks
 from pbem.views.html import changed_between, script_data
 from pbem.views.layout import places
 from pbem.views.markup import Markup, lines, render
@@ -47,6 +48,7 @@ from pbem.views.narrate import status_line
 from pbem.views.packed import head_block as packed_head
 from pbem.views.packed import packed_page
 from pbem.views.seatstate import seat_state
+from pbem.views.sincelast import news, since_last_turn
 from pbem.views.svg import map_svg, player_colours
 from pbem.views.template import template
 from pbem.views.text import result_lines
@@ -124,7 +126,8 @@ def _opening_data(view: SeatView) -> dict[str, Any] | None:
         return None
     return {"opening": "commit" if opening is Opening.COMMIT else "nonce",
             "committed": game.p4.commits.get(view.seat), "after": after_of(game, opening=True),
-            "entry0": game.hashes[0], "wordsTag": WORDS_TAG, "minWords": MIN_WORDS, "maxChars": MAX_WORDS_CHARS,
+            "entry0": game.hashes[0], "prefix": f"{TAG}/nonce", "wordsTag": WORDS_TAG, "minWords": MIN_WORDS,
+            "maxChars": MAX_WORDS_CHARS,
             "numberTag": NUMBER_TAG, "scrypt": SCRYPT, "strongBits": strength.STRONG_BITS,
             "unknownBits": strength.UNKNOWN_BITS, "phrases": list(strength.phrases()),
             "sequences": list(strength.sequences()),
@@ -138,7 +141,7 @@ def page_data(view: SeatView, to: str | None = None, lang: str = "en") -> dict[s
     say = translator(lang).say
     waiting = Msg("nothing for {seat} to send now: {status}", seat=view.seat, status=status_line(game, lang=lang))
     data: dict[str, Any] = {"game": game.game_id, "seat": view.seat, "to": to or "",
-                            "prefix": f"{TAG}/nonce", "after": after_of(game), "state": None, "opening": None,
+                            "after": after_of(game), "state": None, "opening": None,
                             "waiting": say(waiting)}
     opening = _opening_data(view)
     data["words"] = script_words(lang, opening is not None)
@@ -171,17 +174,18 @@ def map_data(game: Game, lang: str, changed: list[str]) -> dict[str, Any]:
 
 def drawing_data(view: SeatView, lang: str = "en") -> dict[str, Any]:
     """The seat's public state for the page's rules (:func:`seat_state`), with what the page draws
-    it with: the map's names and the cards' in ``lang``, the players' colours, and the seat's own
-    looks (R5.6) in words, for its eyes only."""
+    it with: the map's names and the cards' in ``lang``, each card's ability and risk, the players'
+    colours, and the seat's own looks (R5.6) in words, for its eyes only."""
     game, state = view.game, view.game.state
     assert state is not None
     said = translator(lang)
-    colours = player_colours(game.players)
+    colours, pool = player_colours(game.players), hidden_pool(view)
     return {"state": seat_state(state, game.board.links),
             "names": {"cards": {c: said.name(Name.card(c)) for c in state.cards}},
+            "cardText": card_texts(list(state.cards), pool["pool"], lang),
             "colours": colours, "ink": {p: "#fff" for p, c in colours.items() if _dark(c)},
-            "looks": {token: _face(view, token_id, lang) for token, token_id in view.private.items()},
-            **hidden_pool(view)}
+            "marks": seat_marks(game.players),  # each seat's letter on its cubes, beside the colour
+            "looks": {token: _face(view, token_id, lang) for token, token_id in view.private.items()}, **pool}
 
 
 def _dark(colour: str) -> bool:
@@ -238,6 +242,18 @@ def _info_lines(view: SeatView, lang: str = "en") -> list[str]:
     return lines
 
 
+NEWS_LINES = 16
+"""The most lines the page tells of what happened since the seat's last turn (its mail may tell fewer)."""
+
+
+def _news(view: SeatView, lang: str, opening: bool) -> list[str]:
+    """What happened since the seat's last turn, as its "your move" mail tells it
+    (:func:`pbem.views.sincelast.news`); nothing in the opening, or when nothing happened."""
+    if opening or view.game.state is None or not since_last_turn(view.game, view.seat):
+        return []
+    return news(view.game, [], view.seat, lang, NEWS_LINES)
+
+
 def _face(view: SeatView, token_id: str, lang: str) -> str:
     """A face this seat has seen, in words (R1.4): ``threshold 3: majority, merchant, monk``."""
     if lang == "en":
@@ -256,12 +272,13 @@ def _looks(view: SeatView, lang: str = "en") -> list[str]:
             for token, token_id in view.private.items()]
 
 
-def _page_words(lang: str) -> dict[str, str]:
-    """The page's fixed sentences in ``lang`` (text: :func:`pbem.views.markup.render` escapes them)."""
+def _page_words(lang: str, marks: str) -> dict[str, str]:
+    """The page's fixed sentences in ``lang``, with the names of the regions the last entry changed
+    (text: :func:`pbem.views.markup.render` escapes them)."""
     say = translator(lang).say
     return {key: say(msg) for key, msg in (
         ("changed", Msg("dashed: the regions the last entry changed ({marks}); yellow: what your move changes;\n"
-                        "green: where you can tap now", marks="{marks}")),
+                        "green: where you can tap now", marks=marks)),
         ("noscript", Msg("This page needs its script to draw the board and write your move: open the file in a "
                          "browser (Firefox, Chrome, Safari). Or write the move from the template below, and send "
                          "it as your reply.")),
@@ -278,33 +295,34 @@ def _page_words(lang: str) -> dict[str, str]:
         ("nonce_file", Msg("Download your secret number (a file)")),
         ("print", Msg("This page: pbem {version}, fingerprint {print}. The page itself shows this; to trust\n"
                       "it, check the file: 'pbem fingerprint FILE' (docs/fairplay.md).", version=__version__,
-                      print="{print}")))}
+                      print=fingerprint())))}
 
 
 def compose_page(view: SeatView, to: str | None = None, lang: str = "en") -> str:
-    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``."""
+    """The composer page for ``view``'s seat (``to``: the host's address for Send), in ``lang``:
+    :data:`PAGE` with its slots filled, the opening's parts (:data:`OPENING`, :data:`KEEP`) or a
+    turn's (:data:`TURN_NOTE`, :data:`UNDO`), each rendered apart (:func:`pbem.views.markup.render`)."""
     say = translator(lang).say
     game = view.game
     data = page_data(view, to, lang)
     changed = [r[0] for r in data["map"]["regions"] if r[6]]
     info = _info_lines(view, lang)  # the drawn state's scores and cards say the rest; a turn's prompts its status
     info = info if data.get("state") is None else [] if data.get("mine") else info[:1]
-    words = {"info": info, "looks": _looks(view, lang),
+    opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
+    words = {"info": info, "looks": _looks(view, lang), "news": _news(view, lang, opening),
              "result": [say(line) for line in result_lines(game.state, lang=lang)]}
     title = say(Msg("Rattus {game}: {seat}'s move", game=game.game_id, seat=view.seat))
-    blob = script_data(data)
-    marks = say(Names.regions(changed)) if changed else say(Msg("none"))
-    text = _page_words(lang)
-    text["changed"] = text["changed"].replace("{marks}", marks)  # the names, said whole in the sentence
-    text["print"] = text["print"].replace("{print}", fingerprint())
-    opening = data["opening"] is not None  # the nonce's sentences and fields are the opening's (P4)
-    if opening:
-        text["why"], text["what"] = _opening_words(game.opening, lang)
-    body = render(
-        PAGE.replace("{keep_part}", KEEP if opening else "").replace("{opening_part}", OPENING if opening else ""),
-        title=title, result=lines(words["result"]),
-        info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(blob),
-        pbem=f"{__version__} {fingerprint()}", **text)
+    text = _page_words(lang, say(Names.regions(changed)) if changed else say(Msg("none")))
+    if opening:  # what the two rounds protect, what to do, and what to keep; no map's legend, no undo
+        why, what = opening_words(game.opening, lang)
+        parts = {"opening_part": render(OPENING, why=why, what=what), "keep_part": render(KEEP, **text),
+                 "legend": Markup(""), "undo_part": Markup("")}
+    else:
+        parts = {"opening_part": Markup(""), "keep_part": Markup(""), "legend": render(TURN_NOTE, **text),
+                 "undo_part": render(UNDO, **text)}
+    body = render(PAGE, title=title, result=lines(words["result"]), news=lines(words["news"]),
+                  info=lines(words["info"]), looks=lines(words["looks"]), blob=Markup(script_data(data)),
+                  pbem=f"{__version__} {fingerprint()}", **text, **parts)
     plain = render(PLAIN, noscript=text["noscript"], orders=template(view, lang))
     return packed_page(title, lang, STYLE, plain, body, OPENING_SCRIPT if opening else TURN_SCRIPT, composer_head())
 
@@ -320,20 +338,20 @@ PAGE = """<main id="view" data-complete="false">
 {opening_part}<div id="top">
 <div id="board"></div>
 <div id="scores"></div>
-<p id="step"></p>
+<p id="step" aria-live="polite"></p>
 <div id="choices"></div>
 </div>
 <div id="cards"></div>
-<p class="note">{changed}</p>
-<pre id="result">{result}</pre>
+<pre id="card-info" class="note" aria-live="polite"></pre>
+<pre class="note" id="news">{news}</pre>
+{legend}<pre id="result">{result}</pre>
 <pre class="note" id="info">{info}</pre>
 <pre class="note" id="looks">{looks}</pre>
 </div>
 <div id="right">
 <pre id="move"></pre>
 <p id="status" class="note"></p>
-<div id="bar" hidden><button id="undo">{undo}</button>
-<a id="send" class="button off" href="#" aria-disabled="true" tabindex="-1">{send}</a>
+<div id="bar" hidden>{undo_part}<a id="send" class="button off" href="#" aria-disabled="true" tabindex="-1">{send}</a>
 <button id="copy" disabled>{copy}</button>
 <a id="download" class="button off" href="#" aria-disabled="true" tabindex="-1">{download}</a>
 <span id="copied" class="note"></span></div>
@@ -351,22 +369,13 @@ OPENING = """<div id="opening"><p class="note">{why}</p><p id="opening-do">{what
 """
 """The opening's prompt (P4): what its two rounds protect, in one sentence, and what to do now."""
 
+TURN_NOTE = """<p class="note">{changed}</p>
+"""
+"""A turn's legend of the map's marks (the opening's map has none of them)."""
 
-def _opening_words(round_: Opening, lang: str) -> tuple[str, str]:
-    """What the opening's two rounds protect, and what this round asks of the player, in ``lang``."""
-    say = translator(lang).say
-    why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
-                  "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
-                  "so nobody, the host included, can choose it after seeing the others'."))
-    what = say(Msg.plural("Round 1 of 2: type your secret words, a sentence of your own ({n} word or more), and tap "
-                          "the button; the page adds a code of its own. Write down the words and the code, then "
-                          "Send: round 2 asks for both.", "Round 1 of 2: type your secret words, a sentence of your "
-                          "own ({n} words or more), and tap the button; the page adds a code of its own. Write down "
-                          "the words and the code, then Send: round 2 asks for both.", MIN_WORDS)
-               if round_ is Opening.COMMIT else
-               Msg("Round 2 of 2: type the same secret words and the code from round 1 (or paste or load the file "
-                   "you saved) and tap the button; then Send."))
-    return why, what
+UNDO = """<button id="undo" disabled>{undo}</button>
+"""
+"""A turn's undo, off until there is a tap to undo (the opening has none to undo)."""
 
 
 KEEP = """<div id="keep" hidden><pre id="nonce"></pre>

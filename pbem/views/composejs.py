@@ -111,11 +111,14 @@ h1 { font-size: 19px; margin: 0 0 6px 0; }
 #board svg { -webkit-tap-highlight-color: transparent; width: 100%; height: auto; border: 1px solid #999;
              background: #fff; display: block; }
 svg .region.can > rect:first-of-type { stroke: #0a6b2a; stroke-width: 9; }
-svg .region.can, svg .rat.can { cursor: pointer; }
+svg .region.can { cursor: pointer; }
+svg .hit:focus { outline: none; }
+svg .hit:focus-visible { stroke: #1a3d8f; stroke-width: 14; }
+button:focus-visible, .button:focus-visible, input:focus-visible { outline: 3px solid #1a3d8f; outline-offset: 2px; }
 svg .region[data-changed] > rect:first-of-type { stroke-dasharray: 14 6; }
 svg .region.moved > rect:first-of-type { fill: #fde9a9; }
 svg .region.picked > rect:first-of-type { fill: #bfe8c6; }
-svg .rat.can > rect { stroke: #0a6b2a; stroke-width: 5; }
+svg .rat.opt > rect { stroke: #0a6b2a; stroke-width: 5; }
 svg .rat.seen > rect { fill: #7a4f9a; }
 svg .rat.picked > rect { fill: #1f6b35; stroke: #0a6b2a; stroke-width: 5; }
 button, .button { font-size: 16px; min-height: 44px; min-width: 44px; margin: 3px 4px 3px 0; padding: 6px 10px;
@@ -131,12 +134,14 @@ button:disabled, .button.off { opacity: 0.4; pointer-events: none; }
 .score { font-size: 14px; display: inline-flex; align-items: center; gap: 4px; }
 .score.me { font-weight: bold; }
 .swatch { display: inline-block; width: 14px; height: 14px; border: 1px solid #222; }
-.held { font-size: 13px; color: #333; }
+.held { font-size: 14px; color: #333; background: #fffdf6; }
+#card-info, #news { background: #fff; border: 1px solid #ccc; padding: 6px; font-family: inherit; }
 #move { font-family: DejaVu Sans Mono, monospace; white-space: pre-wrap; background: #fff; border: 1px solid #ccc;
         padding: 8px; margin: 6px 0; min-height: 3em; font-size: 14px; }
 .note { font-size: 14px; color: #444; margin: 4px 0; }
 #result { font-weight: bold; padding: 6px; border: 2px solid #2c7a2c; background: #eef8ee; }
-#result:empty, #looks:empty, #status:empty, #scores:empty, #cards:empty { display: none; }
+#result:empty, #looks:empty, #news:empty, #status:empty, #scores:empty, #cards:empty, #card-info:empty {
+ display: none; }
 #nonce { font-family: DejaVu Sans Mono, monospace; word-break: break-all; background: #fff8d8; padding: 6px; }
 #nonce:empty { display: none; }
 input { font-size: 16px; min-height: 44px; width: 100%; box-sizing: border-box; }

@@ -1,15 +1,17 @@
-"""The words of a turn on the composer page (:mod:`pbem.views.compose`), in the reader's
-language: the prompts, the buttons of the cards and abilities, the counts, the plague's ways,
-and the names of the map's regions and of the cards as the page draws them.  The script knows
-no language; the notation (the move's text) is the only thing it writes in the notation's words."""
+"""The words of the composer page (:mod:`pbem.views.compose`), in the reader's language: a
+turn's prompts, the buttons of the cards and abilities, the counts, each card's ability and risk,
+the names of the map's regions and of the cards as the page draws them; the opening's prompt.
+The script knows no language; the notation (the move's text) is the only thing it writes in the
+notation's words."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from pbem.fair.words import MIN_WORDS
 from pbem.i18n import N_, Msg, Name, translator
 from pbem.i18n.names import SHIPPED
-from pbem.log.game import Game
+from pbem.log.game import Game, Opening
 from pbem.rules.data import CLASSES
 
 KINDS: dict[str, str] = {
@@ -21,7 +23,7 @@ KINDS: dict[str, str] = {
 """The button of each ability (R5) and of the final round's end (R6.2)."""
 
 PROMPTS: dict[str, str] = {
-    "count": N_("how many cubes?"), "via": N_("which way does the plague go?"),
+    "count": N_("how many cubes?"),
     "spread": N_("tap a neighbour of the plague region for the drawn rat"),
     "setup": N_("tap a region for your 2 cubes"),
     "place": N_("tap a region to place your cubes (take a card or use an ability first, if you like)"),
@@ -60,10 +62,10 @@ def turn_words(lang: str) -> dict[str, Any]:
         "kinds": {kind: said.gettext(text) for kind, text in KINDS.items()},
         "prompts": {key: said.gettext(text) for key, text in PROMPTS.items()},
         "take": {c: say(Msg("take the {card}", card=Name.card(c))) for c in CLASSES},
+        "takeFrom": say(Msg("take the {card} from {player}", card="{card}", player="{player}")),  # R3.1: the holder
         "cubes": {n: say(Msg.plural("{n} cube", "{n} cubes", n)) for n in range(1, 5)},
-        "direct": say(Msg("one step, straight there")),
-        "through": say(Msg("through {region}", region="{region}")),  # R5.4: the Knight's two steps
         "rat": say(Msg("rat")), "flip": say(Msg("flip first")), "cancel": say(Msg("cancel")),
+        "plague": say(Msg("plague")),  # the plague piece, in a region's name for a screen reader
         "nobody": say(Msg("not held")),  # a card nobody holds, as the board says it: free to take
         "score": say(Msg("{player}: {score} (palace {palace}, supply {supply})", player="{player}",
                          score="{score}", palace="{palace}", supply="{supply}")),
@@ -71,7 +73,49 @@ def turn_words(lang: str) -> dict[str, Any]:
                        **_KEPT)),
         "calm": say(Msg("{region}: rats {rats}, spread {spread} to {where}; no outbreak there (no cube or no rat)",
                         **_KEPT)),
-        "outbreak": say(Msg("an outbreak follows: the move is complete. You may tap the rats to flip first")),
+        "outbreak": say(Msg("an outbreak follows: the move is complete. You may choose below which rats flip first")),
         "stopped": say(Msg("the move stops after the look: send it, and the host shows you the face")),
         "complete": say(Msg("the move is complete: send it")),
     }
+
+
+ABILITIES: dict[str, str] = {"king": "R5.1", "merchant": "R5.2", "monk": "R5.3", "knight": "R5.4", "peasant": "R5.5",
+                             "witch": "R5.6"}
+"""Each class card's ability, by its rule in the rules reference (:mod:`pbem.views.rulesref`)."""
+
+
+def card_texts(cards: list[str], pool: list[list[Any]], lang: str) -> dict[str, list[str]]:
+    """Each card's ability (its rule, R5, in the rules reference's words in ``lang``) and its risk
+    (R4.3, R4.5): how many of the rats this seat has not seen show its symbol, counted in ``pool``
+    (:func:`pbem.views.compose.hidden_pool`: never a face hidden from the seat, P10)."""
+    from pbem.views.rulesref import rules  # start-up: only a turn's page reads the reference
+
+    said, text = translator(lang), rules(lang)
+    total = sum(count for _t, _s, count in pool)
+    out = {}
+    for card in cards:
+        mark = str(CLASSES.index(card))
+        n = sum(count for _t, symbols, count in pool if mark in symbols)
+        risk = Msg.plural("Risk: each rat with its symbol that breaks out takes one of the holder's cubes there "
+                          "(R4.3, R4.5); {n} of the {total} rats you have not seen shows it.",
+                          "Risk: each rat with its symbol that breaks out takes one of the holder's cubes there "
+                          "(R4.3, R4.5); {n} of the {total} rats you have not seen show it.", n, total=total)
+        out[card] = [f"{ABILITIES[card]} {text[ABILITIES[card]]}", said.say(risk)]
+    return out
+
+
+def opening_words(round_: Opening, lang: str) -> tuple[str, str]:
+    """What the opening's two rounds protect, and what this round asks of the player, in ``lang``."""
+    say = translator(lang).say
+    why = say(Msg("Two rounds make the deal fair: first every player sends a fingerprint of a secret number, "
+                  "then, once all have, the numbers themselves; with the host's secret they fix the rats' order, "
+                  "so nobody, the host included, can choose it after seeing the others'."))
+    what = say(Msg.plural("Round 1 of 2: type your secret words, a sentence of your own ({n} word or more), and tap "
+                          "the button; the page adds a code of its own. Write down the words and the code, then "
+                          "Send: round 2 asks for both.", "Round 1 of 2: type your secret words, a sentence of your "
+                          "own ({n} words or more), and tap the button; the page adds a code of its own. Write down "
+                          "the words and the code, then Send: round 2 asks for both.", MIN_WORDS)
+               if round_ is Opening.COMMIT else
+               Msg("Round 2 of 2: type the same secret words and the code from round 1 (or paste or load the file "
+                   "you saved) and tap the button; then Send."))
+    return why, what

@@ -2,9 +2,19 @@
 // player's own words and a code of random bits (secret.js), its commitment, and round 2's
 // reveal (P4).  Only the opening's page carries it (and secret.js): a turn's page, sent with
 // every "your move" mail, has no use for it.  compose.js calls Opening(D, W, finish, header, tools)
-// with its helpers ($, hex, button).
+// with its helpers ($, button).
 var Opening = (() => {
-  var $, hex, button, W;
+  var $, button, W;
+  function hex(bytes) {
+    return Array.prototype.map.call(new Uint8Array(bytes), b => {
+      return (b < 16 ? '0' : '') + b.toString(16);
+    }).join('');
+  }
+  function unhex(text) {
+    var out = new Uint8Array(text.length / 2);
+    for (var i = 0; i < out.length; i++) { out[i] = parseInt(text.substr(2 * i, 2), 16); }
+    return out;
+  }
   function wordsOf(text) {  // pbem.fair.words.words_of: lowercased, NFC, one space between words
     return text.toLowerCase().normalize('NFC').split(/[ \t\n\r\u00a0]+/).filter(Boolean).join(' ');
   }
@@ -91,7 +101,7 @@ var Opening = (() => {
       if (code === null) { say(W.badCode); return; }
       made(w.words, code).then(n => { shown(n, w.words, code); });
     }
-    box.appendChild(button(W.use, () => { given(input.value); }));
+    box.appendChild(button(W.use, () => { given(input.value); }, 'use'));
     var file = document.createElement('input');
     file.type = 'file'; file.id = 'nonce-load'; file.accept = '.txt,.yaml,text/plain'; file.title = W.file;
     var label = document.createElement('label');
@@ -115,7 +125,13 @@ var Opening = (() => {
     }
   }
   return (D, words, finish, header, tools) => {
-    $ = tools.$; hex = tools.hex; button = tools.button; W = words;
+    $ = tools.$; button = tools.button; W = words;
+    window.pbemCommitment = nonceHex => {  // P4: SHA-256 of the protocol's prefix and the nonce's bytes
+      var prefix = new TextEncoder().encode(D.prefix), nonce = unhex(nonceHex);
+      var all = new Uint8Array(prefix.length + nonce.length);
+      all.set(prefix, 0); all.set(nonce, prefix.length);
+      return crypto.subtle.digest('SHA-256', all).then(hex);
+    };
     opening(D, finish, header);
   };
 })();

@@ -175,9 +175,9 @@ def opening_line(game: Game, lang: str = "en") -> str:
     waiting = ", ".join(game.awaited)
     waived = said.say(Msg("; waived: {seats}", seats=", ".join(sorted(game.waived)))) if game.waived else ""
     if opening is Opening.COMMIT:
-        return said.say(Msg("not started: waiting for nonce commitments from {seats}{waived} (P4, round 1 of 2)",
-                            seats=waiting, waived=waived))
-    return said.say(Msg("not started: waiting for {seats} to reveal their nonce{waived} (P4, round 2 of 2)",
+        return said.say(Msg("not started: waiting for the fingerprints of the secret numbers of {seats}{waived} (P4, "
+                            "round 1 of 2)", seats=waiting, waived=waived))
+    return said.say(Msg("not started: waiting for {seats} to send their secret numbers{waived} (P4, round 2 of 2)",
                         seats=waiting, waived=waived))
 
 
