@@ -87,7 +87,7 @@ def test_the_page_tells_what_happened_since_the_players_last_turn_as_the_mail_do
     language, from public facts and the seat's own looks (P10)."""
     import re
 
-    from pbem.mail.news import news, since_last_turn
+    from pbem.views.sincelast import news, since_last_turn
     from pbem.views.markup import escape
     from pbem.views.packed import readable
 

@@ -34,7 +34,6 @@ from pbem.log.logfile import LOG_NAME, gzip_log
 from pbem.log.records import Away
 from pbem.log.yamlio import dump_yaml
 from pbem.mail.headers import Mail, attach_part, checked_address, shared_part
-from pbem.mail.news import news
 from pbem.mail.outgoing import (
     ACCEPTED_TEXT,
     LOG_TEXT,
@@ -74,6 +73,7 @@ from pbem.views.mailboard import board_words
 from pbem.views.narrate import look_lines
 from pbem.views.orders import MOST_LINES
 from pbem.views.report import report_lines
+from pbem.views.sincelast import news
 from pbem.views.template import template_in
 from pbem.views.text import board_lines, face_text
 

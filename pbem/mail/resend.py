@@ -24,10 +24,10 @@ from pbem.i18n import N_, Msg, translator
 from pbem.log.game import Game, Opening
 from pbem.log.logfile import LOG_NAME
 from pbem.log.records import Commit
-from pbem.mail.news import since_last_turn
 from pbem.mail.outbox import FAILED, QUEUE_NAME, Queue
 from pbem.mail.outgoing import compose, lead, move_text, octet_part, round_text, turn_subject
 from pbem.mail.threads import note_threads, threads
+from pbem.views.sincelast import since_last_turn
 from pbem.views.template import template
 
 _log = logging.getLogger("pbem.mail.host")
