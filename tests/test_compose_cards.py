@@ -12,9 +12,9 @@ from cdp import Browser
 from composetools import PLAYERS, SECRET, Played, demo_dirs, played, positions  # noqa: F401 (fixtures)
 
 from pbem.referee.seatview import SeatView
+from pbem.rules.cards import ABILITY_RULES as ABILITIES
 from pbem.rules.data import CLASSES
 from pbem.views.compose import compose_page, hidden_pool
-from pbem.views.composewords import ABILITIES
 from pbem.views.rulesref import rules
 
 CARDS = """Array.prototype.map.call(document.querySelectorAll('#cards .held'), function (b) {
@@ -87,9 +87,9 @@ def test_the_page_tells_what_happened_since_the_players_last_turn_as_the_mail_do
     language, from public facts and the seat's own looks (P10)."""
     import re
 
-    from pbem.views.sincelast import news, since_last_turn
     from pbem.views.markup import escape
     from pbem.views.packed import readable
+    from pbem.views.sincelast import news, since_last_turn
 
     told = 0
     for lang in ("en", "uk"):

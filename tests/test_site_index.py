@@ -4,7 +4,7 @@ A small host (two finished example games, a game in play, a game with open seats
 between two people for the standings) and its site.  A build with nothing changed opens no
 log and writes no byte; a move has that game's pages made again and no other game's log read;
 a host who rewrites a log by hand (the same size: a rat's salt changed and the chain made
-again) is seen by the log's size and time, a seat taken in host.yaml by hand once `pbem list
+again) is seen by `pbem site --check` (the log's size and time), a seat taken in host.yaml by hand once `pbem list
 --check` has looked at its size and time; an index deleted, damaged or restored from an old
 copy has the site made again from the logs, the same site a first build makes; a new key of
 handles renames every player in the standings.
@@ -149,7 +149,8 @@ def test_a_move_has_that_games_pages_made_again_and_no_other_log_read(host: tupl
 
 def test_a_log_rewritten_by_hand_to_the_same_size_is_seen(host: tuple[Path, Path], tmp_path: Path) -> None:
     """The host changes a revealed rat's salt and chains every entry again (the stronger cheat,
-    P6): the log keeps its size, not its time.  The site reads that log alone and shows it refused."""
+    P6): the log keeps its size, not its time.  A plain build follows the index, which no host
+    write told (it reads no log); `pbem site --check` reads that log alone and shows it refused."""
     games, site = host
     log = games / "rattus-3p" / "log.yaml"
     size = log.stat().st_size
@@ -159,6 +160,9 @@ def test_a_log_rewritten_by_hand_to_the_same_size_is_seen(host: tuple[Path, Path
     assert log.stat().st_size == size
     with pinned(LATER), logs_read(games) as read:
         build_site(games, site)
+    assert read == []
+    with pinned(LATER), logs_read(games) as read:
+        build_site(games, site, check=True)
     assert read == ["rattus-3p"]
     card = (site / "games" / "rattus-3p.html").read_text(encoding="utf-8")
     assert 'class="verdict failed"' in card and "verdict: REFUSED" in card

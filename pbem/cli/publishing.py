@@ -45,14 +45,17 @@ def damaged_warning(out: Path, lang: str) -> str:
 @click.option("--site", "out", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="The site's folder: new, empty, or a site pbem made (only the changed games' pages are made "
                    "again); the same as 'pbem serve --site'.")
+@click.option("--check", is_flag=True,
+              help="First compare every game's log with the host's index (a stat of each log), so that a log "
+                   "edited by hand, which no pbem command wrote, is seen; without it the site follows the index.")
 @lang_option
 @games_option
-def site(out: Path, lang: str, games: Path) -> None:
+def site(out: Path, check: bool, lang: str, games: Path) -> None:
     """Host: write a static site of the games (the open games, the games in play, the finished games
     with their audits' verdicts, standings), for any web server; needs no script, loads nothing."""
     from pbem.host.site import build_site
 
-    built = build_site(games, out, lang)
+    built = build_site(games, out, lang, check)
     if built.damaged:
         click.echo(damaged_warning(out, lang), err=True)
     click.echo(f"{out}: {built.games} games; {built.pages} pages written (open {out / 'index.html'})")

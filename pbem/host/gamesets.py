@@ -73,8 +73,8 @@ def _settings_checked(index: Index) -> list[str]:
 
 
 def restat(index: Index) -> list[str]:
-    """For a command that must not miss a log changed by hand in place (`pbem site`: a host who
-    rewrites a finished game): every game whose log is not the file its row was made from (its
+    """For a command asked not to miss a log changed by hand in place (`pbem site --check`: a
+    host who rewrote a finished game): every game whose log is not the file its row was made from (its
     size or mtime differ) has its row made again from it (:meth:`pbem.host.index.Index.settle_free`).
     A stat of each log, never a read: what the index spares every other command.  The games seen changed."""
     changed = []

@@ -18,8 +18,8 @@ killed between the two is read again from its log, once; a row is only ever repl
 from the log, so reading it twice is harmless.  A game folder added or removed is seen by the
 games folder's own mtime; a log edited by hand in place is seen by `pbem list --check`, which
 compares every row with its log byte for byte and mends what differs, by the host's next write
-to that game, and by `pbem site`, which compares each row with its log's size and mtime
-(:func:`pbem.host.gamesets.restat`): a stat of every log, a cost `list` and `tick` do not pay.
+to that game, and by `pbem site --check`, which compares each row with its log's size and mtime
+(:func:`pbem.host.gamesets.restat`): a stat of every log, a cost no command pays unasked.
 A host.yaml edited by hand is seen by `pbem list --check` (its size and mtime,
 :func:`pbem.host.gamesets.checked_index`) and by the host's next write to that game.
 """

@@ -9,9 +9,10 @@ for the open games, the number of seats still free: never a secret, a private fi
 address (P10).
 
 A build costs what changed since the last one, not the number of games: the host's index of
-its games (:mod:`pbem.host.index`) says which games changed (each game's log compared with its
-row by size and mtime, :func:`pbem.host.gamesets.restat`, so a log edited by hand is seen
-too), and beside it the site keeps what each game's pages were made from and
+its games (:mod:`pbem.host.index`), which every host write keeps, says which games changed (a
+log edited by hand in place, which no host write saw, is seen by ``pbem site --check``, which
+compares each log with its row by size and mtime, :func:`pbem.host.gamesets.restat`, or by
+``pbem list --check``), and beside it the site keeps what each game's pages were made from and
 what the index page and the standings need of it (:mod:`pbem.host.sitestate`): a build with
 nothing changed reads no log and writes nothing; one game changed has that game's pages made
 again, and the index and the standings when what they show of it changed
@@ -115,8 +116,10 @@ def standings_of(games: Path, lang: str = "en") -> list[Standing]:
     return standings(rated(games, found))
 
 
-def build_site(games: Path, out: Path, lang: str = "en") -> Built:
-    """Write (or bring up to date) the site of the games under ``games`` in ``out`` (see the module)."""
+def build_site(games: Path, out: Path, lang: str = "en", check: bool = False) -> Built:
+    """Write (or bring up to date) the site of the games under ``games`` in ``out`` (see the
+    module); ``check``: first compare every log with its index row (a stat of each log), so
+    that a log edited by hand is seen."""
     _check_out(games, out)
     (out / "games").mkdir(parents=True, exist_ok=True)
     mark = code_mark().hex() + "/" + lang
@@ -124,7 +127,8 @@ def build_site(games: Path, out: Path, lang: str = "en") -> Built:
     try:
         if index is not None:
             index.sync()
-            restat(index)  # a log changed by hand: its row made again
+            if check:
+                restat(index)  # a log changed by hand: its row made again
             found = plan(index, out, mark)
         else:  # no index can be kept here: every game looked at, its seats from host.yaml
             free = {g.game_id: g.free for g in open_games(games)}

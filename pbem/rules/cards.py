@@ -87,6 +87,10 @@ WEIGHTS: Mapping[str, float] = {"king": 0.6, "peasant": 0.5, "knight": 0.4, "mer
                                 "witch": 0.0}
 """Each card's worth to the greedy bot, beside the cubes it may win (:mod:`pbem.bots.greedy`)."""
 
+ABILITY_RULES: Mapping[str, str] = {"king": "R5.1", "merchant": "R5.2", "monk": "R5.3", "knight": "R5.4",
+                                     "peasant": "R5.5", "witch": "R5.6"}
+"""Each card's ability, by its rule (R5): the composer page reads the rules reference's words for it."""
+
 DECK: Deck = Deck.make(CLASSES, WEIGHTS, RULES)
 """The six cards of R1.5 and the game's actions: the one deck pbem plays."""
 

@@ -12,6 +12,7 @@ from pbem.fair.words import MIN_WORDS
 from pbem.i18n import N_, Msg, Name, translator
 from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game, Opening
+from pbem.rules.cards import ABILITY_RULES
 from pbem.rules.data import CLASSES
 
 KINDS: dict[str, str] = {
@@ -79,11 +80,6 @@ def turn_words(lang: str) -> dict[str, Any]:
     }
 
 
-ABILITIES: dict[str, str] = {"king": "R5.1", "merchant": "R5.2", "monk": "R5.3", "knight": "R5.4", "peasant": "R5.5",
-                             "witch": "R5.6"}
-"""Each class card's ability, by its rule in the rules reference (:mod:`pbem.views.rulesref`)."""
-
-
 def card_texts(cards: list[str], pool: list[list[Any]], lang: str) -> dict[str, list[str]]:
     """Each card's ability (its rule, R5, in the rules reference's words in ``lang``) and its risk
     (R4.3, R4.5): how many of the rats this seat has not seen show its symbol, counted in ``pool``
@@ -100,7 +96,7 @@ def card_texts(cards: list[str], pool: list[list[Any]], lang: str) -> dict[str, 
                           "(R4.3, R4.5); {n} of the {total} rats you have not seen shows it.",
                           "Risk: each rat with its symbol that breaks out takes one of the holder's cubes there "
                           "(R4.3, R4.5); {n} of the {total} rats you have not seen show it.", n, total=total)
-        out[card] = [f"{ABILITIES[card]} {text[ABILITIES[card]]}", said.say(risk)]
+        out[card] = [f"{ABILITY_RULES[card]} {text[ABILITY_RULES[card]]}", said.say(risk)]
     return out
 
 
