@@ -190,3 +190,25 @@ def test_p4_a_mail_round_invites_from_the_games_that_changed_alone(tmp_path: Pat
     ok("new", "g9", "--players", "red,blue", "--seat-email", "red=cy@three.example", "--games", host.games)
     host.run()
     assert looked == ["g9"]  # the new game alone
+
+
+def test_a_game_changed_after_the_newest_row_was_removed_is_seen_by_the_next_mail_pass(tmp_path: Path) -> None:
+    """A mail pass looks at the games whose index version passed the one it saw last: a row
+    removed must not give its version back, or a game changed after it would be missed."""
+    from pbem.host.gamesets import changes
+
+    games = tmp_path / "games"
+    for name in ("a", "b"):
+        ok("new", name, "--players", "red,blue", "--games", games)
+    seen = tmp_path / "seen"
+    with changes(games, seen) as found:
+        assert found is not None and sorted(f.name for f in found.folders) == ["a", "b"]
+    shutil.rmtree(games / "b")  # the game with the newest version goes
+    os.utime(games, ns=(1, 1))
+    opened = index.open_index(games)
+    assert opened is not None
+    opened.sync()
+    opened.settle(games / "a")  # then the other game changes
+    opened.db.close()
+    with changes(games, seen) as found:
+        assert found is not None and [f.name for f in found.folders] == ["a"]

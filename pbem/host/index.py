@@ -65,8 +65,16 @@ CREATE INDEX IF NOT EXISTS games_wake ON games (wake) WHERE wake IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_open ON games (open_free) WHERE open_free > 0;
 CREATE INDEX IF NOT EXISTS games_readers ON games (readers) WHERE readers > 0;
 CREATE INDEX IF NOT EXISTS games_version ON games (version);
+CREATE TRIGGER IF NOT EXISTS games_gone AFTER DELETE ON games BEGIN
+    INSERT OR REPLACE INTO meta VALUES ('top', CAST(max(OLD.version, coalesce(
+        (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'top'), 0)) AS TEXT));
+END;
 """
-_ROW = f"VALUES ({', '.join('?' * 15)}, (SELECT coalesce(max(version), 0) + 1 FROM games))"
+_ROW = (f"VALUES ({', '.join('?' * 15)}, (SELECT max(coalesce(max(version), 0), coalesce("
+        "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'top'), 0)) + 1 FROM games))")
+"""A row's values, its ``version`` the next of the index: above every row's, and above every row
+ever removed (``top``, kept by the trigger), so that a version a mail pass has seen is never
+given again to a game that changed (:func:`pbem.host.gamesets.changes`)."""
 
 
 class IndexRow:
