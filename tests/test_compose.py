@@ -156,7 +156,8 @@ def test_the_pages_commitment_is_pythons_and_its_opening_moves_are_accepted(
             for nonce in (bytes(32), bytes(range(32)), bytes([255]) * 32):
                 assert browser.eval(f"window.pbemCommitment('{nonce.hex()}')", wait=True) == nonce_commitment(nonce)
             field = "words-in" if round_ == "commit" else "nonce-in"
-            assert browser.eval(f"document.getElementById('{field}').placeholder").startswith("your secret words")
+            said = f"document.querySelector('label[for={field}]').textContent"  # above the field, never cut off
+            assert browser.eval(said).startswith("your secret words")
             if round_ == "nonce":
                 browser.eval(f"document.getElementById('code-in').value = {codes[seat]!r}")
             browser.eval(f"document.getElementById('{field}').value = 'the words {seat} chose for game o';"

@@ -377,7 +377,7 @@ def test_the_ukrainian_opening_pages_make_a_commit_and_a_nonce_the_host_accepts(
             page.write_text(compose_page(SeatView(load_game(path), seat), None, "uk"), encoding="utf-8")
             browser.open(page)
             field = "words-in" if round_ == "commit" else "nonce-in"
-            assert browser.eval(f"document.getElementById('{field}').placeholder") == \
+            assert browser.eval(f"document.querySelector('label[for={field}]').textContent") == \
                 words["words" if round_ == "commit" else "placeholder"]
             assert browser.eval("document.querySelector('#choices button').textContent") == \
                 words["make" if round_ == "commit" else "use"]

@@ -43,13 +43,13 @@ var Opening = (() => {
       a.download = D.game + '-' + D.seat + '-nonce.txt'; a.className = 'button';
       a.removeAttribute('aria-disabled'); a.tabIndex = 0;
     }
-    function field(id, placeholder) {
-      var input = document.createElement('input');
-      input.id = id; input.placeholder = placeholder;
+    function field(id, text) {  // what to type, said above the field: a phone cuts a long placeholder off
+      var label = document.createElement('label'), input = document.createElement('input');
+      label.htmlFor = id; label.className = 'field'; label.textContent = text; input.id = id;
       ['autocapitalize', 'autocomplete', 'autocorrect', 'spellcheck'].forEach(a => {
         input.setAttribute(a, a === 'spellcheck' ? 'false' : 'off');
       });
-      box.appendChild(input);
+      box.appendChild(label); box.appendChild(input);
       return input;
     }
     function made(words, code) {  // the secret number of the words and the code (pbem.fair.words.secret_number)
