@@ -27,7 +27,6 @@ from pbem.errors import FormatError
 from pbem.fair.protocol import HASH_PREFIX_MIN, canonical_base64
 from pbem.files import read_limited
 from pbem.i18n import N_, Msg
-from pbem.i18n.names import own_map
 from pbem.log import notation
 from pbem.log.game import Game
 from pbem.log.records.sent import MoveFile as MoveFile  # the type of a move file, for its readers
@@ -65,6 +64,8 @@ def read_again(move: MoveFile, regions: Mapping[str, str]) -> MoveFile:
     source = text_source(move)
     if source is None:
         return move
+    from pbem.i18n.names import own_map  # start-up speed: only a move in the notation is read again
+
     with own_map(regions):
         return parse_move(source.text.encode("utf-8"), source.what, source.context)
 

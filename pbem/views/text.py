@@ -12,12 +12,11 @@ are :class:`pbem.i18n.Name` s, said as the players of each language know them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pbem.i18n import N_, Msg, Name, translator
-from pbem.i18n.names import SHIPPED
 from pbem.log.game import Game
 from pbem.referee.deadlines import away_lines, phrase, rule_text
-from pbem.referee.seatview import SeatView
 from pbem.rules import (
     Action,
     EndTurn,
@@ -73,10 +72,15 @@ from pbem.views.trust import seed_line as seed_line
 from pbem.views.trust import seed_sources as seed_sources
 from pbem.views.trust import trust_lines as trust_lines
 
+if TYPE_CHECKING:
+    from pbem.referee.seatview import SeatView
+
 
 def region_word(game: Game, region: str) -> str:
     """A region in a sentence: its map name in English (as every English text has shown
     it), a :class:`Name` said in the reader's language; a custom map's region by its own name."""
+    from pbem.i18n.names import SHIPPED  # start-up speed: the words of every language, read when a region is named
+
     shown = game.board.name_of(region)
     if region in SHIPPED["region"] and shown == region.capitalize():
         return Name(shown, "region", region)
