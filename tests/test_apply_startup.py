@@ -35,7 +35,7 @@ NOT_NEEDED = (
     "_strptime",  # an 'at' is read by hand
     "hashlib", "_hashlib", "hmac", "secrets",  # OpenSSL's start-up: pbem.digests
     "pbem.host.sealer",  # a game without a host key
-    "pbem.data", "pbem.rules.standin",  # a replay from its cache, no stand-in turn
+    "pbem.i18n.names", "pbem.data", "pbem.rules.standin",  # a move in YAML, a replay from its cache, no stand-in
 )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pbem.i18n import N_, Msg, Name, translator
+from pbem.i18n import N_, SHIPPED, Msg, Name, translator
 from pbem.log.game import Game
 from pbem.referee.deadlines import away_lines, phrase, rule_text
 from pbem.rules import (
@@ -79,8 +79,6 @@ if TYPE_CHECKING:
 def region_word(game: Game, region: str) -> str:
     """A region in a sentence: its map name in English (as every English text has shown
     it), a :class:`Name` said in the reader's language; a custom map's region by its own name."""
-    from pbem.i18n.names import SHIPPED  # start-up speed: the words of every language, read when a region is named
-
     shown = game.board.name_of(region)
     if region in SHIPPED["region"] and shown == region.capitalize():
         return Name(shown, "region", region)
