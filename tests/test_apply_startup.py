@@ -33,7 +33,6 @@ APPLY_THEN_MODULES = (
 NOT_NEEDED = (
     "sqlite3", "_sqlite3",  # the row is noted beside the index
     "_strptime",  # an 'at' is read by hand
-    "hashlib", "_hashlib", "hmac", "secrets",  # OpenSSL's start-up: pbem.digests
     "pbem.host.sealer",  # a game without a host key
     "pbem.i18n.names", "pbem.data", "pbem.rules.standin",  # a move in YAML, a replay from its cache, no stand-in
 )

@@ -7,9 +7,9 @@ functions, standard library only.
 
 from __future__ import annotations
 
+import hmac
 import re
 
-from pbem.digests import compare_digest
 from pbem.fair.protocol import _HEX_RE, N_TOKENS, SALT_BYTES, TAG, Deal, _hmac, _u8, sha256_hex
 
 _NAME_RE = re.compile(r"t([0-9]{2})\Z")
@@ -77,4 +77,4 @@ def check_reveal(commit_hex: str, position: int, salt_hex: str, token_id: str) -
         expected = token_commit(position, bytes.fromhex(salt_hex), token_id)
     except ValueError:
         return False
-    return compare_digest(expected, commit_hex)
+    return hmac.compare_digest(expected, commit_hex)

@@ -16,11 +16,13 @@ over the prefix it covers); the reader checks those bytes before it uses anythin
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import os
+import secrets
 from pathlib import Path
 
 import pbem
-from pbem.digests import compare_digest, hmac_sha256, sha256
 from pbem.files import stale_temps, write_atomic
 
 KEY_NAME = ".cache-key"
@@ -43,7 +45,7 @@ def code_mark() -> bytes:
                     elif item.name.endswith((".py", ".yaml", ".json")):
                         st = item.stat()
                         parts.append(f"{item.path}:{st.st_size}:{st.st_mtime_ns}")
-        _marks.append(sha256("\n".join(parts).encode()).digest())
+        _marks.append(hashlib.sha256("\n".join(parts).encode()).digest())
     return _marks[0]
 
 
@@ -76,7 +78,7 @@ def cache_key(game_dir: Path, create: bool = False) -> bytes | None:
 
 
 def _new_key(path: Path) -> bytes | None:
-    key = os.urandom(32)  # what secrets.token_bytes draws from
+    key = secrets.token_bytes(32)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     except FileExistsError:  # another host process made it first: use that one
@@ -92,7 +94,9 @@ def _new_key(path: Path) -> bytes | None:
 
 
 def _mac(key: bytes, name: str, payload: bytes) -> bytes:
-    return hmac_sha256(key, name.encode() + b"\0" + code_mark() + b"\0", payload).hex().encode()
+    signed = hmac.new(key, name.encode() + b"\0" + code_mark() + b"\0", hashlib.sha256)
+    signed.update(payload)
+    return signed.hexdigest().encode()
 
 
 def read_sealed(game_dir: Path, name: str, limit: int) -> bytes | None:
@@ -118,7 +122,7 @@ def read_sealed(game_dir: Path, name: str, limit: int) -> bytes | None:
     if len(data) > limit or len(data) < head or not data.startswith(_MAGIC) or data[head - 1:head] != b"\n":
         return None
     payload = data[head:]
-    if not compare_digest(data[len(_MAGIC):head - 1], _mac(key, name, payload)):
+    if not hmac.compare_digest(data[len(_MAGIC):head - 1], _mac(key, name, payload)):
         return None
     return payload
 

@@ -14,12 +14,12 @@ refused, every time).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from pbem.digests import sha256
 from pbem.errors import PbemError
 from pbem.files import read_limited
 from pbem.host.caches import read_sealed, write_sealed
@@ -107,7 +107,7 @@ def _key(game: Game) -> tuple[Any, ...]:
 def _head(
     folder: Path, data: bytes, game: Game, key: tuple[Any, ...], since: int, since_at: str, write: bool,
 ) -> Head:
-    digest = sha256(data).hexdigest()
+    digest = hashlib.sha256(data).hexdigest()
     head = Head(Summary(game, since, since_at).line(), game.deadline is not None, due(game), remind_at(game),
                 game.turn_since, tuple(e.seq for e in game.entries if isinstance(e, Timeout)),
                 status(game).value, waiting_for(game), since_at, len(data), digest)
@@ -128,7 +128,7 @@ def _indexed(folder: Path, data: bytes) -> tuple[Head, dict[str, Any]] | None:
         return None
     try:
         got = json.loads(payload)
-        if got["size"] != len(data) or got["sha256"] != sha256(data).hexdigest():
+        if got["size"] != len(data) or got["sha256"] != hashlib.sha256(data).hexdigest():
             return None
         found = got["due"]
         key = got["key"]

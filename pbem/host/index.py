@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -135,7 +136,7 @@ class Index:
                 self.db.execute("DELETE FROM meta")
             self.db.executescript(_SCHEMA)
             with self.db:  # ``made``: this set of rows, whose versions a mail pass's mark counts in
-                self.db.execute("INSERT INTO meta VALUES ('code', ?), ('made', ?)", (self.mark, os.urandom(8).hex()))
+                self.db.execute("INSERT INTO meta VALUES ('code', ?), ('made', ?)", (self.mark, secrets.token_hex(8)))
             meta = {}
         folder_mtime = str(os.stat(self.games).st_mtime_ns)
         if meta.get("folder") != folder_mtime:

@@ -24,11 +24,11 @@ still changes no file; and only once :data:`REWRITE_AFTER` entries follow its pr
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 from collections import Counter
 from pathlib import Path
 
-from pbem.digests import sha256
 from pbem.files import read_limited
 from pbem.host.caches import read_sealed, write_sealed
 from pbem.i18n import Msg
@@ -108,7 +108,7 @@ def cached_game(game_dir: Path, keep: bool = True) -> CachedGame:
 
 
 def _header(data: bytes, count: int) -> bytes:
-    return f"{len(data)} {count} {sha256(data).hexdigest()}\n".encode()
+    return f"{len(data)} {count} {hashlib.sha256(data).hexdigest()}\n".encode()
 
 
 def _resumed(game_dir: Path, data: bytes) -> tuple[Game, Base] | None:
@@ -122,7 +122,7 @@ def _resumed(game_dir: Path, data: bytes) -> tuple[Game, Base] | None:
         size, count = int(size_text), int(count_text)
     except ValueError:
         return None
-    if not 0 < size <= len(data) or sha256(data[:size]).hexdigest() != digest:
+    if not 0 < size <= len(data) or hashlib.sha256(data[:size]).hexdigest() != digest:
         return None
     tail = data[size:]
     if tail and not (data[size - 1:size] == b"\n" and tail.startswith((b"---\n", b"--- ", b"---\t", b"---\r"))):

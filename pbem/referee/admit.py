@@ -21,10 +21,10 @@ admitted move with the faces comes after, and cannot refuse
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any, assert_never
 
-from pbem.digests import sha256
 from pbem.errors import AlreadyApplied, FormatError, RulesError, SignatureError, StaleError, StateError, UnknownError
 from pbem.fair import protocol
 from pbem.i18n import N_, Msg
@@ -269,8 +269,8 @@ def _nonce(game: Game, move: NonceMove) -> None:
                 "{player}'s commitment is the hash of the nonce's hex text, not of its bytes; that text is a "
                 "nonce too, as P4 hashes the bytes it is given: send this line instead of the 'nonce' line, and "
                 "the reveal is recorded: nonce {line}", player=player, line=text.hex()), "P4")
-        if game.commits[player] in (sha256(text).hexdigest(),  # 'printf %s HEX | sha256sum'
-                                    sha256(text + b"\n").hexdigest()):  # 'echo HEX | sha256sum'
+        if game.commits[player] in (hashlib.sha256(text).hexdigest(),  # 'printf %s HEX | sha256sum'
+                                    hashlib.sha256(text + b"\n").hexdigest()):  # 'echo HEX | sha256sum'
             raise RulesError(
                 Msg("{player}'s commitment is the SHA-256 of the nonce's hex digits alone, without the text "
                     "'pbem-rattus/v1/nonce' before the nonce's bytes, so it can never match: P4 opens only "
