@@ -6,6 +6,7 @@ need (SQLite: the row is noted beside the index, and put in by the next reader).
 from __future__ import annotations
 
 import calendar
+import random
 import subprocess
 import sys
 import time
@@ -14,14 +15,33 @@ from pathlib import Path
 import pytest
 from clitools import ok
 from deadlinetools import at, new_game
-from test_hostindex import from_logs, move_file
 
+from pbem.bots.randombot import bot_actions
 from pbem.host import index
 from pbem.host.games import load_game
 from pbem.log.clock import seconds
+from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_docs
+from pbem.log.moves import after_of
+from pbem.log.yamlio import dump_yaml
+from pbem.views.timeline import list_lines
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def move_file(tmp_path: Path, game: Game) -> Path:
+    """The next move of ``game`` (its player to move, legal actions), as a move file."""
+    assert game.state is not None
+    data = {"game": game.game_id, "player": game.to_move, "kind": "move", "after": after_of(game),
+            "actions": [a.to_dict() for a in bot_actions(game.state, random.Random(1))]}
+    path = tmp_path / "move.yaml"
+    path.write_text(dump_yaml(data))
+    return path
+
+
+def from_logs(games: Path) -> list[str]:
+    """`pbem list`'s lines read from every log, with no index at all."""
+    return list_lines(games)
 
 # `pbem apply` as a process, then the modules it loaded beyond what it needed before it began
 APPLY_THEN_MODULES = (
