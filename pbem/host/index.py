@@ -11,21 +11,22 @@ missing, damaged, not the host's own file, or written by other code (:func:`code
 
 A crash between a log's append and its row's update loses nothing and doubles nothing: the
 host marks the game dirty (``+index/dirty/GAME``, an empty file, synced) *before* it writes the
-log, and once the log is written, in the same lock, it notes the game's row in that mark
-(:mod:`pbem.host.rows`: a `pbem apply` loads no SQLite).  Every reader first settles the games
-still marked (each under its lock): a noted row made by this code from the log and host.yaml as
-they are now is put in as it is, any other mark (empty: the writer was killed between the two)
-has the game read again from its log, once; either way the mark is then cleared.  A row is only
-ever replaced whole, so reading it twice is harmless.  A game folder added or removed is seen
-by the games folder's own mtime; a log edited by hand in place is seen by `pbem list --check`,
-which compares every row with its log byte for byte and mends what differs (and by the host's
-next write to that game): looking for it on every run would be a stat of every log, the cost
-the index is there to save.
+log, and once the log is written, in the same lock, it notes the game's new row in that mark
+(:mod:`pbem.host.marks`: a `pbem apply` loads no SQLite).  Every reader first settles the
+games still marked (each under its lock): a noted row made by this code from the log and
+host.yaml as they are now is put in as it is, any other mark (empty: the writer was killed
+between the two) has the game read again from its log, once; either way the mark is cleared.
+A row is only ever replaced whole, so reading it twice is harmless.  A game folder added or removed is seen by the
+games folder's own mtime; a log edited by hand in place is seen by `pbem list --check`, which
+compares every row with its log byte for byte and mends what differs (and by the host's next
+write to that game): looking for it on every run would be a stat of every log, the cost the
+index is there to save.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 from collections import Counter
@@ -35,14 +36,16 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
 from pbem.host.caches import code_mark
-from pbem.host.rows import DIRTY as DIRTY
-from pbem.host.rows import INDEX_DIR as INDEX_DIR
-from pbem.host.rows import LOG_NAME as LOG_NAME
-from pbem.host.rows import SETTINGS_NAME as SETTINGS_NAME
-from pbem.host.rows import index_dir, note, noted_row, row_of
+from pbem.host.marks import DIRTY as DIRTY
+from pbem.host.marks import INDEX_DIR as INDEX_DIR
+from pbem.host.marks import LOG_NAME as LOG_NAME
+from pbem.host.marks import SETTINGS_NAME as SETTINGS_NAME
+from pbem.host.marks import index_dir, note, noted_row
 
 if TYPE_CHECKING:
     import sqlite3
+
+    from pbem.host.head import Head
 
 stats: Counter[str] = Counter()
 """``made`` (a row made from a game's log), ``noted`` (a row the host noted in its mark, put in
@@ -77,6 +80,27 @@ class IndexRow:
         self.size, self.mtime, self.sha256 = size, mtime, sha256
 
 
+def wake_at(head: Head | None, emails: bool, sent: frozenset[str] | None = None) -> str | None:
+    """When `pbem tick` must next look at a game (R8.1-R8.2): now ("") for a log that does not
+    verify or a timeout whose notice is owed, else its reminder (owed to an address) or its
+    deadline; None for a game with no deadline running.  ``sent``: the notices `pbem tick`
+    recorded (None: not known here, so every notice counts as owed: an early look, never a
+    missed one)."""
+    if head is None:
+        return ""
+    if not head.deadline:
+        return None
+    told = sent if sent is not None else frozenset()
+    if emails and any(f"notice {seq}" not in told for seq in head.timeouts):
+        return ""
+    if head.due is None:
+        return None
+    at = head.due[1]
+    if emails and head.remind is not None and f"remind {head.turn_since}" not in told:
+        at = min(at, head.remind)
+    return at
+
+
 class Index:
     """An open index of the games folder ``games`` (see the module)."""
 
@@ -107,7 +131,7 @@ class Index:
     def put(self, folder: Path, wake: str | bool | None = True, replace: bool = True) -> None:
         """The row of the game in ``folder``, made from its log and host.yaml now (the caller
         holds the game's lock when ``replace``; without it, a row is only added, never
-        replaced).  ``wake``: as :func:`pbem.host.rows.wake_at` says it, or True: from the log alone."""
+        replaced).  ``wake``: as :func:`wake_at` says it, or True: from the log alone."""
         self.put_row(folder, row_of(folder, wake, write=replace), replace)
 
     def put_row(self, folder: Path, row: tuple[Any, ...] | None, replace: bool = True) -> None:
@@ -178,9 +202,9 @@ class Index:
 
     def _settle_noted(self, folder: Path) -> None:
         """A marked game's row: the one its host noted, if it still matches the game's files
-        (:func:`pbem.host.rows.noted_row`), else made again from its log (the caller holds its lock)."""
+        (:func:`pbem.host.marks.noted_row`), else made again from its log (the caller holds its lock)."""
         row = noted_row(folder)
-        if row is None:
+        if row is None or len(row) != _ROW.count("?"):
             self.settle(folder)
             return
         stats["noted"] += 1
@@ -223,6 +247,47 @@ def game_names(games: Path) -> list[str]:
     """Every game folder's name (a folder with a log, as `pbem list` has always listed them)."""
     with os.scandir(games) as found:
         return sorted(e.name for e in found if e.is_dir() and os.path.isfile(os.path.join(e.path, LOG_NAME)))
+
+
+def row_of(folder: Path, wake: str | bool | None = True, write: bool = False) -> tuple[Any, ...] | None:
+    """A game's row, from its log (through its head) and host.yaml; None when it has no log.
+    ``write``: the host, holding the game's lock, keeps the head it read (:func:`head_of`)."""
+    log = folder / LOG_NAME
+    try:
+        st = os.stat(log)
+    except OSError:
+        return None
+    from pbem.host.head import head_of  # start-up speed: only a row made again reads a log
+
+    head: Head | None
+    try:
+        head = head_of(folder, write=write)
+        line = head.line
+    except PbemError as err:
+        head, line = None, f"{folder.name}: does not verify: {err.message} ({err.rule})"
+    emails, free, readers = _seats(folder)
+    if wake is True:  # as if every seat had an address: host.yaml may gain one before tick looks again
+        wake = wake_at(head, True)
+    fields = None if head is None else json.dumps(
+        {"due": head.due, "remind": head.remind, "turn_since": head.turn_since, "timeouts": list(head.timeouts)})
+    return (folder.name, head.size if head else st.st_size, st.st_mtime_ns, head.sha256 if head else "",
+            line, head.status if head else "", ",".join(head.waiting) if head else "", head.since_at if head else "",
+            int(bool(head and head.deadline)), fields, wake, free, int(emails), readers)
+
+
+def _seats(folder: Path) -> tuple[bool, int, int]:
+    """Whether the game has players' addresses, its open seats still free, and its readers of a
+    daily summary (digest seats and observers), from host.yaml."""
+    if not (folder / SETTINGS_NAME).is_file():
+        return False, 0, 0
+    from pbem.host.settings import load_settings  # start-up speed: only a row made again reads host.yaml
+
+    try:
+        settings = load_settings(folder)
+    except PbemError:  # settings the host must mend: tick and the mail passes look at it, and say so
+        return True, 0, 1
+    digest = sum(1 for seat in settings.emails if settings.mail_mode(seat) == "digest")
+    return bool(settings.emails), len(settings.waiting()), digest + len(settings.watchers)
 
 
 @contextlib.contextmanager
@@ -292,13 +357,13 @@ def _own(path: Path) -> bool:
 
 def settled(folder: Path, new: bool = False) -> None:
     """The host, holding the game's lock after writing its log (or host.yaml): its row noted in
-    its mark, for the next reader to put in (:func:`pbem.host.rows.note`: no SQLite, for the
+    its mark for the next reader to put in (:func:`pbem.host.marks.note`: no SQLite, for the
     start-up of a `pbem apply`); for a ``new`` game, or where no index is kept yet, its row made
     again in the index and its mark cleared, and for a new game the folder looked at too, so the
     next reader need not.  Never an error: a reader that finds the mark (or the folder changed)
     reads the game again."""
     with contextlib.suppress(Exception):
-        if not new and note(folder):
+        if not new and note(folder, lambda: row_of(folder, True, write=True)):
             return
         index = open_index(folder.parent)
         if index is not None:

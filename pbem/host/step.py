@@ -24,8 +24,8 @@ from pathlib import Path
 from pbem.errors import InternalError, PbemError, StateError, TamperError
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
+from pbem.host.marks import mark, unmark
 from pbem.host.private import write_private
-from pbem.host.rows import mark, unmark
 from pbem.host.secret import secret_for
 from pbem.host.settings import RevealWhen, load_settings
 from pbem.i18n import Msg
