@@ -31,17 +31,9 @@ class Record:
             if not str(note).startswith(("ClassVar", "typing.ClassVar"))
         )
         cls._fields = fields = cls._fields + own
-        # A plain __init__ of this class's fields: a few microseconds to build, as fast
-        # to call as a dataclass's.  Compiling it is most of a class's cost, so classes
-        # with the same fields (a subclass that adds none: most entry kinds) share one.
-        init = _INITS.get(fields)
-        if init is None:
-            params = "".join(f", {name}" for name in fields)
-            body = "".join(f"    d[{name!r}] = {name}\n" for name in fields) or "    pass\n"
-            namespace: dict[str, Any] = {}
-            exec(f"def __init__(self{params}):\n    d = self.__dict__\n{body}", namespace)
-            init = _INITS[fields] = namespace["__init__"]
-        cls.__init__ = init  # type: ignore[method-assign]
+        # A plain __init__ of this class's fields (see _init), made when the class is first
+        # instantiated: most record classes a command loads are never made in it.
+        cls.__init__ = _INITS.get(fields) or _first_init(cls)  # type: ignore[method-assign]
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -66,6 +58,32 @@ class Record:
     def __repr__(self) -> str:
         inner = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
         return f"{type(self).__name__}({inner})"
+
+
+def _init(fields: tuple[str, ...]) -> Any:
+    """A plain __init__ of ``fields``: a few microseconds to build, as fast to call as a
+    dataclass's.  Compiling it is most of a class's cost, so classes with the same fields (a
+    subclass that adds none: most entry kinds) share one."""
+    init = _INITS.get(fields)
+    if init is None:
+        params = "".join(f", {name}" for name in fields)
+        body = "".join(f"    d[{name!r}] = {name}\n" for name in fields) or "    pass\n"
+        namespace: dict[str, Any] = {}
+        exec(f"def __init__(self{params}):\n    d = self.__dict__\n{body}", namespace)
+        init = _INITS[fields] = namespace["__init__"]
+    return init
+
+
+def _first_init(cls: type[Record]) -> Any:
+    """``cls``'s __init__ until it is first called: then its own is made (start-up speed: a
+    class never instantiated compiles nothing), put in its place, and called."""
+
+    def __init__(self: Record, *args: Any, **kwargs: Any) -> None:
+        init = _init(cls._fields)
+        cls.__init__ = init  # type: ignore[method-assign]
+        init(self, *args, **kwargs)
+
+    return __init__
 
 
 class Slots:

@@ -134,6 +134,7 @@ def test_an_index_gone_or_damaged_is_made_again_from_the_logs(tmp_path: Path) ->
 def test_list_check_mends_a_row_the_logs_disagree_with(tmp_path: Path) -> None:
     games = tmp_path / "games"
     new_game(games)
+    ok("list", "--games", games)  # the rows in the database, the host's noted rows put in by this first reader
     db = games / index.INDEX_DIR / index.DB_NAME
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET line = 'g: over', sha256 = 'x' WHERE id = 'g'")

@@ -21,10 +21,18 @@ def run() -> None:
     objects (a log's entries, a replay) and exits.  Marking what is loaded as
     permanent and collecting young objects less often spares the collector
     from walking the same objects again and again (bench/bench.py times
-    `pbem apply`).  Long commands (`pbem mail`) still collect.
+    `pbem apply`).  Long commands (`pbem mail`) still collect.  Once the command
+    is done, whatever it made is marked permanent too: the interpreter's last
+    collection, as the process exits, then walks none of it (about 10 ms of a
+    `pbem apply`, a fifth of its time beyond its imports' floor); the process's
+    memory goes back to the system whole, and files are closed by their writers,
+    never by a collection.
     """
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
-    main()
+    try:
+        main()
+    finally:
+        gc.freeze()
 
 

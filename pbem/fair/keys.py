@@ -42,8 +42,10 @@ if TYPE_CHECKING:
     )
 
 PUBLIC_PREFIX = "ed25519:"
-PUBLIC_RE = re.compile(r"^ed25519:[A-Za-z0-9+/]{43}=\Z")
-SIGNATURE_RE = re.compile(r"^[A-Za-z0-9+/]{86}==\Z")
+PUBLIC_PATTERN = r"^ed25519:[A-Za-z0-9+/]{43}=\Z"
+SIGNATURE_PATTERN = r"^[A-Za-z0-9+/]{86}==\Z"
+# patterns, compiled (and kept by ``re``) when a key or a signature is first read: start-up speed,
+# a game without keys never reads one
 KEY_FILE_LIMIT = 16 * 1024
 
 
@@ -110,7 +112,7 @@ def public_text(key: Ed25519PrivateKey) -> str:
 def is_public_text(text: object) -> bool:
     """``ed25519:`` and the canonical base64 of 32 bytes (P2: one spelling per key)."""
     return (
-        isinstance(text, str) and PUBLIC_RE.match(text) is not None
+        isinstance(text, str) and re.match(PUBLIC_PATTERN, text) is not None
         and protocol.canonical_base64(text[len(PUBLIC_PREFIX):], 32)
     )
 
@@ -118,7 +120,7 @@ def is_public_text(text: object) -> bool:
 def check_public_text(text: str, what: str = "public key", *, path: Path | None = None) -> str:
     """``text`` if it is a public key (``what`` names where it came from: an option such as
     ``--key red``; ``path``: the public key file it was read from)."""
-    if not PUBLIC_RE.match(text):
+    if not re.match(PUBLIC_PATTERN, text):
         if path is not None:
             msg = Msg("public key file {path} must be one line 'ed25519:' followed by 44 base64 characters",
                       path=str(path))
@@ -172,7 +174,7 @@ def verify(public: str, signature: object, message: bytes) -> bool:
     """True when ``signature`` (canonical base64, P2) is ``public``'s signature of ``message``."""
     from cryptography.exceptions import InvalidSignature
 
-    if not isinstance(signature, str) or not SIGNATURE_RE.match(signature):
+    if not isinstance(signature, str) or not re.match(SIGNATURE_PATTERN, signature):
         return False
     try:
         raw = base64.b64decode(signature, validate=True)

@@ -23,7 +23,7 @@ import secrets
 from pathlib import Path
 
 import pbem
-from pbem.files import write_atomic
+from pbem.files import stale_temps, write_atomic
 
 KEY_NAME = ".cache-key"
 _MAGIC = b"pbem-cache 1\n"
@@ -36,12 +36,12 @@ def code_mark() -> bytes:
     by other code (an upgrade, an edit of an editable install) never matches."""
     if not _marks:
         parts = [pbem.__version__]
-        stack = [Path(pbem.__file__).parent]
+        stack = [os.path.dirname(pbem.__file__)]  # paths as strings: a Path for each of 170 files costs start-up
         while stack:
             with os.scandir(stack.pop()) as found:
                 for item in sorted(found, key=lambda e: e.name):
                     if item.is_dir(follow_symlinks=False) and item.name != "__pycache__":
-                        stack.append(Path(item.path))
+                        stack.append(item.path)
                     elif item.name.endswith((".py", ".yaml", ".json")):
                         st = item.stat()
                         parts.append(f"{item.path}:{st.st_size}:{st.st_mtime_ns}")
@@ -134,6 +134,6 @@ def write_sealed(game_dir: Path, name: str, payload: bytes) -> None:
         return
     with contextlib.suppress(OSError):
         write_atomic(game_dir / name, _MAGIC + _mac(key, name, payload) + b"\n" + payload, sync=False)
-    for stale in game_dir.glob(f".{name}.*.tmp"):  # left by a pbem killed while writing it
+    for stale in stale_temps(game_dir / name):  # left by a pbem killed while writing it
         with contextlib.suppress(OSError):
             stale.unlink()

@@ -12,10 +12,12 @@ missing, damaged, not the host's own file, or written by other code (:func:`code
 
 A crash between a log's append and its row's update loses nothing and doubles nothing: the
 host marks the game dirty (``+index/dirty/GAME``, an empty file, synced) *before* it writes the
-log, and clears the mark in the same lock once the row is updated (:func:`settle`).  Every
-reader first settles the games still marked (each under its lock), so a game whose writer was
-killed between the two is read again from its log, once; a row is only ever replaced whole,
-from the log, so reading it twice is harmless.  A game folder added or removed is seen by the
+log, and once the log is written, in the same lock, it notes the game's new row in that mark
+(:mod:`pbem.host.marks`: a `pbem apply` loads no SQLite).  Every reader first settles the
+games still marked (each under its lock): a noted row made by this code from the log and
+host.yaml as they are now is put in as it is, any other mark (empty: the writer was killed
+between the two) has the game read again from its log, once; either way the mark is cleared.
+A row is only ever replaced whole, so reading it twice is harmless.  A game folder added or removed is seen by the
 games folder's own mtime; a log edited by hand in place is seen by `pbem list --check`, which
 compares every row with its log byte for byte and mends what differs, by the host's next write
 to that game, and by `pbem site --check`, which compares each row with its log's size and mtime
@@ -37,21 +39,22 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
 from pbem.host.caches import code_mark
+from pbem.host.marks import DIRTY as DIRTY
+from pbem.host.marks import INDEX_DIR as INDEX_DIR
+from pbem.host.marks import LOG_NAME as LOG_NAME
+from pbem.host.marks import SETTINGS_NAME as SETTINGS_NAME
+from pbem.host.marks import index_dir, note, noted_row
 
 if TYPE_CHECKING:
     import sqlite3
 
     from pbem.host.head import Head
 
-LOG_NAME = "log.yaml"  # pbem.log.logfile.LOG_NAME (tests/test_hostindex.py holds them equal), not imported:
-SETTINGS_NAME = "host.yaml"  # and pbem.host.settings.SETTINGS_NAME: a tick with nothing due reads rows alone
-
 stats: Counter[str] = Counter()
-"""``made`` (a row made from a game's log) and ``listed`` (rows read): for tests, never a clock."""
+"""``made`` (a row made from a game's log), ``noted`` (a row the host noted in its mark, put in
+as it is) and ``listed`` (rows read): for tests, never a clock."""
 
-INDEX_DIR = "+index"
 DB_NAME = "games.sqlite"
-DIRTY = "dirty"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -86,31 +89,6 @@ class IndexRow:
                  sha256: str) -> None:
         self.game_id, self.line, self.wake, self.open_free = game_id, line, wake, open_free
         self.size, self.mtime, self.sha256 = size, mtime, sha256
-
-
-def index_dir(games: Path) -> Path:
-    return games / INDEX_DIR
-
-
-def mark(folder: Path) -> bool:
-    """Before the host writes the log of the game in ``folder``: its mark, so that a crash before
-    its row is updated leaves the game to be read again (see the module).  Not synced here: the
-    log's own write syncs its folder, which commits the file system's journal (one for the
-    whole disk on ext4 and xfs), this earlier creation with it.  True if this call made it."""
-    dirty = index_dir(folder.parent) / DIRTY
-    with contextlib.suppress(OSError):  # a folder the index cannot live in: the readers scan the logs
-        if not dirty.is_dir():
-            dirty.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.close(os.open(dirty / folder.name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
-        return True
-    return False
-
-
-def unmark(folder: Path) -> None:
-    """The mark :func:`mark` made, taken back: the host wrote nothing (a refusal changes no file)."""
-    with contextlib.suppress(OSError):
-        (index_dir(folder.parent) / DIRTY / folder.name).unlink()
-        (index_dir(folder.parent) / DIRTY).rmdir()  # only if empty: a folder it made for this mark alone
 
 
 def wake_at(head: Head | None, emails: bool, sent: frozenset[str] | None = None) -> str | None:
@@ -228,7 +206,10 @@ class Index:
                     self.db.execute("DELETE FROM games WHERE id = ?", (name,))
                 (dirty / name).unlink(missing_ok=True)
                 continue
-            self.settle_free(folder)
+            with _try_lock(folder) as held:
+                if held:
+                    self._settle_noted(folder)
+                # else its writer holds it, and notes its row itself once it has written
 
     def settle_free(self, folder: Path) -> None:
         """:meth:`settle` if the game's lock is free now; else its writer holds it, and settles it
@@ -236,6 +217,18 @@ class Index:
         with _try_lock(folder) as held:
             if held:
                 self.settle(folder)
+
+    def _settle_noted(self, folder: Path) -> None:
+        """A marked game's row: the one its host noted, if it still matches the game's files
+        (:func:`pbem.host.marks.noted_row`), else made again from its log (the caller holds its lock)."""
+        row = noted_row(folder)
+        if row is None or len(row) != _ROW.count("?"):
+            self.settle(folder)
+            return
+        stats["noted"] += 1
+        with self.db:
+            self.db.execute(f"INSERT OR REPLACE INTO games {_ROW}", row)
+        (index_dir(self.games) / DIRTY / folder.name).unlink(missing_ok=True)
 
     def check(self) -> list[str]:
         """Every row compared with its log, byte for byte (SHA-256), and its folder: each
@@ -391,10 +384,15 @@ def _own(path: Path) -> bool:
 
 
 def settled(folder: Path, new: bool = False) -> None:
-    """The host, holding the game's lock after writing its log: its row made again and its mark
-    cleared; for a ``new`` game, the folder looked at too, so the next reader need not.  Never
-    an error: a reader that finds the mark (or the folder changed) reads the game again."""
+    """The host, holding the game's lock after writing its log (or host.yaml): its row noted in
+    its mark for the next reader to put in (:func:`pbem.host.marks.note`: no SQLite, for the
+    start-up of a `pbem apply`); for a ``new`` game, or where no index is kept yet, its row made
+    again in the index and its mark cleared, and for a new game the folder looked at too, so the
+    next reader need not.  Never an error: a reader that finds the mark (or the folder changed)
+    reads the game again."""
     with contextlib.suppress(Exception):
+        if not new and note(folder, lambda: row_of(folder, True, write=True)):
+            return
         index = open_index(folder.parent)
         if index is not None:
             try:

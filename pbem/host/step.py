@@ -24,9 +24,8 @@ from pathlib import Path
 from pbem.errors import InternalError, PbemError, StateError, TamperError
 from pbem.fair import protocol
 from pbem.fair.dealing import HostFaces
-from pbem.host.index import mark, unmark
+from pbem.host.marks import mark, unmark
 from pbem.host.private import write_private
-from pbem.host.sealer import game_sealer
 from pbem.host.secret import secret_for
 from pbem.host.settings import RevealWhen, load_settings
 from pbem.i18n import Msg
@@ -147,6 +146,8 @@ def _write(
     prev = game.last_hash
     sealer = None
     if game.keys.host:  # P8: entry 0 names a host key: the host signs every entry
+        from pbem.host.sealer import game_sealer  # start-up speed: a game without a host key never loads it
+
         sealer = game_sealer(path, game)
     pending = list(entries)
     while pending:

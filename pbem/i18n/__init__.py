@@ -43,6 +43,14 @@ catalogs translate (context ``card``), declared here, below the rules, so that t
 the names a move reads have them without the rules; :data:`pbem.rules.data.CLASSES` is this tuple,
 the deck of :mod:`pbem.rules.cards` holds each card's rule."""
 
+SHIPPED: dict[str, frozenset[str]] = {
+    "region": frozenset({"anglia", "scandia", "russia", "gallia", "germania", "polonia", "tartaria", "hispania",
+                         "italia", "hungaria", "bulgaria", "turcia"}),  # pbem/data/map.yaml (tests/test_i18n.py)
+    "card": frozenset(CARDS),  # R1.5
+}
+"""The ids the catalogs name: the shipped map's regions and the six class cards (here, not in
+:mod:`pbem.i18n.names` with the words that name them: a text that names a region need not load those)."""
+
 ACTION_WORDS: Mapping[str, str] = {
     "take_card": "take", "place": "place", "king": "king", "merchant": "merchant", "monk": "monk",
     "witch_look": "look", "witch_swap": "swap", "move_plague": "plague", "spread": "spread",

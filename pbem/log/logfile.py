@@ -21,7 +21,7 @@ from typing import Any
 
 from pbem.errors import BusyError, PbemError, TamperError
 from pbem.fair.protocol import ZERO_HASH, canonical_json, checked_json, sha256_hex
-from pbem.files import read_limited, write_atomic
+from pbem.files import read_limited, stale_temps, write_atomic
 from pbem.i18n import Msg
 from pbem.log.characters import char_name
 from pbem.log.records import Entry, parse_entry
@@ -214,7 +214,7 @@ def append(path: Path, new_entries: list[dict[str, Any]]) -> None:
         old += b"\n"
     addition = "".join(dump_entry(e) for e in new_entries).encode("utf-8")
     write_atomic(path, old + addition)
-    for stale in path.parent.glob(f".{path.name}.*.tmp"):  # left by a killed pbem; we hold the lock
+    for stale in stale_temps(path):  # left by a killed pbem; we hold the lock
         stale.unlink(missing_ok=True)
 
 

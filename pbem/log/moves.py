@@ -27,7 +27,6 @@ from pbem.errors import FormatError
 from pbem.fair.protocol import HASH_PREFIX_MIN, canonical_base64
 from pbem.files import read_limited
 from pbem.i18n import N_, Msg
-from pbem.i18n.names import own_map
 from pbem.log import notation
 from pbem.log.characters import check_text
 from pbem.log.game import Game
@@ -66,6 +65,8 @@ def read_again(move: MoveFile, regions: Mapping[str, str]) -> MoveFile:
     source = text_source(move)
     if source is None:
         return move
+    from pbem.i18n.names import own_map  # start-up speed: only a move in the notation is read again
+
     with own_map(regions):
         return parse_move(source.text.encode("utf-8"), source.what, source.context)
 
@@ -125,8 +126,7 @@ def _discriminator(subschema: Any) -> tuple[str, str] | tuple[()]:
     return field, const["const"]
 
 
-_SCHEMA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.DOTALL), msgid) for pattern, msgid in (
+_SCHEMA_WORDS: tuple[tuple[str, str], ...] = (
     (r"(?P<value>.+) is a required property", N_("{value} is a required property")),
     (r"(?P<value>.+) is not one of (?P<allowed>.+)", N_("{value} is not one of {allowed}")),
     (r"(?P<value>.+) does not match (?P<allowed>.+)", N_("{value} does not match {allowed}")),
@@ -143,15 +143,16 @@ _SCHEMA_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
      N_("Additional properties are not allowed ({value} was unexpected)")),
     (r"Additional properties are not allowed \((?P<value>.+) were unexpected\)",
      N_("Additional properties are not allowed ({value} were unexpected)")),
-))
+)
 """The JSON Schema validator's own sentences (``jsonschema``'s wording), each as a :class:`Msg`
-whose English is the validator's text as it was, so that a refusal is said in the reader's language."""
+whose English is the validator's text as it was, so that a refusal is said in the reader's language.
+Patterns compiled when a refusal first needs them (start-up speed: an admitted move never does)."""
 
 
 def _schema_words(message: str) -> str:
     """The validator's sentence as a :class:`Msg` (its English unchanged), or as it is."""
     for pattern, msgid in _SCHEMA_WORDS:
-        found = pattern.fullmatch(message)
+        found = re.fullmatch(pattern, message, re.DOTALL)
         if found is not None:
             said = Msg(msgid, **found.groupdict())
             if str(said) == message:

@@ -34,7 +34,6 @@ from typing import Any
 
 from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
-from pbem.i18n.names import canonical, unknown_name
 from pbem.log.records import AwayMove
 from pbem.log.records.sent import CommitMove, NonceMove, ResignMove, SentMove, TurnMove, kind_name, written
 from pbem.record import Record
@@ -258,6 +257,7 @@ def _header(move: dict[str, Any], word: str, rest: list[str], where: str) -> Non
 def _name(where: str, value: str, what: str = "region") -> str:
     """A region or card: its id, also when named in a player's language (``Γαλλία``, ``Papság``,
     without accents too): the move records the id; a word that names none is refused ("did you mean")."""
+    from pbem.i18n.names import canonical, unknown_name  # start-up speed: a move file in YAML names no word
     found = canonical(value, what)
     if found is not None:
         return found

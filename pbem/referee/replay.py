@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any, assert_never
 
 from pbem import ENGINE_NAME
-from pbem.data import STANDARD_DATA_HASHES
 from pbem.errors import FormatError, PbemError, TamperError
 from pbem.fair import protocol
 from pbem.i18n import Msg
@@ -100,6 +99,8 @@ def _facts(first: Create) -> Facts:
     if protocol.sha256_hex(protocol.checked_json({"map": data["map"], "tokens": data["tokens"]})) != recorded:
         # (entry 0 was checked for P2's values when its own hash was computed)
         raise ValueError("its data_hash is not the hash of its map and token catalogue")
+    from pbem.data import STANDARD_DATA_HASHES  # start-up speed: only a replay from entry 0 reads it
+
     if edition is Edition.STANDARD and recorded not in STANDARD_DATA_HASHES:
         raise ValueError(
             "it claims the standard edition, but its map or token catalogue differ from "

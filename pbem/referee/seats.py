@@ -31,7 +31,6 @@ from pbem.referee.absence import away_at, extended_due, moment_text
 from pbem.referee.reveals import RevealFaces
 from pbem.referee.signatures import check_one_key
 from pbem.rules import FaceUnknown, RuleError, action_from_dict, play
-from pbem.rules.standin import standin_actions
 
 SEAT_RECORDS = (Standin, Resign, Replace)
 """The entries about a seat rather than a player's move (a Timeout is a Standin)."""
@@ -51,6 +50,8 @@ def standin_entry(game: Game, faces: HostFaces, timed_out: bool = False) -> Draf
     state = game.state
     assert state is not None and state.to_move is not None
     player = state.to_move
+    from pbem.rules.standin import standin_actions  # start-up speed: most commands play no stand-in turn
+
     actions = standin_actions(state)
     _after, events = play(state, player, actions, faces)
     written = [a.to_dict() for a in actions]
@@ -138,6 +139,8 @@ def _replay_standin(game: Game, entry: Standin) -> None:
     elif player not in game.resigned:
         raise TamperError(Msg("entry {seq}: a stand-in turn for {player}, who has not resigned",
                               seq=seq, player=player), "R8.4")
+    from pbem.rules.standin import standin_actions  # start-up speed: most commands replay no stand-in turn
+
     expected = [a.to_dict() for a in standin_actions(state)]
     if [a.to_dict() for a in entry.actions] != expected:
         raise TamperError(

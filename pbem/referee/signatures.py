@@ -8,14 +8,13 @@ signed and the Ed25519 primitives are :mod:`pbem.fair.keys`'.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbem.errors import SignatureError
 from pbem.fair.keys import entry_message, fingerprint, is_public_text, move_message, verify
 from pbem.i18n import Msg
 from pbem.log.game import Game, Keys
 from pbem.log.moves import MoveFile
 from pbem.log.records import Commit, Create, Entry, Replace, Sent
+from pbem.record import Record
 
 
 def log_has_signatures(entries: list[Entry]) -> bool:
@@ -92,8 +91,7 @@ def check_move(game: Game, move: MoveFile) -> None:
 
 # --- anyone: checking a whole log ---------------------------------------------------------
 
-@dataclass
-class LogSignatures:
+class LogSignatures(Record):
     entries_signed: int
     moves_signed: int
     failures: list[str]

@@ -9,7 +9,7 @@ revealed it (a flip, P6), never one still hidden (P10).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from pbem.i18n import Msg, translator
 from pbem.log.clock import at_of, seconds
@@ -31,11 +31,12 @@ from pbem.log.records import (
     Waive,
     kinded,
 )
-from pbem.referee.seatview import SeatView
 from pbem.rules import EndTurn, KnightMove, MovePlague, Spread, TakeCard, winner
 from pbem.rules.events import CubeRemoved, CubesPlaced, Event, GameEnding, TokenFlipped, TurnStarted
-from pbem.views.standin_acts import standin_did
 from pbem.views.text import describe_event, face_text, next_step, opening_line, region_word
+
+if TYPE_CHECKING:
+    from pbem.referee.seatview import SeatView
 
 
 def entry_lines(game: Game, entry: Entry, lang: str = "en") -> list[str]:
@@ -119,6 +120,8 @@ its placement is told as the stand-in's, and its event left out: each thing the 
 
 def _standin_lines(game: Game, entry: Standin, lang: str = "en") -> list[str]:
     """A turn the stand-in rule played (R8.3): a timeout (R8.2) or a resigned seat (R8.4)."""
+    from pbem.views.standin_acts import standin_did  # start-up speed: most logs a command tells have no stand-in
+
     said = translator(lang)
     player, seq, at = entry.player, entry.seq, _when(entry.at)
     acts = [a for a in entry.actions if not isinstance(a, EndTurn)]

@@ -12,12 +12,11 @@ are :class:`pbem.i18n.Name` s, said as the players of each language know them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from pbem.i18n import N_, Msg, Name, translator
-from pbem.i18n.names import SHIPPED
+from pbem.i18n import N_, SHIPPED, Msg, Name, translator
 from pbem.log.game import Game
 from pbem.referee.deadlines import away_lines, phrase, rule_text
-from pbem.referee.seatview import SeatView
 from pbem.rules import (
     Action,
     EndTurn,
@@ -72,6 +71,9 @@ from pbem.views.trust import record_msgs as record_msgs
 from pbem.views.trust import seed_line as seed_line
 from pbem.views.trust import seed_sources as seed_sources
 from pbem.views.trust import trust_lines as trust_lines
+
+if TYPE_CHECKING:
+    from pbem.referee.seatview import SeatView
 
 
 def region_word(game: Game, region: str) -> str:
