@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pbem.files import write_atomic
-from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stamp, stats
+from pbem.host.gamerow import stamp
+from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stats
 
 
 def listed(games: Path) -> tuple[list[str], list[str]] | None:

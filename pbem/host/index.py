@@ -29,7 +29,6 @@ A host.yaml edited by hand is seen by `pbem list --check` (its size and mtime,
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import secrets
 from collections import Counter
@@ -39,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
 from pbem.host.caches import code_mark
+from pbem.host.gamerow import row_of
 from pbem.host.marks import DIRTY as DIRTY
 from pbem.host.marks import INDEX_DIR as INDEX_DIR
 from pbem.host.marks import LOG_NAME as LOG_NAME
@@ -48,7 +48,6 @@ from pbem.host.marks import index_dir, note, noted_row
 if TYPE_CHECKING:
     import sqlite3
 
-    from pbem.host.head import Head
 
 stats: Counter[str] = Counter()
 """``made`` (a row made from a game's log), ``noted`` (a row the host noted in its mark, put in
@@ -91,27 +90,6 @@ class IndexRow:
         self.size, self.mtime, self.sha256 = size, mtime, sha256
 
 
-def wake_at(head: Head | None, emails: bool, sent: frozenset[str] | None = None) -> str | None:
-    """When `pbem tick` must next look at a game (R8.1-R8.2): now ("") for a log that does not
-    verify or a timeout whose notice is owed, else its reminder (owed to an address) or its
-    deadline; None for a game with no deadline running.  ``sent``: the notices `pbem tick`
-    recorded (None: not known here, so every notice counts as owed: an early look, never a
-    missed one)."""
-    if head is None:
-        return ""
-    if not head.deadline:
-        return None
-    told = sent if sent is not None else frozenset()
-    if emails and any(f"notice {seq}" not in told for seq in head.timeouts):
-        return ""
-    if head.due is None:
-        return None
-    at = head.due[1]
-    if emails and head.remind is not None and f"remind {head.turn_since}" not in told:
-        at = min(at, head.remind)
-    return at
-
-
 class Index:
     """An open index of the games folder ``games`` (see the module)."""
 
@@ -142,7 +120,7 @@ class Index:
     def put(self, folder: Path, wake: str | bool | None = True, replace: bool = True) -> None:
         """The row of the game in ``folder``, made from its log and host.yaml now (the caller
         holds the game's lock when ``replace``; without it, a row is only added, never
-        replaced).  ``wake``: as :func:`wake_at` says it, or True: from the log alone."""
+        replaced).  ``wake``: as :func:`pbem.host.gamerow.wake_at` says it, or True: from the log alone."""
         self.put_row(folder, row_of(folder, wake, write=replace), replace)
 
     def put_row(self, folder: Path, row: tuple[Any, ...] | None, replace: bool = True) -> None:
@@ -265,57 +243,6 @@ def game_names(games: Path) -> list[str]:
     """Every game folder's name (a folder with a log, as `pbem list` has always listed them)."""
     with os.scandir(games) as found:
         return sorted(e.name for e in found if e.is_dir() and os.path.isfile(os.path.join(e.path, LOG_NAME)))
-
-
-def row_of(folder: Path, wake: str | bool | None = True, write: bool = False) -> tuple[Any, ...] | None:
-    """A game's row, from its log (through its head) and host.yaml; None when it has no log.
-    ``write``: the host, holding the game's lock, keeps the head it read (:func:`head_of`)."""
-    log = folder / LOG_NAME
-    try:
-        st = os.stat(log)
-    except OSError:
-        return None
-    from pbem.host.head import head_of  # start-up speed: only a row made again reads a log
-
-    head: Head | None
-    try:
-        head = head_of(folder, write=write)
-        line = head.line
-    except PbemError as err:
-        head, line = None, f"{folder.name}: does not verify: {err.message} ({err.rule})"
-    settings = stamp(folder / SETTINGS_NAME)  # before it is read: a change after is seen by the next look
-    emails, free, readers = _seats(folder)
-    if wake is True:  # as if every seat had an address: host.yaml may gain one before tick looks again
-        wake = wake_at(head, True)
-    fields = None if head is None else json.dumps(
-        {"due": head.due, "remind": head.remind, "turn_since": head.turn_since, "timeouts": list(head.timeouts)})
-    return (folder.name, head.size if head else st.st_size, st.st_mtime_ns, head.sha256 if head else "",
-            line, head.status if head else "", ",".join(head.waiting) if head else "", head.since_at if head else "",
-            int(bool(head and head.deadline)), fields, wake, free, int(emails), readers, settings)
-
-
-def stamp(path: Path) -> str:
-    """A file's size and mtime (ns), "" when there is none: what a row was made from."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return ""
-    return f"{st.st_size}:{st.st_mtime_ns}"
-
-
-def _seats(folder: Path) -> tuple[bool, int, int]:
-    """Whether the game has players' addresses, its open seats still free, and its readers of a
-    daily summary (digest seats and observers), from host.yaml."""
-    if not (folder / SETTINGS_NAME).is_file():
-        return False, 0, 0
-    from pbem.host.settings import load_settings  # start-up speed: only a row made again reads host.yaml
-
-    try:
-        settings = load_settings(folder)
-    except PbemError:  # settings the host must mend: tick and the mail passes look at it, and say so
-        return True, 0, 1
-    digest = sum(1 for seat in settings.emails if settings.mail_mode(seat) == "digest")
-    return bool(settings.emails), len(settings.waiting()), digest + len(settings.watchers)
 
 
 @contextlib.contextmanager

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from pbem.fair.protocol import GAME_ID_RE
-from pbem.host.index import Index, stamp
+from pbem.host.gamerow import stamp
+from pbem.host.index import Index
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS site_builds (

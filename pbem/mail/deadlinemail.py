@@ -11,9 +11,10 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.errors import PbemError
+from pbem.host.gamerow import wake_at
 from pbem.host.games import game_dir, load_game, timeout
 from pbem.host.head import Head, head_of
-from pbem.host.index import Index, wake_at
+from pbem.host.index import Index
 from pbem.host.private import seat_view
 from pbem.host.settings import load_settings
 from pbem.i18n import Msg, translator
