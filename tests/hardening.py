@@ -37,7 +37,8 @@ from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game
 from pbem.host.secret import SECRET_NAME, read_secret, secret_for
 from pbem.log.game import Game
-from pbem.log.moves import MoveFile, after_of, parse_move
+from pbem.log.moves import after_of, parse_move
+from pbem.log.records.sent import MoveFile
 from pbem.log.records import TurnMove, move_of
 from pbem.log.yamlio import dump_yaml
 from pbem.referee.audit import host_faces

@@ -17,7 +17,7 @@ from clitools import ok
 from deadlinetools import at, new_game
 
 from pbem.bots.randombot import bot_actions
-from pbem.host import index
+from pbem.host import index, marks
 from pbem.host.games import load_game
 from pbem.log.clock import seconds
 from pbem.log.game import Game
@@ -62,7 +62,7 @@ def test_p7_apply_records_the_move_without_loading_what_it_does_not_need(tmp_pat
     games = tmp_path / "games"
     game = new_game(games)
     ok("list", "--games", games)  # the index as a reader leaves it
-    db = games / index.INDEX_DIR / index.DB_NAME
+    db = games / marks.INDEX_DIR / index.DB_NAME
     before, entries = db.read_bytes(), len(read_docs(games / "g" / LOG_NAME)[0])
     done = subprocess.run([sys.executable, "-c", f"NOT_NEEDED = {NOT_NEEDED!r}\n{APPLY_THEN_MODULES}", str(ROOT),
                            "apply", str(move_file(tmp_path, game)), "--games", str(games)],
@@ -70,11 +70,11 @@ def test_p7_apply_records_the_move_without_loading_what_it_does_not_need(tmp_pat
     assert done.stdout.splitlines()[-1] == "", done.stdout  # none of them loaded
     assert len(read_docs(games / "g" / LOG_NAME)[0]) == entries + 1  # the move is in the log
     assert db.read_bytes() == before  # no SQLite write: the row is noted in the game's mark...
-    assert (games / index.INDEX_DIR / index.DIRTY / "g").stat().st_size > 0
+    assert (games / marks.INDEX_DIR / marks.DIRTY / "g").stat().st_size > 0
     index.stats.clear()
     assert ok("list", "--games", games).splitlines() == from_logs(games)  # ...and the next reader puts it in
     assert index.stats["noted"] == 1 and index.stats["made"] == 0  # as noted: the log not read again
-    assert not (games / index.INDEX_DIR / index.DIRTY / "g").exists()
+    assert not (games / marks.INDEX_DIR / marks.DIRTY / "g").exists()
     assert ok("list", "--check", "--games", games).splitlines() == [
         "index checked against the logs: 1 game(s), 0 difference(s) mended"]
 
@@ -103,7 +103,7 @@ def test_apply_leaves_what_it_made_to_the_process_end(tmp_path: Path) -> None:
 def test_r8_a_noted_row_that_no_longer_matches_the_log_is_made_again_from_it(tmp_path: Path) -> None:
     games = tmp_path / "games"
     game = new_game(games, emails=True)
-    noted = games / index.INDEX_DIR / index.DIRTY / "g"
+    noted = games / marks.INDEX_DIR / marks.DIRTY / "g"
     ok("apply", move_file(tmp_path, game), "--games", games)
     stale = noted.read_bytes()
     ok("list", "--games", games)

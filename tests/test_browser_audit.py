@@ -33,7 +33,7 @@ from pbem.host.create import NewGame, create
 from pbem.log.logfile import read_docs
 from pbem.views.endpage import end_page
 from pbem.views.packed import readable
-from pbem.views.text import audit_verdict
+from pbem.views.trust import audit_verdict
 from pbem.views.timeline import game_at, read_checked
 
 READY = "!!document.getElementById('audit')"

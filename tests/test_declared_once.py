@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pbem.i18n import ACTION_WORDS
-from pbem.i18n.names import SHIPPED
+from pbem.i18n import SHIPPED
 from pbem.log import notation, notation_write, schemaparts, shape
 from pbem.rules.actions import ACTION_TYPES
 from pbem.rules.cards import DECK, action_from_dict

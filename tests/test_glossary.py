@@ -21,7 +21,8 @@ import yaml
 from clitools import ok
 
 from pbem.i18n import translator
-from pbem.i18n.names import SHIPPED, canonical
+from pbem.i18n.names import canonical
+from pbem.i18n import SHIPPED
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

@@ -10,7 +10,7 @@ from pathlib import Path
 from clitools import ok, snapshot
 from deadlinetools import PLAYERS, T0, at, move, new_game
 
-from pbem.host import head, index
+from pbem.host import head, index, marks
 from pbem.host.create import NewGame, create
 from pbem.host.games import load_game
 from pbem.log.clock import pinned
@@ -94,7 +94,7 @@ def test_an_index_made_stale_out_of_band_is_seen_and_the_host_rebuilds_it(tmp_pa
 def test_a_garbage_index_is_ignored(tmp_path: Path) -> None:
     games = _games(tmp_path)
     (games / "g" / head.HEAD_NAME).write_bytes(b"pbem-cache 1\n" + b"0" * 64 + b"\n{}")
-    shutil.rmtree(games / index.INDEX_DIR)  # the host's index of its games gone too: each game is read
+    shutil.rmtree(games / marks.INDEX_DIR)  # the host's index of its games gone too: each game is read
     head.stats.clear()
     assert ok("list", "--games", games).splitlines() == _without_index(games, tmp_path)
     assert head.stats["read"] == 1

@@ -17,7 +17,7 @@ import pytest
 from clitools import ok
 from deadlinetools import PLAYERS, T0, at, new_game
 
-from pbem.host import index
+from pbem.host import index, marks
 from pbem.log.clock import pinned
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, read_docs
@@ -72,11 +72,11 @@ def test_p7_a_host_killed_between_the_log_and_its_index_loses_no_move(tmp_path: 
     before = len(read_docs(games / "g" / LOG_NAME)[0])
     killed("apply", move_file(tmp_path, game), "--games", games)
     assert len(read_docs(games / "g" / LOG_NAME)[0]) == before + 1  # the move is in the log...
-    assert (games / index.INDEX_DIR / index.DIRTY / "g").exists()  # ...and the game still marked dirty
+    assert (games / marks.INDEX_DIR / marks.DIRTY / "g").exists()  # ...and the game still marked dirty
     index.stats.clear()
     assert ok("list", "--games", games).splitlines()[:1] == from_logs(games)  # the next reader reads it again
     assert index.stats["made"] == 1
-    assert not (games / index.INDEX_DIR / index.DIRTY / "g").exists()
+    assert not (games / marks.INDEX_DIR / marks.DIRTY / "g").exists()
     index.stats.clear()
     ok("list", "--games", games)
     assert index.stats["made"] == 0  # once: the mark is cleared
@@ -118,7 +118,7 @@ def test_an_index_gone_or_damaged_is_made_again_from_the_logs(tmp_path: Path) ->
     games = tmp_path / "games"
     new_game(games)
     want = from_logs(games)
-    db = games / index.INDEX_DIR / index.DB_NAME
+    db = games / marks.INDEX_DIR / index.DB_NAME
     db.write_bytes(b"not a database at all" * 100)
     assert ok("list", "--check", "--games", games).splitlines() == [
         "the index could not be read (damaged); made again from the logs",
@@ -126,16 +126,16 @@ def test_an_index_gone_or_damaged_is_made_again_from_the_logs(tmp_path: Path) ->
     assert ok("list", "--games", games).splitlines() == want
     db.unlink()
     assert ok("list", "--games", games).splitlines() == want
-    shutil.rmtree(games / index.INDEX_DIR)  # no index here at all: list reads the logs and makes none
+    shutil.rmtree(games / marks.INDEX_DIR)  # no index here at all: list reads the logs and makes none
     assert ok("list", "--games", games).splitlines() == want
-    assert not (games / index.INDEX_DIR).exists()
+    assert not (games / marks.INDEX_DIR).exists()
 
 
 def test_list_check_mends_a_row_the_logs_disagree_with(tmp_path: Path) -> None:
     games = tmp_path / "games"
     new_game(games)
     ok("list", "--games", games)  # the rows in the database, the host's noted rows put in by this first reader
-    db = games / index.INDEX_DIR / index.DB_NAME
+    db = games / marks.INDEX_DIR / index.DB_NAME
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE games SET line = 'g: over', sha256 = 'x' WHERE id = 'g'")
         conn.execute("INSERT INTO games SELECT 'ghost', size, mtime, sha256, line, status, waiting, since_at, "
@@ -151,7 +151,7 @@ def test_list_check_mends_a_row_the_logs_disagree_with(tmp_path: Path) -> None:
 def test_the_index_names_the_files_as_the_host_does() -> None:
     from pbem.host.settings import SETTINGS_NAME
 
-    assert (index.LOG_NAME, index.SETTINGS_NAME) == (LOG_NAME, SETTINGS_NAME)
+    assert (marks.LOG_NAME, marks.SETTINGS_NAME) == (LOG_NAME, SETTINGS_NAME)
 
 
 def test_a_game_folder_added_or_removed_by_hand_is_seen(tmp_path: Path) -> None:

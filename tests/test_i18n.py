@@ -26,7 +26,8 @@ from ruletesttools import refusals_of_the_rule_tests
 
 from pbem.errors import PbemError
 from pbem.i18n import LANGS, LOCALE_DIR, Msg, Name, error_text, fold, mo_path, say, translator
-from pbem.i18n.names import SHIPPED, aliases, canonical
+from pbem.i18n.names import aliases, canonical
+from pbem.i18n import SHIPPED
 from pbem.log.notation import parse
 from pbem.rules import RuleError
 from pbem.rules.data import CLASSES
@@ -549,7 +550,8 @@ def test_the_openings_refusals_are_said_in_every_language(tmp_path: Path) -> Non
     """P4, P1, R2.1: the refusals of the opening, met in the order a game meets them."""
     from pbem.host.create import NewGame, create
     from pbem.host.games import apply_move, load_game
-    from pbem.log.moves import MoveFile, after_of
+    from pbem.log.moves import after_of
+    from pbem.log.records.sent import MoveFile
     from pbem.log.records import move_of
     from pbem.player.nonces import commit_move, reveal_move
     from pbem.referee.admit import judge

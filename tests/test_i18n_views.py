@@ -32,7 +32,7 @@ from pbem.referee.replay import replay
 from pbem.referee.seats import record_lines as seats_record_lines
 from pbem.rules import Phase
 from pbem.rules.data import face_words as data_face_words
-from pbem.views import text
+from pbem.views import text, trust
 from pbem.views.narrate import entry_lines, status_line
 from pbem.views.report import report_lines
 from pbem.views.timeline import game_at, history_lines, steps, summarize
@@ -118,7 +118,7 @@ def test_english_is_unchanged_and_the_default(name: str) -> None:
     entries, hashes = example(name)
     assert history_lines(entries, hashes, "en") == history_lines(entries, hashes)
     game = replay(entries, hashes)
-    assert text.record_lines(game) == seats_record_lines(game)  # the same sentences, word for word
+    assert trust.record_lines(game) == seats_record_lines(game)  # the same sentences, word for word
     for token in game.catalogue.tokens:
         assert text.face_words(token) == data_face_words(token)
 
@@ -137,13 +137,13 @@ def test_english_dates_durations_and_phrases_are_as_before() -> None:
 
 def test_english_verdicts_are_as_before() -> None:
     game = replay(*example("rattus-3p"))
-    assert text.audit_verdict(None, game) == (
+    assert trust.audit_verdict(None, game) == (
         "verdict: FAIR. The rat order was fixed at the start and never touched (how to check: docs/protocol.md).")
-    assert text.audit_verdict(StateError("x", "P6")) == (
+    assert trust.audit_verdict(StateError("x", "P6")) == (
         "verdict: NOT YET. The secret is revealed when the game is over (P6; how to check: docs/protocol.md).")
-    assert text.audit_verdict(TamperError("entry 5: bad", "P7")) == (
+    assert trust.audit_verdict(TamperError("entry 5: bad", "P7")) == (
         "verdict: REFUSED. The log does not verify at entry 5 (P7; how to check: docs/protocol.md).")
-    assert text.audit_verdict(TamperError("bad", "P7")) == (
+    assert trust.audit_verdict(TamperError("bad", "P7")) == (
         "verdict: REFUSED. The log does not verify as a whole (P7; how to check: docs/protocol.md).")
 
 
@@ -198,15 +198,15 @@ def test_a_seats_own_witch_looks_in_another_language(lang: str) -> None:
 @pytest.mark.parametrize("lang", OTHERS)
 def test_the_verdicts_in_another_language_keep_their_word_and_say_the_rest(lang: str) -> None:
     game = replay(*example("rattus-3p"))
-    cases = {"FAIR": text.audit_verdict(None, game, lang),
-             "NOT YET": text.audit_verdict(StateError("x", "P6"), lang=lang),
-             "REFUSED": text.audit_verdict(TamperError("entry 5: bad", "P7"), lang=lang)}
-    whole = text.audit_verdict(TamperError("bad", "P7"), lang=lang)
+    cases = {"FAIR": trust.audit_verdict(None, game, lang),
+             "NOT YET": trust.audit_verdict(StateError("x", "P6"), lang=lang),
+             "REFUSED": trust.audit_verdict(TamperError("entry 5: bad", "P7"), lang=lang)}
+    whole = trust.audit_verdict(TamperError("bad", "P7"), lang=lang)
     for word, line in cases.items():
         assert f": {word} (" in line and "docs/protocol.md" in line
     assert "5" in cases["REFUSED"] and "P7" in whole and whole != cases["REFUSED"]
     assert english([*cases.values(), whole]) == []
-    assert english(text.trust_lines(game, lang)) == []
+    assert english(trust.trust_lines(game, lang)) == []
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -242,18 +242,18 @@ def test_the_opening_a_hosts_deal_and_the_list_line_in_another_language(tmp_path
     ok("waive", "o1", "--player", "blue", "--games", games)  # every seat waived: the host alone deals
     entries, hashes = opening(games, "o1")
     game = replay(entries, hashes)
-    assert text.host_alone(game)
+    assert trust.host_alone(game)
     said += [*history_lines(entries, hashes, lang), *text.board_lines(game, lang=lang),
-             *report_lines(game, entries[-1:], lang=lang), text.audit_verdict(None, game, lang),
+             *report_lines(game, entries[-1:], lang=lang), trust.audit_verdict(None, game, lang),
              summarize(entries, hashes).line(lang)]
-    assert text.audit_verdict(None, game).startswith("verdict: HOST'S DEAL.")
+    assert trust.audit_verdict(None, game).startswith("verdict: HOST'S DEAL.")
     ok("new", "o2", "--players", "red,blue", "--first", "red", "--games", games)
     ok("abandon", "o2", "--games", games)
     entries, hashes = opening(games, "o2")
     said += [*history_lines(entries, hashes, lang), summarize(entries, hashes).line(lang)]
     assert english(said) == [], said
     assert summarize(entries, hashes).line(lang) != summarize(entries, hashes).line()
-    assert say(text.TRUST, lang) != str(text.TRUST)
+    assert say(trust.TRUST, lang) != str(trust.TRUST)
 
 
 @pytest.mark.parametrize("lang", OTHERS)

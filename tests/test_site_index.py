@@ -28,7 +28,7 @@ from sitetools import open_seats, play_game
 from tampering import flip_salt, rechain, write
 
 from pbem.bots.randombot import bot_actions
-from pbem.host import index, people
+from pbem.host import index, marks, people
 from pbem.host.create import NewGame, create
 from pbem.host.games import apply_move, load_game, reveal
 from pbem.host.site import build_site
@@ -99,7 +99,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def host(template: Path, tmp_path: Path) -> tuple[Path, Path]:
     """A copy of the template's games (without its index) and their site, built once at ``AT``."""
     games, site = tmp_path / "games", tmp_path / "site"
-    shutil.copytree(template, games, ignore=shutil.ignore_patterns(index.INDEX_DIR))
+    shutil.copytree(template, games, ignore=shutil.ignore_patterns(marks.INDEX_DIR))
     with pinned(AT):
         build_site(games, site)
     return games, site
@@ -201,21 +201,21 @@ def test_an_index_lost_or_stale_makes_the_site_again_from_the_logs(host: tuple[P
     was made), and the build after it reads no log again."""
     games, site = host
     kept = games.parent / "index-copy"
-    shutil.copytree(games / index.INDEX_DIR, kept)
+    shutil.copytree(games / marks.INDEX_DIR, kept)
     one_move(games, "live")
     with pinned(AT):
         build_site(games, site)
     want = snapshot(site)
-    db = games / index.INDEX_DIR / index.DB_NAME
+    db = games / marks.INDEX_DIR / index.DB_NAME
     if harm == "deleted":
-        shutil.rmtree(games / index.INDEX_DIR)
+        shutil.rmtree(games / marks.INDEX_DIR)
     elif harm == "damaged":
         for name in (index.DB_NAME + "-wal", index.DB_NAME + "-shm"):
             (db.parent / name).unlink(missing_ok=True)
         db.write_bytes(b"not a database\n" * 100)
     else:  # a backup's index, from before the move and that move's build
-        shutil.rmtree(games / index.INDEX_DIR)
-        shutil.copytree(kept, games / index.INDEX_DIR)
+        shutil.rmtree(games / marks.INDEX_DIR)
+        shutil.copytree(kept, games / marks.INDEX_DIR)
     with pinned(AT), logs_read(games) as read:
         build_site(games, site)
     assert "live" in read and snapshot(site) == want

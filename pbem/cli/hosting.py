@@ -121,7 +121,7 @@ def new(
         spec.reminder = parse_duration(reminder, "--reminder") if reminder is not None else None
     path = create(games, spec)
     from pbem.host.games import load_game
-    from pbem.views.text import notices
+    from pbem.views.trust import notices
 
     click.echo(f"created game {game_id} in {path}")
     click.echo(f"players (seat order): {', '.join(names)}")

@@ -15,7 +15,7 @@ from pbem.cli.shell import force_option, game_log, games_option, lang_option, ma
 from pbem.errors import StateError
 from pbem.i18n import Msg, say, translator
 from pbem.log.logfile import read_log
-from pbem.views.text import audit_verdict
+from pbem.views.trust import audit_verdict
 
 
 @main.command()
@@ -265,7 +265,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str
 
         for finding in do_audit(game):
             click.echo(f"ok: {say(finding, lang)}")
-    from pbem.views.text import record_lines
+    from pbem.views.trust import record_lines
 
     for line in record_lines(game, lang):
         click.echo(f"ok: {line}")
@@ -275,7 +275,7 @@ def verify(log: Path, old: Path | None, nonce_file: Path | None, words_seat: str
     if old is not None:
         _extends(log, entries, hashes, old, lang)
     _clock_warnings(entries, game, log, old, lang)
-    from pbem.views.text import trust_lines
+    from pbem.views.trust import trust_lines
 
     for line in trust_lines(game, lang, checked=own):
         click.echo(line)
@@ -359,7 +359,7 @@ def audit(log: Path, nonce_file: Path | None, words_seat: str | None, code: str 
     scores = game.state.scores()
     click.echo(say(Msg("final scores: {scores}", scores=", ".join(f"{p} {scores[p]}" for p in game.players)), lang))
     click.echo(say(Msg("winner: {winner} (R6.5)", winner=winner(game.state)), lang))
-    from pbem.views.text import record_lines, trust_lines
+    from pbem.views.trust import record_lines, trust_lines
 
     for line in record_lines(game, lang):
         click.echo(f"ok: {line}")

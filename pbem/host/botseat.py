@@ -2,7 +2,7 @@
 decision as a move, and the host's thinking time.
 
 A bot seat is named in entry 0 (``options.bots``: seat -> level), so every
-reader knows the host holds it (pbem.views.text.notices says so in every verdict).
+reader knows the host holds it (pbem.views.trust.notices says so in every verdict).
 The host's step (:mod:`pbem.host.step`) plays it at once after each recorded entry,
 as ordinary moves of that seat, admitted by the referee: a bot's view is the public
 log plus the seat's own private file (``private/SEAT.yaml``, its Witch looks), never
@@ -33,8 +33,9 @@ from pbem.host.secret import read_secret
 from pbem.host.settings import load_settings
 from pbem.i18n import Msg
 from pbem.log.game import Game, Opening
-from pbem.log.moves import MoveFile, after_of, parse_move
+from pbem.log.moves import after_of, parse_move
 from pbem.log.records import TurnMove
+from pbem.log.records.sent import MoveFile
 from pbem.log.yamlio import dump_yaml
 from pbem.player.nonces import commit_move, reveal_move
 

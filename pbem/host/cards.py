@@ -28,8 +28,8 @@ from pbem.log.yamlio import LOG_LIMIT
 from pbem.record import Record
 from pbem.referee.audit import audit
 from pbem.views.standings import places
-from pbem.views.text import audit_verdict, host_alone
 from pbem.views.timeline import GameStatus, checked, summarize
+from pbem.views.trust import audit_verdict, host_alone
 
 CARD_NAME = "card.cache"
 CARD_LIMIT = 64 * 1024

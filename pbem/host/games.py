@@ -24,8 +24,8 @@ from pbem.i18n import N_, Msg
 from pbem.log.clock import now
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, locked
-from pbem.log.moves import MoveFile
 from pbem.log.records import Abandon, Replace, Reveal, Waive
+from pbem.log.records.sent import MoveFile
 from pbem.referee.admit import check_abandon, check_waive
 from pbem.referee.audit import host_faces
 from pbem.referee.deadlines import due

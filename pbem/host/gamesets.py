@@ -12,7 +12,8 @@ from pathlib import Path
 
 from pbem.files import write_atomic
 from pbem.host.gamerow import stamp
-from pbem.host.index import LOG_NAME, SETTINGS_NAME, Index, open_index, stats
+from pbem.host.index import Index, open_index, stats
+from pbem.host.marks import LOG_NAME, SETTINGS_NAME
 
 
 def listed(games: Path) -> tuple[list[str], list[str]] | None:

@@ -39,11 +39,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.errors import PbemError
 from pbem.host.caches import code_mark
 from pbem.host.gamerow import row_of
-from pbem.host.marks import DIRTY as DIRTY
-from pbem.host.marks import INDEX_DIR as INDEX_DIR
-from pbem.host.marks import LOG_NAME as LOG_NAME
-from pbem.host.marks import SETTINGS_NAME as SETTINGS_NAME
-from pbem.host.marks import index_dir, note, noted_row
+from pbem.host.marks import DIRTY, LOG_NAME, index_dir, note, noted_row
 
 if TYPE_CHECKING:
     import sqlite3

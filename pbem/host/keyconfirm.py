@@ -39,8 +39,9 @@ from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address
 from pbem.host.step import Applied
 from pbem.i18n import Msg, translator
 from pbem.log.logfile import LOG_NAME, locked
-from pbem.log.moves import MoveFile, parse_move
+from pbem.log.moves import parse_move
 from pbem.log.records import CommitMove
+from pbem.log.records.sent import MoveFile
 from pbem.record import Record
 from pbem.referee.admit import judge
 

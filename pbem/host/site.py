@@ -34,7 +34,8 @@ from pbem.fair.protocol import GAME_ID_RE
 from pbem.files import read_limited
 from pbem.host.caches import code_mark
 from pbem.host.gamesets import restat
-from pbem.host.index import LOG_NAME, open_index
+from pbem.host.index import open_index
+from pbem.host.marks import LOG_NAME
 from pbem.host.sitestate import MANIFEST, Plan, plan
 from pbem.i18n import Msg
 from pbem.record import Record

@@ -32,8 +32,8 @@ from pbem.i18n import Msg
 from pbem.log.clock import stamp
 from pbem.log.game import Game
 from pbem.log.logfile import LOG_NAME, append, link
-from pbem.log.moves import MoveFile
 from pbem.log.records import Draft, Entry, Played, Reveal, TurnMove, as_sent, parse_entry
+from pbem.log.records.sent import MoveFile
 from pbem.record import Record
 from pbem.referee.admit import Judgement, judge
 from pbem.referee.audit import host_faces, start_entry

@@ -23,8 +23,15 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 
-from pbem.i18n import KINDS, LANGS, Msg, Name, fold, translator
-from pbem.i18n import SHIPPED as SHIPPED  # declared below the names' reading (start-up speed)
+from pbem.i18n import (
+    KINDS,
+    LANGS,
+    SHIPPED,  # declared below the names' reading (start-up speed)
+    Msg,
+    Name,
+    fold,
+    translator,
+)
 
 RULEBOOK_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
     "region": {

@@ -30,8 +30,7 @@ from pbem.i18n import N_, Msg
 from pbem.log import notation
 from pbem.log.characters import check_text
 from pbem.log.game import Game
-from pbem.log.records.sent import MoveFile as MoveFile  # the type of a move file, for its readers
-from pbem.log.records.sent import move_of
+from pbem.log.records.sent import MoveFile, move_of
 from pbem.log.yamlio import MOVE_LIMIT, decode, load_one
 from pbem.record import Record
 

@@ -45,8 +45,8 @@ from pbem.host.settings import SETTINGS_NAME, load_settings, normal_address, rec
 from pbem.host.step import Applied
 from pbem.i18n import Msg
 from pbem.log.logfile import LOG_NAME, locked
-from pbem.log.moves import MoveFile
 from pbem.log.records import Reveal, Standin, Start
+from pbem.log.records.sent import MoveFile
 from pbem.mail.accept import check_sender, message_applied
 from pbem.mail.answers import Answers
 from pbem.mail.away import away_move, signing_answer

@@ -18,8 +18,9 @@ from pbem.host.private import seat_view
 from pbem.host.settings import load_settings
 from pbem.i18n import Msg, translator
 from pbem.log.clock import now
-from pbem.log.moves import MoveFile, after_of
+from pbem.log.moves import after_of
 from pbem.log.records import AwayMove
+from pbem.log.records.sent import MoveFile
 from pbem.mail.commands import Answer, Command, sender_seat
 from pbem.referee.absence import days_asked
 from pbem.referee.admit import judge

@@ -38,7 +38,7 @@ from pbem.mail.replies import compose, tag
 from pbem.referee.audit import audit
 from pbem.rules import winner
 from pbem.views.narrate import final_round_lines, result_lines
-from pbem.views.text import audit_verdict, trust_lines
+from pbem.views.trust import audit_verdict, trust_lines
 
 _log = logging.getLogger("pbem.mail.host")
 

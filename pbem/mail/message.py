@@ -31,8 +31,9 @@ from email.message import EmailMessage
 
 from pbem.errors import FormatError
 from pbem.i18n import N_, Msg
-from pbem.log.moves import MoveFile, parse_move
+from pbem.log.moves import parse_move
 from pbem.log.notation import NotationError, first_move_line, is_notation, parse
+from pbem.log.records.sent import MoveFile
 from pbem.mail.bodytext import body_text
 from pbem.mail.headers import MAIL_LIMIT, HostileMail, Mail
 from pbem.rules.data import CLASSES

@@ -22,8 +22,9 @@ from pbem.i18n import Msg
 from pbem.i18n.names import own_map
 from pbem.log import notation, notation_write
 from pbem.log.logfile import read_log
-from pbem.log.moves import MoveFile, parse_move
+from pbem.log.moves import parse_move
 from pbem.log.records import CommitMove, move_of
+from pbem.log.records.sent import MoveFile
 from pbem.log.yamlio import MOVE_LIMIT, dump_yaml
 from pbem.referee.admit import own_regions
 from pbem.referee.replay import game_from_first

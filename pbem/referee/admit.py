@@ -30,8 +30,9 @@ from pbem.fair import protocol
 from pbem.i18n import N_, Msg
 from pbem.log.clock import now
 from pbem.log.game import Game, Opening
-from pbem.log.moves import MoveFile, parse_move, read_again
+from pbem.log.moves import parse_move, read_again
 from pbem.log.records import OPENING_MOVES, Away, AwayMove, CommitMove, NonceMove, ResignMove, SentMove, TurnMove
+from pbem.log.records.sent import MoveFile
 from pbem.log.records.values import Edition
 from pbem.record import Record
 from pbem.referee.signatures import check_move as check_signature

@@ -19,7 +19,7 @@ from pbem.errors import FormatError, PbemError, TamperError
 from pbem.fair import protocol
 from pbem.i18n import Msg
 from pbem.log.game import Facts, Game, Keys, Opening
-from pbem.log.moves import MoveFile, validate
+from pbem.log.moves import validate
 from pbem.log.records import (
     Abandon,
     AwayMove,
@@ -40,6 +40,7 @@ from pbem.log.records import (
     Waive,
     kinded,
 )
+from pbem.log.records.sent import MoveFile
 from pbem.referee.admit import check_abandon, check_waive, judge
 from pbem.referee.reveals import RevealFaces
 from pbem.referee.seats import replay_seat_entry

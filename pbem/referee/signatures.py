@@ -12,8 +12,8 @@ from pbem.errors import SignatureError
 from pbem.fair.keys import entry_message, fingerprint, is_public_text, move_message, verify
 from pbem.i18n import Msg
 from pbem.log.game import Game, Keys
-from pbem.log.moves import MoveFile
 from pbem.log.records import Commit, Create, Entry, Replace, Sent
+from pbem.log.records.sent import MoveFile
 from pbem.record import Record
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.fair.words import MIN_WORDS
-from pbem.i18n import N_, Msg, Name, translator
-from pbem.i18n.names import SHIPPED
+from pbem.i18n import N_, SHIPPED, Msg, Name, translator
 from pbem.log.game import Game, Opening
 from pbem.rules.cards import ABILITY_RULES
 from pbem.rules.data import CLASSES

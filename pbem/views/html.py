@@ -36,8 +36,9 @@ from pbem.views.auditpage import AUDIT_STYLE, audit_script, audit_section
 from pbem.views.markup import Markup, render
 from pbem.views.narrate import entry_lines, status_line
 from pbem.views.svg import board_svg, panel_svg
-from pbem.views.text import audit_verdict, host_alone, result_lines, seed_line  # `pbem audit`'s words
+from pbem.views.text import result_lines
 from pbem.views.timeline import steps
+from pbem.views.trust import audit_verdict, host_alone, seed_line  # `pbem audit`'s words
 from pbem.views.viewerpage import SCRIPT, STYLE
 
 __all__ = ["SCRIPT", "STYLE", "drawing", "game_page", "viewer_and_game"]

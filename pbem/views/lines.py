@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from pbem.i18n import translator
-from pbem.i18n.names import SHIPPED, canonical, keeps
+from pbem.i18n import SHIPPED, translator
+from pbem.i18n.names import canonical, keeps
 
 WIDTH = 39
 """Every template line is shorter than 40 characters."""

@@ -33,7 +33,8 @@ from pbem.log.records import (
 )
 from pbem.rules import EndTurn, KnightMove, MovePlague, Spread, TakeCard, winner
 from pbem.rules.events import CubeRemoved, CubesPlaced, Event, GameEnding, TokenFlipped, TurnStarted
-from pbem.views.text import describe_event, face_text, next_step, opening_line, region_word
+from pbem.views.text import describe_event, face_text, next_step, region_word
+from pbem.views.trust import opening_line
 
 if TYPE_CHECKING:
     from pbem.referee.seatview import SeatView

@@ -16,7 +16,8 @@ from pbem.i18n import Msg, Name, translator
 from pbem.log.game import Game
 from pbem.views.drawing import ARROW, BOLD, GREY, children, count_style, el, seat_marks, txt
 from pbem.views.layout import MAP_WIDTH, WIDTH
-from pbem.views.text import next_step, notices, opening_line
+from pbem.views.text import next_step
+from pbem.views.trust import notices, opening_line
 
 
 def panel_parts(game: Game, colours: dict[str, str], lang: str = "en", tip: str = "arrowhead") -> list[str]:

@@ -13,8 +13,8 @@ from pbem.referee.deadlines import phrase
 from pbem.referee.owed import owed, unfinished
 from pbem.rules.events import TurnStarted
 from pbem.views.narrate import entry_lines
-from pbem.views.text import next_step, opening_line, trust_lines
-from pbem.views.trust import mark_lines
+from pbem.views.text import next_step
+from pbem.views.trust import mark_lines, opening_line, trust_lines
 
 
 def report_lines(

@@ -20,8 +20,7 @@ import functools
 import xml.etree.ElementTree as ET  # only pictures load this module, never `pbem apply`
 from collections.abc import Collection
 
-from pbem.i18n import Msg, Name, translator
-from pbem.i18n.names import SHIPPED
+from pbem.i18n import SHIPPED, Msg, Name, translator
 from pbem.log.game import Game
 from pbem.views.drawing import (
     ARROW,

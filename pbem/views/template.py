@@ -19,8 +19,7 @@ from pbem.referee.seatview import SeatView
 from pbem.rules import Phase
 from pbem.views import orders
 from pbem.views.narrate import entry_lines
-from pbem.views.text import opening_line
-from pbem.views.trust import short_notice_msgs
+from pbem.views.trust import opening_line, short_notice_msgs
 
 
 def template(view: SeatView, lang: str = "en") -> str:
@@ -82,7 +81,7 @@ def _standin_news(game: Game, lang: str = "en") -> list[str]:
 
 
 def _short_notices(game: Game, lang: str = "en") -> list[str]:
-    """The game's notices (:func:`pbem.views.text.notices`) in a few words each: the report
+    """The game's notices (:func:`pbem.views.trust.notices`) in a few words each: the report
     that carries the template says them in full."""
     said = translator(lang)
     return [line for text in short_notice_msgs(game) for line in orders.wrap(said.say(text).split(), "# ", "#   ")]

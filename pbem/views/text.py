@@ -58,19 +58,7 @@ from pbem.rules.events import (
     TurnStarted,
 )
 from pbem.rules.plague import NEUTRAL_CUBES
-from pbem.views.trust import HOST_DEAL as HOST_DEAL  # the trust statement's names, offered here as before the split
-from pbem.views.trust import PROTOCOL_DOC as PROTOCOL_DOC
-from pbem.views.trust import TRUST as TRUST
-from pbem.views.trust import audit_verdict as audit_verdict
-from pbem.views.trust import host_alone as host_alone
-from pbem.views.trust import notice_msgs as notice_msgs
-from pbem.views.trust import notices as notices
-from pbem.views.trust import opening_line as opening_line
-from pbem.views.trust import record_lines as record_lines
-from pbem.views.trust import record_msgs as record_msgs
-from pbem.views.trust import seed_line as seed_line
-from pbem.views.trust import seed_sources as seed_sources
-from pbem.views.trust import trust_lines as trust_lines
+from pbem.views.trust import notices, opening_line, record_lines, seed_line
 
 if TYPE_CHECKING:
     from pbem.referee.seatview import SeatView

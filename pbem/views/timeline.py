@@ -24,7 +24,7 @@ from pbem.referee.deadlines import when_text
 from pbem.referee.replay import apply_entry, game_from_first, replay
 from pbem.referee.signatures import log_has_signatures, require_valid
 from pbem.views.narrate import entry_lines, status_line
-from pbem.views.text import notices, seed_line
+from pbem.views.trust import notices, seed_line
 
 
 def read_checked(log: Path) -> tuple[list[Entry], list[str]]:
