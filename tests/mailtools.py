@@ -245,7 +245,7 @@ def replies(outbox: Path) -> list[EmailMessage]:
 def game_files(games: Path) -> dict[str, Any]:
     """The games' files, without the host's own bookkeeping: the reply queue
     (pbem.mail.outbox.QUEUE_NAME), the invitation rounds sent (pbem.mail.invite.INVITED_NAME) and
-    the host's index of its games (pbem.host.index.INDEX_DIR, made again from the logs at will)."""
+    the host's index of its games (pbem.host.marks.INDEX_DIR, made again from the logs at will)."""
     return {k: v for k, v in snapshot(games).items()
             if not k.startswith(("+mail-queue/", "+index/")) and not k.endswith("/mail-invited.txt")}
 
