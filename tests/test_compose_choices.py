@@ -75,6 +75,8 @@ def test_a_flip_order_is_offered_only_among_two_rats_or_more(browser: Browser, p
                 assert browser.eval("document.getElementById('step').textContent") == words["complete"], n
             single += outbreak and len(unnamed) == 1
             break
+        if single >= 3 and several >= 3:  # both kinds of outbreak met often enough: the suite stays fast
+            break
     assert single and several, (single, several)
 
 
@@ -121,4 +123,6 @@ def test_the_knights_plague_move_asks_no_way_to_a_region_two_ways_reach(browser:
                 n, seat, region, text)
             found += two_ways
             browser.eval("document.getElementById('undo').click()")
+        if found >= 4:  # enough two-way regions met: the suite stays fast
+            break
     assert found, "no Knight's move to a region two ways reach"

