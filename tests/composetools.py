@@ -43,6 +43,16 @@ CLICK_A_TURN = """
 page offers), now and then an undo, until the page says the move is complete."""
 
 
+ONE_TAP = """(function (pick) {
+  var targets = document.querySelectorAll('#choices button:not(.cancel), #board .region.can');
+  if (!targets.length || document.getElementById('view').getAttribute('data-complete') === 'true') { return false; }
+  targets[pick % targets.length].dispatchEvent(new MouseEvent('click', {bubbles: true}));
+  return true;
+})(PICK)"""
+"""One tap on a composer page: the target numbered PICK (modulo their count) among the buttons and
+regions it offers now; false once the move is complete or nothing is offered."""
+
+
 MEASURE = """
 (function () {
   var small = [], sel = 'button, a.button:not(.off), #board .region.can, input';

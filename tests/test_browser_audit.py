@@ -181,21 +181,28 @@ def test_a_log_chosen_from_the_disk_is_checked(browser: Any, end_3p: Path, entri
     assert all(u.startswith("file:") for u in browser.requests)
 
 
-def test_the_mails_log_yaml_gz_chosen_from_the_disk_is_checked(browser: Any, entries: Entries,
-                                                                tmp_path: Path) -> None:
-    """A long game's end page carries no copy of the log (the mail stays small) and asks for the
-    attached log.yaml.gz; chosen from the disk, gzipped as it is, the browser unpacks and checks it."""
+def long_game_page(browser: Any, entries: Entries, tmp_path: Path) -> Path:
+    """The end page of a game too long for the page to carry its log, open and asking for the
+    attached log.yaml.gz (or its parts); the log it asks for, written as log.yaml."""
     log = write(tmp_path / "log.yaml", entries)
-    packed = tmp_path / "log.yaml.gz"
-    packed.write_bytes(gzip.compress(log.read_bytes()))
     entries_, hashes = read_checked(log)
     page = tmp_path / "long.html"
     page.write_text(end_page(game_at(entries_, hashes, len(entries_) - 1), None), encoding="utf-8")
     open_page(browser, page, READY)
     deadline = time.monotonic() + 20
-    while "log.yaml.gz" not in str(browser.eval("document.getElementById('audit-source').textContent")):
-        assert time.monotonic() < deadline, "the page did not ask for the attached log"
+    while "log.yaml.gz.001" not in str(browser.eval("document.getElementById('audit-source').textContent")):
+        assert time.monotonic() < deadline, "the page did not ask for the attached log or its parts"
         time.sleep(0.05)
+    return log
+
+
+def test_the_mails_log_yaml_gz_chosen_from_the_disk_is_checked(browser: Any, entries: Entries,
+                                                                tmp_path: Path) -> None:
+    """A long game's end page carries no copy of the log (the mail stays small) and asks for the
+    attached log.yaml.gz; chosen from the disk, gzipped as it is, the browser unpacks and checks it."""
+    log = long_game_page(browser, entries, tmp_path)
+    packed = tmp_path / "log.yaml.gz"
+    packed.write_bytes(gzip.compress(log.read_bytes()))
     node = browser.send("DOM.querySelector", nodeId=browser.send("DOM.getDocument")["root"]["nodeId"],
                         selector="#audit-file")["nodeId"]
     browser.send("DOM.setFileInputFiles", nodeId=node, files=[str(packed)])
@@ -209,20 +216,12 @@ def test_a_long_logs_parts_chosen_together_are_joined_and_checked(browser: Any, 
                                                                   tmp_path: Path) -> None:
     """A log too long for one mail comes in parts (log.yaml.gz.001 and on, pbem.mail.final.log_parts):
     chosen together, in any order, the page joins them in the order of their names and checks the log."""
-    log = write(tmp_path / "log.yaml", entries)
+    log = long_game_page(browser, entries, tmp_path)
     packed = gzip.compress(log.read_bytes())
     third = len(packed) // 3 + 1
     parts = [tmp_path / f"log.yaml.gz.{n:03d}" for n in (1, 2, 3)]
     for n, part in enumerate(parts):
         part.write_bytes(packed[n * third:(n + 1) * third])
-    entries_, hashes = read_checked(log)
-    page = tmp_path / "long.html"
-    page.write_text(end_page(game_at(entries_, hashes, len(entries_) - 1), None), encoding="utf-8")
-    open_page(browser, page, READY)
-    deadline = time.monotonic() + 20
-    while "log.yaml.gz.001" not in str(browser.eval("document.getElementById('audit-source').textContent")):
-        assert time.monotonic() < deadline, "the page did not ask for the log's parts"
-        time.sleep(0.05)
     browser.page.set_input_files("#audit-file", [str(parts[2]), str(parts[0]), str(parts[1])])
     seen = audited(browser)
     assert seen["source"] == "checked: your file log.yaml.gz.001 + log.yaml.gz.002 + log.yaml.gz.003"

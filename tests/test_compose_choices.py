@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 from cdp import Browser
-from composetools import PLAYERS, SECRET, Played, demo_dirs, played, positions  # noqa: F401 (fixtures)
+from composetools import ONE_TAP, PLAYERS, SECRET, Played, demo_dirs, played, positions  # noqa: F401 (fixtures)
 
 from pbem.log.game import Game
 from pbem.referee.seatview import SeatView
@@ -37,12 +37,6 @@ PENDING = """(function () {  // R4.2: the plague moved, and its region holds rat
     !!region.querySelector('.rat') && !!region.querySelector('.cubes');
 })()"""
 
-RANDOM_TAP = """(function (pick) {
-  var targets = document.querySelectorAll('#choices button:not(.cancel), #board .region.can');
-  if (!targets.length || document.getElementById('view').getAttribute('data-complete') === 'true') { return false; }
-  targets[pick % targets.length].dispatchEvent(new MouseEvent('click', {bubbles: true}));
-  return true;
-})(PICK)"""
 
 
 def _open(browser: Browser, game: Game, page: Path) -> str:
@@ -59,7 +53,7 @@ def test_a_flip_order_is_offered_only_among_two_rats_or_more(browser: Browser, p
     rng, single, several, words = random.Random(3), 0, 0, turn_words("en")
     for n, (game, _seq) in enumerate(positions(played, 40, seed=17)):
         _open(browser, game, tmp_path / f"flips-{n}.html")
-        while browser.eval(RANDOM_TAP.replace("PICK", str(rng.randrange(1000)))):
+        while browser.eval(ONE_TAP.replace("PICK", str(rng.randrange(1000)))):
             pass
         while True:
             seen = browser.eval(OUTBREAK.replace("FLIP", json.dumps(words["flip"] + ": ")))

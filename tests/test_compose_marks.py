@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 from cdp import Browser
-from composetools import PLAYERS, SECRET, Played, demo_dirs, played, positions  # noqa: F401 (fixtures)
+from composetools import ONE_TAP, PLAYERS, SECRET, Played, demo_dirs, played, positions  # noqa: F401 (fixtures)
 
 from pbem.referee.seatview import SeatView
 from pbem.views.compose import compose_page
@@ -18,12 +18,6 @@ PILES = """Array.prototype.map.call(document.querySelectorAll('#board .cubes'), 
   return [g.getAttribute('data-player'), g.getAttribute('data-count'), g.querySelector('text').textContent];
 })"""
 
-TAP = """(function (pick) {
-  var targets = document.querySelectorAll('#choices button:not(.cancel), #board .region.can');
-  if (!targets.length || document.getElementById('view').getAttribute('data-complete') === 'true') { return false; }
-  targets[pick % targets.length].dispatchEvent(new MouseEvent('click', {bubbles: true}));
-  return true;
-})(PICK)"""
 
 
 def test_every_cube_pile_carries_its_seats_letter(browser: Browser, played: Played, tmp_path: Path) -> None:
@@ -41,6 +35,6 @@ def test_every_cube_pile_carries_its_seats_letter(browser: Browser, played: Play
             for player, count, text in browser.eval(PILES):
                 assert text == f"{marks[player]}{count}", (n, player, text)
                 piles += 1
-            if not browser.eval(TAP.replace("PICK", str(rng.randrange(1000)))):
+            if not browser.eval(ONE_TAP.replace("PICK", str(rng.randrange(1000)))):
                 break
     assert piles >= 100, piles

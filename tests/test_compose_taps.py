@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cdp import Browser
-from composetools import PLAYERS, SECRET, Played, demo_dirs, played  # noqa: F401 (fixtures)
+from composetools import ONE_TAP, PLAYERS, SECRET, Played, demo_dirs, played  # noqa: F401 (fixtures)
 
 from pbem.log.game import Game
 from pbem.log.moves import parse_move
@@ -47,15 +47,6 @@ DRAWN = """(function () {
     out.cards[c.getAttribute('data-card')] = c.getAttribute('data-holder') || null; });
   return out;
 })()"""
-
-TARGETS = "#choices button:not(.cancel), #board .region.can"
-
-ONE_TAP = """(function (pick) {
-  var targets = document.querySelectorAll('%s');
-  if (!targets.length || document.getElementById('view').getAttribute('data-complete') === 'true') { return false; }
-  targets[pick %% targets.length].dispatchEvent(new MouseEvent('click', {bubbles: true}));
-  return true;
-})(PICK)""" % TARGETS
 
 CENTRE = """(function (sel) {
   var el = document.querySelector(sel);

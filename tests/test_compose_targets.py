@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cdp import Browser
-from composetools import PLAYERS, SECRET, Played, demo_dirs, played, positions  # noqa: F401 (fixtures)
+from composetools import ONE_TAP, PLAYERS, SECRET, Played, demo_dirs, played, positions  # noqa: F401 (fixtures)
 
 from pbem.referee.seatview import SeatView
 from pbem.views.compose import compose_page
@@ -53,12 +53,6 @@ def small_targets(browser: Browser) -> list[Any]:
     return small
 
 
-TAP = """(function (pick) {
-  var targets = document.querySelectorAll('#choices button:not(.cancel), #board .region.can');
-  if (!targets.length || document.getElementById('view').getAttribute('data-complete') === 'true') { return false; }
-  targets[pick % targets.length].dispatchEvent(new MouseEvent('click', {bubbles: true}));
-  return true;
-})(PICK)"""
 
 
 def test_every_tap_target_on_a_phone_is_44_pixels_square(browser: Browser, played: Played, tmp_path: Path) -> None:
@@ -77,7 +71,7 @@ def test_every_tap_target_on_a_phone_is_44_pixels_square(browser: Browser, playe
                 assert small_targets(browser) == [], (n, steps)
                 rats += browser.eval("document.querySelectorAll('#board .rat.opt').length")
                 steps += 1
-                if not browser.eval(TAP.replace("PICK", str(rng.randrange(1000)))):
+                if not browser.eval(ONE_TAP.replace("PICK", str(rng.randrange(1000)))):
                     break
     finally:
         browser.touch(False)

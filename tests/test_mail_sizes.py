@@ -68,38 +68,20 @@ def test_a_whole_four_player_game_by_mail_stays_small(played: MailTable) -> None
     assert page.isascii() and unpack(page.decode()) is not None  # the page packed, attached as it is
 
 
+def audits_fair(log_gz: bytes, folder: Path) -> bool:
+    """tools/audit_min.py's verdict on the gzipped log, saved in ``folder`` as log.yaml.gz: FAIR."""
+    (folder / "log.yaml.gz").write_bytes(log_gz)
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), "log.yaml.gz"], cwd=folder,
+                          capture_output=True, text=True, check=False)
+    return done.returncode == 0 and done.stdout.splitlines()[-1].startswith("verdict: FAIR.")
+
+
 def test_the_end_mails_log_is_gzipped_and_audits_alone(played: MailTable, tmp_path: Path) -> None:
     """The end mail's log.yaml.gz is the host's log, and tools/audit_min.py says FAIR on it as it is."""
     end = next(m for _s, m, _st in reversed(played.sent) if "the end" in str(m["Subject"]))
     log = part(end, "log.yaml.gz")
     assert gzip.decompress(log) == (played.games / "g" / "log.yaml").read_bytes()
-    (tmp_path / "log.yaml.gz").write_bytes(log)
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), "log.yaml.gz"], cwd=tmp_path,
-                          capture_output=True, text=True, check=False)
-    assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("verdict: FAIR."), done.stdout
-
-
-def test_the_end_mail_of_a_long_game_stays_under_100_kb(played: MailTable, tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A log whose gzipped copy would make the mail too large travels once, as the attachment: the
-    page, which then asks for that file, stays the size of a short game's (however long the game)."""
-    monkeypatch.setattr("pbem.mail.final.PAGE_LOG_GZ", 0)  # this game's log counts as a long game's
-    (played.games / "g" / "mail-final.txt").unlink()
-    queue = Queue(tmp_path / "queue")
-    assert announce_end(played.games / "g", queue, HOST) == 1
-    sent = sorted((tmp_path / "queue").rglob("*.eml"))
-    assert len(sent) == len(FOUR)
-    from email import message_from_bytes, policy
-
-    end = message_from_bytes(sent[0].read_bytes(), policy=policy.default)
-    assert isinstance(end, EmailMessage)
-    page = part(end, "-audit.html").decode()
-    inside = unpack(page)
-    assert inside is not None
-    data = json.loads(re.search(r'id="pbem-audit">(.*?)</script>', inside[0]).group(1))  # type: ignore[union-attr]
-    assert data["log_gz"] == "" and "choose the attached log.yaml.gz" in inside[1]  # the script's own words
-    # the page holds the verdict's words in every language (its fingerprint covers them): about 23 KB
-    assert len(page) <= 25 * 1024 and len(bytes(end)) <= 100 * 1024
+    assert audits_fair(log, tmp_path)
 
 
 def ended(played: MailTable, tmp_path: Path) -> list[EmailMessage]:
@@ -112,6 +94,23 @@ def ended(played: MailTable, tmp_path: Path) -> list[EmailMessage]:
     out = [message_from_bytes(f.read_bytes(), policy=policy.default) for f in files]
     assert all(isinstance(m, EmailMessage) for m in out)
     return out
+
+
+def test_the_end_mail_of_a_long_game_stays_under_100_kb(played: MailTable, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log whose gzipped copy would make the mail too large travels once, as the attachment: the
+    page, which then asks for that file, stays the size of a short game's (however long the game)."""
+    monkeypatch.setattr("pbem.mail.final.PAGE_LOG_GZ", 0)  # this game's log counts as a long game's
+    sent = ended(played, tmp_path)
+    assert len(sent) == len(FOUR)
+    end = sent[0]
+    page = part(end, "-audit.html").decode()
+    inside = unpack(page)
+    assert inside is not None
+    data = json.loads(re.search(r'id="pbem-audit">(.*?)</script>', inside[0]).group(1))  # type: ignore[union-attr]
+    assert data["log_gz"] == "" and "choose the attached log.yaml.gz" in inside[1]  # the script's own words
+    # the page holds the verdict's words in every language (its fingerprint covers them): about 23 KB
+    assert len(page) <= 25 * 1024 and len(bytes(end)) <= 100 * 1024
 
 
 def test_a_log_too_long_for_one_mail_comes_in_parts_that_join_into_the_log(
@@ -138,10 +137,7 @@ def test_a_log_too_long_for_one_mail_comes_in_parts_that_join_into_the_log(
             f"the end: the log, part {n} of {count}" for n in range(1, count + 1)]
         joined = b"".join(part(m, name) for m, name in zip(parts, names, strict=True))
         assert joined == log_gz
-    (tmp_path / "log.yaml.gz").write_bytes(log_gz)
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "audit_min.py"), "log.yaml.gz"], cwd=tmp_path,
-                          capture_output=True, text=True, check=False)
-    assert done.returncode == 0 and done.stdout.splitlines()[-1].startswith("verdict: FAIR."), done.stdout
+    assert audits_fair(log_gz, tmp_path)
 
 
 def test_no_end_mail_passes_100_kb_however_long_the_log(played: MailTable, tmp_path: Path,
