@@ -39,7 +39,7 @@ CLICK_A_TURN = """
           complete: document.getElementById('view').getAttribute('data-complete')};
 })(SEED)
 """
-"""Taps a random legal turn on a composer page: any tap target (a button, a region or a rat the
+"""Taps a random legal turn on a composer page: any tap target (a button, or a region the
 page offers), now and then an undo, until the page says the move is complete."""
 
 
